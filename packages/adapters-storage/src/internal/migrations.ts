@@ -1,0 +1,150 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+
+/**
+ * The one SQL schema, for PostgreSQL and PGlite alike. Timestamps are `timestamptz` (microseconds);
+ * ids are UUIDs except client and user ids, which come from the identity provider.
+ */
+const initial = `
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+
+CREATE TABLE clients (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE users (
+  id text PRIMARY KEY,
+  client_id text NOT NULL REFERENCES clients (id),
+  name text NOT NULL,
+  email text NOT NULL,
+  role text NOT NULL CHECK (role IN ('user', 'global_admin')),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE api_keys (
+  id uuid PRIMARY KEY,
+  client_id text NOT NULL REFERENCES clients (id),
+  user_id text NOT NULL REFERENCES users (id),
+  nombre text NOT NULL,
+  tipo text NOT NULL CHECK (tipo IN ('live', 'test')),
+  key_hash text NOT NULL,
+  key_preview text NOT NULL,
+  created_at timestamptz NOT NULL,
+  last_used timestamptz,
+  revoked_at timestamptz
+);
+CREATE UNIQUE INDEX api_keys_hash_idx ON api_keys (key_hash);
+CREATE INDEX api_keys_client_idx ON api_keys (client_id, created_at DESC) WHERE revoked_at IS NULL;
+
+CREATE TABLE skills (
+  id uuid PRIMARY KEY,
+  client_id text NOT NULL REFERENCES clients (id),
+  slug text NOT NULL,
+  name text NOT NULL,
+  version integer NOT NULL,
+  instructions text NOT NULL,
+  fields jsonb NOT NULL,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL,
+  deleted_at timestamptz
+);
+CREATE UNIQUE INDEX skills_slug_idx ON skills (client_id, slug) WHERE deleted_at IS NULL;
+
+CREATE TABLE skill_versions (
+  skill_id uuid NOT NULL REFERENCES skills (id) ON DELETE CASCADE,
+  version integer NOT NULL,
+  name text NOT NULL,
+  instructions text NOT NULL,
+  fields jsonb NOT NULL,
+  created_at timestamptz NOT NULL,
+  PRIMARY KEY (skill_id, version)
+);
+
+CREATE TABLE catalogs (
+  id uuid PRIMARY KEY,
+  client_id text NOT NULL REFERENCES clients (id),
+  name text NOT NULL,
+  columns jsonb NOT NULL,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX catalogs_client_idx ON catalogs (client_id);
+
+CREATE TABLE catalog_records (
+  catalog_id uuid NOT NULL REFERENCES catalogs (id) ON DELETE CASCADE,
+  id uuid NOT NULL,
+  "values" jsonb NOT NULL,
+  PRIMARY KEY (catalog_id, id)
+);
+
+CREATE TABLE quotas (
+  client_id text PRIMARY KEY REFERENCES clients (id),
+  quota_limit integer CHECK (quota_limit IS NULL OR quota_limit >= 0),
+  period text NOT NULL CHECK (period IN ('month', 'day')),
+  period_start timestamptz NOT NULL,
+  used integer NOT NULL DEFAULT 0 CHECK (used >= 0)
+);
+
+CREATE TABLE extractions (
+  id uuid PRIMARY KEY,
+  client_id text NOT NULL REFERENCES clients (id),
+  sandbox boolean NOT NULL,
+  skill_id uuid NOT NULL,
+  skill_slug text NOT NULL,
+  skill_name text NOT NULL,
+  skill_version integer NOT NULL,
+  origin_name text NOT NULL,
+  origin_name_folded text NOT NULL,
+  mime_type text NOT NULL,
+  size_bytes bigint NOT NULL,
+  model text NOT NULL,
+  mode text NOT NULL,
+  status text NOT NULL CHECK (status IN ('en cola', 'procesando', 'completado', 'incompleto', 'error')),
+  error_message text,
+  created_at timestamptz NOT NULL,
+  last_modification timestamptz NOT NULL,
+  last_user_id text NOT NULL,
+  last_user_name text NOT NULL,
+  last_user_email text NOT NULL,
+  archived boolean NOT NULL DEFAULT false,
+  attempts integer NOT NULL DEFAULT 0,
+  result jsonb,
+  document_location text NOT NULL
+);
+CREATE INDEX extractions_created_idx ON extractions (client_id, sandbox, archived, created_at, id);
+CREATE INDEX extractions_status_idx ON extractions (client_id, sandbox, archived, status, created_at, id);
+CREATE INDEX extractions_skill_idx ON extractions (client_id, sandbox, archived, skill_id, created_at, id);
+CREATE INDEX extractions_name_idx ON extractions (client_id, sandbox, archived, origin_name, id);
+CREATE INDEX extractions_search_idx ON extractions USING gin (origin_name_folded gin_trgm_ops);
+
+CREATE TABLE documents (
+  extraction_id uuid PRIMARY KEY REFERENCES extractions (id) ON DELETE CASCADE,
+  content bytea NOT NULL
+);
+
+CREATE TABLE jobs (
+  id uuid PRIMARY KEY,
+  extraction_id uuid NOT NULL UNIQUE REFERENCES extractions (id) ON DELETE CASCADE,
+  state text NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+  attempts integer NOT NULL DEFAULT 0,
+  max_attempts integer NOT NULL CHECK (max_attempts >= 1),
+  run_at timestamptz NOT NULL,
+  locked_by text,
+  lease_token uuid,
+  lease_until timestamptz,
+  last_error text,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+CREATE INDEX jobs_due_idx ON jobs (run_at, created_at) WHERE state = 'queued';
+CREATE INDEX jobs_lease_idx ON jobs (lease_until) WHERE state = 'running';
+`
+
+/** Migrations by `<id>_<name>`, run once each in id order by both engines. */
+export const migrations = {
+  "1_initial": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(initial)
+  })
+} as const

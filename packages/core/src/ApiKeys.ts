@@ -1,0 +1,92 @@
+import { Effect } from "effect"
+import * as ApiKey from "./ApiKey.js"
+import { Directory, type Role, type User } from "./Directory.js"
+import { ApiKeyNotFound, InvalidApiKey, InvalidRequest } from "./Errors.js"
+import type { Actor } from "./Extraction.js"
+import { IdGenerator } from "./IdGenerator.js"
+import { ApiKeyStore, type Scope } from "./Ports.js"
+import * as Timestamp from "./Timestamp.js"
+
+/** Longest accepted key name. */
+export const MAX_NAME = 200
+
+/** The principal of a `/v1` call: the key's client and sandbox, acting as the user who created the key. */
+export interface Caller extends Scope {
+  readonly keyId: string
+  readonly user: Actor
+  readonly role: Role
+}
+
+/** Creates a key for the user's client (spec 4.2). The full key is in the result and nowhere else. */
+export const create = Effect.fn("ApiKeys.create")(function* (
+  user: User,
+  body: { readonly nombre?: unknown; readonly tipo?: unknown }
+) {
+  const nombre = typeof body.nombre === "string" ? body.nombre.trim() : ""
+  if (nombre.length === 0) return yield* new InvalidRequest({ message: "nombre is required" })
+  if (nombre.length > MAX_NAME) {
+    return yield* new InvalidRequest({ message: `nombre must be at most ${MAX_NAME} characters` })
+  }
+  if (body.tipo !== undefined && body.tipo !== "live" && body.tipo !== "test") {
+    return yield* new InvalidRequest({ message: "tipo must be 'live' or 'test'" })
+  }
+  const tipo: ApiKey.KeyType = body.tipo ?? "live"
+  yield* (yield* Directory).upsertUser(user)
+  const key = ApiKey.generate(tipo)
+  const id = (yield* IdGenerator).uuid()
+  const createdAt = yield* Timestamp.now
+  yield* (yield* ApiKeyStore).insert({
+    id,
+    clientId: user.clientId,
+    userId: user.id,
+    nombre,
+    tipo,
+    hash: ApiKey.hash(key),
+    preview: ApiKey.preview(key),
+    createdAt,
+    lastUsed: null,
+    revokedAt: null
+  })
+  return { id, nombre, key, tipo, created_at: createdAt } satisfies ApiKey.CreatedApiKey
+})
+
+/** Lists the active keys of the user's client, with previews only (spec 4.2). */
+export const list = Effect.fn("ApiKeys.list")(function* (user: User) {
+  const keys = yield* (yield* ApiKeyStore).list(user.clientId)
+  return keys.map(
+    (k): ApiKey.ApiKeyListItem => ({
+      id: k.id,
+      nombre: k.nombre,
+      key_preview: k.preview,
+      tipo: k.tipo,
+      created_at: k.createdAt,
+      last_used: k.lastUsed
+    })
+  )
+})
+
+/** Revokes a key of the user's client, at once and for good; another client's key is "not found". */
+export const revoke = Effect.fn("ApiKeys.revoke")(function* (user: User, id: string) {
+  const revoked = yield* (yield* ApiKeyStore).revoke(user.clientId, id, yield* Timestamp.now)
+  if (!revoked) return yield* new ApiKeyNotFound({ id })
+})
+
+/**
+ * Authenticates the `x-api-key` of a `/v1` call: a shape check, then one lookup by hash. `last_used` is
+ * written at most once a minute per key, and only on success.
+ */
+export const authenticate = Effect.fn("ApiKeys.authenticate")(function* (key: string | undefined) {
+  if (key === undefined || key.length === 0) return yield* new InvalidApiKey({ message: "missing API key" })
+  if (!ApiKey.isWellFormed(key)) return yield* new InvalidApiKey({ message: "invalid API key" })
+  const store = yield* ApiKeyStore
+  const found = yield* store.findActive(ApiKey.hash(key))
+  if (found === undefined) return yield* new InvalidApiKey({ message: "invalid API key" })
+  yield* store.touch(found.key.id, yield* Timestamp.now)
+  return {
+    clientId: found.key.clientId,
+    sandbox: found.key.tipo === "test",
+    keyId: found.key.id,
+    user: { id: found.user.id, name: found.user.name, email: found.user.email },
+    role: found.user.role
+  } satisfies Caller
+})

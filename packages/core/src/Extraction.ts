@@ -1,0 +1,204 @@
+import { Result, Schema } from "effect"
+import { ClientId } from "./Directory.js"
+import { InvalidRequest } from "./Errors.js"
+import { DetailedField, type DetailedField as DetailedFieldType, Field, toPlain } from "./Field.js"
+import { Timestamp } from "./Timestamp.js"
+
+/** The statuses of an extraction (spec 3.1). */
+export const Status = Schema.Literals(["en cola", "procesando", "completado", "incompleto", "error"])
+export type Status = typeof Status.Type
+export const statuses: ReadonlyArray<Status> = Status.literals
+
+/** Statuses after which processing is over. */
+export const isFinal = (status: Status): boolean => status !== "en cola" && status !== "procesando"
+
+/** How the document reaches the model (DESIGN.md "Models and modes"). */
+export const Mode = Schema.Literals(["ocr_pdf", "ocr_pipeline_md", "ocr_only", "pdf_only"])
+export type Mode = typeof Mode.Type
+
+/** Usage figures of an extraction (spec 2.6). `duration` is in seconds. */
+export const Usage = Schema.Struct({
+  tokens_consumidos: Schema.Int,
+  prompt_tokens: Schema.Int,
+  response_tokens: Schema.Int,
+  duration: Schema.Number,
+  model: Schema.String
+})
+export type Usage = typeof Usage.Type
+
+/** An OCR word (spec 2.7). Coordinates are PDF points with a top-left origin on the (rotated) page. */
+export const Word = Schema.Struct({
+  id: Schema.String,
+  word: Schema.String,
+  x0: Schema.Number,
+  y0: Schema.Number,
+  x1: Schema.Number,
+  y1: Schema.Number,
+  page: Schema.Int
+})
+export type Word = typeof Word.Type
+
+/** An item of the list response (spec 2.2). */
+export const Summary = Schema.Struct({
+  id: Schema.String,
+  origin_name: Schema.String,
+  extraction_date: Timestamp,
+  last_modification: Timestamp,
+  last_user_id: Schema.String,
+  last_user_name: Schema.String,
+  last_user_email: Schema.String,
+  status: Status,
+  skill_name: Schema.String,
+  habilidad_id: Schema.String
+})
+export type Summary = typeof Summary.Type
+
+const resultMembers = {
+  ...Summary.fields,
+  /** legible includes the stored message of `incompleto` and `error` extractions (spec leaves it open). */
+  error_message: Schema.optionalKey(Schema.String)
+}
+
+/** The single read (spec 2.3): `fields` and `usage` are omitted while queued or processing. */
+export const Extraction = Schema.Struct({
+  ...resultMembers,
+  fields: Schema.optionalKey(Schema.Array(Field)),
+  usage: Schema.optionalKey(Usage)
+})
+export type Extraction = typeof Extraction.Type
+
+/** The detailed read (spec 2.7). */
+export const DetailedExtraction = Schema.Struct({
+  ...resultMembers,
+  fields: Schema.optionalKey(Schema.Array(DetailedField)),
+  usage: Schema.optionalKey(Usage),
+  words: Schema.optionalKey(Schema.Record(Schema.String, Schema.Array(Word))),
+  full_text: Schema.optionalKey(Schema.String),
+  num_pages: Schema.optionalKey(Schema.Int)
+})
+export type DetailedExtraction = typeof DetailedExtraction.Type
+
+/** What processing produces: the stored result of a finished extraction. */
+export interface ExtractionResult {
+  readonly fields: ReadonlyArray<DetailedFieldType>
+  readonly usage: Usage
+  readonly words: Readonly<Record<string, ReadonlyArray<Word>>>
+  readonly fullText: string
+  readonly numPages: number
+}
+
+/** The user an action is recorded against (`last_user_*`). */
+export interface Actor {
+  readonly id: string
+  readonly name: string
+  readonly email: string
+}
+
+/** An extraction as stored. */
+export interface ExtractionRecord {
+  readonly id: string
+  readonly clientId: ClientId
+  readonly skillId: string
+  readonly skillSlug: string
+  readonly skillName: string
+  readonly skillVersion: number
+  readonly originName: string
+  readonly mimeType: string
+  readonly sizeBytes: number
+  /** Sandbox flag: created with a `test` key; visible only to test keys (DESIGN.md). */
+  readonly sandbox: boolean
+  readonly model: string
+  readonly mode: Mode
+  readonly status: Status
+  readonly errorMessage: string | null
+  readonly createdAt: Timestamp
+  readonly lastModification: Timestamp
+  readonly lastUser: Actor
+  readonly archived: boolean
+  readonly attempts: number
+  readonly result: ExtractionResult | null
+}
+
+/** The list item of a stored extraction. */
+export const toSummary = (r: ExtractionRecord): Summary => ({
+  id: r.id,
+  origin_name: r.originName,
+  extraction_date: r.createdAt,
+  last_modification: r.lastModification,
+  last_user_id: r.lastUser.id,
+  last_user_name: r.lastUser.name,
+  last_user_email: r.lastUser.email,
+  status: r.status,
+  skill_name: r.skillName,
+  habilidad_id: r.skillId
+})
+
+const withResult = (r: ExtractionRecord) => ({
+  ...toSummary(r),
+  ...(r.errorMessage !== null && (r.status === "incompleto" || r.status === "error")
+    ? { error_message: r.errorMessage }
+    : {})
+})
+
+/** The single read of a stored extraction. */
+export const toExtraction = (r: ExtractionRecord): Extraction =>
+  r.result === null || !isFinal(r.status) || r.status === "error"
+    ? withResult(r)
+    : { ...withResult(r), fields: toPlain(r.result.fields), usage: r.result.usage }
+
+/** The detailed read of a stored extraction. */
+export const toDetailed = (r: ExtractionRecord): DetailedExtraction =>
+  r.result === null || !isFinal(r.status) || r.status === "error"
+    ? withResult(r)
+    : {
+        ...withResult(r),
+        fields: r.result.fields,
+        usage: r.result.usage,
+        words: r.result.words,
+        full_text: r.result.fullText,
+        num_pages: r.result.numPages
+      }
+
+/** The body of `PATCH …/status` (spec 4.6), before validation. */
+export interface StatusRequest {
+  readonly status: unknown
+  readonly message?: string | undefined
+}
+
+/** The state a status switch writes. */
+export interface StatusChange {
+  readonly status: "completado" | "incompleto"
+  readonly errorMessage: string | null
+  readonly lastModification: Timestamp
+  readonly lastUserId: string
+}
+
+/**
+ * The status switch of spec 3.1. Only `completado` ⇄ `incompleto` may be requested, and only on an
+ * extraction that is `completado` or `incompleto`; switching to `incompleto` stores `message` (or none),
+ * switching to `completado` clears it. A request for the current status is applied the same way (PATCH is
+ * idempotent), so it refreshes `last_modification` and the message.
+ */
+export const switchStatus = (
+  current: Status,
+  request: StatusRequest,
+  now: Timestamp,
+  userId: string
+): Result.Result<StatusChange, InvalidRequest> => {
+  if (request.status !== "completado" && request.status !== "incompleto") {
+    return Result.fail(new InvalidRequest({ message: "status must be 'completado' or 'incompleto'" }))
+  }
+  if (current !== "completado" && current !== "incompleto") {
+    return Result.fail(
+      new InvalidRequest({
+        message: `an extraction in status '${current}' cannot be switched; only 'completado' and 'incompleto' can`
+      })
+    )
+  }
+  return Result.succeed({
+    status: request.status,
+    errorMessage: request.status === "incompleto" ? (request.message ?? null) : null,
+    lastModification: now,
+    lastUserId: userId
+  })
+}

@@ -1,0 +1,200 @@
+import { Context, type Effect } from "effect"
+import type { StoredApiKey } from "./ApiKey.js"
+import type { Catalog, CatalogRecord } from "./Catalog.js"
+import type { ClientId, User } from "./Directory.js"
+import type { LeaseLost, QuotaExceeded, InvalidRequest, StorageError } from "./Errors.js"
+import type { ExtractionRecord, ExtractionResult, StatusChange, Status } from "./Extraction.js"
+import type { ExtractionFilter } from "./ListQuery.js"
+import type { Period, Quota } from "./Quota.js"
+import type { Skill, SkillField } from "./Skill.js"
+import type { Timestamp } from "./Timestamp.js"
+
+/** The rows a caller may see: one client's, in the live world or the test-key sandbox. */
+export interface Scope {
+  readonly clientId: ClientId
+  readonly sandbox: boolean
+}
+
+/** A key found by its hash, with the user who created it. */
+export interface AuthenticatedKey {
+  readonly key: StoredApiKey
+  readonly user: User
+}
+
+/** The port to stored API keys. Keys are stored only as hashes; revocation takes effect on the next lookup. */
+export class ApiKeyStore extends Context.Service<
+  ApiKeyStore,
+  {
+    insert(key: StoredApiKey): Effect.Effect<void, StorageError>
+    /** The client's keys that are not revoked, newest first. */
+    list(clientId: ClientId): Effect.Effect<ReadonlyArray<StoredApiKey>, StorageError>
+    /** Revokes the client's active key; `false` when it is missing, already revoked or another client's. */
+    revoke(clientId: ClientId, id: string, now: Timestamp): Effect.Effect<boolean, StorageError>
+    /** One indexed lookup of an active key by the hash of its secret. */
+    findActive(hash: string): Effect.Effect<AuthenticatedKey | undefined, StorageError>
+    /** Sets `last_used` to `now` unless it was set less than a minute before `now`. */
+    touch(id: string, now: Timestamp): Effect.Effect<void, StorageError>
+  }
+>()("@legible/core/ApiKeyStore") {}
+
+/** What a client submits to create a skill or a new version of it. */
+export interface SkillInput {
+  readonly clientId: ClientId
+  readonly slug: string
+  readonly name: string
+  readonly instructions: string
+  readonly fields: ReadonlyArray<SkillField>
+}
+
+/** The port to skills. Every `put` of an existing slug stores a new version; old versions stay readable. */
+export class SkillStore extends Context.Service<
+  SkillStore,
+  {
+    /** Creates the skill (version 1) or its next version. */
+    put(input: SkillInput, now: Timestamp): Effect.Effect<Skill, StorageError>
+    /** The latest version of the client's skill with this slug. */
+    findBySlug(clientId: ClientId, slug: string): Effect.Effect<Skill | undefined, StorageError>
+    /** The latest version, or the given one, of the client's skill with this id. */
+    findById(clientId: ClientId, id: string, version?: number): Effect.Effect<Skill | undefined, StorageError>
+    list(clientId: ClientId): Effect.Effect<ReadonlyArray<Skill>, StorageError>
+    /** Deletes the skill (its extractions keep their skill name and id); `false` when missing. */
+    remove(clientId: ClientId, slug: string): Effect.Effect<boolean, StorageError>
+  }
+>()("@legible/core/SkillStore") {}
+
+/** The port to client catalogs and their records. */
+export class CatalogStore extends Context.Service<
+  CatalogStore,
+  {
+    create(catalog: Catalog): Effect.Effect<void, StorageError>
+    get(clientId: ClientId, id: string): Effect.Effect<Catalog | undefined, StorageError>
+    list(clientId: ClientId): Effect.Effect<ReadonlyArray<Catalog>, StorageError>
+    /** Deletes the catalog and its records; `false` when missing. */
+    remove(clientId: ClientId, id: string): Effect.Effect<boolean, StorageError>
+    /** Inserts or replaces records by id; values of unknown columns are refused. */
+    upsertRecords(
+      clientId: ClientId,
+      catalogId: string,
+      records: ReadonlyArray<CatalogRecord>
+    ): Effect.Effect<number, StorageError | InvalidRequest>
+    getRecord(
+      clientId: ClientId,
+      catalogId: string,
+      recordId: string
+    ): Effect.Effect<CatalogRecord | undefined, StorageError>
+    countRecords(clientId: ClientId, catalogId: string): Effect.Effect<number, StorageError>
+  }
+>()("@legible/core/CatalogStore") {}
+
+/** A page of the extraction list: the items and the number of all matching rows (ignoring `limit`). */
+export interface ExtractionPage {
+  readonly items: ReadonlyArray<ExtractionRecord>
+  readonly count: number
+}
+
+/** A submission: the new row (status `en cola`), the document's bytes and its job, written atomically. */
+export interface Submission {
+  readonly record: ExtractionRecord
+  readonly document: Uint8Array
+  /** Attempts the job gets before it ends in `error`. */
+  readonly maxAttempts: number
+}
+
+/** The port to extractions. Every read is scoped: another client's or sandbox's rows are invisible. */
+export class ExtractionStore extends Context.Service<
+  ExtractionStore,
+  {
+    /** Writes the extraction row, its document and its job in one transaction. */
+    submit(submission: Submission): Effect.Effect<void, StorageError>
+    get(scope: Scope, id: string): Effect.Effect<ExtractionRecord | undefined, StorageError>
+    list(scope: Scope, filter: ExtractionFilter): Effect.Effect<ExtractionPage, StorageError>
+    /**
+     * Applies a status switch if the extraction is still in `expected` (compare-and-set); `undefined` when it is
+     * missing or its status changed meanwhile.
+     */
+    switchStatus(
+      scope: Scope,
+      id: string,
+      expected: Status,
+      change: StatusChange
+    ): Effect.Effect<ExtractionRecord | undefined, StorageError>
+    /** Archives or unarchives; `undefined` when missing. */
+    setArchived(
+      scope: Scope,
+      id: string,
+      archived: boolean,
+      now: Timestamp
+    ): Effect.Effect<ExtractionRecord | undefined, StorageError>
+    /** Archives every final extraction created before `before`; returns how many. */
+    archiveBefore(before: Timestamp): Effect.Effect<number, StorageError>
+  }
+>()("@legible/core/ExtractionStore") {}
+
+/** A stored document. */
+export interface StoredDocument {
+  readonly bytes: Uint8Array
+  readonly fileName: string
+  readonly mimeType: string
+}
+
+/** The port to the original documents (in the database, or in a directory under server-made names). */
+export class DocumentStore extends Context.Service<
+  DocumentStore,
+  {
+    get(scope: Scope, extractionId: string): Effect.Effect<StoredDocument | undefined, StorageError>
+  }
+>()("@legible/core/DocumentStore") {}
+
+/** The port to quotas. `reserve` is one atomic step: concurrent reservations never overshoot the limit. */
+export class QuotaStore extends Context.Service<
+  QuotaStore,
+  {
+    /** Counts one extraction in the current period, or fails when the limit is reached. No quota row: unlimited. */
+    reserve(clientId: ClientId, now: Timestamp): Effect.Effect<Quota | undefined, StorageError | QuotaExceeded>
+    /** Gives back a reservation made at `at` (if its period is still current). */
+    release(clientId: ClientId, at: Timestamp): Effect.Effect<void, StorageError>
+    get(clientId: ClientId): Effect.Effect<Quota | undefined, StorageError>
+    /** Sets the limit (`null`: unlimited) and period, keeping the usage of the current period. */
+    set(clientId: ClientId, limit: number | null, period: Period, now: Timestamp): Effect.Effect<Quota, StorageError>
+  }
+>()("@legible/core/QuotaStore") {}
+
+/** A claimed job: held by one worker until `leaseUntil`, fenced by `token`. */
+export interface Lease {
+  readonly jobId: string
+  readonly extractionId: string
+  readonly workerId: string
+  readonly token: string
+  /** This attempt's number, from 1. */
+  readonly attempt: number
+  readonly maxAttempts: number
+}
+
+/**
+ * The port to the extraction job queue. Claims are single autocommit statements; every later write is fenced
+ * by the lease token, so a worker whose lease lapsed changes nothing (`LeaseLost`).
+ */
+export class JobQueue extends Context.Service<
+  JobQueue,
+  {
+    /** Claims the oldest due job (or one whose lease lapsed) and sets its extraction `procesando`. */
+    claim(workerId: string, leaseMs: number): Effect.Effect<Lease | undefined, StorageError>
+    /** Extends the lease. */
+    heartbeat(lease: Lease, leaseMs: number): Effect.Effect<void, StorageError | LeaseLost>
+    /** Stores the result, sets the extraction `completado` and ends the job. */
+    complete(lease: Lease, result: ExtractionResult): Effect.Effect<void, StorageError | LeaseLost>
+    /** Puts the job back in the queue after `delayMs`; its extraction returns to `en cola`. */
+    retry(lease: Lease, message: string, delayMs: number): Effect.Effect<void, StorageError | LeaseLost>
+    /** Ends the job; its extraction becomes `error` with `message`. */
+    fail(lease: Lease, message: string): Effect.Effect<void, StorageError | LeaseLost>
+    /** Gives the job back untouched (graceful stop): due now, and this attempt is not counted. */
+    release(lease: Lease): Effect.Effect<void, StorageError | LeaseLost>
+    /**
+     * Ends in `error` every job whose lease lapsed with no attempts left (its worker crashed on every try);
+     * returns how many.
+     */
+    reap(): Effect.Effect<number, StorageError>
+    /** Completes when a job may be due (a notification, or `timeoutMs` passing). */
+    awaitWork(timeoutMs: number): Effect.Effect<void, StorageError>
+  }
+>()("@legible/core/JobQueue") {}

@@ -1,0 +1,32 @@
+/** Keys: generation, hashing and previews (spec 2.1). */
+export * as ApiKey from "./ApiKey.js"
+/** Use cases of the key endpoints and `/v1` authentication. */
+export * as ApiKeys from "./ApiKeys.js"
+/** Catalogs and their records. */
+export * as Catalog from "./Catalog.js"
+/** Clients, users, roles and the directory port. */
+export * as Directory from "./Directory.js"
+/** Domain errors. */
+export * as Errors from "./Errors.js"
+/** Extraction resources, statuses and transitions (spec 2.2–2.7, 3.1). */
+export * as Extraction from "./Extraction.js"
+/** Use cases of the `/v1/extractions` endpoints. */
+export * as Extractions from "./Extractions.js"
+/** Fields, value shapes and ordering (spec 2.4, 2.5, 4.5). */
+export * as Field from "./Field.js"
+/** The id source. */
+export * as IdGenerator from "./IdGenerator.js"
+/** The list query of spec 4.3. */
+export * as ListQuery from "./ListQuery.js"
+/** The storage and queue ports. */
+export * as Ports from "./Ports.js"
+/** Quota arithmetic. */
+export * as Quota from "./Quota.js"
+/** Retry backoff. */
+export * as Retry from "./Retry.js"
+/** Skills (habilidades). */
+export * as Skill from "./Skill.js"
+/** Timestamps. */
+export * as Timestamp from "./Timestamp.js"
+/** The job worker loop. */
+export * as Worker from "./Worker.js"
