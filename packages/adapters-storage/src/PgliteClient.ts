@@ -1,0 +1,176 @@
+/**
+ * An `effect/sql` client over PGlite (PostgreSQL compiled to WASM, in process): one session shared by every
+ * fiber, so one permit serializes statements and a transaction keeps the permit until its scope closes.
+ */
+
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as PgTypes from "@effect/sql-pg/PgTypes"
+import { PGlite, type QueryOptions, type Results } from "@electric-sql/pglite"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
+import { Config, Context, Effect, Layer, Queue, Semaphore, Stream } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
+import type * as Scope from "effect/Scope"
+import * as SqlClient from "effect/sql/SqlClient"
+import type { Connection } from "effect/sql/SqlConnection"
+import { SqlError, UnknownError } from "effect/sql/SqlError"
+import { fromPgliteError } from "./internal/sqlState.js"
+
+/** A PGlite-backed `SqlClient` with PGlite's own `LISTEN`/`NOTIFY`. */
+export interface PgliteClient extends SqlClient.SqlClient {
+  /** The underlying instance, for tools that need it directly (statements must still go through the client). */
+  readonly pglite: PGlite
+  /** Subscribes to a channel; the queue receives each payload until the scope closes. */
+  readonly listen: (channel: string) => Effect.Effect<Queue.Dequeue<string>, SqlError, Scope.Scope>
+  /** Sends a notification (delivered at commit when called inside a transaction). */
+  readonly notify: (channel: string, payload: string) => Effect.Effect<void, SqlError>
+}
+
+/** The service tag for `PgliteClient`. */
+export const PgliteClient = Context.Service<PgliteClient>("@legible/adapters-storage/PgliteClient")
+
+/** Where the database lives: a directory on disk, or memory when `dataDir` is absent. */
+export interface PgliteClientConfig {
+  readonly dataDir?: string | undefined
+}
+
+const INT8 = 20
+
+/**
+ * Parse values the way `@effect/sql-pg` does, so stores see the same JS types on both engines: PGlite already
+ * gives `Date` for timestamptz, parsed jsonb, `Uint8Array` for bytea and booleans; only int8 differs (number).
+ */
+const parsers = { [INT8]: (value: string) => BigInt(value) }
+
+/** `@effect/sql-pg` typed parameters (e.g. `sql.json`) carry an OID; PGlite takes plain values and text json. */
+const toPgliteParam = (value: unknown): unknown => {
+  if (PgTypes.isParameter(value)) {
+    if (value.value === null || value.value === undefined) return null
+    return value.oid === PgTypes.OID.jsonb || value.oid === PgTypes.OID.json ? JSON.stringify(value.value) : value.value
+  }
+  return typeof value === "bigint" ? value.toString() : value
+}
+
+const toParams = (params: ReadonlyArray<unknown>): Array<unknown> => params.map(toPgliteParam)
+
+/** Typed parameters keep their OID (so `PgTypes.jsonb(x)` is jsonb, not text); others are inferred by the server. */
+const queryOptions = (params: ReadonlyArray<unknown>, rowMode: "object" | "array"): QueryOptions =>
+  params.some(PgTypes.isParameter)
+    ? { rowMode, parsers, paramTypes: params.map((value) => (PgTypes.isParameter(value) ? value.oid : 0)) }
+    : { rowMode, parsers }
+
+const makeConnection = (db: PGlite): Connection => {
+  const query = <A>(sql: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") =>
+    Effect.tryPromise({
+      try: () => db.query<A>(sql, toParams(params), queryOptions(params, rowMode)),
+      catch: (cause) => fromPgliteError(cause, "execute")
+    })
+  // `exec` uses the simple protocol: the only way to run several statements (migrations) in one call.
+  const exec = (sql: string) =>
+    Effect.tryPromise({
+      try: () => db.exec(sql, { parsers }),
+      catch: (cause) => fromPgliteError(cause, "executeUnprepared")
+    })
+  const rows = (sql: string, params: ReadonlyArray<unknown>) =>
+    Effect.map(query<object>(sql, params, "object"), (result) => result.rows)
+  const unprepared = (sql: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<object>, SqlError> =>
+    params.length > 0
+      ? rows(sql, params)
+      : Effect.map(exec(sql), (results: Array<Results>) => results.at(-1)?.rows ?? [])
+  return {
+    execute: (sql, params, transformRows) =>
+      transformRows ? Effect.map(rows(sql, params), transformRows) : rows(sql, params),
+    executeRaw: (sql, params) => query(sql, params, "object"),
+    executeValues: (sql, params) => Effect.map(query<Array<unknown>>(sql, params, "array"), (result) => result.rows),
+    executeValuesUnprepared: (sql, params) =>
+      Effect.map(query<Array<unknown>>(sql, params, "array"), (result) => result.rows),
+    executeUnprepared: (sql, params, transformRows) =>
+      transformRows ? Effect.map(unprepared(sql, params), transformRows) : unprepared(sql, params),
+    // PGlite has no cursors over its API; a stream is the whole result, which is fine in process.
+    executeStream: (sql, params, transformRows) =>
+      Stream.fromIterableEffect(transformRows ? Effect.map(rows(sql, params), transformRows) : rows(sql, params))
+  }
+}
+
+/** Like PostgreSQL, PGlite answers `COMMIT` of an aborted transaction with `ROLLBACK` instead of an error. */
+const commit = (conn: Connection): Effect.Effect<void, SqlError> =>
+  Effect.flatMap(conn.executeRaw("COMMIT", []), (result) =>
+    typeof result === "object" && result !== null && "command" in result && result.command === "ROLLBACK"
+      ? Effect.fail(
+          new SqlError({
+            reason: new UnknownError({
+              cause: new Error("COMMIT rolled back an aborted transaction"),
+              message: "PgliteClient: COMMIT rolled back an aborted transaction",
+              operation: "commit"
+            })
+          })
+        )
+      : Effect.void
+  )
+
+/** Opens PGlite (with `pg_trgm`) for the lifetime of the scope and builds the client over it. */
+export const make = Effect.fnUntraced(function* (
+  options: PgliteClientConfig
+): Effect.fn.Return<PgliteClient, SqlError, Scope.Scope | Reactivity.Reactivity> {
+  const semaphore = yield* Semaphore.make(1)
+  const db = yield* Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () =>
+        options.dataDir === undefined
+          ? PGlite.create({ extensions: { pg_trgm } })
+          : PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm } }),
+      catch: (cause) => fromPgliteError(cause, "connect")
+    }),
+    // Close only once no statement holds the session.
+    (db) => semaphore.withPermit(Effect.promise(() => db.close()).pipe(Effect.ignore))
+  )
+  const connection = makeConnection(db)
+  const acquirers = SqlClient.makeSqliteAcquirers({ connection: Effect.succeed(connection), semaphore })
+  const client = yield* SqlClient.make({
+    acquirer: acquirers.acquirer,
+    borrower: acquirers.borrower,
+    transactionAcquirer: acquirers.transactionAcquirer,
+    compiler: PgClient.makeCompiler(),
+    driver: "pglite",
+    commit,
+    releaseSavepoint: (name) => `RELEASE SAVEPOINT ${name}`,
+    spanAttributes: [
+      ["db.system.name", "postgresql"],
+      ["db.namespace", options.dataDir ?? "memory"]
+    ]
+  })
+
+  const listen = (channel: string): Effect.Effect<Queue.Dequeue<string>, SqlError, Scope.Scope> =>
+    Effect.gen(function* () {
+      const queue = yield* Effect.acquireRelease(Queue.unbounded<string>(), Queue.shutdown)
+      // LISTEN runs on the one session: under the permit, so it never lands inside another fiber's transaction.
+      const unlisten = yield* semaphore.withPermit(
+        Effect.tryPromise({
+          try: () => db.listen(channel, (payload) => Queue.offerUnsafe(queue, payload)),
+          catch: (cause) => fromPgliteError(cause, "listen")
+        })
+      )
+      yield* Effect.addFinalizer(() =>
+        semaphore.withPermit(Effect.promise(() => (db.closed ? Promise.resolve() : unlisten()))).pipe(Effect.ignore)
+      )
+      return queue
+    })
+
+  const notify = (channel: string, payload: string): Effect.Effect<void, SqlError> =>
+    Effect.asVoid(client`SELECT pg_notify(${channel}, ${payload})`)
+
+  return Object.assign(client, { pglite: db, listen, notify })
+})
+
+/** Provides `PgliteClient` and `SqlClient` from a fixed configuration. */
+export const layer = (options: PgliteClientConfig = {}): Layer.Layer<PgliteClient | SqlClient.SqlClient, SqlError> =>
+  Layer.effectContext(
+    Effect.map(make(options), (client) =>
+      Context.make(PgliteClient, client).pipe(Context.add(SqlClient.SqlClient, client))
+    )
+  ).pipe(Layer.provide(Reactivity.layer))
+
+/** Provides `PgliteClient` and `SqlClient` from `Config` values. */
+export const layerConfig = (
+  config: Config.Wrap<PgliteClientConfig>
+): Layer.Layer<PgliteClient | SqlClient.SqlClient, Config.ConfigError | SqlError> =>
+  Layer.unwrap(Effect.map(Config.unwrap(config), layer))

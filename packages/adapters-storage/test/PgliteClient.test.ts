@@ -1,0 +1,106 @@
+import * as PgTypes from "@effect/sql-pg/PgTypes"
+import { assert, describe, layer } from "@effect/vitest"
+import { Effect, Exit, Queue } from "effect"
+import { SqlClient } from "effect/sql"
+import * as PgliteClient from "../src/PgliteClient.js"
+
+describe("PgliteClient", () => {
+  layer(PgliteClient.layer())((it) => {
+    it.effect("parses the column types the way @effect/sql-pg does", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const rows = yield* sql<{
+          ts: Date
+          j: unknown
+          pj: unknown
+          b: Uint8Array
+          big: bigint
+          bo: boolean
+          i: number
+        }>`SELECT '2024-01-02T03:04:05.123456Z'::timestamptz AS ts, ${JSON.stringify({ a: [1, "x"] })}::jsonb AS j,
+             ${PgTypes.jsonb({ k: 1 })} AS pj,
+             ${new Uint8Array([1, 2, 255])}::bytea AS b, ${12345678901n}::bigint AS big, true AS bo, 3::int AS i`
+        const row = rows[0]
+        assert.isDefined(row)
+        assert.instanceOf(row.ts, Date)
+        assert.strictEqual(row.ts.toISOString(), "2024-01-02T03:04:05.123Z")
+        assert.deepStrictEqual(row.j, { a: [1, "x"] })
+        assert.deepStrictEqual(row.pj, { k: 1 })
+        assert.deepStrictEqual(Array.from(row.b), [1, 2, 255])
+        assert.strictEqual(row.big, 12345678901n)
+        assert.strictEqual(row.bo, true)
+        assert.strictEqual(row.i, 3)
+      })
+    )
+
+    it.effect("runs multi-statement SQL unprepared and has pg_trgm", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql.unsafe("CREATE EXTENSION IF NOT EXISTS pg_trgm; CREATE TABLE t (n int); INSERT INTO t VALUES (1)")
+          .unprepared
+        const rows = yield* sql<{ s: number }>`SELECT similarity('abc', 'abd') > 0 AS s, n FROM t`
+        assert.strictEqual(rows.length, 1)
+      })
+    )
+
+    it.effect("a transaction holds the session: concurrent statements wait, failures roll back", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`CREATE TABLE tx (n int)`
+        const failed = yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              yield* sql`INSERT INTO tx VALUES (1)`
+              return yield* Effect.fail("boom" as const)
+            })
+          )
+          .pipe(Effect.exit)
+        assert.isTrue(Exit.isFailure(failed))
+        // Twenty transactions each read-then-write; serialized, none loses an update.
+        yield* sql`INSERT INTO tx VALUES (0)`
+        yield* Effect.forEach(
+          Array.from({ length: 20 }, (_, i) => i),
+          () =>
+            sql.withTransaction(
+              Effect.gen(function* () {
+                const [row] = yield* sql<{ n: number }>`SELECT n FROM tx`
+                yield* Effect.yieldNow
+                yield* sql`UPDATE tx SET n = ${(row?.n ?? 0) + 1}`
+              })
+            ),
+          { concurrency: "unbounded", discard: true }
+        )
+        const rows = yield* sql<{ n: number }>`SELECT n FROM tx`
+        assert.deepStrictEqual(rows, [{ n: 20 }])
+      })
+    )
+
+    it.effect("maps SQL errors to SqlError reasons", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`CREATE TABLE u (k text PRIMARY KEY)`
+        yield* sql`INSERT INTO u VALUES ('a')`
+        const error = yield* Effect.flip(sql`INSERT INTO u VALUES ('a')`)
+        assert.strictEqual(error.reason._tag, "UniqueViolation")
+        const syntax = yield* Effect.flip(sql`SELEC 1`)
+        assert.strictEqual(syntax.reason._tag, "SqlSyntaxError")
+      })
+    )
+
+    it.effect("delivers notifications, inside a transaction only at commit", () =>
+      Effect.gen(function* () {
+        const client = yield* PgliteClient.PgliteClient
+        const queue = yield* client.listen("legible_test")
+        yield* client.notify("legible_test", "one")
+        assert.strictEqual(yield* Queue.take(queue), "one")
+        yield* client.withTransaction(
+          Effect.gen(function* () {
+            yield* client.notify("legible_test", "two")
+            assert.strictEqual(yield* Queue.size(queue), 0)
+          })
+        )
+        assert.strictEqual(yield* Queue.take(queue), "two")
+      }).pipe(Effect.scoped)
+    )
+  })
+})
