@@ -53,6 +53,9 @@ export const reserve = (quota: Quota, now: Timestamp.Timestamp): Reservation => 
   return { _tag: "Granted", quota: { ...quota, periodStart: start, used: used + 1 } }
 }
 
-/** Gives back one reservation (a submission that failed after reserving), never below zero. */
+/**
+ * Gives back one reservation made at `at` (a submission that failed after reserving), never below zero. A
+ * reservation of an earlier period is not given back: that period's usage no longer counts.
+ */
 export const release = (quota: Quota, at: Timestamp.Timestamp): Quota =>
-  quota.periodStart === at ? { ...quota, used: Math.max(0, quota.used - 1) } : quota
+  quota.periodStart === periodStart(quota.period, at) ? { ...quota, used: Math.max(0, quota.used - 1) } : quota

@@ -1,0 +1,24 @@
+import { Directory } from "@legible/core"
+import { Effect } from "effect"
+import type { State } from "./state.js"
+
+/** The in-memory `Directory`: clients and users by id; a user's unknown client is created, named after its id. */
+export const make = (state: State): Directory.Directory["Service"] =>
+  Directory.Directory.of({
+    upsertClient: (client) =>
+      Effect.sync(() => {
+        const stored = { id: client.id, name: client.name }
+        state.clients.set(client.id, stored)
+        return stored
+      }),
+    getClient: (id) => Effect.sync(() => state.clients.get(id)),
+    upsertUser: (user) =>
+      Effect.sync(() => {
+        if (!state.clients.has(user.clientId))
+          state.clients.set(user.clientId, { id: user.clientId, name: user.clientId })
+        const stored = { ...user }
+        state.users.set(user.id, stored)
+        return stored
+      }),
+    getUser: (id) => Effect.sync(() => state.users.get(id))
+  })

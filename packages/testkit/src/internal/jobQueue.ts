@@ -1,0 +1,160 @@
+import { Errors, type Extraction, Ports, Timestamp } from "@legible/core"
+import { Clock, Effect } from "effect"
+import { internalId, type Job, notify, type State } from "./state.js"
+
+const isClaimable = (job: Job, now: number): boolean =>
+  (job.state === "queued" && job.runAt <= now) ||
+  (job.state === "running" && job.leaseUntil !== null && job.leaseUntil < now && job.attempts < job.maxAttempts)
+
+/** Oldest due first: by `run_at`, then by insertion (the SQL `ORDER BY run_at, created_at`). */
+const oldestFirst = (a: Job, b: Job): number => a.runAt - b.runAt || a.seq - b.seq
+
+const updateExtraction = (
+  state: State,
+  id: string,
+  change: (record: Extraction.ExtractionRecord) => Extraction.ExtractionRecord
+): void => {
+  const record = state.extractions.get(id)
+  if (record !== undefined) state.extractions.set(id, change(record))
+}
+
+/** The job a lease still holds, or `LeaseLost` once another claim, a reap or an earlier outcome replaced it. */
+const held = (state: State, lease: Ports.Lease): Effect.Effect<Job, Errors.LeaseLost> => {
+  const job = state.jobs.get(lease.jobId)
+  return job !== undefined && job.state === "running" && job.token === lease.token
+    ? Effect.succeed(job)
+    : Effect.fail(new Errors.LeaseLost({ jobId: lease.jobId }))
+}
+
+const unlock = (job: Job): void => {
+  job.lockedBy = null
+  job.token = null
+  job.leaseUntil = null
+}
+
+/** A fenced write: runs `apply` on the held job at the current time, in one synchronous step. */
+const fenced = (
+  state: State,
+  lease: Ports.Lease,
+  apply: (job: Job, now: number, at: Timestamp.Timestamp) => void
+): Effect.Effect<void, Errors.LeaseLost> =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    Effect.flatMap(Timestamp.now, (at) =>
+      Effect.suspend(() => Effect.map(held(state, lease), (job) => apply(job, now, at)))
+    )
+  )
+
+/**
+ * The in-memory `JobQueue`: claims take the oldest due job (or a lapsed lease with attempts left) under a fresh
+ * fencing token; every later write checks the token. Time comes from Effect's `Clock`, so `TestClock` drives leases,
+ * retry delays and `awaitWork` timeouts.
+ */
+export const make = (state: State): Ports.JobQueue["Service"] =>
+  Ports.JobQueue.of({
+    claim: (workerId, leaseMs) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.sync((): Ports.Lease | undefined => {
+          const job = [...state.jobs.values()].filter((j) => isClaimable(j, now)).sort(oldestFirst)[0]
+          if (job === undefined) return undefined
+          job.state = "running"
+          job.attempts++
+          job.lockedBy = workerId
+          job.token = internalId(state, "b")
+          job.leaseUntil = now + leaseMs
+          const attempts = job.attempts
+          updateExtraction(state, job.extractionId, (r) => ({ ...r, status: "procesando", attempts }))
+          return {
+            jobId: job.id,
+            extractionId: job.extractionId,
+            workerId,
+            token: job.token,
+            attempt: job.attempts,
+            maxAttempts: job.maxAttempts
+          }
+        })
+      ),
+    heartbeat: (lease, leaseMs) =>
+      fenced(state, lease, (job, now) => {
+        job.leaseUntil = now + leaseMs
+      }),
+    complete: (lease, result) =>
+      fenced(state, lease, (job, _now, at) => {
+        job.state = "done"
+        unlock(job)
+        updateExtraction(state, job.extractionId, (r) => ({
+          ...r,
+          status: "completado",
+          errorMessage: null,
+          result,
+          lastModification: at
+        }))
+      }),
+    retry: (lease, message, delayMs) =>
+      fenced(state, lease, (job, now) => {
+        job.state = "queued"
+        job.runAt = now + delayMs
+        job.lastError = message
+        unlock(job)
+        updateExtraction(state, job.extractionId, (r) => ({ ...r, status: "en cola" }))
+        notify(state)
+      }),
+    fail: (lease, message) =>
+      fenced(state, lease, (job, _now, at) => {
+        job.state = "failed"
+        job.lastError = message
+        unlock(job)
+        updateExtraction(state, job.extractionId, (r) => ({
+          ...r,
+          status: "error",
+          errorMessage: message,
+          lastModification: at
+        }))
+      }),
+    release: (lease) =>
+      fenced(state, lease, (job, now) => {
+        job.state = "queued"
+        job.attempts--
+        job.runAt = now
+        unlock(job)
+        const attempts = job.attempts
+        updateExtraction(state, job.extractionId, (r) => ({ ...r, status: "en cola", attempts }))
+        notify(state)
+      }),
+    reap: () =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.flatMap(Timestamp.now, (at) =>
+          Effect.sync(() => {
+            let reaped = 0
+            for (const job of state.jobs.values()) {
+              if (job.state !== "running" || job.leaseUntil === null || job.leaseUntil >= now) continue
+              if (job.attempts < job.maxAttempts) continue
+              const message = `processing did not finish in ${job.attempts} attempts (the worker stopped responding)`
+              job.state = "failed"
+              job.lastError = message
+              unlock(job)
+              updateExtraction(state, job.extractionId, (r) => ({
+                ...r,
+                status: "error",
+                errorMessage: message,
+                lastModification: at
+              }))
+              reaped++
+            }
+            return reaped
+          })
+        )
+      ),
+    awaitWork: (timeoutMs) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        [...state.jobs.values()].some((j) => isClaimable(j, now))
+          ? Effect.void
+          : Effect.raceFirst(
+              Effect.callback<void>((resume) => {
+                const wake = () => resume(Effect.void)
+                state.waiters.add(wake)
+                return Effect.sync(() => state.waiters.delete(wake))
+              }),
+              Effect.sleep(timeoutMs)
+            )
+      )
+  })
