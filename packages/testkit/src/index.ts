@@ -1,2 +1,10 @@
+/** Partial fakes of ports whose missing methods die loudly, naming themselves. */
+export * as Fake from "./Fake.js"
+/** Deterministic fixtures: clients, users, keys, an invoice skill, a catalog, extraction records. */
+export * as Fixtures from "./Fixtures.js"
 /** In-memory implementations of every storage port, over one shared state. */
 export * as Memory from "./Memory.js"
+/** Deterministic UUID sequences and `IdGenerator` layers. */
+export * as TestIds from "./TestIds.js"
+/** Fixed instants and `TestClock` helpers. */
+export * as TestTime from "./TestTime.js"

@@ -1,0 +1,39 @@
+/** Partial fakes of ports: supply the methods a test needs; any other method dies loudly, naming itself. */
+import { type Context, Effect, Layer } from "effect"
+
+/** The defect of a method a fake does not implement. */
+export class UnimplementedMethod extends Error {
+  override readonly name = "UnimplementedMethod"
+  constructor(
+    readonly service: string,
+    readonly method: string
+  ) {
+    super(`${service}.${method} is not implemented by this test's fake`)
+  }
+}
+
+/**
+ * A method the fake lacks: calling it gives an effect that dies with `UnimplementedMethod`; it is also such an effect
+ * itself, for members that are effects rather than methods.
+ */
+const unimplemented = (service: string, method: string): (() => Effect.Effect<never>) => {
+  const dead = Effect.die(new UnimplementedMethod(service, method))
+  const call = () => dead
+  Object.setPrototypeOf(call, Object.getPrototypeOf(dead))
+  return Object.assign(call, dead)
+}
+
+/** The service `partial` completed so that every member it lacks dies with `UnimplementedMethod`. */
+export const make = <I, S extends object>(tag: Context.Key<I, S>, partial: Partial<S>): S => {
+  const target: Partial<S> = { ...partial }
+  return new Proxy(target, {
+    get(t, property, receiver) {
+      if (typeof property === "symbol" || property in t) return Reflect.get(t, property, receiver)
+      return unimplemented(tag.key, property)
+    }
+  }) as S
+}
+
+/** A layer of the port `tag` from a partial implementation (see `make`). */
+export const layer = <I, S extends object>(tag: Context.Key<I, S>, partial: Partial<S>): Layer.Layer<I> =>
+  Layer.succeed(tag, make(tag, partial))
