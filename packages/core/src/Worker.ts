@@ -1,4 +1,4 @@
-import { Cause, Deferred, Effect, Exit, Fiber, FiberSet, Ref, Schema, Semaphore } from "effect"
+import { Cause, Clock, Deferred, Effect, Exit, Fiber, FiberSet, Ref, Schema, Semaphore } from "effect"
 import type { ExtractionResult } from "./Extraction.js"
 import { JobQueue, type Lease } from "./Ports.js"
 import * as Retry from "./Retry.js"
@@ -22,6 +22,7 @@ export interface WorkerOptions<R> {
   readonly leaseMs: number
   /** Longest wait between polls when no notification arrives. */
   readonly pollMs: number
+  /** Backoff of transient failures; attempts are capped by the smaller of its `maxAttempts` and the job's. */
   readonly retry: Retry.RetryPolicy
   /** How often lapsed jobs with no attempts left are ended in `error`. */
   readonly reapEveryMs?: number
@@ -53,54 +54,80 @@ export const start = Effect.fn("Worker.start")(function* <R>(options: WorkerOpti
   const running = yield* FiberSet.make<void, never>()
   const stopping = yield* Ref.make(false)
   const stopped = yield* Deferred.make<void>()
+  const heartbeatEveryMs = Math.max(1, Math.floor(options.leaseMs / 3))
 
   const settle = (lease: Lease, exit: Exit.Exit<ExtractionResult, JobFailure>) => {
     if (Exit.isSuccess(exit)) return queue.complete(lease, exit.value)
     const failure = Cause.findErrorOption(exit.cause)
     if (failure._tag === "Some" && failure.value.permanent) return queue.fail(lease, failure.value.message)
     const message = failure._tag === "Some" ? failure.value.message : `worker failure: ${describe(exit.cause)}`
-    return Retry.canRetry(options.retry, lease.attempt)
-      ? queue.retry(lease, message, Retry.backoff(options.retry, lease.attempt, random))
+    // The job's own limit is the one the queue's claim and reaper enforce; never retry past it.
+    const policy = { ...options.retry, maxAttempts: Math.min(options.retry.maxAttempts, lease.maxAttempts) }
+    return Retry.canRetry(policy, lease.attempt)
+      ? queue.retry(lease, message, Retry.backoff(policy, lease.attempt, random))
       : queue.fail(lease, `${message} (gave up after ${lease.attempt} attempts)`)
   }
 
+  // Extends the lease every third of it. On `LeaseLost`, or when no heartbeat got through for a whole lease
+  // (the database is unreachable, so another worker may take the job once it is back), the attempt is abandoned.
+  const keepLease = (lease: Lease, abandon: Effect.Effect<void>) =>
+    Effect.gen(function* () {
+      let extendedAt = yield* Clock.currentTimeMillis
+      while (true) {
+        yield* Effect.sleep(heartbeatEveryMs)
+        const beat = yield* Effect.result(queue.heartbeat(lease, options.leaseMs))
+        const now = yield* Clock.currentTimeMillis
+        if (beat._tag === "Success") {
+          extendedAt = now
+          continue
+        }
+        if (beat.failure._tag === "LeaseLost") {
+          yield* Effect.logWarning("lease lost; abandoning the job")
+          return yield* abandon
+        }
+        yield* Effect.logWarning("heartbeat failed", beat.failure.message)
+        if (now - extendedAt >= options.leaseMs) {
+          yield* Effect.logWarning("no heartbeat got through for a whole lease; abandoning the job")
+          return yield* abandon
+        }
+      }
+    })
+
   const process = (lease: Lease) =>
     Effect.gen(function* () {
+      const abandoned = yield* Ref.make(false)
       const handler = yield* Effect.forkChild(options.handler(lease), { startImmediately: true })
       const heartbeat = yield* Effect.forkChild(
-        Effect.sleep(Math.max(1, Math.floor(options.leaseMs / 3))).pipe(
-          Effect.andThen(queue.heartbeat(lease, options.leaseMs)),
-          Effect.catchTag("StorageError", (e) => Effect.logWarning("heartbeat failed", e.message)),
-          Effect.forever,
-          Effect.catchTag("LeaseLost", () =>
-            Effect.logWarning("lease lost; abandoning job", lease.jobId).pipe(Effect.andThen(Fiber.interrupt(handler)))
+        keepLease(lease, Ref.set(abandoned, true).pipe(Effect.andThen(Fiber.interrupt(handler))))
+      )
+      const exit = yield* Fiber.await(handler).pipe(
+        // Stopped from outside (a stop past its grace, or the scope closing): stop the handler first, then give
+        // the job back so another worker takes it now rather than after the lease.
+        Effect.onInterrupt(() =>
+          Fiber.interrupt(heartbeat).pipe(
+            Effect.andThen(Fiber.interrupt(handler)),
+            Effect.andThen(queue.release(lease)),
+            Effect.catchCause((cause) => Effect.logWarning("could not release the job", cause))
           )
         )
       )
-      const exit = yield* Fiber.await(handler)
       yield* Fiber.interrupt(heartbeat)
-      if (Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause)) {
-        // Interrupted by a lost lease (nothing to write) or by a stop (give the job back).
-        if (yield* Ref.get(stopping)) yield* queue.release(lease)
-        return
-      }
-      yield* settle(lease, exit)
+      // The lease is gone: whatever we write would be refused, and another worker owns the job.
+      if (yield* Ref.get(abandoned)) return
+      // One short statement; interrupting it could leave the outcome unknown and cost the job an attempt.
+      yield* Effect.uninterruptible(settle(lease, exit))
     }).pipe(
-      Effect.onInterrupt(() => queue.release(lease).pipe(Effect.ignore)),
-      Effect.catchTag("LeaseLost", () => Effect.logWarning("lease lost before the result was written", lease.jobId)),
+      Effect.catchTag("LeaseLost", () => Effect.logWarning("lease lost before the result was written")),
       Effect.catchTag("StorageError", (e) =>
         Effect.logError("could not record the job's outcome; it will run again after its lease", e.message)
       ),
       Effect.annotateLogs({ jobId: lease.jobId, extractionId: lease.extractionId, attempt: lease.attempt })
     )
 
-  const loop = Effect.gen(function* () {
-    while (!(yield* Ref.get(stopping))) {
-      yield* Semaphore.take(permits, 1)
-      if (yield* Ref.get(stopping)) {
-        yield* Semaphore.release(permits, 1)
-        break
-      }
+  // Claiming and registering the job happen uninterruptibly: a claim whose lease nobody tracks would sit
+  // unprocessed until the lease lapses, and cost the job an attempt.
+  const claimOne = Effect.uninterruptible(
+    Effect.gen(function* () {
       const lease = yield* queue
         .claim(options.workerId, options.leaseMs)
         .pipe(
@@ -110,13 +137,22 @@ export const start = Effect.fn("Worker.start")(function* <R>(options: WorkerOpti
         )
       if (lease === undefined) {
         yield* Semaphore.release(permits, 1)
-        yield* Effect.raceFirst(
-          queue.awaitWork(options.pollMs).pipe(Effect.catchTag("StorageError", () => Effect.sleep(options.pollMs))),
-          Deferred.await(stopped)
-        )
-        continue
+        return false
       }
       yield* FiberSet.run(running)(process(lease).pipe(Effect.ensuring(Semaphore.release(permits, 1))))
+      return true
+    })
+  )
+
+  const loop = Effect.gen(function* () {
+    while (!(yield* Ref.get(stopping))) {
+      yield* Semaphore.take(permits, 1)
+      if (yield* Ref.get(stopping)) break
+      if (yield* claimOne) continue
+      yield* Effect.raceFirst(
+        queue.awaitWork(options.pollMs).pipe(Effect.catchTag("StorageError", () => Effect.sleep(options.pollMs))),
+        Deferred.await(stopped)
+      )
     }
   })
 
@@ -134,10 +170,12 @@ export const start = Effect.fn("Worker.start")(function* <R>(options: WorkerOpti
       yield* Ref.set(stopping, true)
       yield* Deferred.succeed(stopped, undefined)
       yield* Fiber.interrupt(reaperFiber)
-      yield* Fiber.await(loopFiber)
+      // The loop may be waiting for a free permit or for work: both are safe to interrupt (a claim in progress
+      // finishes first), so no new job is claimed from here on.
+      yield* Fiber.interrupt(loopFiber)
       const drained = yield* FiberSet.awaitEmpty(running).pipe(Effect.timeoutOption(graceMs))
       if (drained._tag === "None") yield* FiberSet.clear(running)
-    })
+    }).pipe(Effect.withSpan("Worker.stop"))
 
   return { stop, inFlight: FiberSet.size(running) } satisfies RunningWorker
 })
