@@ -6,6 +6,24 @@ const isClaimable = (job: Job, now: number): boolean =>
   (job.state === "queued" && job.runAt <= now) ||
   (job.state === "running" && job.leaseUntil !== null && job.leaseUntil < now && job.attempts < job.maxAttempts)
 
+/**
+ * When the next job becomes claimable without a notification: the earliest `run_at` of a queued job, or the moment
+ * a lease with attempts left lapses (the first millisecond after `lease_until`).
+ */
+const nextDue = (state: State): number | undefined => {
+  let due: number | undefined
+  for (const job of state.jobs.values()) {
+    const at =
+      job.state === "queued"
+        ? job.runAt
+        : job.state === "running" && job.leaseUntil !== null && job.attempts < job.maxAttempts
+          ? job.leaseUntil + 1
+          : undefined
+    if (at !== undefined && (due === undefined || at < due)) due = at
+  }
+  return due
+}
+
 /** Oldest due first: by `run_at`, then by insertion (the SQL `ORDER BY run_at, created_at`). */
 const oldestFirst = (a: Job, b: Job): number => a.runAt - b.runAt || a.seq - b.seq
 
@@ -62,7 +80,8 @@ export const make = (state: State): Ports.JobQueue["Service"] =>
           job.token = internalId(state, "b")
           job.leaseUntil = now + leaseMs
           const attempts = job.attempts
-          updateExtraction(state, job.extractionId, (r) => ({ ...r, status: "procesando", attempts }))
+          const lastModification = Timestamp.fromMillis(now)
+          updateExtraction(state, job.extractionId, (r) => ({ ...r, status: "procesando", attempts, lastModification }))
           return {
             jobId: job.id,
             extractionId: job.extractionId,
@@ -86,16 +105,22 @@ export const make = (state: State): Ports.JobQueue["Service"] =>
           status: "completado",
           errorMessage: null,
           result,
+          attempts: job.attempts,
           lastModification: at
         }))
       }),
     retry: (lease, message, delayMs) =>
-      fenced(state, lease, (job, now) => {
+      fenced(state, lease, (job, now, at) => {
         job.state = "queued"
-        job.runAt = now + delayMs
+        job.runAt = now + Math.max(0, Math.round(delayMs))
         job.lastError = message
         unlock(job)
-        updateExtraction(state, job.extractionId, (r) => ({ ...r, status: "en cola" }))
+        updateExtraction(state, job.extractionId, (r) => ({
+          ...r,
+          status: "en cola",
+          attempts: job.attempts,
+          lastModification: at
+        }))
         notify(state)
       }),
     fail: (lease, message) =>
@@ -107,17 +132,18 @@ export const make = (state: State): Ports.JobQueue["Service"] =>
           ...r,
           status: "error",
           errorMessage: message,
+          attempts: job.attempts,
           lastModification: at
         }))
       }),
     release: (lease) =>
-      fenced(state, lease, (job, now) => {
+      fenced(state, lease, (job, now, at) => {
         job.state = "queued"
-        job.attempts--
+        job.attempts = Math.max(0, job.attempts - 1)
         job.runAt = now
         unlock(job)
         const attempts = job.attempts
-        updateExtraction(state, job.extractionId, (r) => ({ ...r, status: "en cola", attempts }))
+        updateExtraction(state, job.extractionId, (r) => ({ ...r, status: "en cola", attempts, lastModification: at }))
         notify(state)
       }),
     reap: () =>
@@ -145,8 +171,10 @@ export const make = (state: State): Ports.JobQueue["Service"] =>
         )
       ),
     awaitWork: (timeoutMs) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        [...state.jobs.values()].some((j) => isClaimable(j, now))
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const due = nextDue(state)
+        const waitMs = Math.min(timeoutMs, due === undefined ? timeoutMs : due - now)
+        return waitMs <= 0
           ? Effect.void
           : Effect.raceFirst(
               Effect.callback<void>((resume) => {
@@ -154,7 +182,7 @@ export const make = (state: State): Ports.JobQueue["Service"] =>
                 state.waiters.add(wake)
                 return Effect.sync(() => state.waiters.delete(wake))
               }),
-              Effect.sleep(timeoutMs)
+              Effect.sleep(waitMs)
             )
-      )
+      })
   })
