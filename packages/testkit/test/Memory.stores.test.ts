@@ -181,10 +181,7 @@ describe("Memory QuotaStore", () => {
       assert.strictEqual(refusals.length, 35)
       for (const refusal of refusals) assert.deepInclude(refusal, { _tag: "QuotaExceeded", limit: 5, used: 5 })
       const error = yield* Effect.flip(quotas.reserve(Fixtures.client.id, TestTime.now))
-      assert.deepStrictEqual(
-        { tag: error._tag, limit: error.limit, used: error.used },
-        { tag: "QuotaExceeded", limit: 5, used: 5 }
-      )
+      assert.deepInclude(error, { _tag: "QuotaExceeded", limit: 5, used: 5 })
       assert.strictEqual((yield* quotas.get(Fixtures.client.id))?.used, 5)
     }).pipe(Effect.provide(world))
   )
@@ -196,7 +193,7 @@ describe("Memory QuotaStore", () => {
       const endOfMarch = TestTime.of("2026-03-31T23:59:59.999Z")
       yield* quotas.set(Fixtures.client.id, 1, "month", endOfMarch)
       yield* quotas.reserve(Fixtures.client.id, endOfMarch)
-      assert.strictEqual((yield* Effect.flip(quotas.reserve(Fixtures.client.id, endOfMarch))).used, 1)
+      assert.deepInclude(yield* Effect.flip(quotas.reserve(Fixtures.client.id, endOfMarch)), { limit: 1, used: 1 })
       yield* quotas.release(Fixtures.client.id, endOfMarch)
       const regranted = yield* quotas.reserve(Fixtures.client.id, endOfMarch)
       assert.strictEqual(regranted?.used, 1)
