@@ -1,2 +1,4 @@
+/** A migrated `SqlClient` for PostgreSQL or PGlite, with LISTEN/NOTIFY on both. */
+export * as Database from "./Database.js"
 /** An `effect/sql` client over embedded PGlite, with LISTEN/NOTIFY. */
 export * as PgliteClient from "./PgliteClient.js"

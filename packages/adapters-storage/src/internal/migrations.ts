@@ -141,10 +141,24 @@ CREATE INDEX jobs_due_idx ON jobs (run_at, created_at) WHERE state = 'queued';
 CREATE INDEX jobs_lease_idx ON jobs (lease_until) WHERE state = 'running';
 `
 
+/**
+ * Runs a script one statement at a time: `@effect/sql-pg` speaks only the extended protocol, which takes a
+ * single statement per query. Scripts here never put `;` at the end of a line except to end a statement.
+ */
+const runScript = (sql: SqlClient.SqlClient, script: string) =>
+  Effect.forEach(
+    script
+      .split(/;\s*\n/)
+      .map((statement) => statement.trim())
+      .filter((statement) => statement.length > 0),
+    (statement) => sql.unsafe(statement).unprepared,
+    { discard: true }
+  )
+
 /** Migrations by `<id>_<name>`, run once each in id order by both engines. */
 export const migrations = {
   "1_initial": Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    yield* sql.unsafe(initial)
+    yield* runScript(sql, initial)
   })
 } as const

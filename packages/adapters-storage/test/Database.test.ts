@@ -1,0 +1,80 @@
+import { assert, describe, it, layer } from "@effect/vitest"
+import { Effect, Layer, Queue } from "effect"
+import { SqlClient } from "effect/sql"
+import * as Database from "../src/Database.js"
+import { freshPostgresUrl, pglite, postgres } from "./support/databases.js"
+
+const tablesOf = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ name: string }>`
+    SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`
+  return rows.map((row) => row.name)
+})
+
+const expectedTables = [
+  "api_keys",
+  "catalog_records",
+  "catalogs",
+  "clients",
+  "documents",
+  "extractions",
+  "jobs",
+  Database.migrationsTable,
+  "quotas",
+  "skill_versions",
+  "skills",
+  "users"
+]
+
+const suite = (name: string, database: Layer.Layer<SqlClient.SqlClient | Database.Notifications, unknown>) =>
+  layer(database)(name, (it) => {
+    it.effect("runs the migrations: every table exists, pg_trgm loaded", () =>
+      Effect.gen(function* () {
+        assert.deepStrictEqual(yield* tablesOf, expectedTables)
+        const sql = yield* SqlClient.SqlClient
+        const rows = yield* sql<{ extname: string }>`SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'`
+        assert.strictEqual(rows.length, 1)
+      })
+    )
+
+    it.effect("migrating again is a no-op", () =>
+      Effect.gen(function* () {
+        assert.deepStrictEqual(yield* Database.migrate, [])
+      })
+    )
+
+    it.effect("notifications reach listeners; inside a transaction only after commit", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const notifications = yield* Database.Notifications
+        const queue = yield* notifications.listen("legible_db_test")
+        yield* notifications.notify("legible_db_test", "a")
+        assert.strictEqual(yield* Queue.take(queue), "a")
+        yield* sql.withTransaction(
+          Effect.gen(function* () {
+            yield* notifications.notify("legible_db_test", "b")
+            // A real wait (the test clock is virtual): long enough for an early notification to arrive.
+            yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 30)))
+            assert.strictEqual(yield* Queue.size(queue), 0)
+          })
+        )
+        assert.strictEqual(yield* Queue.take(queue), "b")
+      }).pipe(Effect.scoped)
+    )
+  })
+
+describe("Database", () => {
+  suite("PGlite (memory)", pglite)
+  suite("PostgreSQL (fresh database)", postgres)
+
+  it.effect(
+    "two PostgreSQL layers migrating the same database at once both succeed",
+    () =>
+      Effect.gen(function* () {
+        const url = yield* freshPostgresUrl
+        const open = Layer.build(Database.layer({ engine: "postgres", url, maxConnections: 2 }))
+        yield* Effect.all([open, open], { concurrency: 2 })
+      }).pipe(Effect.scoped),
+    60_000
+  )
+})

@@ -1,0 +1,66 @@
+/**
+ * Database layers for tests: an in-memory PGlite (build one per test file: it takes ~3 s), and PostgreSQL in a
+ * database of its own, created for the run and dropped at the end, so concurrent runs never collide.
+ */
+import * as PgClient from "@effect/sql-pg/PgClient"
+import type { Errors } from "@legible/core"
+import { Config, Effect, Layer, Redacted } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
+import type * as Scope from "effect/Scope"
+import type * as SqlClient from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
+import * as Database from "../../src/Database.js"
+
+/** The server the PostgreSQL tests use; override with `LEGIBLE_TEST_POSTGRES_URL` (its database is the admin one). */
+export const postgresUrl = Config.String("LEGIBLE_TEST_POSTGRES_URL").pipe(
+  Config.withDefault("postgres://postgres@127.0.0.1:5432/postgres")
+)
+
+/** A migrated in-memory PGlite. */
+export const pglite: Layer.Layer<SqlClient.SqlClient | Database.Notifications, Errors.StorageError> = Database.layer({
+  engine: "pglite"
+})
+
+const withAdmin = (url: string, statement: string) =>
+  Effect.scoped(
+    Effect.flatMap(
+      PgClient.make({ url: Redacted.make(url), maxConnections: 1 }),
+      (sql) => sql.unsafe(statement).unprepared
+    )
+  ).pipe(Effect.provide(Reactivity.layer))
+
+/** Makes a database name unique to this run: tests in parallel processes each get their own. */
+const freshName = (): string => `legible_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`
+
+const withDatabase = (url: string, database: string): string => {
+  const parsed = new URL(url)
+  parsed.pathname = `/${database}`
+  return parsed.toString()
+}
+
+/** A fresh PostgreSQL database that has not been migrated, with its URL: for migration and bench setups. */
+export const freshPostgresUrl: Effect.Effect<Redacted.Redacted, SqlError | Config.ConfigError, Scope.Scope> =
+  Effect.gen(function* () {
+    const url = yield* postgresUrl
+    const name = freshName()
+    yield* Effect.acquireRelease(withAdmin(url, `CREATE DATABASE ${name}`), () =>
+      Effect.ignore(withAdmin(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+    )
+    return Redacted.make(withDatabase(url, name))
+  })
+
+/**
+ * A fresh, migrated PostgreSQL database (`legible_test_<random>`), dropped when the layer is released.
+ * `maxConnections` stays small: several engineers' suites share one server.
+ */
+export const postgresWith = (
+  options: { readonly maxConnections?: number } = {}
+): Layer.Layer<SqlClient.SqlClient | Database.Notifications, Errors.StorageError | SqlError | Config.ConfigError> =>
+  Layer.unwrap(
+    Effect.map(freshPostgresUrl, (url) =>
+      Database.layer({ engine: "postgres", url, maxConnections: options.maxConnections ?? 8 })
+    )
+  )
+
+/** A fresh, migrated PostgreSQL database with the default pool. */
+export const postgres = postgresWith()
