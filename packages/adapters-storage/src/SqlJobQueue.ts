@@ -1,0 +1,260 @@
+import type { Extraction } from "@legible/core"
+import { Errors, Ports } from "@legible/core"
+import { Deferred, Duration, Effect, Layer, Option, Queue, Ref, Schema, type Scope } from "effect"
+import { SqlClient } from "effect/sql"
+import * as Database from "./Database.js"
+import { fromSqlError } from "./internal/errors.js"
+
+/** Options of the SQL job queue. */
+export interface Options {
+  /** The channel `ExtractionStore.submit` notifies after inserting a job. */
+  readonly channel?: string
+  /** Wait before listening again after the listening connection failed. */
+  readonly relistenMs?: number
+  /** Where wake-ups come from; by default `Database.Notifications` when provided, else `awaitWork` only polls. */
+  readonly listen?: Listen
+}
+
+/** The channel submissions notify by default. */
+export const defaultChannel = "legible_jobs"
+
+/** Opens a listener on a channel; its queue fails when the connection is lost. */
+export type Listen = (channel: string) => Effect.Effect<Queue.Dequeue<unknown, unknown>, unknown, Scope.Scope>
+
+const ClaimedRow = Schema.Struct({
+  id: Schema.String,
+  extraction_id: Schema.String,
+  lease_token: Schema.String,
+  attempts: Schema.Number,
+  max_attempts: Schema.Number
+})
+
+const DueRow = Schema.Struct({ ms: Schema.NullOr(Schema.Number) })
+
+const storageError = fromSqlError("SqlJobQueue")
+
+const corrupt = (error: unknown): Errors.StorageError =>
+  new Errors.StorageError({ reason: "Corrupt", message: `SqlJobQueue: unexpected row: ${String(error)}`, cause: error })
+
+// Woken waiters never block for less than this: a due job that another worker is claiming right now is skipped
+// by `SKIP LOCKED`, and without a floor the waiter would spin until that claim commits.
+const minWaitMs = 20
+
+/**
+ * Builds the queue on the current `SqlClient` (PostgreSQL or PGlite). Every write after the claim is fenced by
+ * the lease token; every time comes from the database clock.
+ */
+export const make = Effect.fnUntraced(function* (options: Options = {}) {
+  // Column names are ours, whatever name transforms the application configured on its client.
+  const sql = (yield* SqlClient.SqlClient).withoutTransforms()
+  const channel = options.channel ?? defaultChannel
+  const decodeClaimed = Schema.decodeUnknownEffect(Schema.Array(ClaimedRow))
+  const decodeDue = Schema.decodeUnknownEffect(Schema.Array(DueRow))
+
+  const lost = (lease: Ports.Lease) => new Errors.LeaseLost({ jobId: lease.jobId })
+  const fenced = (lease: Ports.Lease) => (rows: ReadonlyArray<unknown>) =>
+    rows.length === 0 ? Effect.fail(lost(lease)) : Effect.void
+
+  const claim = (workerId: string, leaseMs: number) =>
+    sql`
+      WITH job AS (
+        UPDATE jobs SET
+          state = 'running',
+          attempts = attempts + 1,
+          locked_by = ${workerId},
+          lease_token = gen_random_uuid(),
+          lease_until = now() + ${Math.round(leaseMs)}::integer * interval '1 millisecond',
+          updated_at = now()
+        WHERE id = (
+          SELECT id FROM jobs
+          WHERE (state = 'queued' AND run_at <= now())
+             OR (state = 'running' AND lease_until < now() AND attempts < max_attempts)
+          ORDER BY run_at, created_at
+          FOR UPDATE SKIP LOCKED
+          LIMIT 1
+        )
+        RETURNING id, extraction_id, lease_token, attempts, max_attempts
+      ), extraction AS (
+        UPDATE extractions e SET status = 'procesando', attempts = job.attempts, last_modification = now()
+        FROM job WHERE e.id = job.extraction_id
+        RETURNING e.id
+      )
+      SELECT id::text, extraction_id::text, lease_token::text, attempts, max_attempts FROM job
+    `.pipe(
+      Effect.mapError(storageError),
+      Effect.flatMap((rows) => decodeClaimed(rows).pipe(Effect.mapError(corrupt))),
+      Effect.map((rows): Ports.Lease | undefined => {
+        const row = rows[0]
+        return row === undefined
+          ? undefined
+          : {
+              jobId: row.id,
+              extractionId: row.extraction_id,
+              workerId,
+              token: row.lease_token,
+              attempt: row.attempts,
+              maxAttempts: row.max_attempts
+            }
+      }),
+      Effect.withSpan("SqlJobQueue.claim")
+    )
+
+  const heartbeat = (lease: Ports.Lease, leaseMs: number) =>
+    sql`
+      UPDATE jobs SET lease_until = now() + ${Math.round(leaseMs)}::integer * interval '1 millisecond',
+        updated_at = now()
+      WHERE id = ${lease.jobId} AND lease_token = ${lease.token} AND state = 'running'
+      RETURNING id
+    `.pipe(Effect.mapError(storageError), Effect.flatMap(fenced(lease)), Effect.withSpan("SqlJobQueue.heartbeat"))
+
+  // Each outcome is one statement: the job's fenced update and its extraction's update commit together.
+  const complete = (lease: Ports.Lease, result: Extraction.ExtractionResult) =>
+    sql`
+      WITH job AS (
+        UPDATE jobs SET state = 'done', locked_by = NULL, lease_token = NULL, lease_until = NULL,
+          last_error = NULL, updated_at = now()
+        WHERE id = ${lease.jobId} AND lease_token = ${lease.token} AND state = 'running'
+        RETURNING extraction_id, attempts
+      )
+      UPDATE extractions e SET status = 'completado', result = ${JSON.stringify(result)}::jsonb,
+        error_message = NULL, attempts = job.attempts, last_modification = now()
+      FROM job WHERE e.id = job.extraction_id
+      RETURNING e.id
+    `.pipe(Effect.mapError(storageError), Effect.flatMap(fenced(lease)), Effect.withSpan("SqlJobQueue.complete"))
+
+  const retry = (lease: Ports.Lease, message: string, delayMs: number) =>
+    sql`
+      WITH job AS (
+        UPDATE jobs SET state = 'queued',
+          run_at = now() + ${Math.max(0, Math.round(delayMs))}::integer * interval '1 millisecond',
+          locked_by = NULL, lease_token = NULL, lease_until = NULL, last_error = ${message}, updated_at = now()
+        WHERE id = ${lease.jobId} AND lease_token = ${lease.token} AND state = 'running'
+        RETURNING extraction_id, attempts
+      )
+      UPDATE extractions e SET status = 'en cola', attempts = job.attempts, last_modification = now()
+      FROM job WHERE e.id = job.extraction_id
+      RETURNING e.id
+    `.pipe(Effect.mapError(storageError), Effect.flatMap(fenced(lease)), Effect.withSpan("SqlJobQueue.retry"))
+
+  const fail = (lease: Ports.Lease, message: string) =>
+    sql`
+      WITH job AS (
+        UPDATE jobs SET state = 'failed', locked_by = NULL, lease_token = NULL, lease_until = NULL,
+          last_error = ${message}, updated_at = now()
+        WHERE id = ${lease.jobId} AND lease_token = ${lease.token} AND state = 'running'
+        RETURNING extraction_id, attempts
+      )
+      UPDATE extractions e SET status = 'error', error_message = ${message}, attempts = job.attempts,
+        last_modification = now()
+      FROM job WHERE e.id = job.extraction_id
+      RETURNING e.id
+    `.pipe(Effect.mapError(storageError), Effect.flatMap(fenced(lease)), Effect.withSpan("SqlJobQueue.fail"))
+
+  // The attempt is given back (`attempts - 1`): a graceful stop must not push a job towards its limit.
+  const release = (lease: Ports.Lease) =>
+    sql`
+      WITH job AS (
+        UPDATE jobs SET state = 'queued', run_at = now(), attempts = greatest(attempts - 1, 0),
+          locked_by = NULL, lease_token = NULL, lease_until = NULL, updated_at = now()
+        WHERE id = ${lease.jobId} AND lease_token = ${lease.token} AND state = 'running'
+        RETURNING extraction_id, attempts
+      )
+      UPDATE extractions e SET status = 'en cola', attempts = job.attempts, last_modification = now()
+      FROM job WHERE e.id = job.extraction_id
+      RETURNING e.id
+    `.pipe(Effect.mapError(storageError), Effect.flatMap(fenced(lease)), Effect.withSpan("SqlJobQueue.release"))
+
+  // A lapsed lease with no attempts left means every attempt died with its worker (a crash, an OOM kill, a
+  // parser that takes the process down): nothing will ever finish it, so it ends here.
+  const reap = () =>
+    sql`
+      WITH job AS (
+        UPDATE jobs SET state = 'failed', locked_by = NULL, lease_token = NULL, lease_until = NULL,
+          last_error = 'processing was interrupted ' || attempts || ' times (the worker stopped or crashed '
+            || 'before finishing); giving up',
+          updated_at = now()
+        WHERE id IN (
+          SELECT id FROM jobs
+          WHERE state = 'running' AND lease_until < now() AND attempts >= max_attempts
+          FOR UPDATE SKIP LOCKED
+        )
+        RETURNING extraction_id, attempts, last_error
+      )
+      UPDATE extractions e SET status = 'error', error_message = job.last_error, attempts = job.attempts,
+        last_modification = now()
+      FROM job WHERE e.id = job.extraction_id
+      RETURNING e.id
+    `.pipe(
+      Effect.mapError(storageError),
+      Effect.map((rows) => rows.length),
+      Effect.withSpan("SqlJobQueue.reap")
+    )
+
+  // Milliseconds until the next job becomes claimable without a notification: a retry's `run_at`, or a lease
+  // that lapses (its worker died). `null` when nothing is pending.
+  const nextDueMs = sql`
+    SELECT (extract(epoch FROM least(
+      (SELECT min(run_at) FROM jobs WHERE state = 'queued'),
+      (SELECT min(lease_until) FROM jobs WHERE state = 'running' AND attempts < max_attempts)
+    ) - now()) * 1000)::float8 AS ms
+  `.pipe(
+    Effect.mapError(storageError),
+    Effect.flatMap((rows) => decodeDue(rows).pipe(Effect.mapError(corrupt))),
+    Effect.map((rows) => rows[0]?.ms ?? null)
+  )
+
+  // Wake-ups: `pending` remembers a notification that arrived while nobody waited, so a worker that found no
+  // job just before a submission does not sleep through it.
+  const wake = yield* Ref.make({ pending: false, waiters: Deferred.makeUnsafe<void>() })
+  const signal = Ref.modify(wake, (state) => [
+    state.waiters,
+    { pending: true, waiters: Deferred.makeUnsafe<void>() }
+  ]).pipe(Effect.flatMap((waiters) => Deferred.succeed(waiters, undefined)))
+
+  const awaitWork = (timeoutMs: number) =>
+    Effect.gen(function* () {
+      const waiters = yield* Ref.modify(wake, (state) =>
+        state.pending ? [undefined, { ...state, pending: false }] : [state.waiters, state]
+      )
+      if (waiters === undefined) return
+      const due = yield* nextDueMs
+      const waitMs = Math.max(minWaitMs, Math.min(timeoutMs, due ?? timeoutMs))
+      yield* Deferred.await(waiters).pipe(Effect.timeoutOption(Duration.millis(waitMs)))
+      yield* Ref.update(wake, (state) => ({ ...state, pending: false }))
+    }).pipe(Effect.withSpan("SqlJobQueue.awaitWork"))
+
+  const listen: Listen | undefined =
+    options.listen ??
+    Option.match(yield* Effect.serviceOption(Database.Notifications), {
+      onNone: () => undefined,
+      onSome: (notifications) => notifications.listen
+    })
+
+  if (listen !== undefined) {
+    // One listening connection per queue, kept for the queue's lifetime and re-opened after a failure; a
+    // failure only slows wake-ups down to polling, it never reaches a worker.
+    const relistenMs = options.relistenMs ?? 1_000
+    yield* Effect.scoped(
+      Effect.gen(function* () {
+        const notifications = yield* listen(channel)
+        // Anything submitted while we were not listening is found by the next claim.
+        yield* signal
+        while (true) {
+          yield* Queue.takeAll(notifications)
+          yield* signal
+        }
+      })
+    ).pipe(
+      Effect.catchCause((cause) => Effect.logWarning("SqlJobQueue: listening failed; listening again", cause)),
+      Effect.andThen(Effect.sleep(Duration.millis(relistenMs))),
+      Effect.forever,
+      Effect.forkScoped
+    )
+  }
+
+  return Ports.JobQueue.of({ claim, heartbeat, complete, retry, fail, release, reap, awaitWork })
+})
+
+/** The job queue as a layer over the application's `SqlClient`. */
+export const layer = (options: Options = {}): Layer.Layer<Ports.JobQueue, never, SqlClient.SqlClient> =>
+  Layer.effect(Ports.JobQueue, make(options))
