@@ -1,7 +1,7 @@
 import { Result, Schema } from "effect"
-import { ClientId } from "./Directory.js"
+import type { ClientId } from "./Directory.js"
 import { InvalidRequest } from "./Errors.js"
-import { DetailedField, type DetailedField as DetailedFieldType, Field, toPlain } from "./Field.js"
+import { DetailedField, type DetailedField as DetailedFieldType, Field, sortFields, toPlain } from "./Field.js"
 import { Timestamp } from "./Timestamp.js"
 
 /** The statuses of an extraction (spec 3.1). */
@@ -140,19 +140,19 @@ const withResult = (r: ExtractionRecord) => ({
     : {})
 })
 
-/** The single read of a stored extraction. */
+/** The single read of a stored extraction; fields sorted by `order` at every depth (spec 4.5), whoever stored them. */
 export const toExtraction = (r: ExtractionRecord): Extraction =>
   r.result === null || !isFinal(r.status) || r.status === "error"
     ? withResult(r)
-    : { ...withResult(r), fields: toPlain(r.result.fields), usage: r.result.usage }
+    : { ...withResult(r), fields: toPlain(sortFields(r.result.fields)), usage: r.result.usage }
 
-/** The detailed read of a stored extraction. */
+/** The detailed read of a stored extraction; fields sorted like the single read. */
 export const toDetailed = (r: ExtractionRecord): DetailedExtraction =>
   r.result === null || !isFinal(r.status) || r.status === "error"
     ? withResult(r)
     : {
         ...withResult(r),
-        fields: r.result.fields,
+        fields: sortFields(r.result.fields),
         usage: r.result.usage,
         words: r.result.words,
         full_text: r.result.fullText,
