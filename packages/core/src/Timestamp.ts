@@ -11,11 +11,12 @@ export type Timestamp = typeof Timestamp.Type
 
 const pad = (n: number, width: number) => String(n).padStart(width, "0")
 
-/** Formats microseconds since the Unix epoch. */
+/** Formats microseconds since the Unix epoch (instants before 1970 included). */
 export const fromEpochMicros = (micros: bigint): Timestamp => {
-  const millis = micros / 1000n
-  const date = new Date(Number(millis))
-  const fraction = Number(((micros % 1_000_000n) + 1_000_000n) % 1_000_000n)
+  // Whole seconds rounded towards minus infinity: the fraction is then always the non-negative remainder.
+  const seconds = micros >= 0n ? micros / 1_000_000n : -((-micros + 999_999n) / 1_000_000n)
+  const date = new Date(Number(seconds) * 1000)
+  const fraction = Number(micros - seconds * 1_000_000n)
   return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1, 2)}-${pad(date.getUTCDate(), 2)}T${pad(
     date.getUTCHours(),
     2
