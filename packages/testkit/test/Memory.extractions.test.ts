@@ -143,6 +143,33 @@ describe("Memory ExtractionStore list", () => {
   )
 })
 
+describe("Memory ExtractionStore ordering", () => {
+  it.effect('origin_name sorts by code point, as COLLATE "C" does, also beyond U+FFFF', () =>
+    Effect.gen(function* () {
+      yield* TestTime.setFixedNow
+      yield* (yield* Directory.Directory).upsertClient(Fixtures.client)
+      const store = yield* Ports.ExtractionStore
+      // UTF-16 would put the emoji (surrogates 0xD83D…) before U+FF21; code points put it after.
+      for (const [n, originName] of [
+        [1, "\u{1F600}.pdf"],
+        [2, "\uFF21.pdf"],
+        [3, "z.pdf"]
+      ] as const) {
+        yield* store.submit({
+          record: Fixtures.extraction({ id: TestIds.uuid(n), originName }),
+          document: Fixtures.DOCUMENT,
+          maxAttempts: 1
+        })
+      }
+      const page = yield* store.list(live, filter({ sort_by: "origin_name", sort_order: "asc" }))
+      assert.deepStrictEqual(
+        page.items.map((r) => r.originName),
+        ["z.pdf", "\uFF21.pdf", "\u{1F600}.pdf"]
+      )
+    }).pipe(Effect.provide(world))
+  )
+})
+
 describe("Memory ExtractionStore writes", () => {
   it.effect("switchStatus is a compare-and-set scoped to the client and sandbox", () =>
     Effect.gen(function* () {

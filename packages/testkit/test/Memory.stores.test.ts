@@ -147,6 +147,12 @@ describe("Memory CatalogStore", () => {
         ])
       )
       assert.strictEqual(bad._tag, "InvalidRequest")
+      const badId = yield* Effect.flip(
+        catalogs.upsertRecords(Fixtures.client.id, Fixtures.ids.catalog, [{ id: "r-1", values: { cif: "X" } }])
+      )
+      assert.strictEqual(badId._tag, "InvalidRequest")
+      const missing = yield* Effect.flip(catalogs.upsertRecords(Fixtures.client.id, TestIds.uuid(77), []))
+      assert.strictEqual(missing._tag, "InvalidRequest")
       assert.strictEqual(yield* catalogs.countRecords(Fixtures.client.id, Fixtures.ids.catalog), 3)
       assert.isUndefined(yield* catalogs.get(Fixtures.otherClient.id, Fixtures.ids.catalog))
       assert.strictEqual(yield* catalogs.countRecords(Fixtures.otherClient.id, Fixtures.ids.catalog), 0)

@@ -2,6 +2,8 @@ import { Errors, Ports } from "@legible/core"
 import { Effect } from "effect"
 import { conflict, type State } from "./state.js"
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 const owned = (state: State, clientId: string, id: string) => {
   const catalog = state.catalogs.get(id)
   return catalog !== undefined && catalog.clientId === clientId ? catalog : undefined
@@ -39,6 +41,10 @@ export const make = (state: State): Ports.CatalogStore["Service"] =>
         const catalog = owned(state, clientId, catalogId)
         if (catalog === undefined) {
           return Effect.fail(new Errors.InvalidRequest({ message: `catalog ${catalogId} does not exist` }))
+        }
+        const badId = records.find((r) => !UUID.test(r.id))
+        if (badId !== undefined) {
+          return Effect.fail(new Errors.InvalidRequest({ message: `record id ${badId.id} is not a UUID` }))
         }
         const columns = new Set(catalog.columns)
         for (const record of records) {

@@ -9,7 +9,19 @@ const visible = (state: State, scope: Ports.Scope, id: string): Extraction.Extra
     : undefined
 }
 
-const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+const SURROGATE = /[\uD800-\uDFFF]/
+
+/**
+ * Code point order, the SQL stores' `COLLATE "C"`. It differs from JavaScript's UTF-16 order only when a string
+ * holds characters above U+FFFF, so those alone take the slow path.
+ */
+export const compareText = (a: string, b: string): number => {
+  if (!SURROGATE.test(a) && !SURROGATE.test(b)) return a < b ? -1 : a > b ? 1 : 0
+  const ca = Array.from(a, (c) => c.codePointAt(0)!)
+  const cb = Array.from(b, (c) => c.codePointAt(0)!)
+  for (let i = 0; i < Math.min(ca.length, cb.length); i++) if (ca[i] !== cb[i]) return ca[i]! - cb[i]!
+  return ca.length - cb.length
+}
 
 /** The sort keys of each `sort_by`, most significant first (the SQL adapters' `ORDER BY`). */
 const sortKeys: Record<ListQuery.SortBy, (r: Extraction.ExtractionRecord) => ReadonlyArray<string>> = {

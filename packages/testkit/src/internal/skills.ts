@@ -19,6 +19,8 @@ export const make = (state: State): Ports.SkillStore["Service"] =>
     put: (input, now) =>
       Effect.flatMap(IdGenerator.IdGenerator, (ids) =>
         Effect.suspend(() => {
+          // Like the SQL store's upsert, every put draws an id, used only when the slug is new.
+          const newId = ids.uuid()
           if (!state.clients.has(input.clientId)) {
             return Effect.fail(conflict(`skill ${input.slug} references unknown client ${input.clientId}`))
           }
@@ -42,7 +44,7 @@ export const make = (state: State): Ports.SkillStore["Service"] =>
             entry.versions.push(skill)
             return Effect.succeed(skill)
           }
-          const skill: Skill.Skill = { ...content, id: ids.uuid(), version: 1, createdAt: now }
+          const skill: Skill.Skill = { ...content, id: newId, version: 1, createdAt: now }
           if (state.skills.has(skill.id)) return Effect.fail(conflict(`skill ${skill.id} already exists`))
           state.skills.set(skill.id, { versions: [skill], deleted: false })
           return Effect.succeed(skill)
