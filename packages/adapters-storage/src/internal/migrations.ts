@@ -41,7 +41,7 @@ CREATE INDEX api_keys_client_idx ON api_keys (client_id, created_at DESC) WHERE 
 CREATE TABLE skills (
   id uuid PRIMARY KEY,
   client_id text NOT NULL REFERENCES clients (id),
-  slug text NOT NULL,
+  slug text COLLATE "C" NOT NULL,
   name text NOT NULL,
   version integer NOT NULL,
   instructions text NOT NULL,
@@ -91,16 +91,16 @@ CREATE TABLE extractions (
   client_id text NOT NULL REFERENCES clients (id),
   sandbox boolean NOT NULL,
   skill_id uuid NOT NULL,
-  skill_slug text NOT NULL,
+  skill_slug text COLLATE "C" NOT NULL,
   skill_name text NOT NULL,
   skill_version integer NOT NULL,
-  origin_name text NOT NULL,
-  origin_name_folded text NOT NULL,
+  origin_name text COLLATE "C" NOT NULL,
+  origin_name_folded text COLLATE "C" NOT NULL,
   mime_type text NOT NULL,
   size_bytes bigint NOT NULL,
   model text NOT NULL,
   mode text NOT NULL,
-  status text NOT NULL CHECK (status IN ('en cola', 'procesando', 'completado', 'incompleto', 'error')),
+  status text COLLATE "C" NOT NULL CHECK (status IN ('en cola', 'procesando', 'completado', 'incompleto', 'error')),
   error_message text,
   created_at timestamptz NOT NULL,
   last_modification timestamptz NOT NULL,
@@ -112,11 +112,17 @@ CREATE TABLE extractions (
   result jsonb,
   document_location text NOT NULL
 );
-CREATE INDEX extractions_created_idx ON extractions (client_id, sandbox, archived, created_at, id);
-CREATE INDEX extractions_status_idx ON extractions (client_id, sandbox, archived, status, created_at, id);
-CREATE INDEX extractions_skill_idx ON extractions (client_id, sandbox, archived, skill_id, created_at, id);
-CREATE INDEX extractions_name_idx ON extractions (client_id, sandbox, archived, origin_name, id);
+-- One index per list shape (spec 4.3), each led by the scope (client_id, sandbox) and ending with the id
+-- tiebreaker, so a page is an ordered index range that stops after LIMIT rows. archived is INCLUDEd rather
+-- than keyed: the default list filters it out and include_archived keeps it, and both read the same range.
+-- Sorted text columns are COLLATE "C" (code point order): both engines and the in-memory store agree.
+CREATE INDEX extractions_created_idx ON extractions (client_id, sandbox, created_at, id) INCLUDE (archived);
+CREATE INDEX extractions_status_idx ON extractions (client_id, sandbox, status, created_at, id) INCLUDE (archived);
+CREATE INDEX extractions_skill_idx ON extractions (client_id, sandbox, skill_id, created_at, id) INCLUDE (archived);
+CREATE INDEX extractions_slug_idx ON extractions (client_id, sandbox, skill_slug, created_at, id) INCLUDE (archived);
+CREATE INDEX extractions_name_idx ON extractions (client_id, sandbox, origin_name, id) INCLUDE (archived);
 CREATE INDEX extractions_search_idx ON extractions USING gin (origin_name_folded gin_trgm_ops);
+CREATE INDEX extractions_unarchived_idx ON extractions (created_at) WHERE NOT archived;
 
 CREATE TABLE documents (
   extraction_id uuid PRIMARY KEY REFERENCES extractions (id) ON DELETE CASCADE,

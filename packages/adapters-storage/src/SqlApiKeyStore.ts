@@ -1,0 +1,122 @@
+/**
+ * The `ApiKeyStore` port over SQL. Only the SHA-256 of a key and its preview are stored; lookups go through the
+ * unique hash index and read the revocation every time (no cache), so a revoked key fails on its next request.
+ */
+import { type ApiKey, type Directory, Ports, type Timestamp } from "@legible/core"
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { mapSqlError } from "./internal/errors.js"
+import { isUuid, ts } from "./internal/sql.js"
+
+interface KeyRow {
+  readonly id: string
+  readonly client_id: string
+  readonly user_id: string
+  readonly nombre: string
+  readonly tipo: ApiKey.KeyType
+  readonly key_hash: string
+  readonly key_preview: string
+  readonly created_at: Timestamp.Timestamp
+  readonly last_used: Timestamp.Timestamp | null
+  readonly revoked_at: Timestamp.Timestamp | null
+}
+
+interface AuthenticatedRow extends KeyRow {
+  readonly user_name: string
+  readonly user_email: string
+  readonly user_role: Directory.Role
+  readonly user_client_id: string
+}
+
+const keyColumns = [
+  "k.id",
+  "k.client_id",
+  "k.user_id",
+  "k.nombre",
+  "k.tipo",
+  "k.key_hash",
+  "k.key_preview",
+  ts("k.created_at", "created_at"),
+  ts("k.last_used", "last_used"),
+  ts("k.revoked_at", "revoked_at")
+].join(", ")
+
+const toKey = (row: KeyRow): ApiKey.StoredApiKey => ({
+  id: row.id,
+  clientId: row.client_id,
+  userId: row.user_id,
+  nombre: row.nombre,
+  tipo: row.tipo,
+  hash: row.key_hash,
+  preview: row.key_preview,
+  createdAt: row.created_at,
+  lastUsed: row.last_used,
+  revokedAt: row.revoked_at
+})
+
+/** Builds the SQL `ApiKeyStore` over the `SqlClient` in context. */
+export const make: Effect.Effect<Ports.ApiKeyStore["Service"], never, SqlClient.SqlClient> = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const columns = sql.literal(keyColumns)
+
+  const insert = Effect.fn("ApiKeyStore.insert")(function* (key: ApiKey.StoredApiKey) {
+    yield* sql`
+      INSERT INTO api_keys (id, client_id, user_id, nombre, tipo, key_hash, key_preview, created_at, last_used,
+        revoked_at)
+      VALUES (${key.id}, ${key.clientId}, ${key.userId}, ${key.nombre}, ${key.tipo}, ${key.hash}, ${key.preview},
+        ${key.createdAt}::timestamptz, ${key.lastUsed}::timestamptz, ${key.revokedAt}::timestamptz)`.pipe(
+      mapSqlError("ApiKeyStore.insert")
+    )
+  })
+
+  const list = Effect.fn("ApiKeyStore.list")(function* (clientId: string) {
+    const rows = yield* sql<KeyRow>`
+      SELECT ${columns} FROM api_keys k
+      WHERE k.client_id = ${clientId} AND k.revoked_at IS NULL
+      ORDER BY k.created_at DESC, k.id DESC`.pipe(mapSqlError("ApiKeyStore.list"))
+    return rows.map(toKey)
+  })
+
+  const revoke = Effect.fn("ApiKeyStore.revoke")(function* (clientId: string, id: string, now: Timestamp.Timestamp) {
+    if (!isUuid(id)) return false
+    const rows = yield* sql<{ id: string }>`
+      UPDATE api_keys SET revoked_at = ${now}::timestamptz
+      WHERE id = ${id} AND client_id = ${clientId} AND revoked_at IS NULL
+      RETURNING id`.pipe(mapSqlError("ApiKeyStore.revoke"))
+    return rows.length > 0
+  })
+
+  const findActive = Effect.fn("ApiKeyStore.findActive")(function* (hash: string) {
+    const rows = yield* sql<AuthenticatedRow>`
+      SELECT ${columns}, u.name AS user_name, u.email AS user_email, u.role AS user_role,
+        u.client_id AS user_client_id
+      FROM api_keys k JOIN users u ON u.id = k.user_id
+      WHERE k.key_hash = ${hash} AND k.revoked_at IS NULL`.pipe(mapSqlError("ApiKeyStore.findActive"))
+    const row = rows[0]
+    if (row === undefined) return undefined
+    const user: Directory.User = {
+      id: row.user_id,
+      clientId: row.user_client_id,
+      name: row.user_name,
+      email: row.user_email,
+      role: row.user_role
+    }
+    return { key: toKey(row), user }
+  })
+
+  // The throttle lives in the WHERE clause: most requests of a busy key update nothing and write no row version.
+  const touch = Effect.fn("ApiKeyStore.touch")(function* (id: string, now: Timestamp.Timestamp) {
+    if (!isUuid(id)) return
+    yield* sql`
+      UPDATE api_keys SET last_used = ${now}::timestamptz
+      WHERE id = ${id}
+        AND (last_used IS NULL OR last_used <= ${now}::timestamptz - interval '1 minute')`.pipe(
+      mapSqlError("ApiKeyStore.touch")
+    )
+  })
+
+  return Ports.ApiKeyStore.of({ insert, list, revoke, findActive, touch })
+})
+
+/** Provides `ApiKeyStore` over the `SqlClient` in context. */
+export const layer: Layer.Layer<Ports.ApiKeyStore, never, SqlClient.SqlClient> = Layer.effect(Ports.ApiKeyStore, make)

@@ -1,0 +1,218 @@
+/**
+ * The `ExtractionStore` and `DocumentStore` ports over SQL. Every read and write is scoped by client and
+ * sandbox; a submission writes the row, its document and its job in one transaction and then wakes workers.
+ */
+import { Errors, type Extraction, ListQuery, Ports, type Timestamp } from "@legible/core"
+import { type Config, Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import * as DocumentFiles from "./internal/documentFiles.js"
+import { mapSqlError } from "./internal/errors.js"
+import {
+  type ExtractionRow,
+  listColumns,
+  listOrder,
+  listWhere,
+  recordColumns,
+  toRecord
+} from "./internal/extractionRows.js"
+import { isUuid, toNumber } from "./internal/sql.js"
+
+/** Where documents go and which channel announces new jobs. */
+export interface Options {
+  /** Store documents as files in this directory instead of the `documents` table. */
+  readonly documents?: { readonly directory: string } | undefined
+  /** The channel notified (at commit) after each submission; the job queue listens on it. */
+  readonly jobsChannel?: string | undefined
+}
+
+/** The default channel for new jobs; the SQL job queue listens on the same one. */
+export const defaultJobsChannel = "legible_jobs"
+
+const IN_DATABASE = "db"
+const FILE_PREFIX = "file:"
+
+const finalStatuses: ReadonlyArray<Extraction.Status> = ["completado", "incompleto", "error"]
+
+/** Both services this module provides. */
+export type Services = Ports.ExtractionStore | Ports.DocumentStore
+
+/** Builds the SQL `ExtractionStore` and `DocumentStore` over the `SqlClient` in context. */
+export const make = (options: Options = {}): Effect.Effect<Context.Context<Services>, never, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const directory = options.documents?.directory
+    const channel = options.jobsChannel ?? defaultJobsChannel
+    const record = sql.literal(recordColumns)
+    const listed = sql.literal(listColumns)
+
+    const insertAll = (submission: Ports.Submission, location: string) => {
+      const r = submission.record
+      return sql.withTransaction(
+        Effect.gen(function* () {
+          yield* sql`
+          INSERT INTO extractions (id, client_id, sandbox, skill_id, skill_slug, skill_name, skill_version,
+            origin_name, origin_name_folded, mime_type, size_bytes, model, mode, status, error_message, created_at,
+            last_modification, last_user_id, last_user_name, last_user_email, archived, attempts, result,
+            document_location)
+          VALUES (${r.id}, ${r.clientId}, ${r.sandbox}, ${r.skillId}, ${r.skillSlug}, ${r.skillName},
+            ${r.skillVersion}, ${r.originName}, ${ListQuery.fold(r.originName)}, ${r.mimeType}, ${r.sizeBytes},
+            ${r.model}, ${r.mode}, ${r.status}, ${r.errorMessage}, ${r.createdAt}::timestamptz,
+            ${r.lastModification}::timestamptz, ${r.lastUser.id}, ${r.lastUser.name}, ${r.lastUser.email},
+            ${r.archived}, ${r.attempts}, ${r.result === null ? null : JSON.stringify(r.result)}::jsonb,
+            ${location})`
+          if (location === IN_DATABASE) {
+            yield* sql`INSERT INTO documents (extraction_id, content) VALUES (${r.id}, ${submission.document})`
+          }
+          yield* sql`
+          INSERT INTO jobs (id, extraction_id, state, attempts, max_attempts, run_at, created_at, updated_at)
+          VALUES (gen_random_uuid(), ${r.id}, 'queued', 0, ${submission.maxAttempts}, now(), now(), now())`
+          // Sent by the database at commit, and only if the transaction commits: idle workers wake for this job.
+          yield* sql`SELECT pg_notify(${channel}, ${r.id})`
+        })
+      )
+    }
+
+    const submit = Effect.fn("ExtractionStore.submit")(function* (submission: Ports.Submission) {
+      const id = submission.record.id
+      if (directory === undefined) {
+        return yield* insertAll(submission, IN_DATABASE).pipe(mapSqlError("ExtractionStore.submit"))
+      }
+      // The id names the file: refuse anything but a UUID so no path can be smuggled in.
+      if (!isUuid(id)) {
+        return yield* new Errors.StorageError({ reason: "Unknown", message: `ExtractionStore.submit: bad id ${id}` })
+      }
+      // The file is durable before the row that points at it commits; if the transaction fails it goes away.
+      yield* DocumentFiles.write(directory, id, submission.document)
+      yield* insertAll(submission, `${FILE_PREFIX}${id}`).pipe(
+        mapSqlError("ExtractionStore.submit"),
+        Effect.onError(() => Effect.ignore(DocumentFiles.remove(directory, id)))
+      )
+    })
+
+    const get = Effect.fn("ExtractionStore.get")(function* (scope: Ports.Scope, id: string) {
+      if (!isUuid(id)) return undefined
+      const rows = yield* sql<ExtractionRow>`
+        SELECT ${record} FROM extractions
+        WHERE id = ${id} AND client_id = ${scope.clientId} AND sandbox = ${scope.sandbox}`.pipe(
+        mapSqlError("ExtractionStore.get")
+      )
+      const row = rows[0]
+      return row === undefined ? undefined : toRecord(row)
+    })
+
+    // Two statements, run side by side on PostgreSQL: the page stops after LIMIT index entries, the count reads
+    // every match (index-only where the filters allow).
+    const list = Effect.fn("ExtractionStore.list")(function* (scope: Ports.Scope, filter: ListQuery.ExtractionFilter) {
+      const where = listWhere(sql, scope, filter)
+      const [rows, counted] = yield* Effect.all(
+        [
+          sql<ExtractionRow>`
+            SELECT ${listed} FROM extractions WHERE ${where}
+            ORDER BY ${listOrder(sql, filter)} LIMIT ${filter.limit} OFFSET ${filter.offset}`,
+          sql<{ n: bigint }>`SELECT count(*) AS n FROM extractions WHERE ${where}`
+        ],
+        { concurrency: 2 }
+      ).pipe(mapSqlError("ExtractionStore.list"))
+      return { items: rows.map(toRecord), count: toNumber(counted[0]?.n ?? 0) }
+    })
+
+    // Compare-and-set on the status; the acting user's name and email come from the directory.
+    const switchStatus = Effect.fn("ExtractionStore.switchStatus")(function* (
+      scope: Ports.Scope,
+      id: string,
+      expected: Extraction.Status,
+      change: Extraction.StatusChange
+    ) {
+      if (!isUuid(id)) return undefined
+      const rows = yield* sql<ExtractionRow>`
+        UPDATE extractions SET status = ${change.status}, error_message = ${change.errorMessage},
+          last_modification = ${change.lastModification}::timestamptz, last_user_id = ${change.lastUserId},
+          last_user_name = coalesce((SELECT name FROM users WHERE id = ${change.lastUserId}), ''),
+          last_user_email = coalesce((SELECT email FROM users WHERE id = ${change.lastUserId}), '')
+        WHERE id = ${id} AND client_id = ${scope.clientId} AND sandbox = ${scope.sandbox}
+          AND status = ${expected}
+        RETURNING ${record}`.pipe(mapSqlError("ExtractionStore.switchStatus"))
+      const row = rows[0]
+      return row === undefined ? undefined : toRecord(row)
+    })
+
+    const setArchived = Effect.fn("ExtractionStore.setArchived")(function* (
+      scope: Ports.Scope,
+      id: string,
+      archived: boolean,
+      now: Timestamp.Timestamp
+    ) {
+      if (!isUuid(id)) return undefined
+      const rows = yield* sql<ExtractionRow>`
+        UPDATE extractions SET archived = ${archived}, last_modification = ${now}::timestamptz
+        WHERE id = ${id} AND client_id = ${scope.clientId} AND sandbox = ${scope.sandbox}
+        RETURNING ${record}`.pipe(mapSqlError("ExtractionStore.setArchived"))
+      const row = rows[0]
+      return row === undefined ? undefined : toRecord(row)
+    })
+
+    const archiveBefore = Effect.fn("ExtractionStore.archiveBefore")(function* (before: Timestamp.Timestamp) {
+      const rows = yield* sql<{ n: bigint }>`
+        WITH archived AS (
+          UPDATE extractions SET archived = true
+          WHERE NOT archived AND created_at < ${before}::timestamptz AND ${sql.in("status", finalStatuses)}
+          RETURNING 1
+        )
+        SELECT count(*) AS n FROM archived`.pipe(mapSqlError("ExtractionStore.archiveBefore"))
+      return toNumber(rows[0]?.n ?? 0)
+    })
+
+    const getDocument = Effect.fn("DocumentStore.get")(function* (scope: Ports.Scope, extractionId: string) {
+      if (!isUuid(extractionId)) return undefined
+      const rows = yield* sql<{
+        origin_name: string
+        mime_type: string
+        document_location: string
+        content: Uint8Array | null
+      }>`
+        SELECT e.origin_name, e.mime_type, e.document_location, d.content
+        FROM extractions e LEFT JOIN documents d ON d.extraction_id = e.id
+        WHERE e.id = ${extractionId} AND e.client_id = ${scope.clientId} AND e.sandbox = ${scope.sandbox}`.pipe(
+        mapSqlError("DocumentStore.get")
+      )
+      const row = rows[0]
+      if (row === undefined) return undefined
+      const found = { fileName: row.origin_name, mimeType: row.mime_type }
+      if (row.document_location === IN_DATABASE) {
+        return row.content === null ? undefined : { ...found, bytes: row.content }
+      }
+      if (!row.document_location.startsWith(FILE_PREFIX) || directory === undefined) {
+        return yield* new Errors.StorageError({
+          reason: "Unknown",
+          message: `DocumentStore.get: document at ${row.document_location} but no documents directory configured`
+        })
+      }
+      const bytes = yield* DocumentFiles.read(directory, row.document_location.slice(FILE_PREFIX.length))
+      return bytes === undefined ? undefined : { ...found, bytes }
+    })
+
+    return Context.make(
+      Ports.ExtractionStore,
+      Ports.ExtractionStore.of({ submit, get, list, switchStatus, setArchived, archiveBefore })
+    ).pipe(Context.add(Ports.DocumentStore, Ports.DocumentStore.of({ get: getDocument })))
+  })
+
+/** Provides `ExtractionStore` and `DocumentStore` over the `SqlClient` in context. */
+export const layer = (options: Options = {}): Layer.Layer<Services, never, SqlClient.SqlClient> =>
+  Layer.effectContext(make(options))
+
+/** Like `layer`, with the documents directory (optional) and the channel read from `Config`. */
+export const layerConfig = (config: {
+  readonly documentsDirectory: Config.Config<string | undefined>
+  readonly jobsChannel?: Config.Config<string> | undefined
+}): Layer.Layer<Services, Config.ConfigError, SqlClient.SqlClient> =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const documentsDirectory = yield* config.documentsDirectory
+      const jobsChannel = config.jobsChannel === undefined ? undefined : yield* config.jobsChannel
+      return layer({
+        documents: documentsDirectory === undefined ? undefined : { directory: documentsDirectory },
+        jobsChannel
+      })
+    })
+  )

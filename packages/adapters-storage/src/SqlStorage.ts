@@ -1,0 +1,34 @@
+/** Every SQL store in one layer: all storage ports of `@legible/core` except the job queue. */
+import type { Directory, Ports } from "@legible/core"
+import { Layer } from "effect"
+import type { SqlClient } from "effect/sql"
+import * as SqlApiKeyStore from "./SqlApiKeyStore.js"
+import * as SqlCatalogStore from "./SqlCatalogStore.js"
+import * as SqlDirectory from "./SqlDirectory.js"
+import * as SqlExtractionStore from "./SqlExtractionStore.js"
+import * as SqlQuotaStore from "./SqlQuotaStore.js"
+import * as SqlSkillStore from "./SqlSkillStore.js"
+
+/** The ports `layer` provides. */
+export type Services =
+  | Directory.Directory
+  | Ports.ApiKeyStore
+  | Ports.SkillStore
+  | Ports.CatalogStore
+  | Ports.ExtractionStore
+  | Ports.DocumentStore
+  | Ports.QuotaStore
+
+/** Options of the stores that take any (documents directory, jobs channel). */
+export type Options = SqlExtractionStore.Options
+
+/** Provides every SQL store over the `SqlClient` in context (from `Database.layer`). */
+export const layer = (options: Options = {}): Layer.Layer<Services, never, SqlClient.SqlClient> =>
+  Layer.mergeAll(
+    SqlDirectory.layer,
+    SqlApiKeyStore.layer,
+    SqlSkillStore.layer,
+    SqlCatalogStore.layer,
+    SqlExtractionStore.layer(options),
+    SqlQuotaStore.layer
+  )
