@@ -99,7 +99,7 @@ export const storedTestKey = (overrides: Partial<ApiKey.StoredApiKey> = {}): Api
     nombre: "Pruebas",
     tipo: "test",
     hash: TEST_KEY_HASH,
-    preview: "pk_test_Fe3S…NmB",
+    preview: "pk_test_Fe3S…yNmB",
     ...overrides
   })
 

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Ports } from "@legible/core"
 import { Fake, TestTime } from "@legible/testkit"
-import { Cause, Effect, Exit } from "effect"
+import { Cause, Context, Effect, Exit } from "effect"
 
 describe("Fake", () => {
   it.effect("uses the supplied methods", () =>
@@ -24,5 +24,23 @@ describe("Fake", () => {
         }
       }
     }).pipe(Effect.provide(Fake.layer(Ports.QuotaStore, { get: () => Effect.succeed(undefined) })))
+  )
+
+  it.effect("a missing member that is an effect rather than a method dies the same way when yielded", () =>
+    Effect.gen(function* () {
+      class Counter extends Context.Service<
+        Counter,
+        { readonly current: Effect.Effect<number>; increment(): Effect.Effect<void> }
+      >()("test/Counter") {}
+      const counter = Fake.make(Counter, { increment: () => Effect.void })
+      yield* counter.increment()
+      const exit = yield* Effect.exit(counter.current)
+      assert.isTrue(Exit.isFailure(exit))
+      if (Exit.isFailure(exit)) {
+        const defect = Cause.squash(exit.cause)
+        assert.instanceOf(defect, Fake.UnimplementedMethod)
+        if (defect instanceof Fake.UnimplementedMethod) assert.strictEqual(defect.method, "current")
+      }
+    })
   )
 })
