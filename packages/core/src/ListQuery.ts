@@ -39,7 +39,9 @@ const isCalendarDay = (s: string): boolean => {
   const m = DAY.exec(s)
   if (m === null) return false
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
-  const date = new Date(Date.UTC(y, mo - 1, d))
+  // `Date.UTC` would read years 0–99 as 1900–1999; `setUTCFullYear` takes the year as given.
+  const date = new Date(0)
+  date.setUTCFullYear(y, mo - 1, d)
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && y >= 1
 }
 

@@ -100,6 +100,8 @@ describe("ListQuery.parse valid queries", () => {
     assert.deepStrictEqual(accept({ start_date: "2024-03-01", end_date: "2024-03-01" }).endDate, "2024-03-01")
     assert.strictEqual(accept({ limit: ["20"] }).limit, 20)
     assert.deepStrictEqual(accept({ status: "error,error" }).statuses, ["error"])
+    assert.strictEqual(accept({ start_date: "0050-01-01" }).startDate, "0050-01-01")
+    assert.strictEqual(accept({ end_date: "0004-02-29" }).endDate, "0004-02-29")
   })
 })
 
@@ -119,7 +121,9 @@ describe("ListQuery.parse invalid queries → InvalidRequest naming the paramete
     "",
     "ayer",
     "0000-01-01",
-    "２０２４-01-01"
+    "２０２４-01-01",
+    "0100-02-29",
+    "0000-12-31"
   ]
   for (const parameter of ["start_date", "end_date"] as const) {
     for (const date of dates) {
