@@ -53,8 +53,11 @@ export const Summary = Schema.Struct({
 })
 export type Summary = typeof Summary.Type
 
+// Spec 2.3 lists the summary's members without `habilidad_id`: the single reads carry exactly those.
+const { habilidad_id: _skillId, ...readMembers } = Summary.fields
+
 const resultMembers = {
-  ...Summary.fields,
+  ...readMembers,
   /** legible includes the stored message of `incompleto` and `error` extractions (spec leaves it open). */
   error_message: Schema.optionalKey(Schema.String)
 }
@@ -133,12 +136,15 @@ export const toSummary = (r: ExtractionRecord): Summary => ({
   habilidad_id: r.skillId
 })
 
-const withResult = (r: ExtractionRecord) => ({
-  ...toSummary(r),
-  ...(r.errorMessage !== null && (r.status === "incompleto" || r.status === "error")
-    ? { error_message: r.errorMessage }
-    : {})
-})
+const withResult = (r: ExtractionRecord) => {
+  const { habilidad_id: _skillId, ...members } = toSummary(r)
+  return {
+    ...members,
+    ...(r.errorMessage !== null && (r.status === "incompleto" || r.status === "error")
+      ? { error_message: r.errorMessage }
+      : {})
+  }
+}
 
 /** The single read of a stored extraction; fields sorted by `order` at every depth (spec 4.5), whoever stored them. */
 export const toExtraction = (r: ExtractionRecord): Extraction =>

@@ -56,9 +56,7 @@ describe("Extractions.submit", () => {
         last_user_name: "Ana García",
         last_user_email: "ana.garcia@acme.example",
         status: "en cola",
-        skill_name: "Factura española",
-        // Not in spec 2.3's list; core's single read carries it like the summary (2.2) does.
-        habilidad_id: TestIds.uuid(1)
+        skill_name: "Factura española"
       })
       const document = yield* Extractions.download(live, id)
       assert.deepStrictEqual(document, {
