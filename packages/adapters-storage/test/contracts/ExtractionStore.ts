@@ -1,0 +1,193 @@
+/**
+ * The `ExtractionStore` and `DocumentStore` contract: round trips, scoping, the status compare-and-set,
+ * archiving, the atomic submission — plus the list section (`ExtractionList.ts`).
+ */
+import { assert, layer } from "@effect/vitest"
+import { Directory, Ports } from "@legible/core"
+import { Fixtures } from "@legible/testkit"
+import { Effect, Exit } from "effect"
+import { listSection } from "./ExtractionList.js"
+import { extractionId, filterOf, recordOf, scopeOf, submissionOf } from "./extractionFixtures.js"
+import { at, exact, type StoresLayer, tenant } from "./support.js"
+
+const id = extractionId
+
+/** Runs the `ExtractionStore`/`DocumentStore` contract against `stores`. */
+export const extractionStoreContract = (name: string, stores: StoresLayer) =>
+  layer(stores)(`ExtractionStore contract: ${name}`, (it) => {
+    it.effect("a submission reads back exactly, microseconds included, with its document", () =>
+      Effect.gen(function* () {
+        const mine = yield* tenant("ex-roundtrip")
+        const store = yield* Ports.ExtractionStore
+        const record = recordOf(mine, 100, {
+          createdAt: exact("2026-03-12T10:15:30.123456+00:00"),
+          lastModification: exact("2026-03-12T10:15:30.654321+00:00"),
+          sizeBytes: 5_000_000_000
+        })
+        const bytes = Uint8Array.from({ length: 256 }, (_, i) => i)
+        yield* store.submit({ record, document: bytes, maxAttempts: 3 })
+        assert.deepStrictEqual(yield* store.get(scopeOf(mine), id(100)), record)
+        const document = yield* (yield* Ports.DocumentStore).get(scopeOf(mine), id(100))
+        assert.deepStrictEqual(document, { bytes, fileName: record.originName, mimeType: record.mimeType })
+        const done = Fixtures.completedExtraction({ ...recordOf(mine, 101), errorMessage: null })
+        yield* store.submit(submissionOf(done))
+        assert.deepStrictEqual(yield* store.get(scopeOf(mine), id(101)), done, "the result round-trips")
+      })
+    )
+
+    it.effect("another client's and the other sandbox's extractions are invisible and untouchable", () =>
+      Effect.gen(function* () {
+        const mine = yield* tenant("ex-scope")
+        const theirs = yield* tenant("ex-scope-other")
+        const store = yield* Ports.ExtractionStore
+        const documents = yield* Ports.DocumentStore
+        const record = recordOf(mine, 110, { status: "completado" })
+        yield* store.submit(submissionOf(record))
+        const change = { status: "incompleto", errorMessage: "x", lastModification: at(1), lastUserId: "u" } as const
+        for (const scope of [scopeOf(theirs), scopeOf(mine, true)]) {
+          assert.isUndefined(yield* store.get(scope, id(110)))
+          assert.isUndefined(yield* documents.get(scope, id(110)))
+          assert.isUndefined(yield* store.switchStatus(scope, id(110), "completado", change))
+          assert.isUndefined(yield* store.setArchived(scope, id(110), true, at(1)))
+          assert.strictEqual((yield* store.list(scope, filterOf())).count, 0)
+        }
+        assert.deepStrictEqual(yield* store.get(scopeOf(mine), id(110)), record, "unchanged")
+      })
+    )
+
+    it.effect("ids that are not UUIDs are not found (never a SQL error)", () =>
+      Effect.gen(function* () {
+        const mine = yield* tenant("ex-bad-id")
+        const store = yield* Ports.ExtractionStore
+        const change = { status: "completado", errorMessage: null, lastModification: at(1), lastUserId: "u" } as const
+        for (const bad of ["not-a-uuid", "'; DROP TABLE extractions; --", "", "00000000-0000-4000-8000-00000000000g"]) {
+          assert.isUndefined(yield* store.get(scopeOf(mine), bad))
+          assert.isUndefined(yield* (yield* Ports.DocumentStore).get(scopeOf(mine), bad))
+          assert.isUndefined(yield* store.switchStatus(scopeOf(mine), bad, "completado", change))
+          assert.isUndefined(yield* store.setArchived(scopeOf(mine), bad, true, at(1)))
+        }
+      })
+    )
+
+    it.effect("switchStatus is a compare-and-set that records the acting user from the directory", () =>
+      Effect.gen(function* () {
+        const mine = yield* tenant("ex-cas")
+        const reviewer = Fixtures.user({
+          id: "user-ex-cas-rev",
+          clientId: mine.client.id,
+          name: "Rita",
+          email: "r@x.test"
+        })
+        yield* (yield* Directory.Directory).upsertUser(reviewer)
+        const store = yield* Ports.ExtractionStore
+        const record = recordOf(mine, 120, { status: "completado" })
+        yield* store.submit(submissionOf(record))
+        const change = {
+          status: "incompleto",
+          errorMessage: "falta el total",
+          lastModification: at(5000),
+          lastUserId: reviewer.id
+        } as const
+        assert.isUndefined(yield* store.switchStatus(scopeOf(mine), id(120), "incompleto", change), "stale expectation")
+        assert.deepStrictEqual(yield* store.get(scopeOf(mine), id(120)), record)
+        const updated = yield* store.switchStatus(scopeOf(mine), id(120), "completado", change)
+        const expected = {
+          ...record,
+          status: "incompleto" as const,
+          errorMessage: "falta el total",
+          lastModification: at(5000),
+          lastUser: { id: reviewer.id, name: "Rita", email: "r@x.test" }
+        }
+        assert.deepStrictEqual(updated, expected)
+        assert.deepStrictEqual(yield* store.get(scopeOf(mine), id(120)), expected)
+        const back = { ...change, status: "completado", errorMessage: null, lastUserId: "user-unknown" } as const
+        const restored = yield* store.switchStatus(scopeOf(mine), id(120), "incompleto", back)
+        assert.deepStrictEqual(restored?.lastUser, { id: "user-unknown", name: "", email: "" })
+        assert.isNull(restored?.errorMessage ?? null)
+      })
+    )
+
+    it.effect("of ten concurrent switches from the same status, exactly one wins", () =>
+      Effect.gen(function* () {
+        const mine = yield* tenant("ex-cas-race")
+        const store = yield* Ports.ExtractionStore
+        yield* store.submit(submissionOf(recordOf(mine, 130, { status: "completado" })))
+        const change = {
+          status: "incompleto",
+          errorMessage: null,
+          lastModification: at(1),
+          lastUserId: mine.user.id
+        } as const
+        const results = yield* Effect.forEach(
+          Array.from({ length: 10 }, () => store.switchStatus(scopeOf(mine), id(130), "completado", change)),
+          (effect) => effect,
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(results.filter((r) => r !== undefined).length, 1)
+      })
+    )
+
+    it.effect("setArchived hides from the default list, shows with include_archived, and can be undone", () =>
+      Effect.gen(function* () {
+        const mine = yield* tenant("ex-archive")
+        const store = yield* Ports.ExtractionStore
+        yield* store.submit(submissionOf(recordOf(mine, 140, { status: "completado" })))
+        const archived = yield* store.setArchived(scopeOf(mine), id(140), true, at(9000))
+        assert.strictEqual(archived?.archived, true)
+        assert.strictEqual(archived?.lastModification, at(9000))
+        assert.strictEqual((yield* store.list(scopeOf(mine), filterOf())).count, 0)
+        assert.strictEqual((yield* store.list(scopeOf(mine), filterOf({ includeArchived: true }))).count, 1)
+        assert.strictEqual((yield* store.setArchived(scopeOf(mine), id(140), false, at(9001)))?.archived, false)
+        assert.strictEqual((yield* store.list(scopeOf(mine), filterOf())).count, 1)
+      })
+    )
+
+    it.effect("archiveBefore archives final extractions created before the instant, and only those", () =>
+      Effect.gen(function* () {
+        const mine = yield* tenant("ex-archive-before")
+        const store = yield* Ports.ExtractionStore
+        // Dates of 2001: no other test stores rows that old, and archiveBefore spans every client.
+        const old = exact("2001-05-01T00:00:00.000000+00:00")
+        const rows = [
+          recordOf(mine, 150, { status: "completado", createdAt: old }),
+          recordOf(mine, 151, { status: "error", createdAt: old }),
+          recordOf(mine, 152, { status: "incompleto", createdAt: exact("2001-05-31T23:59:59.999999+00:00") }),
+          recordOf(mine, 153, { status: "en cola", createdAt: old }),
+          recordOf(mine, 154, { status: "procesando", createdAt: old }),
+          recordOf(mine, 155, { status: "completado", createdAt: exact("2001-06-01T00:00:00.000000+00:00") }),
+          recordOf(mine, 156, { status: "completado", createdAt: old, archived: true })
+        ]
+        for (const record of rows) yield* store.submit(submissionOf(record))
+        assert.strictEqual(yield* store.archiveBefore(exact("2001-06-01T00:00:00.000000+00:00")), 3)
+        const archived = yield* Effect.forEach(rows, (r) => store.get(scopeOf(mine), r.id))
+        assert.deepStrictEqual(
+          archived.map((r) => r?.archived),
+          [true, true, true, false, false, false, true]
+        )
+        assert.strictEqual(yield* store.archiveBefore(exact("2001-06-01T00:00:00.000000+00:00")), 0)
+      })
+    )
+
+    it.effect("a failed submission leaves nothing behind; the same id then submits cleanly", () =>
+      Effect.gen(function* () {
+        const mine = yield* tenant("ex-atomic")
+        const store = yield* Ports.ExtractionStore
+        const record = recordOf(mine, 160)
+        // maxAttempts 0 breaks the job row, the last write of the submission.
+        const failed = yield* Effect.exit(store.submit(submissionOf(record, 0)))
+        assert.isTrue(Exit.isFailure(failed))
+        assert.isUndefined(yield* store.get(scopeOf(mine), id(160)))
+        assert.isUndefined(yield* (yield* Ports.DocumentStore).get(scopeOf(mine), id(160)))
+        yield* store.submit(submissionOf(record))
+        assert.deepStrictEqual(yield* store.get(scopeOf(mine), id(160)), record)
+        const duplicate = yield* Effect.flip(store.submit({ ...submissionOf(record), document: new Uint8Array([1]) }))
+        assert.strictEqual(duplicate._tag, "StorageError")
+        const document = yield* (yield* Ports.DocumentStore).get(scopeOf(mine), id(160))
+        assert.deepStrictEqual(document?.bytes, submissionOf(record).document, "the first document stays")
+        const unknownClient = recordOf(mine, 161, { clientId: "client-that-does-not-exist" })
+        assert.strictEqual((yield* Effect.flip(store.submit(submissionOf(unknownClient))))._tag, "StorageError")
+      })
+    )
+
+    listSection(it)
+  })
