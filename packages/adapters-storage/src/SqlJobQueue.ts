@@ -55,9 +55,29 @@ export const make = Effect.fnUntraced(function* (options: Options = {}) {
   const fenced = (lease: Ports.Lease) => (rows: ReadonlyArray<unknown>) =>
     rows.length === 0 ? Effect.fail(lost(lease)) : Effect.void
 
+  // The two kinds of claimable job are picked by separate index scans (`jobs_due_idx`, `jobs_lease_idx`), each
+  // `LIMIT 1`, then the older one wins: one `WHERE (queued …) OR (lapsed …)` scan would bitmap-OR both indexes
+  // and sort the whole backlog on every claim (2.5 ms against 0.15 ms with 10,000 jobs waiting, measured).
+  // The loser stays locked only until this statement ends.
   const claim = (workerId: string, leaseMs: number) =>
     sql`
-      WITH job AS (
+      WITH queued AS (
+        SELECT id, run_at, created_at FROM jobs
+        WHERE state = 'queued' AND run_at <= now()
+        ORDER BY run_at, created_at
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED
+      ), lapsed AS (
+        SELECT id, run_at, created_at FROM jobs
+        WHERE state = 'running' AND lease_until < now() AND attempts < max_attempts
+        ORDER BY run_at, created_at
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED
+      ), picked AS (
+        SELECT id FROM (SELECT * FROM queued UNION ALL SELECT * FROM lapsed) due
+        ORDER BY run_at, created_at
+        LIMIT 1
+      ), job AS (
         UPDATE jobs SET
           state = 'running',
           attempts = attempts + 1,
@@ -65,15 +85,9 @@ export const make = Effect.fnUntraced(function* (options: Options = {}) {
           lease_token = gen_random_uuid(),
           lease_until = now() + ${Math.round(leaseMs)}::integer * interval '1 millisecond',
           updated_at = now()
-        WHERE id = (
-          SELECT id FROM jobs
-          WHERE (state = 'queued' AND run_at <= now())
-             OR (state = 'running' AND lease_until < now() AND attempts < max_attempts)
-          ORDER BY run_at, created_at
-          FOR UPDATE SKIP LOCKED
-          LIMIT 1
-        )
-        RETURNING id, extraction_id, lease_token, attempts, max_attempts
+        FROM picked
+        WHERE jobs.id = picked.id
+        RETURNING jobs.id, jobs.extraction_id, jobs.lease_token, jobs.attempts, jobs.max_attempts
       ), extraction AS (
         UPDATE extractions e SET status = 'procesando', attempts = job.attempts, last_modification = now()
         FROM job WHERE e.id = job.extraction_id
