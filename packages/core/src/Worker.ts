@@ -121,6 +121,9 @@ export const start = Effect.fn("Worker.start")(function* <R>(options: WorkerOpti
       Effect.catchTag("StorageError", (e) =>
         Effect.logError("could not record the job's outcome; it will run again after its lease", e.message)
       ),
+      Effect.catchDefect((defect) =>
+        Effect.logError("processing the job died; it will run again after its lease", defect)
+      ),
       Effect.annotateLogs({ jobId: lease.jobId, extractionId: lease.extractionId, attempt: lease.attempt })
     )
 
@@ -128,13 +131,13 @@ export const start = Effect.fn("Worker.start")(function* <R>(options: WorkerOpti
   // unprocessed until the lease lapses, and cost the job an attempt.
   const claimOne = Effect.uninterruptible(
     Effect.gen(function* () {
-      const lease = yield* queue
-        .claim(options.workerId, options.leaseMs)
-        .pipe(
-          Effect.catchTag("StorageError", (e) =>
-            Effect.logWarning("claim failed; retrying", e.message).pipe(Effect.as(undefined))
-          )
-        )
+      const lease = yield* queue.claim(options.workerId, options.leaseMs).pipe(
+        Effect.catchTag("StorageError", (e) =>
+          Effect.logWarning("claim failed; retrying", e.message).pipe(Effect.as(undefined))
+        ),
+        // A defect here would end the loop and leave a live process that never claims again.
+        Effect.catchDefect((defect) => Effect.logError("claim died; retrying", defect).pipe(Effect.as(undefined)))
+      )
       if (lease === undefined) {
         yield* Semaphore.release(permits, 1)
         return false
@@ -150,7 +153,12 @@ export const start = Effect.fn("Worker.start")(function* <R>(options: WorkerOpti
       if (yield* Ref.get(stopping)) break
       if (yield* claimOne) continue
       yield* Effect.raceFirst(
-        queue.awaitWork(options.pollMs).pipe(Effect.catchTag("StorageError", () => Effect.sleep(options.pollMs))),
+        queue.awaitWork(options.pollMs).pipe(
+          Effect.catchTag("StorageError", () => Effect.sleep(options.pollMs)),
+          Effect.catchDefect((defect) =>
+            Effect.logError("awaitWork died", defect).pipe(Effect.andThen(Effect.sleep(options.pollMs)))
+          )
+        ),
         Deferred.await(stopped)
       )
     }
@@ -158,6 +166,7 @@ export const start = Effect.fn("Worker.start")(function* <R>(options: WorkerOpti
 
   const reaper = queue.reap().pipe(
     Effect.catchTag("StorageError", (e) => Effect.logWarning("reap failed", e.message).pipe(Effect.as(0))),
+    Effect.catchDefect((defect) => Effect.logError("reap died", defect).pipe(Effect.as(0))),
     Effect.andThen(Effect.sleep(options.reapEveryMs ?? options.leaseMs)),
     Effect.forever
   )

@@ -246,6 +246,28 @@ describe("Worker", () => {
     })
   )
 
+  it.effect("the loop survives a claim that dies: the job is still processed", () =>
+    Effect.gen(function* () {
+      const state = Memory.makeState()
+      const base = Memory.makeJobQueue(state)
+      let claims = 0
+      const flaky = Ports.JobQueue.of({
+        ...base,
+        claim: (workerId, leaseMs) =>
+          ++claims === 1 ? Effect.die(new Error("driver bug")) : base.claim(workerId, leaseMs)
+      })
+      const layer = Layer.succeedContext(Memory.context(state)).pipe(Layer.merge(Layer.succeed(Ports.JobQueue, flaky)))
+      yield* Effect.gen(function* () {
+        const [id] = yield* submit(1)
+        yield* Worker.start({ ...options, handler: () => Effect.succeed(Fixtures.invoiceResult()) })
+        for (let i = 0; i < 10; i++) yield* advance(100)
+        const { extraction } = yield* stateOf
+        assert.isTrue(claims > 1)
+        assert.strictEqual(extraction(id ?? "").status, "completado")
+      }).pipe(Effect.provide(layer))
+    })
+  )
+
   it.effect("stop: no new claims; in-flight jobs finish within the grace period", () =>
     memory(
       Effect.gen(function* () {
