@@ -42,7 +42,8 @@ const minWaitMs = 20
 
 /**
  * Builds the queue on the current `SqlClient` (PostgreSQL or PGlite). Every write after the claim is fenced by
- * the lease token; every time comes from the database clock.
+ * the lease token; every time comes from the database clock. `awaitWork` wakes on a notification (one listening
+ * connection, re-opened after a failure), when the next retry or lapsed lease falls due, or at its timeout.
  */
 export const make = Effect.fnUntraced(function* (options: Options = {}) {
   // Column names are ours, whatever name transforms the application configured on its client.
