@@ -12,17 +12,23 @@ const node = Path.join(repoRoot, "node_modules/.bin/node")
 const script = fileURLToPath(new URL("./fixtures/worker.ts", import.meta.url))
 
 /** Builds the packages the worker script imports (`dist/`); incremental, so cheap when nothing changed. */
-export const build = Effect.sync(() => {
-  const started = Date.now()
-  execFileSync(
-    node,
-    [Path.join(repoRoot, "node_modules/typescript/bin/tsc"), "-b", "packages/adapters-storage/tsconfig.build.json"],
-    {
-      cwd: repoRoot,
-      stdio: "pipe"
-    }
-  )
-  return Date.now() - started
+export const build = Effect.try({
+  try: () => {
+    const started = Date.now()
+    execFileSync(
+      node,
+      [Path.join(repoRoot, "node_modules/typescript/bin/tsc"), "-b", "packages/adapters-storage/tsconfig.build.json"],
+      { cwd: repoRoot, stdio: "pipe" }
+    )
+    return Date.now() - started
+  },
+  // tsc reports on stdout: without it the failure would only say "Command failed".
+  catch: (error) =>
+    new Error(
+      `building dist/ for the worker processes failed:\n${
+        typeof error === "object" && error !== null && "stdout" in error ? String(error.stdout) : String(error)
+      }`
+    )
 })
 
 /** How a worker process ended. */
