@@ -93,7 +93,7 @@ export const start = Effect.fn("Worker.start")(function* <R>(options: WorkerOpti
       }
     })
 
-  const process = (lease: Lease) =>
+  const runJob = (lease: Lease) =>
     Effect.gen(function* () {
       const abandoned = yield* Ref.make(false)
       const handler = yield* Effect.forkChild(options.handler(lease), { startImmediately: true })
@@ -142,7 +142,7 @@ export const start = Effect.fn("Worker.start")(function* <R>(options: WorkerOpti
         yield* Semaphore.release(permits, 1)
         return false
       }
-      yield* FiberSet.run(running)(process(lease).pipe(Effect.ensuring(Semaphore.release(permits, 1))))
+      yield* FiberSet.run(running)(runJob(lease).pipe(Effect.ensuring(Semaphore.release(permits, 1))))
       return true
     })
   )
