@@ -100,15 +100,21 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
       return row === undefined ? undefined : toRecord(row)
     })
 
-    // Two statements, run side by side on PostgreSQL: the page stops after LIMIT index entries, the count reads
-    // every match (index-only where the filters allow).
+    // Two statements, run side by side on PostgreSQL: the page stops after LIMIT matching index entries, the
+    // count reads every match (index-only where the filters allow).
     const list = Effect.fn("ExtractionStore.list")(function* (scope: Ports.Scope, filter: ListQuery.ExtractionFilter) {
       const where = listWhere(sql, scope, filter)
+      const order = listOrder(sql, filter)
       const [rows, counted] = yield* Effect.all(
         [
+          // Deferred join: the page's ids come from an index-only scan (filters such as search are checked on
+          // index entries, not heap rows), then only those rows are read.
           sql<ExtractionRow>`
-            SELECT ${listed} FROM extractions WHERE ${where}
-            ORDER BY ${listOrder(sql, filter)} LIMIT ${filter.limit} OFFSET ${filter.offset}`,
+            SELECT ${listed} FROM extractions WHERE id IN (
+              SELECT extractions.id FROM extractions WHERE ${where}
+              ORDER BY ${order} LIMIT ${filter.limit} OFFSET ${filter.offset}
+            )
+            ORDER BY ${order}`,
           sql<{ n: bigint }>`SELECT count(*) AS n FROM extractions WHERE ${where}`
         ],
         { concurrency: 2 }
