@@ -1,6 +1,6 @@
 /** Every SQL store in one layer: all storage ports of `@legible/core` except the job queue. */
 import type { Directory, Ports } from "@legible/core"
-import { Layer } from "effect"
+import { type Config, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as SqlApiKeyStore from "./SqlApiKeyStore.js"
 import * as SqlCatalogStore from "./SqlCatalogStore.js"
@@ -30,5 +30,18 @@ export const layer = (options: Options = {}): Layer.Layer<Services, never, SqlCl
     SqlSkillStore.layer,
     SqlCatalogStore.layer,
     SqlExtractionStore.layer(options),
+    SqlQuotaStore.layer
+  )
+
+/** Like `layer`, with the documents directory (optional) and the jobs channel read from `Config`. */
+export const layerConfig = (
+  config: Parameters<typeof SqlExtractionStore.layerConfig>[0]
+): Layer.Layer<Services, Config.ConfigError, SqlClient.SqlClient> =>
+  Layer.mergeAll(
+    SqlDirectory.layer,
+    SqlApiKeyStore.layer,
+    SqlSkillStore.layer,
+    SqlCatalogStore.layer,
+    SqlExtractionStore.layerConfig(config),
     SqlQuotaStore.layer
   )

@@ -1,5 +1,8 @@
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Effect, Layer, Queue } from "effect"
+import { Effect, Layer, Queue, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Database from "../src/Database.js"
 import { freshPostgresUrl, pglite, postgres } from "./support/databases.js"
@@ -66,6 +69,36 @@ const suite = (name: string, database: Layer.Layer<SqlClient.SqlClient | Databas
 describe("Database", () => {
   suite("PGlite (memory)", pglite)
   suite("PostgreSQL (fresh database)", postgres)
+
+  it.effect(
+    "a file-backed PGlite keeps its data across reopenings and migrates once",
+    () =>
+      Effect.gen(function* () {
+        const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "legible-pglite-"))
+        const open = Database.layer({ engine: "pglite", dataDir })
+        yield* Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`INSERT INTO clients (id, name) VALUES ('persisted', 'Sigue aquí')`
+        }).pipe(Effect.provide(open))
+        const rows = yield* Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          assert.deepStrictEqual(yield* Database.migrate, [], "already migrated")
+          return yield* sql<{ name: string }>`SELECT name FROM clients WHERE id = 'persisted'`
+        }).pipe(Effect.provide(open))
+        assert.deepStrictEqual(rows, [{ name: "Sigue aquí" }])
+        fs.rmSync(dataDir, { recursive: true, force: true })
+      }),
+    120_000
+  )
+
+  it.effect("an unreachable PostgreSQL fails to open as StorageError Unavailable", () =>
+    Effect.gen(function* () {
+      const url = Redacted.make("postgres://postgres@127.0.0.1:1/nowhere")
+      const error = yield* Effect.flip(Layer.build(Database.layer({ engine: "postgres", url })))
+      assert.strictEqual(error._tag, "StorageError")
+      assert.strictEqual(error.reason, "Unavailable")
+    }).pipe(Effect.scoped)
+  )
 
   it.effect(
     "two PostgreSQL layers migrating the same database at once both succeed",
