@@ -1,5 +1,3 @@
-import type { Timestamp } from "@legible/core"
-
 /**
  * Renders a `timestamptz` column in core's `Timestamp` form (UTC, microseconds, `+00:00`) inside the database,
  * so both engines return identical strings whatever the session time zone.
@@ -11,9 +9,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Ids that are not UUIDs can match no row: callers answer "not found" without asking the database. */
 export const isUuid = (id: string): boolean => UUID.test(id)
-
-/** A `Timestamp` read back from `ts(...)`: the database produced exactly that shape. */
-export type TimestampText = Timestamp.Timestamp
 
 /** A bigint column (`@effect/sql-pg` and our PGlite client return `bigint`) as a JS number. */
 export const toNumber = (value: bigint | number | string): number => Number(value)

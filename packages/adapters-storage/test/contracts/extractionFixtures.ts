@@ -6,8 +6,9 @@ import { exact, idOf, type Tenant } from "./support.js"
 /** The n-th extraction id of the suite. */
 export const extractionId = (n: number): string => idOf(3, n)
 
-/** The two skills of the list world. */
+/** The first skill of the list world (`factura`). */
 export const skillA = { id: idOf(3, 900), slug: "factura", name: "Factura" } as const
+/** The second skill of the list world (`albaran`). */
 export const skillB = { id: idOf(3, 901), slug: "albaran", name: "Albarán" } as const
 
 /** The scope of a tenant (live unless `sandbox`). */
