@@ -1,6 +1,6 @@
 import { createHash, getRandomValues } from "node:crypto"
 import { Schema } from "effect"
-import { ClientId } from "./Directory.js"
+import type { ClientId } from "./Directory.js"
 import { Timestamp } from "./Timestamp.js"
 
 /** `live` keys run real providers and count against the quota; `test` keys are the sandbox (DESIGN.md). */
