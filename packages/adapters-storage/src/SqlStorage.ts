@@ -1,5 +1,5 @@
 /** Every SQL store in one layer: all storage ports of `@legible/core` except the job queue. */
-import type { Directory, Ports } from "@legible/core"
+import type { Ports } from "@legible/core"
 import { type Config, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as SqlApiKeyStore from "./SqlApiKeyStore.js"
@@ -10,14 +10,7 @@ import * as SqlQuotaStore from "./SqlQuotaStore.js"
 import * as SqlSkillStore from "./SqlSkillStore.js"
 
 /** The ports `layer` provides. */
-export type Services =
-  | Directory.Directory
-  | Ports.ApiKeyStore
-  | Ports.SkillStore
-  | Ports.CatalogStore
-  | Ports.ExtractionStore
-  | Ports.DocumentStore
-  | Ports.QuotaStore
+export type Services = Ports.StorageServices
 
 /** Options of the stores that take any (documents directory, jobs channel). */
 export type Options = SqlExtractionStore.Options

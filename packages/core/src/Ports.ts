@@ -1,7 +1,7 @@
 import { Context, type Effect } from "effect"
 import type { StoredApiKey } from "./ApiKey.js"
 import type { Catalog, CatalogRecord } from "./Catalog.js"
-import type { ClientId, User } from "./Directory.js"
+import type { ClientId, Directory, User } from "./Directory.js"
 import type { InvalidRequest, LeaseLost, QuotaExceeded, StorageError } from "./Errors.js"
 import type { ExtractionRecord, ExtractionResult, Status, StatusChange } from "./Extraction.js"
 import type { ExtractionFilter } from "./ListQuery.js"
@@ -198,3 +198,13 @@ export class JobQueue extends Context.Service<
     awaitWork(timeoutMs: number): Effect.Effect<void, StorageError>
   }
 >()("@legible/core/JobQueue") {}
+
+/** Every storage port but the job queue: what a storage adapter provides as a whole. */
+export type StorageServices =
+  | Directory
+  | ApiKeyStore
+  | SkillStore
+  | CatalogStore
+  | ExtractionStore
+  | DocumentStore
+  | QuotaStore

@@ -43,16 +43,7 @@ export const makeJobQueue: (state: State) => Ports.JobQueue["Service"] = Jobs.ma
 export class MemoryState extends Context.Service<MemoryState, State>()("@legible/testkit/MemoryState") {}
 
 /** Every service `layer` provides. */
-export type Services =
-  | Directory.Directory
-  | Ports.ApiKeyStore
-  | Ports.SkillStore
-  | Ports.CatalogStore
-  | Ports.ExtractionStore
-  | Ports.DocumentStore
-  | Ports.QuotaStore
-  | Ports.JobQueue
-  | MemoryState
+export type Services = Ports.StorageServices | Ports.JobQueue | MemoryState
 
 /** All the in-memory ports (and `MemoryState`) over one given state. */
 export const context = (state: State): Context.Context<Services> =>
