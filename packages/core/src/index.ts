@@ -6,6 +6,8 @@ export * as ApiKeys from "./ApiKeys.js"
 export * as Catalog from "./Catalog.js"
 /** Clients, users, roles and the directory port. */
 export * as Directory from "./Directory.js"
+/** Documents as read, and the `DocumentReader` port. */
+export * as Document from "./Document.js"
 /** Domain errors. */
 export * as Errors from "./Errors.js"
 /** Extraction resources, statuses and transitions (spec 2.2–2.7, 3.1). */

@@ -1,0 +1,93 @@
+import { Context, type Effect, Schema } from "effect"
+import type { Word } from "./Extraction.js"
+
+/**
+ * Why a document could not be read. `permanent` failures (the file itself is the problem) are never retried;
+ * the others (a crashed or timed-out worker) may succeed on another attempt.
+ */
+export class DocumentError extends Schema.TaggedError<DocumentError>()("DocumentError", {
+  reason: Schema.Literals([
+    "UnsupportedType",
+    "Encrypted",
+    "Corrupt",
+    "NoPages",
+    "TooManyPages",
+    "TooManyPixels",
+    "TimeLimit",
+    "WorkerFailed"
+  ]),
+  message: Schema.String
+}) {
+  /** Whether another attempt on the same bytes cannot succeed. */
+  get permanent(): boolean {
+    return this.reason !== "TimeLimit" && this.reason !== "WorkerFailed"
+  }
+}
+
+/** An OCR or text-layer word: the spec's word (2.7) plus the reader's confidence (1 for text layers). */
+export interface ReadWord extends Word {
+  readonly confidence: number
+}
+
+/** A line of words in reading order. */
+export interface ReadLine {
+  readonly words: ReadonlyArray<ReadWord>
+}
+
+/**
+ * One page as read. Coordinates are PDF points (1/72 inch) with the origin at the top-left corner of the page as
+ * displayed (after `/Rotate`); images count 1 pixel of their 200-DPI-equivalent render as 72/200 points.
+ */
+export interface ReadPage {
+  /** 1-based page number. */
+  readonly page: number
+  readonly width: number
+  readonly height: number
+  /** Where the words came from. */
+  readonly source: "text" | "ocr"
+  /** Lines in reading order; their words in reading order. */
+  readonly lines: ReadonlyArray<ReadLine>
+  /** The page rendered as Markdown that keeps the layout (lines; tables where columns line up). */
+  readonly markdown: string
+}
+
+/** A page image for vision models. */
+export interface PageImage {
+  readonly page: number
+  readonly mimeType: "image/png" | "image/jpeg"
+  readonly bytes: Uint8Array
+  readonly width: number
+  readonly height: number
+}
+
+/** A document as read: pages of words in reading order, the full text and what the extraction modes need. */
+export interface ReadDocument {
+  /** The type sniffed from the bytes. */
+  readonly mimeType: string
+  readonly numPages: number
+  readonly pages: ReadonlyArray<ReadPage>
+  /** The text in reading order: words joined by spaces, lines by `\n`, pages by a blank line. */
+  readonly fullText: string
+  /** Page images (only when asked for, e.g. for `ocr_pdf`). */
+  readonly images: ReadonlyArray<PageImage>
+}
+
+/** What a read must produce besides the words. */
+export interface ReadOptions {
+  /** Render page images within this budget (for `ocr_pdf`). */
+  readonly images?: {
+    readonly maxSide: number
+    readonly maxBytes: number
+    readonly format: "png" | "jpeg"
+  }
+}
+
+/** The port that turns a document's bytes into pages of words (text layer or OCR), locally. */
+export class DocumentReader extends Context.Service<
+  DocumentReader,
+  {
+    /** The type of a document from its bytes (magic numbers), or `UnsupportedType`. */
+    identify(bytes: Uint8Array): Effect.Effect<string, DocumentError>
+    read(bytes: Uint8Array, options?: ReadOptions): Effect.Effect<ReadDocument, DocumentError>
+  }
+>()("@legible/core/DocumentReader") {}
