@@ -1,7 +1,9 @@
 import { describe } from "@effect/vitest"
 import { pglite } from "../support/databases.js"
 import { contract } from "./contract.js"
+import { sqlOnly } from "./sqlOnly.js"
+import { queueOn } from "./support.js"
 
 describe("SqlJobQueue", () => {
-  contract("on PGlite", pglite)
+  contract("on PGlite", queueOn(pglite), sqlOnly)
 })

@@ -6,10 +6,11 @@ import * as Database from "../../src/Database.js"
 import * as SqlJobQueue from "../../src/SqlJobQueue.js"
 import { postgres } from "../support/databases.js"
 import { contract } from "./contract.js"
-import { clear, insertJobs } from "./support.js"
+import { sqlOnly } from "./sqlOnly.js"
+import { clear, insertJobs, queueOn } from "./support.js"
 
 describe("SqlJobQueue", () => {
-  contract("on PostgreSQL", postgres)
+  contract("on PostgreSQL", queueOn(postgres), sqlOnly)
 
   // PGlite is one session, so a lock held by another session only exists on PostgreSQL.
   layer(SqlJobQueue.layer({ relistenMs: 100 }).pipe(Layer.provideMerge(postgres)), {

@@ -9,6 +9,7 @@ import { Context, Effect, Layer, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Database from "../../src/Database.js"
 import { freshPostgresUrl } from "../support/databases.js"
+import { jobId } from "./harness.js"
 import {
   awaitExit,
   awaitReady,
@@ -19,7 +20,7 @@ import {
   type WorkerProcess,
   type WorkerSettings
 } from "./processes.js"
-import { insertJobs, jobId } from "./support.js"
+import { insertJobs } from "./support.js"
 
 class QueueDatabase extends Context.Service<QueueDatabase, { readonly url: string }>()("test/QueueDatabase") {}
 

@@ -1,38 +1,14 @@
 /**
- * Rows for the queue tests, written with plain SQL (the clients row first: foreign key). Ids are fixed: batch `b`,
- * job `i` → `00000000-0000-4000-8bbb-iiiiiiiiiiii` for the extraction and `…-9bbb-…` for its job.
+ * The `JobQueue` harness on SQL (PostgreSQL or PGlite): rows written and read with plain SQL (the clients row
+ * first: foreign key), times relative to the database clock. The SQL-only suites (`workerSuite.ts`,
+ * `processes.test.ts`) use these helpers directly.
  */
-import type { Extraction } from "@legible/core"
-import { Effect, Schema } from "effect"
+import type { Ports } from "@legible/core"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-
-/** The client every queue fixture belongs to. */
-export const clientId = "queue-tests"
-
-const hex = (n: number, width: number) => n.toString(16).padStart(width, "0")
-
-/** The extraction id of job `index` of batch `batch`. */
-export const extractionId = (batch: number, index: number): string =>
-  `00000000-0000-4000-8${hex(batch, 3)}-${hex(index, 12)}`
-
-/** The job id of job `index` of batch `batch`. */
-export const jobId = (batch: number, index: number): string => `00000000-0000-4000-9${hex(batch, 3)}-${hex(index, 12)}`
-
-/** What a batch of jobs looks like. */
-export interface JobsSpec {
-  readonly batch: number
-  readonly count: number
-  readonly maxAttempts?: number
-  /** `run_at` of the first job, relative to the database clock; later jobs follow 1 ms apart. */
-  readonly runAtOffsetMs?: number
-}
-
-/** The `ids` of a batch, in claim order. */
-export const idsOf = (spec: JobsSpec) =>
-  Array.from({ length: spec.count }, (_, i) => ({
-    jobId: jobId(spec.batch, i),
-    extractionId: extractionId(spec.batch, i)
-  }))
+import * as Database from "../../src/Database.js"
+import * as SqlJobQueue from "../../src/SqlJobQueue.js"
+import { batchHex, clientId, idsOf, type JobsSpec, QueueHarness } from "./harness.js"
 
 /** Inserts `count` queued jobs with their extractions (`en cola`), as `ExtractionStore.submit` leaves them. */
 export const insertJobs = Effect.fnUntraced(function* (spec: JobsSpec) {
@@ -42,7 +18,7 @@ export const insertJobs = Effect.fnUntraced(function* (spec: JobsSpec) {
     INSERT INTO extractions (id, client_id, sandbox, skill_id, skill_slug, skill_name, skill_version, origin_name,
       origin_name_folded, mime_type, size_bytes, model, mode, status, created_at, last_modification, last_user_id,
       last_user_name, last_user_email, document_location)
-    SELECT ('00000000-0000-4000-8' || ${hex(spec.batch, 3)} || '-' || lpad(to_hex(g), 12, '0'))::uuid,
+    SELECT ('00000000-0000-4000-8' || ${batchHex(spec.batch)} || '-' || lpad(to_hex(g), 12, '0'))::uuid,
       ${clientId}, false, '00000000-0000-4000-8fff-000000000000'::uuid, 'invoice', 'Invoice', 1,
       'doc-' || g || '.pdf', 'doc-' || g || '.pdf', 'application/pdf', 1000, 'local', 'ocr_only', 'en cola',
       now(), now(), 'user-1', 'User One', 'one@example.com', 'db'
@@ -50,8 +26,8 @@ export const insertJobs = Effect.fnUntraced(function* (spec: JobsSpec) {
   `
   yield* sql`
     INSERT INTO jobs (id, extraction_id, state, attempts, max_attempts, run_at, created_at, updated_at)
-    SELECT ('00000000-0000-4000-9' || ${hex(spec.batch, 3)} || '-' || lpad(to_hex(g), 12, '0'))::uuid,
-      ('00000000-0000-4000-8' || ${hex(spec.batch, 3)} || '-' || lpad(to_hex(g), 12, '0'))::uuid,
+    SELECT ('00000000-0000-4000-9' || ${batchHex(spec.batch)} || '-' || lpad(to_hex(g), 12, '0'))::uuid,
+      ('00000000-0000-4000-8' || ${batchHex(spec.batch)} || '-' || lpad(to_hex(g), 12, '0'))::uuid,
       'queued', 0, ${spec.maxAttempts ?? 3}::integer,
       now() + (${spec.runAtOffsetMs ?? -60_000}::integer + g) * interval '1 millisecond', now(), now()
     FROM generate_series(0, ${spec.count - 1}::integer) AS g
@@ -114,11 +90,29 @@ export const clear = Effect.gen(function* () {
   yield* sql`DELETE FROM extractions`
 })
 
-/** A small, valid result to complete jobs with. */
-export const result = (label: string): Extraction.ExtractionResult => ({
-  fields: [],
-  usage: { tokens_consumidos: 3, prompt_tokens: 1, response_tokens: 2, duration: 0.5, model: "local" },
-  words: {},
-  fullText: label,
-  numPages: 1
-})
+/** The harness over the current `SqlClient`, announcing work on the jobs channel of `Database.Notifications`. */
+export const harness: Layer.Layer<QueueHarness, never, SqlClient.SqlClient | Database.Notifications> = Layer.effect(
+  QueueHarness,
+  Effect.gen(function* () {
+    const context = yield* Effect.context<SqlClient.SqlClient | Database.Notifications>()
+    const notifications = yield* Database.Notifications
+    return QueueHarness.of({
+      clear: Effect.provideContext(clear, context),
+      insertJobs: (spec) => Effect.provideContext(insertJobs(spec), context),
+      readJob: (id) =>
+        Effect.provideContext(readJob(id), context).pipe(
+          Effect.map(({ result, ...row }) => ({ ...row, result: result === null ? null : JSON.parse(result) }))
+        ),
+      lapse: (id) => Effect.provideContext(lapse(id), context),
+      makeDue: (id) => Effect.provideContext(makeDue(id), context),
+      notify: notifications.notify(SqlJobQueue.defaultChannel, "")
+    })
+  })
+)
+
+/** `SqlJobQueue` and its harness on `database` (which stays provided: the SQL-only tests use it too). */
+export const queueOn = <E>(
+  database: Layer.Layer<SqlClient.SqlClient | Database.Notifications, E>,
+  options: SqlJobQueue.Options = {}
+): Layer.Layer<Ports.JobQueue | QueueHarness | SqlClient.SqlClient | Database.Notifications, E> =>
+  Layer.mergeAll(SqlJobQueue.layer(options), harness).pipe(Layer.provideMerge(database))

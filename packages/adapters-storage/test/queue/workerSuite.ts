@@ -10,7 +10,8 @@ import type { SqlClient } from "effect/sql"
 import type * as Database from "../../src/Database.js"
 import * as SqlJobQueue from "../../src/SqlJobQueue.js"
 import * as SqlStorage from "../../src/SqlStorage.js"
-import { clear, insertJobs, readJob, result } from "./support.js"
+import { result } from "./harness.js"
+import { clear, insertJobs, readJob } from "./support.js"
 
 const retry: Retry.RetryPolicy = { maxAttempts: 3, baseMs: 50, capMs: 200 }
 

@@ -99,6 +99,7 @@ export const make = (state: State): Ports.JobQueue["Service"] =>
     complete: (lease, result) =>
       fenced(state, lease, (job, _now, at) => {
         job.state = "done"
+        job.lastError = null
         unlock(job)
         updateExtraction(state, job.extractionId, (r) => ({
           ...r,
@@ -154,7 +155,9 @@ export const make = (state: State): Ports.JobQueue["Service"] =>
             for (const job of state.jobs.values()) {
               if (job.state !== "running" || job.leaseUntil === null || job.leaseUntil >= now) continue
               if (job.attempts < job.maxAttempts) continue
-              const message = `processing did not finish in ${job.attempts} attempts (the worker stopped responding)`
+              const message =
+                `processing was interrupted ${job.attempts} times (the worker stopped or crashed before finishing); ` +
+                "giving up"
               job.state = "failed"
               job.lastError = message
               unlock(job)
@@ -162,6 +165,7 @@ export const make = (state: State): Ports.JobQueue["Service"] =>
                 ...r,
                 status: "error",
                 errorMessage: message,
+                attempts: job.attempts,
                 lastModification: at
               }))
               reaped++
