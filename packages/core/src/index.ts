@@ -14,6 +14,8 @@ export * as Errors from "./Errors.js"
 export * as Extraction from "./Extraction.js"
 /** Use cases of the `/v1/extractions` endpoints. */
 export * as Extractions from "./Extractions.js"
+/** The `FieldExtractor` port and the literal values it returns. */
+export * as Extractor from "./Extractor.js"
 /** Fields, value shapes and ordering (spec 2.4, 2.5, 4.5). */
 export * as Field from "./Field.js"
 /** The id source. */
