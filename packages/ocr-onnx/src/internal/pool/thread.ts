@@ -1,0 +1,83 @@
+/**
+ * One worker thread as the pool sees it: its events (decoded messages, errors, exit) in a queue the pool's slot
+ * fiber reads with time limits, its page count and its last reported memory.
+ */
+import { type ResourceLimits, type Transferable, Worker } from "node:worker_threads"
+import { Effect, Queue, Schema } from "effect"
+import { PoolError } from "./error.js"
+import { FromWorker, type Memory, type Run } from "./protocol.js"
+
+/** Something that happened to a worker thread. */
+export type Event =
+  | FromWorker
+  /** An uncaught exception ended the thread (`ERR_WORKER_OUT_OF_MEMORY` when it hit `resourceLimits`). */
+  | { readonly _tag: "Error"; readonly message: string }
+  /** The thread ended (after an `Error`, a `process.exit()` or `terminate()`). */
+  | { readonly _tag: "Exit"; readonly code: number }
+
+/** How to start a worker thread. */
+export interface SpawnOptions {
+  readonly script: URL
+  readonly workerData: unknown
+  readonly resourceLimits: ResourceLimits
+}
+
+/** A live worker thread. `pages` and `memory` are updated by the one slot fiber that owns it. */
+export interface Thread {
+  readonly threadId: number
+  readonly events: Queue.Queue<Event>
+  readonly post: (message: Run, transfer?: ReadonlyArray<Transferable>) => void
+  /** Ends the thread (idempotent); resolves once it has exited. */
+  readonly terminate: Effect.Effect<void>
+  pages: number
+  memory: Memory | undefined
+}
+
+const decode = Schema.decodeUnknownExit(FromWorker)
+
+/** Starts a worker thread; `onExit` runs once when it ends, however it ends. */
+export const spawn = (options: SpawnOptions, onExit: (thread: Thread) => void): Effect.Effect<Thread, PoolError> =>
+  Effect.gen(function* () {
+    const events = yield* Queue.unbounded<Event>()
+    const worker = yield* Effect.try({
+      try: () =>
+        new Worker(options.script, {
+          workerData: options.workerData,
+          resourceLimits: options.resourceLimits,
+          // Flags of the parent (a test runner's loaders, --inspect) do not apply to the worker script.
+          execArgv: []
+        }),
+      catch: (error) =>
+        new PoolError({ reason: "WorkerFailed", message: `a worker thread could not be created: ${String(error)}` })
+    })
+    const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()))
+    const thread: Thread = {
+      threadId: worker.threadId,
+      events,
+      post: (message, transfer) => worker.postMessage(message, transfer),
+      terminate: Effect.promise(() => worker.terminate().then(() => exited)),
+      pages: 0,
+      memory: undefined
+    }
+    worker.on("message", (raw: unknown) => {
+      const message = decode(raw)
+      Queue.offerUnsafe(
+        events,
+        message._tag === "Success"
+          ? message.value
+          : { _tag: "Error", message: `the worker sent a malformed message: ${String(message.cause)}` }
+      )
+    })
+    worker.on("error", (error: Error) => {
+      const code = "code" in error && typeof error.code === "string" ? `${error.code}: ` : ""
+      Queue.offerUnsafe(events, { _tag: "Error", message: `${code}${error.message}` })
+    })
+    worker.on("messageerror", (error: Error) => {
+      Queue.offerUnsafe(events, { _tag: "Error", message: `a message could not be deserialized: ${error.message}` })
+    })
+    worker.once("exit", (code: number) => {
+      Queue.offerUnsafe(events, { _tag: "Exit", code })
+      onExit(thread)
+    })
+    return thread
+  })

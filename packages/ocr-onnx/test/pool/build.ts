@@ -1,0 +1,45 @@
+/**
+ * Builds `packages/ocr-onnx/dist` before a test starts worker threads: threads run JavaScript, so the worker entry
+ * and the pool's worker side come from `dist/`. Incremental (well under a second when nothing changed); a lock
+ * directory keeps two test files from building at once, so no thread loads a half-written file.
+ */
+import { execFileSync } from "node:child_process"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url))
+const lock = Path.join(repoRoot, "packages/ocr-onnx/dist/.build-lock")
+
+const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+
+/** Runs `tsc -b packages/ocr-onnx/tsconfig.build.json`, failing with tsc's output. */
+export const buildDist = (): void => {
+  Fs.mkdirSync(Path.dirname(lock), { recursive: true })
+  const deadline = Date.now() + 120_000
+  while (true) {
+    try {
+      Fs.mkdirSync(lock)
+      break
+    } catch {
+      // A lock left by a killed run is older than any real build.
+      const age = Date.now() - (Fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now())
+      if (age > 120_000) Fs.rmSync(lock, { recursive: true, force: true })
+      if (Date.now() > deadline) throw new Error(`waited 2 minutes for ${lock}`)
+      sleep(100)
+    }
+  }
+  try {
+    execFileSync(
+      Path.join(repoRoot, "node_modules/.bin/node"),
+      [Path.join(repoRoot, "node_modules/typescript/bin/tsc"), "-b", "packages/ocr-onnx/tsconfig.build.json"],
+      { cwd: repoRoot, stdio: "pipe" }
+    )
+  } catch (error) {
+    // tsc reports on stdout: without it the failure would only say "Command failed".
+    const output = typeof error === "object" && error !== null && "stdout" in error ? String(error.stdout) : ""
+    throw new Error(`building packages/ocr-onnx/dist for the worker threads failed:\n${output || String(error)}`)
+  } finally {
+    Fs.rmSync(lock, { recursive: true, force: true })
+  }
+}
