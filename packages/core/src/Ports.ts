@@ -4,6 +4,7 @@ import type { Catalog, CatalogRecord } from "./Catalog.js"
 import type { ClientId, Directory, User } from "./Directory.js"
 import type { InvalidRequest, LeaseLost, QuotaExceeded, StorageError } from "./Errors.js"
 import type { ExtractionRecord, ExtractionResult, Status, StatusChange } from "./Extraction.js"
+import type { CatalogValue } from "./Field.js"
 import type { ExtractionFilter } from "./ListQuery.js"
 import type { Period, Quota } from "./Quota.js"
 import type { Skill, SkillField } from "./Skill.js"
@@ -208,3 +209,16 @@ export type StorageServices =
   | ExtractionStore
   | DocumentStore
   | QuotaStore
+
+/** The port that matches the values read for a `catalog` field against the client's catalog (spec 2.5). */
+export class CatalogMatcher extends Context.Service<
+  CatalogMatcher,
+  {
+    /** Searches the field's catalog on its key columns with its method and threshold. */
+    match(
+      clientId: ClientId,
+      field: SkillField,
+      extracted: Readonly<Record<string, string>>
+    ): Effect.Effect<CatalogValue, StorageError>
+  }
+>()("@legible/core/CatalogMatcher") {}
