@@ -100,6 +100,16 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
       return row === undefined ? undefined : toRecord(row)
     })
 
+    // The worker holds the job's lease, not a caller's scope: it reads the row by id alone.
+    const getForProcessing = Effect.fn("ExtractionStore.getForProcessing")(function* (id: string) {
+      if (!isUuid(id)) return undefined
+      const rows = yield* sql<ExtractionRow>`SELECT ${record} FROM extractions WHERE id = ${id}`.pipe(
+        mapSqlError("ExtractionStore.getForProcessing")
+      )
+      const row = rows[0]
+      return row === undefined ? undefined : toRecord(row)
+    })
+
     // Two statements, run side by side on PostgreSQL: the page stops after LIMIT matching index entries, the
     // count reads every match (index-only where the filters allow).
     const list = Effect.fn("ExtractionStore.list")(function* (scope: Ports.Scope, filter: ListQuery.ExtractionFilter) {
@@ -199,7 +209,7 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
 
     return Context.make(
       Ports.ExtractionStore,
-      Ports.ExtractionStore.of({ submit, get, list, switchStatus, setArchived, archiveBefore })
+      Ports.ExtractionStore.of({ submit, get, getForProcessing, list, switchStatus, setArchived, archiveBefore })
     ).pipe(Context.add(Ports.DocumentStore, Ports.DocumentStore.of({ get: getDocument })))
   })
 

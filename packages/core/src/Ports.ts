@@ -108,6 +108,8 @@ export class ExtractionStore extends Context.Service<
     /** Writes the extraction row, its document and its job in one transaction. */
     submit(submission: Submission): Effect.Effect<void, StorageError>
     get(scope: Scope, id: string): Effect.Effect<ExtractionRecord | undefined, StorageError>
+    /** Unscoped read for the worker that holds the extraction's job (its document comes from `DocumentStore`). */
+    getForProcessing(id: string): Effect.Effect<ExtractionRecord | undefined, StorageError>
     list(scope: Scope, filter: ExtractionFilter): Effect.Effect<ExtractionPage, StorageError>
     /**
      * Applies a status switch if the extraction is still in `expected` (compare-and-set); `undefined` when it is

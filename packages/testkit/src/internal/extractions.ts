@@ -106,6 +106,7 @@ export const make = (state: State): Ports.ExtractionStore["Service"] =>
         })
       ),
     get: (scope, id) => Effect.sync(() => visible(state, scope, id)),
+    getForProcessing: (id) => Effect.sync(() => state.extractions.get(id)),
     list: (scope, filter) => Effect.sync(() => list(state, scope, filter)),
     switchStatus: (scope, id, expected, change) =>
       Effect.sync(() => {
