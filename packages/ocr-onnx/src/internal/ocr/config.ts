@@ -1,0 +1,65 @@
+/**
+ * Every threshold of the OCR pipeline in one immutable object. A call overrides some of them with `withConfig`,
+ * which returns a new object: nothing in the engine is mutated per call.
+ */
+export interface OcrConfig {
+  /** Detection input size relative to the page image (0.5: a 200 DPI render is detected at ≈100 DPI). */
+  readonly detScale: number
+  /** Cap on the detection input's longest side, in pixels (memory grows with it). */
+  readonly detMaxSide: number
+  /** A probability-map pixel is text above this. */
+  readonly detThreshold: number
+  /** A component is kept when its mean probability reaches this (DB "box score"). */
+  readonly detBoxScore: number
+  /** DB unclip ratio: boxes grow by area·ratio/perimeter on each side. */
+  readonly detUnclipRatio: number
+  /** Components with a shorter side below this (detection pixels, before unclip) are noise. */
+  readonly detMinSide: number
+  /** At most this many boxes per page, the largest kept (a guard against noise floods). */
+  readonly detMaxBoxes: number
+  /** Below this elongation (long/short standard deviation) a component's moment angle is noise: use 0. */
+  readonly detMinElongation: number
+  /** Recognition input height (fixed by the model). */
+  readonly recHeight: number
+  /** Longest recognition input, in pixels at height 48; longer lines are split at gaps. */
+  readonly recMaxWidth: number
+  /** Classifier input width (fixed by the model). */
+  readonly clsWidth: number
+  /** Lines per classifier run. */
+  readonly clsBatch: number
+  /** A line is turned 180° when the classifier says so with at least this score. */
+  readonly clsThreshold: number
+  /** Whether to run the 180° classifier at all. */
+  readonly useClassifier: boolean
+  /** A column-projection gap of this fraction of the crop height between two characters is a space. */
+  readonly spaceGap: number
+  /** Lines whose mean character probability is below this are dropped (PaddleOCR's drop_score). */
+  readonly minLineScore: number
+  /** Map full-width forms (U+FF01–FF5E, U+3000) that the Chinese dictionary prefers to ASCII. */
+  readonly foldFullWidth: boolean
+}
+
+/** The defaults measured on 200 DPI renders (see NOTES-ocr.md). */
+export const defaultOcrConfig: OcrConfig = {
+  detScale: 0.5,
+  detMaxSide: 1600,
+  detThreshold: 0.3,
+  detBoxScore: 0.6,
+  detUnclipRatio: 1.5,
+  detMinSide: 3,
+  detMaxBoxes: 1000,
+  detMinElongation: 1.5,
+  recHeight: 48,
+  recMaxWidth: 1280,
+  clsWidth: 192,
+  clsBatch: 8,
+  clsThreshold: 0.9,
+  useClassifier: true,
+  spaceGap: 0.25,
+  minLineScore: 0.5,
+  foldFullWidth: true
+}
+
+/** A new configuration with some thresholds overridden. */
+export const withConfig = (base: OcrConfig, overrides?: Partial<OcrConfig>): OcrConfig =>
+  overrides === undefined ? base : { ...base, ...overrides }

@@ -1,0 +1,173 @@
+import type { OrientedBox } from "./box.js"
+import type { OcrConfig } from "./config.js"
+import { type PageImage, sampleRgb } from "./image.js"
+
+/**
+ * A text line warped straight out of the page: a normalised [3, height, width] tensor (BGR, (x/255 − 0.5)/0.5)
+ * and its gray levels, at a uniform `scale` page pixels per crop pixel. Crop column i covers the box's
+ * u ∈ −width/2 + [i, i + 1)·scale.
+ */
+export interface LineCrop {
+  readonly box: OrientedBox
+  readonly width: number
+  readonly height: number
+  readonly scale: number
+  readonly tensor: Float32Array
+  readonly gray: Float32Array
+}
+
+/** Box coordinates (u along the text, v across it, from the box centre) of crop pixel (i, j)'s centre. */
+export const cropToBox = (crop: LineCrop, i: number, j: number): { u: number; v: number } => ({
+  u: -crop.box.width / 2 + (i + 0.5) * crop.scale,
+  v: -crop.box.height / 2 + (j + 0.5) * crop.scale
+})
+
+/**
+ * Bilinear affine warp of an oriented box into the recognition input: height `recHeight`, width proportional and
+ * rounded up to a multiple of 8 (the model emits one timestep per 8 columns) by reading a little past the box end
+ * rather than padding, so the mapping stays uniform.
+ */
+export const cropLine = (image: PageImage, box: OrientedBox, config: OcrConfig): LineCrop => {
+  const height = config.recHeight
+  const scale = box.height / height
+  const width = Math.max(8, Math.ceil(box.width / scale / 8) * 8)
+  const plane = width * height
+  const tensor = new Float32Array(3 * plane)
+  const gray = new Float32Array(plane)
+  const c = Math.cos(box.angle)
+  const s = Math.sin(box.angle)
+  const rgb = new Float32Array(3)
+  for (let j = 0; j < height; j++) {
+    const v = -box.height / 2 + (j + 0.5) * scale
+    for (let i = 0; i < width; i++) {
+      const u = -box.width / 2 + (i + 0.5) * scale
+      sampleRgb(image, box.cx + u * c - v * s, box.cy + u * s + v * c, rgb)
+      const k = j * width + i
+      tensor[k] = rgb[2]! / 127.5 - 1
+      tensor[plane + k] = rgb[1]! / 127.5 - 1
+      tensor[2 * plane + k] = rgb[0]! / 127.5 - 1
+      gray[k] = 0.299 * rgb[0]! + 0.587 * rgb[1]! + 0.114 * rgb[2]!
+    }
+  }
+  return { box, width, height, scale, tensor, gray }
+}
+
+/**
+ * Which crop columns hold ink (1) or none (0). Text polarity and contrast come from the crop itself (median = background, the far 2 % tail
+ * = ink), so light-on-dark lines work too; columns count only their central rows, because the unclipped box
+ * reaches into the neighbouring lines' ascenders and descenders.
+ */
+export const inkColumns = (crop: LineCrop): Uint8Array => {
+  const { width, height, gray } = crop
+  const margin = Math.floor(height / 8)
+  const hist = new Uint32Array(256)
+  for (let j = margin; j < height - margin; j++) {
+    for (let i = 0; i < width; i++) hist[Math.min(255, Math.max(0, Math.round(gray[j * width + i]!)))]! += 1
+  }
+  const total = (height - 2 * margin) * width
+  const percentile = (q: number): number => {
+    let acc = 0
+    for (let g = 0; g < 256; g++) {
+      acc += hist[g]!
+      if (acc >= q * total) return g
+    }
+    return 255
+  }
+  const median = percentile(0.5)
+  const dark = percentile(0.02)
+  const light = percentile(0.98)
+  const darkText = median - dark >= light - median
+  const contrast = darkText ? median - dark : light - median
+  const columns = new Uint8Array(width)
+  // A flat crop (blank, or a solid bar) has no characters to separate.
+  if (contrast < 24) return columns
+  const cut = 0.4 * contrast
+  const isInk = darkText ? (g: number) => median - g > cut : (g: number) => g - median > cut
+  for (let i = 0; i < width; i++) {
+    for (let j = margin; j < height - margin; j++) {
+      if (isInk(gray[j * width + i]!)) {
+        columns[i] = 1
+        break
+      }
+    }
+  }
+  return columns
+}
+
+/**
+ * Column ranges [start, end) of at most `maxWidth` columns (multiples of 8) covering the crop, cut in the middle
+ * of the widest ink-free run of each window's last half, so that a long line is recognised in pieces without
+ * cutting through a character.
+ */
+export const splitColumns = (ink: Uint8Array, maxWidth: number): Array<readonly [number, number]> => {
+  const width = ink.length
+  const step = Math.max(8, Math.floor(maxWidth / 8) * 8)
+  const out: Array<readonly [number, number]> = []
+  let start = 0
+  while (width - start > step) {
+    let best = -1
+    let bestLen = 0
+    let run = 0
+    for (let i = start + step / 2; i < start + step; i++) {
+      run = ink[i] === 1 ? 0 : run + 1
+      if (run > bestLen) {
+        bestLen = run
+        best = i - Math.floor(run / 2)
+      }
+    }
+    const cut = best < 0 ? start + step : Math.max(start + 8, Math.floor(best / 8) * 8)
+    out.push([start, cut])
+    start = cut
+  }
+  out.push([start, width])
+  return out
+}
+
+/** The recognition tensor of crop columns [start, end). */
+export const sliceColumns = (crop: LineCrop, start: number, end: number): Float32Array => {
+  const w = end - start
+  const out = new Float32Array(3 * crop.height * w)
+  for (let c = 0; c < 3; c++) {
+    for (let j = 0; j < crop.height; j++) {
+      const from = (c * crop.height + j) * crop.width + start
+      out.set(crop.tensor.subarray(from, from + w), (c * crop.height + j) * w)
+    }
+  }
+  return out
+}
+
+/**
+ * Writes the classifier input for one box into `batch` at slot `index` ([N, 3, 48, clsWidth]): the box at height
+ * 48, as wide as its aspect ratio allows up to `clsWidth` (squeezed beyond it), zero-padded on the right, as
+ * PaddleOCR's cls resize does.
+ */
+export const writeClsInput = (
+  image: PageImage,
+  box: OrientedBox,
+  config: OcrConfig,
+  batch: Float32Array,
+  index: number
+): void => {
+  const height = config.recHeight
+  const width = config.clsWidth
+  const used = Math.max(1, Math.min(width, Math.ceil((height * box.width) / box.height)))
+  const sx = box.width / used
+  const sy = box.height / height
+  const c = Math.cos(box.angle)
+  const s = Math.sin(box.angle)
+  const plane = width * height
+  const base = index * 3 * plane
+  const rgb = new Float32Array(3)
+  batch.fill(0, base, base + 3 * plane)
+  for (let j = 0; j < height; j++) {
+    const v = -box.height / 2 + (j + 0.5) * sy
+    for (let i = 0; i < used; i++) {
+      const u = -box.width / 2 + (i + 0.5) * sx
+      sampleRgb(image, box.cx + u * c - v * s, box.cy + u * s + v * c, rgb)
+      const k = base + j * width + i
+      batch[k] = rgb[2]! / 127.5 - 1
+      batch[plane + k] = rgb[1]! / 127.5 - 1
+      batch[2 * plane + k] = rgb[0]! / 127.5 - 1
+    }
+  }
+}

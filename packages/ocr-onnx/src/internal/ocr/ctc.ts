@@ -1,0 +1,139 @@
+/**
+ * The recognizer's classes: 0 is the CTC blank, 1..N the dictionary entries in file order, N + 1 a space (how
+ * PaddleOCR builds them with use_space_char).
+ */
+export type Labels = ReadonlyArray<string>
+
+/** A dictionary file (one entry per line, `\n` or `\r\n`, trailing newline optional) as recognizer labels. */
+export const parseDictionary = (text: string): Labels => {
+  const lines = text.split(/\r?\n/)
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop()
+  return ["", ...lines, " "]
+}
+
+/** One emitted character: its label, the first and last timestep of its run, and its highest probability there. */
+export interface CtcChar {
+  readonly text: string
+  readonly first: number
+  readonly last: number
+  readonly prob: number
+}
+
+/**
+ * Greedy CTC decoding of a [T, C] softmax: the best class per timestep, runs merged, blanks dropped. Timesteps are
+ * numbered from `offset` (a line recognised in pieces decodes each piece at its own offset).
+ */
+export const ctcDecode = (
+  probs: Float32Array,
+  timesteps: number,
+  classes: number,
+  labels: Labels,
+  offset = 0
+): Array<CtcChar> => {
+  const out: Array<{ text: string; first: number; last: number; prob: number }> = []
+  let previous = 0
+  for (let t = 0; t < timesteps; t++) {
+    const row = t * classes
+    let best = 0
+    let bestP = probs[row]!
+    for (let c = 1; c < classes; c++) {
+      const p = probs[row + c]!
+      if (p > bestP) {
+        bestP = p
+        best = c
+      }
+    }
+    if (best !== 0 && best === previous) {
+      const current = out[out.length - 1]!
+      current.last = t + offset
+      if (bestP > current.prob) current.prob = bestP
+    } else if (best !== 0) {
+      out.push({ text: labels[best] ?? "", first: t + offset, last: t + offset, prob: bestP })
+    }
+    previous = best
+  }
+  return out
+}
+
+/** The crop column at the centre of a timestep (the model emits one timestep per 8 columns). */
+export const timestepColumn = (t: number): number => t * 8 + 4
+
+/** The longest run of ink-free columns in [from, to). */
+const longestGap = (ink: Uint8Array, from: number, to: number): number => {
+  let best = 0
+  let run = 0
+  for (let i = Math.max(0, from); i < Math.min(ink.length, to); i++) {
+    run = ink[i] === 1 ? 0 : run + 1
+    if (run > best) best = run
+  }
+  return best
+}
+
+/**
+ * Inserts the spaces the model dropped: between two characters whose centres enclose an ink-free gap of at least
+ * `minGap` crop columns (0.22 × 48 px measured: wider than any letter spacing, narrower than a word space at
+ * small sizes). Spaces the model did emit are kept.
+ */
+export const restoreSpaces = (chars: ReadonlyArray<CtcChar>, ink: Uint8Array, minGap: number): Array<CtcChar> => {
+  const out: Array<CtcChar> = []
+  for (const ch of chars) {
+    const prev = out[out.length - 1]
+    if (prev !== undefined && prev.text !== " " && ch.text !== " ") {
+      const gap = longestGap(ink, timestepColumn(prev.last), timestepColumn(ch.first))
+      if (gap >= minGap) out.push({ text: " ", first: prev.last, last: ch.first, prob: 1 })
+    }
+    out.push(ch)
+  }
+  return out
+}
+
+/** A word along a line: its characters and its column range [start, end) in the crop. */
+export interface CropWord {
+  readonly text: string
+  readonly chars: ReadonlyArray<CtcChar>
+  readonly start: number
+  readonly end: number
+}
+
+/**
+ * Words as runs of non-space characters, each spanning the columns from its first character's first timestep to
+ * its last character's last, then snapped to the ink: grown over ink that continues past a timestep boundary,
+ * trimmed over blank columns, never past a neighbour's centre.
+ */
+export const cropWords = (chars: ReadonlyArray<CtcChar>, ink: Uint8Array): Array<CropWord> => {
+  const runs: Array<Array<CtcChar>> = []
+  let current: Array<CtcChar> = []
+  for (const ch of chars) {
+    if (ch.text.trim() === "") {
+      if (current.length > 0) runs.push(current)
+      current = []
+    } else current.push(ch)
+  }
+  if (current.length > 0) runs.push(current)
+  const width = ink.length
+  return runs.map((run, k) => {
+    const head = run[0]!
+    const tail = run[run.length - 1]!
+    const leftLimit = k === 0 ? 0 : timestepColumn(runs[k - 1]![runs[k - 1]!.length - 1]!.last) + 1
+    const rightLimit = k === runs.length - 1 ? width : timestepColumn(runs[k + 1]![0]!.first)
+    let start = Math.min(head.first * 8, width - 1)
+    if (ink[start] === 1) {
+      while (start > leftLimit && ink[start - 1] === 1) start--
+    } else {
+      while (start < timestepColumn(head.first) && start < width - 1 && ink[start] === 0) start++
+    }
+    let end = Math.max(Math.min((tail.last + 1) * 8, width), start + 1)
+    if (ink[end - 1] === 1) {
+      while (end < rightLimit && ink[end] === 1) end++
+    } else {
+      while (end > timestepColumn(tail.last) + 1 && end > start + 1 && ink[end - 1] === 0) end--
+    }
+    return { text: run.map((c) => c.text).join(""), chars: run, start, end }
+  })
+}
+
+/** Full-width forms (U+FF01–FF5E) and the ideographic space as their ASCII twins. */
+export const foldFullWidth = (text: string): string =>
+  text.replace(/[\uff01-\uff5e\u3000]/g, (ch) =>
+    ch === "\u3000" ? " " : String.fromCharCode(ch.charCodeAt(0) - 0xff01 + 0x21)
+  )

