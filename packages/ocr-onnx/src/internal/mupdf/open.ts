@@ -1,0 +1,197 @@
+/**
+ * Opening documents with mupdf, with typed errors and limits. Runs inside a worker thread.
+ *
+ * - `sniff(bytes)` → the type from magic numbers (`file-type`, plus PNM and JBIG2, which it does not know), never a
+ *   file name. Accepted: PDF and the image types this mupdf build decodes (PNG, JPEG, TIFF, GIF, BMP, PNM/PAM, PSD,
+ *   JPEG 2000, JBIG2). Anything else (HTML, ZIP, executables, text, WebP, HEIC…) is `UnsupportedType`.
+ * - `openDocument(bytes, limits)` → a scoped `OpenedDocument` (the mupdf Document is destroyed when the scope
+ *   closes): `Encrypted` (a password is needed; an empty user password is tried, and a PDF that only encrypts its
+ *   attachments opens), `Corrupt` (mupdf cannot open it, or a damaged file yields no pages), `NoPages`,
+ *   `TooManyPages` (counted before any page loads), `TooManyPixels` (image headers read before decoding).
+ * - `withPage(document, index, use)` loads page `index` (0-based), runs `use`, destroys the page; whatever mupdf
+ *   throws on the way becomes `Corrupt`.
+ */
+import type { Document } from "@legible/core"
+import { Effect, type Scope } from "effect"
+import { fileTypeFromBuffer } from "file-type"
+import * as mupdf from "mupdf"
+import { attempt, documentError as fail } from "./errors.js"
+import { imageFrames } from "./imageHeader.js"
+import type { Limits } from "./limits.js"
+
+// mupdf reports recoverable damage (repaired xref, bad fonts) through this hook, by default on the console of the
+// worker: the outcome that matters reaches the caller as a value or a typed error instead.
+mupdf.setLog({ error: () => undefined, warning: () => undefined })
+
+/** A sniffed, supported type: the MIME type reported to callers, and whether mupdf opens it as a PDF. */
+export interface Sniffed {
+  readonly mimeType: string
+  readonly kind: "pdf" | "image"
+}
+
+/** An open document: the mupdf handle (owned by the scope), its type and its page count. */
+export interface OpenedDocument {
+  readonly document: mupdf.Document
+  readonly mimeType: string
+  readonly kind: "pdf" | "image"
+  readonly numPages: number
+}
+
+// Image types as file-type names them → the name mupdf's image handler accepts (it then recognises the bytes).
+const imageTypes: Record<string, string> = {
+  "image/png": "image/png",
+  "image/apng": "image/png",
+  "image/jpeg": "image/jpeg",
+  "image/tiff": "image/tiff",
+  "image/gif": "image/gif",
+  "image/bmp": "image/bmp",
+  "image/vnd.adobe.photoshop": "image/vnd.adobe.photoshop",
+  "image/jp2": "image/jp2",
+  "image/jpx": "image/jp2",
+  "image/j2c": "image/jp2",
+  "image/x-portable-anymap": "pnm",
+  "image/jbig2": "jbig2"
+}
+
+const startsWith = (bytes: Uint8Array, prefix: ReadonlyArray<number>, at = 0): boolean =>
+  prefix.every((b, i) => bytes[at + i] === b)
+
+// file-type knows neither netpbm nor standalone JBIG2.
+const sniffExtra = (bytes: Uint8Array): string | undefined => {
+  if (startsWith(bytes, [0x97, 0x4a, 0x42, 0x32, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/jbig2"
+  const second = bytes[1] ?? 0
+  const separator = bytes[2] ?? 0
+  const isPnmDigit = (second >= 0x31 && second <= 0x37) || second === 0x46 || second === 0x66 // 1–7, F, f
+  if (bytes[0] === 0x50 && isPnmDigit && (separator === 0x0a || separator === 0x0d || separator === 0x20)) {
+    return "image/x-portable-anymap"
+  }
+  return undefined
+}
+
+// The PDF specification lets readers accept "%PDF-" anywhere in the first 1024 bytes (junk before the header).
+const hasPdfHeader = (bytes: Uint8Array): boolean => {
+  const head = bytes.subarray(0, 1024)
+  for (let i = head.indexOf(0x25); i >= 0 && i + 5 <= head.length; i = head.indexOf(0x25, i + 1)) {
+    if (startsWith(head, [0x25, 0x50, 0x44, 0x46, 0x2d], i)) return true
+  }
+  return false
+}
+
+/** The type of a document from its first bytes, or `UnsupportedType`. */
+export const sniff = (bytes: Uint8Array): Effect.Effect<Sniffed, Document.DocumentError> =>
+  Effect.gen(function* () {
+    if (bytes.length === 0) return yield* fail("UnsupportedType", "the document is empty")
+    const detected = yield* Effect.promise(() => fileTypeFromBuffer(bytes).catch(() => undefined))
+    const mimeType = detected?.mime ?? sniffExtra(bytes) ?? (hasPdfHeader(bytes) ? "application/pdf" : undefined)
+    if (mimeType === "application/pdf") return { mimeType, kind: "pdf" } as const
+    if (mimeType !== undefined && imageTypes[mimeType] !== undefined) {
+      return { mimeType: mimeType === "image/apng" ? "image/png" : mimeType, kind: "image" } as const
+    }
+    return yield* fail(
+      "UnsupportedType",
+      mimeType === undefined
+        ? "the document is not a PDF or a supported image (its type is not recognised from its content)"
+        : `documents of type ${mimeType} are not supported (PDF, PNG, JPEG, TIFF, GIF, BMP, PNM, PSD, JPEG 2000, JBIG2 are)`
+    )
+  })
+
+// A PDF whose Encrypt dictionary only protects embedded files (StmF and StrF are Identity, the default) has
+// readable pages even without the password.
+const onlyAttachmentsEncrypted = (pdf: mupdf.PDFDocument): boolean => {
+  const trailer = pdf.getTrailer()
+  const encrypt = trailer.get("Encrypt").resolve()
+  const identity = (key: string) => {
+    const filter = encrypt.get(key)
+    const result = filter.isNull() || (filter.isName() && filter.asName() === "Identity")
+    filter.destroy()
+    return result
+  }
+  const version = encrypt.get("V")
+  const result = version.isNumber() && version.asNumber() >= 4 && identity("StmF") && identity("StrF")
+  version.destroy()
+  encrypt.destroy()
+  trailer.destroy()
+  return result
+}
+
+const checkImageHeader = (bytes: Uint8Array, mimeType: string, limits: Limits) =>
+  Effect.gen(function* () {
+    const result = imageFrames(bytes, mimeType, limits.maxPages)
+    if ("unreadable" in result) return yield* fail("Corrupt", `the image cannot be read: ${result.unreadable}`)
+    if (result.frames.length > limits.maxPages) {
+      return yield* fail("TooManyPages", `the image has more than ${limits.maxPages} pages (the limit)`)
+    }
+    for (const [i, { width, height }] of result.frames.entries()) {
+      if (width * height > limits.maxImagePixels) {
+        return yield* fail(
+          "TooManyPixels",
+          `${result.frames.length > 1 ? `page ${i + 1} of ` : ""}the image declares ${width} × ${height} pixels, ` +
+            `over the limit of ${limits.maxImagePixels / 1e6} megapixels`
+        )
+      }
+    }
+  })
+
+const countPages = (document: mupdf.Document, kind: "pdf" | "image", limits: Limits) =>
+  Effect.gen(function* () {
+    const count = yield* attempt(() => document.countPages(), "the page tree is damaged")
+    if (count > limits.maxPages) {
+      return yield* fail("TooManyPages", `the document has ${count} pages, over the limit of ${limits.maxPages}`)
+    }
+    if (count > 0) return count
+    const repaired = document.asPDF()?.wasRepaired() === true
+    return yield* kind === "pdf" && !repaired
+      ? fail("NoPages", "the document has no pages")
+      : fail("Corrupt", "the document is damaged and no page could be recovered")
+  })
+
+const open = (bytes: Uint8Array, sniffed: Sniffed, limits: Limits) =>
+  Effect.gen(function* () {
+    if (sniffed.kind === "image") yield* checkImageHeader(bytes, sniffed.mimeType, limits)
+    const magic = sniffed.kind === "pdf" ? "application/pdf" : imageTypes[sniffed.mimeType]!
+    const document = yield* attempt(() => mupdf.Document.openDocument(bytes, magic), "the document cannot be opened")
+    const checked = Effect.gen(function* () {
+      const locked = yield* attempt(
+        () => document.needsPassword() && document.authenticatePassword("") === 0,
+        "the encryption dictionary is damaged"
+      )
+      if (locked) {
+        const pdf = document.asPDF()
+        const readable =
+          pdf !== null && (yield* attempt(() => onlyAttachmentsEncrypted(pdf), "the encryption dictionary is damaged"))
+        if (!readable) {
+          return yield* fail("Encrypted", "the document is encrypted and needs a password")
+        }
+      }
+      const numPages = yield* countPages(document, sniffed.kind, limits)
+      return { document, mimeType: sniffed.mimeType, kind: sniffed.kind, numPages }
+    })
+    // On any refusal the handle is freed here; on success the caller's scope owns it.
+    return yield* Effect.onError(checked, () => Effect.sync(() => document.destroy()))
+  })
+
+/** Opens a document (type sniffed from the bytes) within `limits`; the mupdf handle is destroyed with the scope. */
+export const openDocument = (
+  bytes: Uint8Array,
+  limits: Limits
+): Effect.Effect<OpenedDocument, Document.DocumentError, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.flatMap(sniff(bytes), (sniffed) => open(bytes, sniffed, limits)),
+    (opened) => Effect.sync(() => opened.document.destroy())
+  )
+
+/** Loads page `index` (0-based), runs `use` on it and destroys it; a mupdf failure is `Corrupt`. */
+export const withPage = <A>(
+  opened: OpenedDocument,
+  index: number,
+  use: (page: mupdf.Page) => Effect.Effect<A, Document.DocumentError>
+): Effect.Effect<A, Document.DocumentError> =>
+  Effect.acquireUseRelease(
+    attempt(() => opened.document.loadPage(index), `page ${index + 1} cannot be loaded`),
+    (page) =>
+      Effect.flatMap(
+        attempt(() => use(page), `page ${index + 1} cannot be read`),
+        (effect) => effect
+      ),
+    (page) => Effect.sync(() => page.destroy())
+  )
