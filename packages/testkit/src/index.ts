@@ -1,5 +1,9 @@
 /** Partial fakes of ports whose missing methods die loudly, naming themselves. */
 export * as Fake from "./Fake.js"
+/** A fake Anthropic Messages API on loopback, scripted per request, recording every request. */
+export * as FakeAnthropic from "./FakeAnthropic.js"
+/** A fake OpenAI-compatible Chat Completions API on loopback, scripted per request, recording every request. */
+export * as FakeOpenAI from "./FakeOpenAI.js"
 /** Deterministic fixtures: clients, users, keys, an invoice skill, a catalog, extraction records. */
 export * as Fixtures from "./Fixtures.js"
 /** In-memory implementations of every storage port, over one shared state. */
