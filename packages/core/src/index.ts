@@ -32,5 +32,7 @@ export * as Retry from "./Retry.js"
 export * as Skill from "./Skill.js"
 /** Timestamps. */
 export * as Timestamp from "./Timestamp.js"
+/** Typed values: literals parsed as numbers, dates, booleans and strings (es/en). */
+export * as Values from "./Values.js"
 /** The job worker loop. */
 export * as Worker from "./Worker.js"
