@@ -1,0 +1,234 @@
+/**
+ * Rendering pages for OCR, and page images for vision models. Runs inside a worker thread.
+ *
+ * - `renderForOcr(page, kind, limits, options?)` → `RenderedPage`: RGB pixels (copied out of the WASM heap), packed
+ *   rows, `scale` = points per pixel, and the page size in points. The resolution:
+ *   - a page covered by one image (a scan) is rendered at that image's native pixel size, so nothing is resampled
+ *     away or blown up (DPI metadata is not trusted: it is often wrong, e.g. a px/cm density read as 508 DPI);
+ *     within a PDF, clamped to 150–300 DPI of the page's real size;
+ *   - any other PDF page at 200 DPI;
+ *   - always within `limits.maxRenderPixels` / `maxRenderSide` (the resolution drops to fit); a page that would
+ *     fall below `limits.minRenderDpi` is `TooManyPixels`, as is an image declaring over `limits.maxImagePixels`.
+ *   Image documents (PNG, TIFF…) have no physical size: each native pixel counts as 72/200 pt (a 200 DPI scan),
+ *   as core's `ReadPage` documents, so the page size in points is independent of the render caps.
+ * - `pageImage(page, kind, budget, limits)` → PNG or JPEG bytes encoded by mupdf at the same resolution, shrunk
+ *   until the longest side ≤ `budget.maxSide` and the bytes ≤ `budget.maxBytes` (JPEG quality is lowered first,
+ *   then the size). Best effort below 16 pixels a side: that image is returned whatever its size.
+ */
+import type { Document } from "@legible/core"
+import { Effect } from "effect"
+import * as mupdf from "mupdf"
+import { attempt, documentError } from "./errors.js"
+import type { Limits } from "./limits.js"
+
+/** Resolution choices of OCR renders. */
+export interface RenderOptions {
+  /** DPI of pages that are not scans. */
+  readonly dpi: number
+  /** Scans inside PDFs are rendered at their native resolution clamped to this range (DPI). */
+  readonly minScanDpi: number
+  readonly maxScanDpi: number
+  /** A page is a scan when one image covers at least this share of it. */
+  readonly scanCoverage: number
+  /** Image documents whose longest side is shorter are enlarged towards it (low-resolution scans, screenshots)… */
+  readonly minImageSide: number
+  /** …by at most this factor. */
+  readonly maxUpscale: number
+}
+
+/**
+ * Defaults: 200 DPI; scans at 150–300 DPI; one image over half the page makes a scan; image documents enlarged
+ * to a longest side of 2,000 px (a Letter page at 180 DPI), at most 2.5×, so that a 100 DPI form (FUNSD) reaches
+ * the text size the detector is tuned for.
+ */
+export const defaultRenderOptions: RenderOptions = {
+  dpi: 200,
+  minScanDpi: 150,
+  maxScanDpi: 300,
+  scanCoverage: 0.5,
+  minImageSide: 2000,
+  maxUpscale: 2.5
+}
+
+/** A page rendered for OCR: RGB rows, `scale` points per pixel, the page size in points. */
+export interface RenderedPage {
+  readonly width: number
+  readonly height: number
+  readonly channels: 3
+  readonly data: Uint8Array
+  readonly scale: number
+  readonly pageWidth: number
+  readonly pageHeight: number
+}
+
+/** What a page image may weigh. */
+export interface ImageBudget {
+  readonly maxSide: number
+  readonly maxBytes: number
+  readonly format: "png" | "jpeg"
+}
+
+/** An encoded page image. */
+export interface EncodedImage {
+  readonly mimeType: "image/png" | "image/jpeg"
+  readonly bytes: Uint8Array
+  readonly width: number
+  readonly height: number
+}
+
+/** How a page is rendered: mupdf zoom (pixels per page unit) and the page size in points. */
+interface Plan {
+  readonly zoom: number
+  readonly pageWidth: number
+  readonly pageHeight: number
+}
+
+// The largest image on the page: its share of the page and its native pixels per page unit (along its own axes,
+// so a rotated placement is measured right).
+const scanOf = (page: mupdf.Page, limits: Limits, pageArea: number) => {
+  let best: { coverage: number; zoom: number; nativeWidth: number } | undefined
+  let tooLarge: string | undefined
+  const stext = page.toStructuredText("preserve-images")
+  try {
+    stext.walk({
+      onImageBlock: (bbox, [a, b, c, d], image) => {
+        const width = image.getWidth()
+        const height = image.getHeight()
+        image.destroy()
+        if (width * height > limits.maxImagePixels)
+          tooLarge = `an image on the page declares ${width} × ${height} pixels`
+        const coverage = ((bbox[2] - bbox[0]) * (bbox[3] - bbox[1])) / pageArea
+        const zoom = Math.max(width / Math.max(Math.hypot(a, b), 1e-6), height / Math.max(Math.hypot(c, d), 1e-6))
+        if (best === undefined || coverage > best.coverage) best = { coverage, zoom, nativeWidth: width }
+      }
+    })
+  } finally {
+    stext.destroy()
+  }
+  return { best, tooLarge }
+}
+
+const plan = (
+  page: mupdf.Page,
+  kind: "pdf" | "image",
+  limits: Limits,
+  options: RenderOptions
+): Effect.Effect<Plan, Document.DocumentError> =>
+  Effect.gen(function* () {
+    const [x0, y0, x1, y1] = yield* attempt(() => page.getBounds(), "the page size cannot be read")
+    const w = x1 - x0
+    const h = y1 - y0
+    if (!(w > 0 && h > 0)) return yield* documentError("Corrupt", "the page has an empty size")
+    const { best, tooLarge } = yield* attempt(() => scanOf(page, limits, w * h), "the page cannot be read")
+    if (tooLarge !== undefined) {
+      return yield* documentError(
+        "TooManyPixels",
+        `${tooLarge}, over the limit of ${limits.maxImagePixels / 1e6} megapixels`
+      )
+    }
+    const isScan = best !== undefined && best.coverage >= options.scanCoverage
+    let zoom: number
+    let pageWidth = w
+    let pageHeight = h
+    if (kind === "image") {
+      // An image document's page is its image: its native size defines the page in points.
+      const native = best?.zoom ?? options.dpi / 72
+      pageWidth = (w * native * 72) / 200
+      pageHeight = (h * native * 72) / 200
+      const longest = Math.max(w, h) * native
+      zoom = native * Math.min(Math.max(1, options.minImageSide / longest), options.maxUpscale)
+    } else if (isScan) {
+      zoom = Math.min(Math.max(best.zoom * 72, options.minScanDpi), options.maxScanDpi) / 72
+    } else zoom = options.dpi / 72
+    const natural = kind === "image" ? (pageWidth * 200) / 72 / w : zoom
+    zoom = Math.min(zoom, Math.sqrt(limits.maxRenderPixels / (w * h)), limits.maxRenderSide / Math.max(w, h))
+    // The resolution the render keeps, in DPI of the page (image documents: of their 200 DPI equivalent).
+    const dpi = kind === "image" ? (200 * zoom) / natural : zoom * 72
+    if (dpi < limits.minRenderDpi) {
+      return yield* documentError(
+        "TooManyPixels",
+        `the page (${Math.round(pageWidth)} × ${Math.round(pageHeight)} pt) would render at ${dpi.toFixed(1)} DPI ` +
+          `within the limit of ${limits.maxRenderPixels / 1e6} megapixels`
+      )
+    }
+    return { zoom, pageWidth, pageHeight }
+  })
+
+const toPixmap = (page: mupdf.Page, zoom: number): mupdf.Pixmap =>
+  page.toPixmap(mupdf.Matrix.scale(zoom, zoom), mupdf.ColorSpace.DeviceRGB, false, true)
+
+// getPixels() is a view into the WASM heap, invalid after the next mupdf call: copy it, dropping any row padding.
+const copyPixels = (pixmap: mupdf.Pixmap): { width: number; height: number; data: Uint8Array } => {
+  const width = pixmap.getWidth()
+  const height = pixmap.getHeight()
+  const stride = pixmap.getStride()
+  const view = pixmap.getPixels()
+  const row = width * 3
+  if (stride === row)
+    return { width, height, data: new Uint8Array(view.buffer.slice(view.byteOffset, view.byteOffset + row * height)) }
+  const data = new Uint8Array(row * height)
+  for (let y = 0; y < height; y++) data.set(view.subarray(y * stride, y * stride + row), y * row)
+  return { width, height, data }
+}
+
+/** Renders a page to RGB pixels for OCR (see the module comment for the resolution). */
+export const renderForOcr = (
+  page: mupdf.Page,
+  kind: "pdf" | "image",
+  limits: Limits,
+  options: RenderOptions = defaultRenderOptions
+): Effect.Effect<RenderedPage, Document.DocumentError> =>
+  Effect.flatMap(plan(page, kind, limits, options), ({ zoom, pageWidth, pageHeight }) =>
+    attempt(() => {
+      const pixmap = toPixmap(page, zoom)
+      try {
+        const { width, height, data } = copyPixels(pixmap)
+        return { width, height, channels: 3 as const, data, scale: pageWidth / width, pageWidth, pageHeight }
+      } finally {
+        pixmap.destroy()
+      }
+    }, "the page cannot be rendered")
+  )
+
+const encode = (pixmap: mupdf.Pixmap, format: "png" | "jpeg", quality: number): Uint8Array =>
+  (format === "png" ? pixmap.asPNG() : pixmap.asJPEG(quality, false)).slice()
+
+// Encodes at decreasing quality, then decreasing size, until the budget holds (or the image is 16 px a side).
+const fitImage = (page: mupdf.Page, startZoom: number, size: number, budget: ImageBudget): EncodedImage => {
+  const mimeType = budget.format === "png" ? "image/png" : "image/jpeg"
+  let zoom = startZoom
+  for (;;) {
+    const pixmap = toPixmap(page, zoom)
+    try {
+      const width = pixmap.getWidth()
+      const height = pixmap.getHeight()
+      let bytes = new Uint8Array(0)
+      for (const quality of budget.format === "png" ? [0] : [85, 70, 55, 40]) {
+        bytes = encode(pixmap, budget.format, quality)
+        if (bytes.length <= budget.maxBytes) return { mimeType, bytes, width, height }
+      }
+      if (size * zoom <= 16) return { mimeType, bytes, width, height }
+      // Bytes grow with the area: aim just under the budget, by at least 10 % and at most half per step.
+      const factor = Math.min(0.9, Math.max(0.5, Math.sqrt(budget.maxBytes / bytes.length) * 0.95))
+      zoom = Math.max(zoom * factor, 16 / size)
+    } finally {
+      pixmap.destroy()
+    }
+  }
+}
+
+/** A page image (PNG or JPEG) within `budget`, at most the OCR resolution. */
+export const pageImage = (
+  page: mupdf.Page,
+  kind: "pdf" | "image",
+  budget: ImageBudget,
+  limits: Limits,
+  options: RenderOptions = defaultRenderOptions
+): Effect.Effect<EncodedImage, Document.DocumentError> =>
+  Effect.flatMap(plan(page, kind, limits, options), ({ zoom }) =>
+    attempt(() => {
+      const [x0, y0, x1, y1] = page.getBounds()
+      const size = Math.max(x1 - x0, y1 - y0)
+      return fitImage(page, Math.min(zoom, budget.maxSide / size), size, budget)
+    }, "the page image cannot be rendered")
+  )
