@@ -202,7 +202,7 @@ const fitImage = (page: mupdf.Page, startZoom: number, size: number, budget: Ima
     try {
       const width = pixmap.getWidth()
       const height = pixmap.getHeight()
-      let bytes = new Uint8Array(0)
+      let bytes: Uint8Array = new Uint8Array(0)
       for (const quality of budget.format === "png" ? [0] : [85, 70, 55, 40]) {
         bytes = encode(pixmap, budget.format, quality)
         if (bytes.length <= budget.maxBytes) return { mimeType, bytes, width, height }
