@@ -63,7 +63,7 @@ describe("pool", () => {
     ["a task that throws", { _tag: "Throw" }, "WorkerFailed", /threw: Error: the task failed on purpose/],
     ["process.exit in the worker", { _tag: "Exit" }, "WorkerFailed", /exited with code 3/],
     ["an uncaught asynchronous error", { _tag: "ThrowLater" }, "WorkerFailed", /crashed: an asynchronous failure/],
-    ["an infinite loop", { _tag: "Loop" }, "TimeLimit", /page 1 of the task took longer than its time limit/],
+    ["an infinite loop", { _tag: "Loop" }, "TimeLimit", /page 1 took longer than the page time limit/],
     ["a JS heap blow-up", { _tag: "Heap" }, "WorkerFailed", /ERR_WORKER_OUT_OF_MEMORY/]
   ]
   for (const [name, task, reason, message] of failures) {
@@ -90,11 +90,11 @@ describe("pool", () => {
       expect((yield* run(pool, { _tag: "Pages", pages: 4, sleepMs: 600 })).value).toBe("4 pages")
       const slowPage = yield* failure(pool, { _tag: "Pages", pages: 1, sleepMs: 2_000 })
       expect(slowPage.reason).toBe("TimeLimit")
-      expect(slowPage.message).toMatch(/page 1 of the task .*1500 ms/)
+      expect(slowPage.message).toMatch(/page 1 took longer than the page time limit \(1500 ms\)/)
       // 6 pages of 0.9 s: each page is within its limit, the task (4 s) is not.
       const slowTask = yield* failure(pool, { _tag: "Pages", pages: 6, sleepMs: 900 })
       expect(slowTask.reason).toBe("TimeLimit")
-      expect(slowTask.message).toMatch(/the document took longer than its time limit \(4000 ms\)/)
+      expect(slowTask.message).toMatch(/the document took longer than the document time limit \(4000 ms\)/)
       expect((yield* run(pool, echo("still serving"))).value).toBe("still serving")
     })
   )

@@ -128,8 +128,8 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
           if (Option.isNone(event)) {
             const message =
               taskLeft <= pageLeft
-                ? `the document took longer than its time limit (${options.taskTimeLimitMs} ms)`
-                : `page ${pages + 1} of the task took longer than its time limit (${options.pageTimeLimitMs} ms)`
+                ? `the document took longer than the document time limit (${options.taskTimeLimitMs} ms)`
+                : `page ${pages + 1} took longer than the page time limit (${options.pageTimeLimitMs} ms)`
             return broken("TimeLimit", message)
           }
           const e = event.value

