@@ -2,6 +2,8 @@
 export * as ApiKey from "./ApiKey.js"
 /** Use cases of the key endpoints and `/v1` authentication. */
 export * as ApiKeys from "./ApiKeys.js"
+/** Assembly of the detailed result fields from literals, grounding, parsing and catalog matches. */
+export * as Assembly from "./Assembly.js"
 /** Catalogs and their records. */
 export * as Catalog from "./Catalog.js"
 /** Clients, users, roles and the directory port. */
@@ -18,6 +20,8 @@ export * as Extractions from "./Extractions.js"
 export * as Extractor from "./Extractor.js"
 /** Fields, value shapes and ordering (spec 2.4, 2.5, 4.5). */
 export * as Field from "./Field.js"
+/** Grounding: the OCR word ids that support a literal. */
+export * as Grounding from "./Grounding.js"
 /** The id source. */
 export * as IdGenerator from "./IdGenerator.js"
 /** The list query of spec 4.3. */
