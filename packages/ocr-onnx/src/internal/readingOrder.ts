@@ -44,6 +44,8 @@ export interface ReadingOrderOptions {
   readonly gutter: number
   /** Each side of a column split must hold at least this many rows. */
   readonly minColumnRows: number
+  /** Two items across a gutter share a row when they overlap vertically by this fraction of the shorter one. */
+  readonly tableOverlap: number
   /** A split whose sides share rows this often is a table (read by rows), not columns. */
   readonly tableAlignment: number
   /** Only items at least this many times longer than tall vote on the skew (a lone glyph's angle is noise). */
@@ -56,6 +58,7 @@ export const defaultReadingOrderOptions: ReadingOrderOptions = {
   sectionGap: 1.2,
   gutter: 1.2,
   minColumnRows: 3,
+  tableOverlap: 0.75,
   tableAlignment: 0.5,
   skewMinElongation: 3
 }
@@ -171,7 +174,11 @@ const toRows = (idx: ReadonlyArray<number>, f: ReadonlyArray<Frame>, overlap: nu
     .map((r) => r.members)
 }
 
-/** Whether a column split is sound: enough rows on each side, and the sides not sharing rows like a table. */
+/**
+ * Whether a column split is sound: enough rows on each side, and the sides not sharing rows like a table. Table
+ * cells of one row overlap almost fully; lines of two columns with their own leading overlap by chance, hence the
+ * stricter overlap here than for grouping rows.
+ */
 const isColumnSplit = (
   left: ReadonlyArray<number>,
   right: ReadonlyArray<number>,
@@ -182,7 +189,7 @@ const isColumnSplit = (
   if (toRows(right, f, o.rowOverlap).length < o.minColumnRows) return false
   const [small, big] = left.length <= right.length ? [left, right] : [right, left]
   const aligned = small.filter((i) =>
-    big.some((j) => overlapY(f[i]!, f[j]!) >= o.rowOverlap * Math.min(f[i]!.h, f[j]!.h))
+    big.some((j) => overlapY(f[i]!, f[j]!) >= o.tableOverlap * Math.min(f[i]!.h, f[j]!.h))
   ).length
   return aligned < o.tableAlignment * small.length
 }

@@ -115,7 +115,7 @@ export const splitColumns = (ink: Uint8Array, maxWidth: number): Array<readonly 
         best = i - Math.floor(run / 2)
       }
     }
-    const cut = best < 0 ? start + step : Math.max(start + 8, Math.floor(best / 8) * 8)
+    const cut = best < 0 ? start + step : Math.max(start + 8, Math.round(best / 8) * 8)
     out.push([start, cut])
     start = cut
   }

@@ -70,16 +70,18 @@ const longestGap = (ink: Uint8Array, from: number, to: number): number => {
 }
 
 /**
- * Inserts the spaces the model dropped: between two characters whose centres enclose an ink-free gap of at least
- * `minGap` crop columns (0.22 × 48 px measured: wider than any letter spacing, narrower than a word space at
- * small sizes). Spaces the model did emit are kept.
+ * Inserts the spaces the model dropped: between two characters with an ink-free gap of at least `minGap` crop
+ * columns from the first's first timestep to the second's last (CTC fires anywhere over a glyph, at the edge of a
+ * recognition window even past it, so the centres alone can sit inside the gap). Spaces the model did emit are
+ * kept. A crop with no ink found (too flat to tell) is evidence of nothing: it gets no spaces.
  */
 export const restoreSpaces = (chars: ReadonlyArray<CtcChar>, ink: Uint8Array, minGap: number): Array<CtcChar> => {
+  if (!ink.includes(1)) return [...chars]
   const out: Array<CtcChar> = []
   for (const ch of chars) {
     const prev = out[out.length - 1]
     if (prev !== undefined && prev.text !== " " && ch.text !== " ") {
-      const gap = longestGap(ink, timestepColumn(prev.last), timestepColumn(ch.first))
+      const gap = longestGap(ink, timestepColumn(prev.first), timestepColumn(ch.last) + 1)
       if (gap >= minGap) out.push({ text: " ", first: prev.last, last: ch.first, prob: 1 })
     }
     out.push(ch)
@@ -98,7 +100,7 @@ export interface CropWord {
 /**
  * Words as runs of non-space characters, each spanning the columns from its first character's first timestep to
  * its last character's last, then snapped to the ink: grown over ink that continues past a timestep boundary,
- * trimmed over blank columns, never past a neighbour's centre.
+ * trimmed over blank columns, never past a neighbour's centre. Without any ink found, the timesteps alone.
  */
 export const cropWords = (chars: ReadonlyArray<CtcChar>, ink: Uint8Array): Array<CropWord> => {
   const runs: Array<Array<CtcChar>> = []
@@ -111,24 +113,28 @@ export const cropWords = (chars: ReadonlyArray<CtcChar>, ink: Uint8Array): Array
   }
   if (current.length > 0) runs.push(current)
   const width = ink.length
+  const snap = ink.includes(1)
   return runs.map((run, k) => {
     const head = run[0]!
     const tail = run[run.length - 1]!
     const leftLimit = k === 0 ? 0 : timestepColumn(runs[k - 1]![runs[k - 1]!.length - 1]!.last) + 1
     const rightLimit = k === runs.length - 1 ? width : timestepColumn(runs[k + 1]![0]!.first)
     let start = Math.min(head.first * 8, width - 1)
+    let end = Math.max(Math.min((tail.last + 1) * 8, width), start + 1)
+    const text = run.map((c) => c.text).join("")
+    if (!snap) return { text, chars: run, start, end }
     if (ink[start] === 1) {
       while (start > leftLimit && ink[start - 1] === 1) start--
     } else {
       while (start < timestepColumn(head.first) && start < width - 1 && ink[start] === 0) start++
     }
-    let end = Math.max(Math.min((tail.last + 1) * 8, width), start + 1)
+    end = Math.max(end, start + 1)
     if (ink[end - 1] === 1) {
       while (end < rightLimit && ink[end] === 1) end++
     } else {
       while (end > timestepColumn(tail.last) + 1 && end > start + 1 && ink[end - 1] === 0) end--
     }
-    return { text: run.map((c) => c.text).join(""), chars: run, start, end }
+    return { text, chars: run, start, end }
   })
 }
 

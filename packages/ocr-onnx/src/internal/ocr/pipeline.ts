@@ -4,7 +4,7 @@ import type { OrientedBox } from "./box.js"
 import { applyFlips, clsFlips } from "./classify.js"
 import { type OcrConfig, withConfig } from "./config.js"
 import { cropLine, inkColumns, sliceColumns, splitColumns, writeClsInput } from "./crop.js"
-import { type CtcChar, cropWords, ctcDecode, restoreSpaces } from "./ctc.js"
+import { type CtcChar, cropWords, ctcDecode, restoreSpaces, timestepColumn } from "./ctc.js"
 import { dbPostprocess } from "./dbPostprocess.js"
 import { type InferenceSession, type OcrEngine, OcrError, type Tensor } from "./engine.js"
 import { type PageImage, validateImage } from "./image.js"
@@ -68,6 +68,9 @@ const classify = Effect.fnUntraced(function* (
   return applyFlips(boxes, flips)
 })
 
+/** Columns of context read on each side of a piece of a long line (a multiple of 8: one timestep per 8). */
+const PIECE_MARGIN = 32
+
 /** One line recognised (batch size 1 beat batching on CPU), or undefined when it reads as nothing credible. */
 const recognizeLine = Effect.fnUntraced(function* (
   engine: OcrEngine,
@@ -79,14 +82,21 @@ const recognizeLine = Effect.fnUntraced(function* (
   const ink = inkColumns(crop)
   const chars: Array<CtcChar> = []
   for (const [start, end] of splitColumns(ink, config.recMaxWidth)) {
-    const out = yield* runOne(engine.rec, sliceColumns(crop, start, end), [1, 3, crop.height, end - start])
+    // Each piece is read with a margin of context on both sides (a space at the cut is visible to the model) and
+    // keeps the characters centred inside it, so nothing is read twice.
+    const from = Math.max(0, start - PIECE_MARGIN)
+    const to = Math.min(crop.width, end + PIECE_MARGIN)
+    const out = yield* runOne(engine.rec, sliceColumns(crop, from, to), [1, 3, crop.height, to - from])
     const [t, c] = out.dims.slice(-2)
     if (t === undefined || c === undefined || c !== engine.labels.length) {
       return yield* new OcrError({
         message: `the recognizer has ${c} classes but the dictionary gives ${engine.labels.length} (blank + entries + space)`
       })
     }
-    chars.push(...ctcDecode(out.data, t, c, engine.labels, start / 8))
+    for (const ch of ctcDecode(out.data, t, c, engine.labels, from / 8)) {
+      const centre = (timestepColumn(ch.first) + timestepColumn(ch.last)) / 2
+      if (centre >= start && centre < end) chars.push(ch)
+    }
   }
   if (chars.length === 0) return undefined
   const score = chars.reduce((acc, ch) => acc + ch.prob, 0) / chars.length

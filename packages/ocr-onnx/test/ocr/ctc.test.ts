@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest"
+import {
+  type CtcChar,
+  cropWords,
+  ctcDecode,
+  foldFullWidth,
+  parseDictionary,
+  restoreSpaces
+} from "../../src/internal/ocr/ctc.js"
+
+// blank, a, b, c, -, space
+const labels = parseDictionary("a\nb\nc\n-")
+const C = labels.length
+
+/** A [T, C] softmax: at each timestep the given class with probability p, the rest spread evenly. */
+const softmax = (steps: ReadonlyArray<readonly [label: string, p: number]>): Float32Array => {
+  const out = new Float32Array(steps.length * C)
+  steps.forEach(([label, p], t) => {
+    const k = label === "_" ? 0 : labels.indexOf(label)
+    for (let c = 0; c < C; c++) out[t * C + c] = c === k ? p : (1 - p) / (C - 1)
+  })
+  return out
+}
+
+/** An ink map: `#` ink, `.` blank, one character per crop column. */
+const ink = (pattern: string): Uint8Array => Uint8Array.from(pattern, (ch) => (ch === "#" ? 1 : 0))
+
+describe("parseDictionary", () => {
+  it("puts the CTC blank first and a space last, with or without a trailing newline, LF or CRLF", () => {
+    expect(parseDictionary("a\nb")).toEqual(["", "a", "b", " "])
+    expect(parseDictionary("a\r\nb\r\n")).toEqual(["", "a", "b", " "])
+  })
+})
+
+describe("ctcDecode", () => {
+  it("merges runs, drops blanks, and keeps each character's first and last timestep and best probability", () => {
+    const probs = softmax([
+      ["a", 0.9],
+      ["a", 0.95],
+      ["_", 0.9],
+      ["b", 0.6],
+      ["_", 0.9],
+      ["b", 0.8],
+      ["b", 0.7],
+      [" ", 0.9],
+      ["c", 0.99],
+      ["_", 0.9]
+    ])
+    const chars = ctcDecode(probs, 10, C, labels)
+    expect(chars.map((c) => c.text).join("")).toBe("abb c")
+    expect(chars.map((c) => [c.first, c.last])).toEqual([
+      [0, 1],
+      [3, 3],
+      [5, 6],
+      [7, 7],
+      [8, 8]
+    ])
+    expect(chars[0]!.prob).toBeCloseTo(0.95, 5)
+    expect(chars[2]!.prob).toBeCloseTo(0.8, 5)
+  })
+
+  it("numbers timesteps from an offset (a line recognised in pieces)", () => {
+    const chars = ctcDecode(softmax([["c", 0.9]]), 1, C, labels, 40)
+    expect(chars).toEqual([{ text: "c", first: 40, last: 40, prob: expect.closeTo(0.9, 5) }])
+  })
+})
+
+const char = (text: string, first: number, last = first, prob = 0.9): CtcChar => ({ text, first, last, prob })
+
+describe("restoreSpaces", () => {
+  // Timestep t sits over crop column 8t + 4.
+  const columns = ink(`${"#".repeat(20)}${".".repeat(14)}${"#".repeat(14)}${".".repeat(2)}${"#".repeat(14)}`)
+
+  it("inserts a space where the ink gap between two characters is at least the minimum", () => {
+    const chars = [char("a", 1), char("b", 4), char("c", 7)]
+    const out = restoreSpaces(chars, columns, 12)
+    expect(out.map((c) => c.text).join("")).toBe("a bc")
+  })
+
+  it("adds no space on a crop without any ink found", () => {
+    const out = restoreSpaces([char("a", 1), char("b", 6)], new Uint8Array(64), 12)
+    expect(out.map((c) => c.text).join("")).toBe("ab")
+  })
+
+  it("keeps the model's own spaces and adds none under the minimum", () => {
+    expect(
+      restoreSpaces([char("a", 1), char(" ", 3), char("b", 4), char("c", 7)], columns, 12)
+        .map((c) => c.text)
+        .join("")
+    ).toBe("a bc")
+    expect(
+      restoreSpaces([char("a", 1), char("b", 4)], columns, 15)
+        .map((c) => c.text)
+        .join("")
+    ).toBe("ab")
+  })
+})
+
+describe("cropWords", () => {
+  it("splits on spaces and spans each word's ink from its first to its last character", () => {
+    // Word 1 ink at columns 6..29 ("ab", timesteps 1 and 3), word 2 at 42..61 ("c-", timesteps 5 and 7).
+    const columns = ink(`${".".repeat(6)}${"#".repeat(24)}${".".repeat(12)}${"#".repeat(20)}${".".repeat(10)}`)
+    const words = cropWords([char("a", 1), char("b", 3), char(" ", 4), char("c", 5), char("-", 7)], columns)
+    expect(words.map((w) => [w.text, w.start, w.end])).toEqual([
+      ["ab", 6, 30],
+      ["c-", 42, 62]
+    ])
+  })
+
+  it("grows a word over ink past its timesteps, up to the neighbour", () => {
+    const columns = ink(`${"#".repeat(40)}${".".repeat(24)}`)
+    const [word] = cropWords([char("a", 2), char("b", 3)], columns)
+    expect([word!.start, word!.end]).toEqual([0, 40])
+  })
+
+  it("spans the timesteps alone when no ink was found", () => {
+    const [word] = cropWords([char("a", 2), char("b", 3, 4)], new Uint8Array(64))
+    expect([word!.start, word!.end]).toEqual([16, 40])
+  })
+
+  it("gives no word for a line of spaces", () => {
+    expect(cropWords([char(" ", 0), char(" ", 2)], ink("#".repeat(24)))).toEqual([])
+  })
+})
+
+describe("foldFullWidth", () => {
+  it("maps full-width forms and the ideographic space to ASCII and leaves the rest", () => {
+    expect(foldFullWidth("Ａ１，（ｘ）\u3000é中")).toBe("A1,(x) é中")
+  })
+})

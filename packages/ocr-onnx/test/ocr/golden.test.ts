@@ -1,0 +1,113 @@
+/**
+ * Golden OCR tests with the real PP-OCRv4 models on pages rendered by mupdf (test/support/synthetic.ts): the
+ * synthetic Spanish invoice upright, skewed by 1° with noise and JPEG, and upside down, plus a page of running text
+ * whose long lines are recognised in pieces. Text is compared ignoring accents, €, º and ª, which the Chinese
+ * dictionary cannot write; word boxes are compared with the text layer's boxes (IoU).
+ */
+import { describe, expect, layer } from "@effect/vitest"
+import { Context, Effect, Layer } from "effect"
+import { makeEngine, type OcrEngine } from "../../src/internal/ocr/engine.js"
+import { type OcrPage, recognizePage } from "../../src/internal/ocr/pipeline.js"
+import { conditions, invoice, raster, type SyntheticPage, skewed, truthOf, truthText } from "../support/synthetic.js"
+import {
+  type Box,
+  bestIous,
+  cer,
+  comparable,
+  decodeRaster,
+  pageBoxes,
+  pageText,
+  quadBox,
+  rotate180
+} from "./support.js"
+
+class Engine extends Context.Service<Engine, OcrEngine>()("test/ocr/Engine") {}
+
+/** The truth's words in pixels of a render at `scale` points per pixel, leaving out words the model cannot write. */
+const truthBoxes = (page: SyntheticPage, scale: number): Array<Box> =>
+  truthOf(page)
+    .lines.flat()
+    .filter((w) => comparable(w.word) !== "")
+    .map((w) => ({ text: w.word, x0: w.x0 / scale, y0: w.y0 / scale, x1: w.x1 / scale, y1: w.y1 / scale }))
+
+/** The character error rate of the page's text and the share of truth words matched by a box with IoU ≥ 0.5. */
+const score = (result: OcrPage, page: SyntheticPage, boxes: ReadonlyArray<Box>) => {
+  const ious = bestIous(boxes, pageBoxes(result))
+  return {
+    cer: cer(comparable(pageText(result)), comparable(truthText(truthOf(page)))),
+    matched: ious.filter((v) => v >= 0.5).length / ious.length
+  }
+}
+
+layer(Layer.effect(Engine, makeEngine()), { timeout: "60 seconds" })("PP-OCRv4 on rendered pages", (it) => {
+  describe("the synthetic invoice", () => {
+    const png = raster(invoice, { format: "png" })
+    const image = decodeRaster(png.bytes)
+    const boxes = truthBoxes(invoice, png.scale)
+
+    it.effect("upright at 200 DPI: text in reading order and word boxes", () =>
+      Effect.gen(function* () {
+        const result = yield* recognizePage(yield* Engine, image)
+        const { cer, matched } = score(result, invoice, boxes)
+        expect(cer).toBeLessThanOrEqual(0.03)
+        expect(matched).toBeGreaterThanOrEqual(0.9)
+        expect(result.rotation).toBe(0)
+        expect(Math.abs(result.skewDeg)).toBeLessThan(0.3)
+        // Table rows come out as rows, and the per-word confidences are probabilities.
+        expect(pageText(result)).toContain("Tornillos de acero inoxidable 100 0,15")
+        for (const w of result.lines.flatMap((l) => l.words)) {
+          expect(w.confidence).toBeGreaterThan(0)
+          expect(w.confidence).toBeLessThanOrEqual(1)
+        }
+      })
+    )
+
+    it.effect("skewed by 1° with noise, as JPEG: oriented crops keep the text, the order is deskewed", () =>
+      Effect.gen(function* () {
+        const tilted = skewed(invoice, { degrees: 1, format: "jpeg", noise: 20 })
+        const result = yield* recognizePage(yield* Engine, decodeRaster(tilted.bytes))
+        const truth = tilted.lines.flat().filter((w) => comparable(w.word) !== "")
+        const { cer, matched } = score(
+          result,
+          invoice,
+          truth.map((w) => quadBox(w.word, w.quad))
+        )
+        expect(cer).toBeLessThanOrEqual(0.05)
+        expect(matched).toBeGreaterThanOrEqual(0.9)
+        expect(result.skewDeg).toBeGreaterThan(0.7)
+        expect(result.skewDeg).toBeLessThan(1.3)
+      })
+    )
+
+    it.effect("upside down: the classifier turns the lines and the order follows the text", () =>
+      Effect.gen(function* () {
+        const result = yield* recognizePage(yield* Engine, rotate180(image))
+        const turned = boxes.map((b) => ({
+          text: b.text,
+          x0: image.width - b.x1,
+          y0: image.height - b.y1,
+          x1: image.width - b.x0,
+          y1: image.height - b.y0
+        }))
+        const { cer, matched } = score(result, invoice, turned)
+        expect(result.rotation).toBe(180)
+        expect(cer).toBeLessThanOrEqual(0.03)
+        expect(matched).toBeGreaterThanOrEqual(0.9)
+      })
+    )
+  })
+
+  it.effect("running text, its lines recognised in windows of 320 columns cut at gaps", () =>
+    Effect.gen(function* () {
+      const png = raster(conditions, { format: "png" })
+      // Lines are 48 px high and up to ~1700 px long here: every one is cut into pieces.
+      const result = yield* recognizePage(yield* Engine, decodeRaster(png.bytes), { recMaxWidth: 320 })
+      const { cer, matched } = score(result, conditions, truthBoxes(conditions, png.scale))
+      expect(cer).toBeLessThanOrEqual(0.02)
+      expect(matched).toBeGreaterThanOrEqual(0.9)
+      expect(comparable(pageText(result))).toContain(
+        "5. Para cualquier controversia, las partes se someten a los tribunales de Madrid."
+      )
+    })
+  )
+})

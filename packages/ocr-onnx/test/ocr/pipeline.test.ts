@@ -1,0 +1,153 @@
+/**
+ * The pipeline's wiring with fake sessions (no onnxruntime): detection boxes in page pixels, the classifier's
+ * flips, recognition per line, words with boxes, reading order, per-call options and the errors.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { defaultOcrConfig } from "../../src/internal/ocr/config.js"
+import { parseDictionary } from "../../src/internal/ocr/ctc.js"
+import { type InferenceSession, type OcrEngine, OcrError, type Tensor } from "../../src/internal/ocr/engine.js"
+import type { PageImage } from "../../src/internal/ocr/image.js"
+import { recognizePage } from "../../src/internal/ocr/pipeline.js"
+
+const labels = parseDictionary("a\nb\nc")
+
+const session = (run: (input: Tensor) => Tensor, calls: Array<ReadonlyArray<number>> = []): InferenceSession => ({
+  inputNames: ["x"],
+  outputNames: ["y"],
+  run: (feeds) =>
+    Effect.sync(() => {
+      const input = feeds.x!
+      calls.push(input.dims)
+      return { y: run(input) }
+    })
+})
+
+// A 400×200 page is detected at 192×96: two text kernels, the lower one drawn first so order must be sorted out.
+const det = session((input) => {
+  const [, , h, w] = input.dims as [number, number, number, number]
+  const data = new Float32Array(h * w)
+  for (const [x0, x1, y0, y1] of [
+    [20, 140, 64, 72],
+    [20, 100, 20, 28]
+  ]) {
+    for (let y = y0!; y < y1!; y++) data.fill(0.95, y * w + x0!, y * w + x1!)
+  }
+  return { data, dims: [1, 1, h, w] }
+})
+
+// Every line reads "ab c": a at timestep 1, b at 3, a space at 5, c at 7, with probability `p`.
+const rec = (p = 0.9, classes = labels.length) =>
+  session((input) => {
+    const t = Math.floor(input.dims[3]! / 8)
+    const data = new Float32Array(t * classes)
+    const script: Record<number, number> = { 1: 1, 3: 2, 5: labels.length - 1, 7: 3 }
+    for (let k = 0; k < t; k++) data[k * classes + (script[k] ?? 0)] = p
+    return { data, dims: [1, t, classes] }
+  })
+
+const cls = (p180: number, calls?: Array<ReadonlyArray<number>>) =>
+  session((input) => {
+    const n = input.dims[0]!
+    const data = new Float32Array(2 * n)
+    for (let k = 0; k < n; k++) data.set([1 - p180, p180], 2 * k)
+    return { data, dims: [n, 2] }
+  }, calls)
+
+const page: PageImage = { width: 400, height: 200, channels: 3, data: new Uint8Array(400 * 200 * 3).fill(255) }
+
+const engine = (over: Partial<OcrEngine> = {}): OcrEngine => ({
+  det,
+  cls: cls(0.1),
+  rec: rec(),
+  labels,
+  config: defaultOcrConfig,
+  ...over
+})
+
+describe("recognizePage with fake sessions", () => {
+  it.effect("finds both lines in page pixels, in reading order, with their words", () =>
+    Effect.gen(function* () {
+      const result = yield* recognizePage(engine(), page)
+      expect(result.lines.map((l) => l.words.map((w) => w.text).join(" "))).toEqual(["ab c", "ab c"])
+      expect(result.rotation).toBe(0)
+      const [top, bottom] = result.lines
+      // Kernel rows 20..28 and 64..72 of 96, unclipped, at 200/96 page pixels per detection pixel.
+      expect(top!.words[0]!.y0).toBeLessThan(48)
+      expect(top!.words[0]!.y1).toBeGreaterThan(60)
+      expect(bottom!.words[0]!.y0).toBeGreaterThan(110)
+      for (const line of result.lines) {
+        expect(line.angle).toBeCloseTo(0, 5)
+        const [ab, c] = line.words
+        expect(ab!.x1).toBeLessThanOrEqual(c!.x0)
+        expect(ab!.confidence).toBeCloseTo(0.9, 5)
+      }
+    })
+  )
+
+  it.effect("turns every line round when the classifier says 180° with enough confidence", () =>
+    Effect.gen(function* () {
+      const flipped = yield* recognizePage(engine({ cls: cls(0.95) }), page)
+      expect(flipped.rotation).toBe(180)
+      expect(flipped.lines.map((l) => Math.abs(l.angle))).toEqual([180, 180])
+      // Read upside down, the lower line comes first and each word runs right to left on the page.
+      const [first] = flipped.lines
+      expect(first!.words[0]!.y0).toBeGreaterThan(110)
+      expect(first!.words[0]!.x0).toBeGreaterThan(first!.words[1]!.x1 - 1)
+      const unsure = yield* recognizePage(engine({ cls: cls(0.85) }), page)
+      expect(unsure.rotation).toBe(0)
+    })
+  )
+
+  it.effect("takes per-call options without touching the engine's configuration", () =>
+    Effect.gen(function* () {
+      const calls: Array<ReadonlyArray<number>> = []
+      const e = engine({ cls: cls(0.95, calls) })
+      const result = yield* recognizePage(e, page, { useClassifier: false })
+      expect(calls).toEqual([])
+      expect(result.rotation).toBe(0)
+      expect(e.config).toBe(defaultOcrConfig)
+      yield* recognizePage(e, page)
+      expect(calls).toEqual([[2, 3, 48, 192]])
+    })
+  )
+
+  it.effect("drops lines read with too little confidence", () =>
+    Effect.gen(function* () {
+      const result = yield* recognizePage(engine({ rec: rec(0.4) }), page)
+      expect(result.lines).toEqual([])
+    })
+  )
+
+  it.effect("fails with OcrError on a dictionary that does not match the recognizer", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(recognizePage(engine({ rec: rec(0.9, labels.length + 1) }), page))
+      expect(error).toBeInstanceOf(OcrError)
+      expect(error.message).toMatch(/6 classes but the dictionary gives 5/)
+    })
+  )
+
+  it.effect("fails with OcrError on an image whose buffer is too short, and passes session failures on", () =>
+    Effect.gen(function* () {
+      const short = yield* Effect.flip(recognizePage(engine(), { ...page, data: new Uint8Array(10) }))
+      expect(short.message).toMatch(/buffer holds 10 bytes/)
+      const broken: InferenceSession = {
+        ...det,
+        run: () => Effect.fail(new OcrError({ message: "inference failed on det.onnx: boom" }))
+      }
+      const failed = yield* Effect.flip(recognizePage(engine({ det: broken }), page))
+      expect(failed.message).toBe("inference failed on det.onnx: boom")
+    })
+  )
+
+  it.effect("returns no lines for a blank page", () =>
+    Effect.gen(function* () {
+      const blank = session((input) => ({
+        data: new Float32Array(input.dims[2]! * input.dims[3]!),
+        dims: [1, 1, input.dims[2]!, input.dims[3]!]
+      }))
+      const result = yield* recognizePage(engine({ det: blank }), page)
+      expect(result).toMatchObject({ lines: [], skewDeg: 0, rotation: 0 })
+    })
+  )
+})
