@@ -131,16 +131,20 @@ export const truthOf = (page: SyntheticPage): TruthPage => {
 /** The truth's text: words joined by spaces, lines by newlines. */
 export const truthText = (truth: TruthPage): string => truth.lines.map((l) => l.map((w) => w.word).join(" ")).join("\n")
 
+// Text render mode 3 draws nothing: the text layer of a "searchable" scan.
+const textOps = (page: SyntheticPage, runs: ReadonlyArray<Run>, invisible = false): Array<string> =>
+  runs.map((run) => {
+    const font = run.bold === true ? "/F2" : "/F1"
+    const mode = invisible ? "3 Tr " : ""
+    return `BT ${mode}${font} ${run.size} Tf ${runLeft(run)} ${page.height - run.y} Td ${hexString(run.text)} Tj ET`
+  })
+
 const contentStream = (page: SyntheticPage): string => {
   const ops: Array<string> = []
   for (const [x0, x1, y] of page.rules ?? []) {
     ops.push(`0.6 w ${x0} ${page.height - y} m ${x1} ${page.height - y} l S`)
   }
-  for (const run of page.runs) {
-    const font = run.bold === true ? "/F2" : "/F1"
-    ops.push(`BT ${font} ${run.size} Tf ${runLeft(run)} ${page.height - run.y} Td ${hexString(run.text)} Tj ET`)
-  }
-  return ops.join("\n")
+  return [...ops, ...textOps(page, page.runs)].join("\n")
 }
 
 const rotateTruth = (truth: TruthPage, rotate: 0 | 90 | 180 | 270): TruthPage => {
@@ -225,10 +229,18 @@ export const raster = (
   return result
 }
 
-/** Image-only PDF: each page rendered at `dpi` (default 200) and embedded as one full-page image, no text. */
-export const imagePdf = (pages: ReadonlyArray<SyntheticPage>, options: { readonly dpi?: number } = {}): Uint8Array => {
+/**
+ * Image-only PDF: each page rendered at `dpi` (default 200) and embedded as one full-page image. With
+ * `invisibleText`, the page's runs are also drawn invisibly over it (a searchable scan); `stamp` runs are drawn
+ * visibly over it (a scan with a small text header).
+ */
+export const imagePdf = (
+  pages: ReadonlyArray<SyntheticPage>,
+  options: { readonly dpi?: number; readonly invisibleText?: boolean; readonly stamp?: ReadonlyArray<Run> } = {}
+): Uint8Array => {
   const dpi = options.dpi ?? 200
-  const doc = new mupdf.PDFDocument()
+  const { doc, resources: fontResources } = newTextDocument()
+  const fontDict = fontResources.get("Font")
   for (const page of pages) {
     const pixmap = drawPage(page, mupdf.Matrix.scale(dpi / 72, dpi / 72), mupdf.ColorSpace.DeviceRGB)
     const image = new mupdf.Image(pixmap)
@@ -236,7 +248,12 @@ export const imagePdf = (pages: ReadonlyArray<SyntheticPage>, options: { readonl
     const xobjects = doc.newDictionary()
     xobjects.put("Im0", doc.addImage(image))
     resources.put("XObject", xobjects)
-    const content = `q ${page.width} 0 0 ${page.height} 0 0 cm /Im0 Do Q`
+    resources.put("Font", fontDict)
+    const text = [
+      ...(options.invisibleText === true ? textOps(page, page.runs, true) : []),
+      ...textOps(page, options.stamp ?? [])
+    ]
+    const content = [`q ${page.width} 0 0 ${page.height} 0 0 cm /Im0 Do Q`, ...text].join("\n")
     doc.insertPage(-1, doc.addPage([0, 0, page.width, page.height], 0, resources, content))
     image.destroy()
     pixmap.destroy()

@@ -114,6 +114,16 @@ const onlyAttachmentsEncrypted = (pdf: mupdf.PDFDocument): boolean => {
   return result
 }
 
+// An empty page tree is a document without pages; a catalog whose /Pages is not a page tree node is damage.
+const hasPageTree = (pdf: mupdf.PDFDocument): boolean => {
+  const trailer = pdf.getTrailer()
+  const type = trailer.get("Root", "Pages", "Type")
+  const result = type.isName() && type.asName() === "Pages"
+  type.destroy()
+  trailer.destroy()
+  return result
+}
+
 const checkImageHeader = (bytes: Uint8Array, mimeType: string, limits: Limits) =>
   Effect.gen(function* () {
     const result = imageFrames(bytes, mimeType, limits.maxPages)
@@ -132,15 +142,17 @@ const checkImageHeader = (bytes: Uint8Array, mimeType: string, limits: Limits) =
     }
   })
 
-const countPages = (document: mupdf.Document, kind: "pdf" | "image", limits: Limits) =>
+const countPages = (document: mupdf.Document, limits: Limits) =>
   Effect.gen(function* () {
     const count = yield* attempt(() => document.countPages(), "the page tree is damaged")
     if (count > limits.maxPages) {
       return yield* fail("TooManyPages", `the document has ${count} pages, over the limit of ${limits.maxPages}`)
     }
     if (count > 0) return count
-    const repaired = document.asPDF()?.wasRepaired() === true
-    return yield* kind === "pdf" && !repaired
+    const pdf = document.asPDF()
+    const intact =
+      pdf !== null && !pdf.wasRepaired() && (yield* attempt(() => hasPageTree(pdf), "the catalog is damaged"))
+    return yield* intact
       ? fail("NoPages", "the document has no pages")
       : fail("Corrupt", "the document is damaged and no page could be recovered")
   })
@@ -163,7 +175,7 @@ const open = (bytes: Uint8Array, sniffed: Sniffed, limits: Limits) =>
           return yield* fail("Encrypted", "the document is encrypted and needs a password")
         }
       }
-      const numPages = yield* countPages(document, sniffed.kind, limits)
+      const numPages = yield* countPages(document, limits)
       return { document, mimeType: sniffed.mimeType, kind: sniffed.kind, numPages }
     })
     // On any refusal the handle is freed here; on success the caller's scope owns it.

@@ -81,12 +81,13 @@ interface Plan {
   readonly zoom: number
   readonly pageWidth: number
   readonly pageHeight: number
+  readonly scale: number
 }
 
-// The largest image on the page: its share of the page and its native pixels per page unit (along its own axes,
-// so a rotated placement is measured right).
+// The largest image on the page: its share of the page and its native pixels per page unit along the page's x and
+// y axes (an image placed turned by 90° has its width along y).
 const scanOf = (page: mupdf.Page, limits: Limits, pageArea: number) => {
-  let best: { coverage: number; zoom: number; nativeWidth: number } | undefined
+  let best: { coverage: number; zoomX: number; zoomY: number } | undefined
   let tooLarge: string | undefined
   const stext = page.toStructuredText("preserve-images")
   try {
@@ -98,8 +99,10 @@ const scanOf = (page: mupdf.Page, limits: Limits, pageArea: number) => {
         if (width * height > limits.maxImagePixels)
           tooLarge = `an image on the page declares ${width} × ${height} pixels`
         const coverage = ((bbox[2] - bbox[0]) * (bbox[3] - bbox[1])) / pageArea
-        const zoom = Math.max(width / Math.max(Math.hypot(a, b), 1e-6), height / Math.max(Math.hypot(c, d), 1e-6))
-        if (best === undefined || coverage > best.coverage) best = { coverage, zoom, nativeWidth: width }
+        const upright = Math.abs(a) + Math.abs(d) >= Math.abs(b) + Math.abs(c)
+        const zoomX = upright ? width / Math.max(Math.abs(a), 1e-6) : height / Math.max(Math.abs(c), 1e-6)
+        const zoomY = upright ? height / Math.max(Math.abs(d), 1e-6) : width / Math.max(Math.abs(b), 1e-6)
+        if (best === undefined || coverage > best.coverage) best = { coverage, zoomX, zoomY }
       }
     })
   } finally {
@@ -132,15 +135,16 @@ const plan = (
     let pageHeight = h
     if (kind === "image") {
       // An image document's page is its image: its native size defines the page in points.
-      const native = best?.zoom ?? options.dpi / 72
-      pageWidth = (w * native * 72) / 200
-      pageHeight = (h * native * 72) / 200
+      const native = best === undefined ? options.dpi / 72 : Math.max(best.zoomX, best.zoomY)
+      pageWidth = (w * (best?.zoomX ?? native) * 72) / 200
+      pageHeight = (h * (best?.zoomY ?? native) * 72) / 200
       const longest = Math.max(w, h) * native
       zoom = native * Math.min(Math.max(1, options.minImageSide / longest), options.maxUpscale)
     } else if (isScan) {
-      zoom = Math.min(Math.max(best.zoom * 72, options.minScanDpi), options.maxScanDpi) / 72
+      const native = Math.max(best.zoomX, best.zoomY)
+      zoom = Math.min(Math.max(native * 72, options.minScanDpi), options.maxScanDpi) / 72
     } else zoom = options.dpi / 72
-    const natural = kind === "image" ? (pageWidth * 200) / 72 / w : zoom
+    const natural = kind === "image" ? Math.max(pageWidth / w, pageHeight / h) * (200 / 72) : zoom
     zoom = Math.min(zoom, Math.sqrt(limits.maxRenderPixels / (w * h)), limits.maxRenderSide / Math.max(w, h))
     // The resolution the render keeps, in DPI of the page (image documents: of their 200 DPI equivalent).
     const dpi = kind === "image" ? (200 * zoom) / natural : zoom * 72
@@ -151,7 +155,8 @@ const plan = (
           `within the limit of ${limits.maxRenderPixels / 1e6} megapixels`
       )
     }
-    return { zoom, pageWidth, pageHeight }
+    // Points per pixel from the zoom itself (pixel sizes are rounded): exact for every pixel coordinate.
+    return { zoom, pageWidth, pageHeight, scale: pageWidth / (w * zoom) }
   })
 
 const toPixmap = (page: mupdf.Page, zoom: number): mupdf.Pixmap =>
@@ -178,12 +183,12 @@ export const renderForOcr = (
   limits: Limits,
   options: RenderOptions = defaultRenderOptions
 ): Effect.Effect<RenderedPage, Document.DocumentError> =>
-  Effect.flatMap(plan(page, kind, limits, options), ({ zoom, pageWidth, pageHeight }) =>
+  Effect.flatMap(plan(page, kind, limits, options), ({ zoom, pageWidth, pageHeight, scale }) =>
     attempt(() => {
       const pixmap = toPixmap(page, zoom)
       try {
         const { width, height, data } = copyPixels(pixmap)
-        return { width, height, channels: 3 as const, data, scale: pageWidth / width, pageWidth, pageHeight }
+        return { width, height, channels: 3 as const, data, scale, pageWidth, pageHeight }
       } finally {
         pixmap.destroy()
       }
