@@ -28,6 +28,8 @@ export * as IdGenerator from "./IdGenerator.js"
 export * as ListQuery from "./ListQuery.js"
 /** The storage and queue ports. */
 export * as Ports from "./Ports.js"
+/** The job handler: read, extract, match catalogs, ground, parse and assemble an extraction's result. */
+export * as Processing from "./Processing.js"
 /** Quota arithmetic. */
 export * as Quota from "./Quota.js"
 /** Retry backoff. */

@@ -1,0 +1,117 @@
+/**
+ * The processing use case: the job handler a worker runs for each claimed extraction. It reads the document, asks
+ * the extractor for the skill's literals, matches catalog fields, grounds and parses every value and assembles the
+ * stored result (DESIGN.md "The flow of one extraction", step 2). Written against the ports only.
+ */
+import { Effect } from "effect"
+import * as Assembly from "./Assembly.js"
+import { type DocumentError, DocumentReader, type ReadDocument, type ReadOptions } from "./Document.js"
+import type { StorageError } from "./Errors.js"
+import type { ExtractionResult, Word } from "./Extraction.js"
+import { type ExtractorError, FieldExtractor } from "./Extractor.js"
+import type { CatalogValue } from "./Field.js"
+import * as Grounding from "./Grounding.js"
+import { CatalogMatcher, DocumentStore, ExtractionStore, type Lease, SkillStore } from "./Ports.js"
+import { JobFailure, type JobHandler } from "./Worker.js"
+
+/** Settings of processing. */
+export interface ProcessingOptions {
+  /** The page images rendered for `ocr_pdf` (the vision models' budget). */
+  readonly images: NonNullable<ReadOptions["images"]>
+  readonly grounding: Grounding.GroundingOptions
+  /** Catalog searches run at once for one extraction. */
+  readonly catalogConcurrency: number
+}
+
+/**
+ * The defaults: images of at most 1568 px on the long side (Anthropic's recommended size; OpenAI's high detail
+ * scales to 2048 anyway) and 3.75 MB (5 MB once base64-encoded), as JPEG.
+ */
+export const defaultOptions: ProcessingOptions = {
+  images: { maxSide: 1568, maxBytes: 3_750_000, format: "jpeg" },
+  grounding: Grounding.defaultOptions,
+  catalogConcurrency: 4
+}
+
+/** The ports processing runs against. */
+export type Services = ExtractionStore | DocumentStore | SkillStore | DocumentReader | FieldExtractor | CatalogMatcher
+
+/** The words of a read document by page number (spec 2.7 `words`), without the reader's confidence; every page. */
+export const wordsByPage = (document: ReadDocument): Record<string, Array<Word>> => {
+  const words: Record<string, Array<Word>> = {}
+  for (const p of document.pages) {
+    words[String(p.page)] = p.lines.flatMap((line) =>
+      line.words.map(({ id, word, x0, y0, x1, y1, page }) => ({ id, word, x0, y0, x1, y1, page }))
+    )
+  }
+  return words
+}
+
+const permanent = (message: string) => new JobFailure({ permanent: true, message })
+
+const fromStorage = (e: StorageError) => new JobFailure({ permanent: false, message: `storage: ${e.message}` })
+
+const fromDocument = (e: DocumentError) =>
+  new JobFailure({ permanent: e.permanent, message: `the document could not be read (${e.reason}): ${e.message}` })
+
+const fromExtractor = (e: ExtractorError) =>
+  new JobFailure({ permanent: e.permanent, message: `field extraction failed (${e.reason}): ${e.message}` })
+
+/** A job handler with the given settings (see `process` for the defaults). */
+export const makeHandler = (options: Partial<ProcessingOptions> = {}): JobHandler<Services> => {
+  const settings = { ...defaultOptions, ...options }
+  return Effect.fn("Processing.process")(function* (
+    lease: Lease
+  ): Effect.fn.Return<ExtractionResult, JobFailure, Services> {
+    const record = yield* (yield* ExtractionStore)
+      .getForProcessing(lease.extractionId)
+      .pipe(Effect.mapError(fromStorage))
+    if (record === undefined) return yield* permanent(`extraction ${lease.extractionId} no longer exists`)
+    const scope = { clientId: record.clientId, sandbox: record.sandbox }
+    const stored = yield* (yield* DocumentStore).get(scope, record.id).pipe(Effect.mapError(fromStorage))
+    if (stored === undefined) return yield* permanent(`the stored document of extraction ${record.id} is missing`)
+    const skill = yield* (yield* SkillStore)
+      .findById(record.clientId, record.skillId, record.skillVersion)
+      .pipe(Effect.mapError(fromStorage))
+    if (skill === undefined) {
+      return yield* permanent(`skill ${record.skillSlug} version ${record.skillVersion} no longer exists`)
+    }
+    const extractor = yield* FieldExtractor
+    if (!extractor.supports(record.model)) return yield* permanent(`model ${record.model} is not available`)
+
+    const document = yield* (yield* DocumentReader)
+      .read(stored.bytes, record.mode === "ocr_pdf" ? { images: settings.images } : {})
+      .pipe(Effect.mapError(fromDocument))
+    const extracted = yield* extractor
+      .extract({ skill, document, original: stored.bytes, mode: record.mode, model: record.model })
+      .pipe(Effect.mapError(fromExtractor))
+
+    const matcher = yield* CatalogMatcher
+    const matches = yield* Effect.forEach(
+      Assembly.catalogRequests(skill.fields, extracted.values),
+      (request) =>
+        matcher
+          .match(record.clientId, request.field, request.extracted)
+          .pipe(Effect.map((value): readonly [string, CatalogValue] => [request.path, value])),
+      { concurrency: settings.catalogConcurrency }
+    ).pipe(Effect.mapError(fromStorage))
+
+    const fields = Assembly.assemble({
+      skill,
+      values: extracted.values,
+      words: Grounding.index(document),
+      catalog: new Map(matches),
+      grounding: settings.grounding
+    })
+    return {
+      fields,
+      usage: extracted.usage,
+      words: wordsByPage(document),
+      fullText: document.fullText,
+      numPages: document.numPages
+    }
+  })
+}
+
+/** The job handler with the default settings (`Worker.start({ handler: Processing.process, … })`). */
+export const process: JobHandler<Services> = makeHandler()
