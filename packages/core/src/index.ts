@@ -2,10 +2,14 @@
 export * as ApiKey from "./ApiKey.js"
 /** Use cases of the key endpoints and `/v1` authentication. */
 export * as ApiKeys from "./ApiKeys.js"
+/** Retention and archiving of extractions (an extension of the spec). */
+export * as Archive from "./Archive.js"
 /** Assembly of the detailed result fields from literals, grounding, parsing and catalog matches. */
 export * as Assembly from "./Assembly.js"
 /** Catalogs and their records. */
 export * as Catalog from "./Catalog.js"
+/** Use cases of catalog management: create, list, delete, import records from CSV or JSON (extensions). */
+export * as Catalogs from "./Catalogs.js"
 /** Clients, users, roles and the directory port. */
 export * as Directory from "./Directory.js"
 /** Documents as read, and the `DocumentReader` port. */
@@ -32,10 +36,14 @@ export * as Ports from "./Ports.js"
 export * as Processing from "./Processing.js"
 /** Quota arithmetic. */
 export * as Quota from "./Quota.js"
+/** Use cases of quota management (`global_admin`, an extension of the spec). */
+export * as Quotas from "./Quotas.js"
 /** Retry backoff. */
 export * as Retry from "./Retry.js"
 /** Skills (habilidades). */
 export * as Skill from "./Skill.js"
+/** Use cases of skill management: create, new versions, list, read, delete (extensions). */
+export * as Skills from "./Skills.js"
 /** Timestamps. */
 export * as Timestamp from "./Timestamp.js"
 /** Typed values: literals parsed as numbers, dates, booleans and strings (es/en). */
