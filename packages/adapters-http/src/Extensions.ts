@@ -1,0 +1,222 @@
+/**
+ * Operator extensions beyond the spec, tagged so in the OpenAPI document (`x-legible-extension: true`): skills and
+ * catalogs management and quotas (JWT), archiving extractions (API key).
+ */
+import { Field, Quota, Skill, Timestamp } from "@legible/core"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import * as Errors from "./Errors.js"
+import { ApiKeyAuth, JwtAuth } from "./Security.js"
+
+/** Annotations of an extension group: its tag says so, and every operation carries `x-legible-extension`. */
+const tagged = (title: string, description: string) => ({
+  group: OpenApi.annotations({
+    title: `${title} (extension)`,
+    description: `Extension beyond the specification. ${description}`,
+    override: { "x-legible-extension": true }
+  }),
+  endpoints: OpenApi.annotations({ override: { "x-legible-extension": true } })
+})
+
+/** A skill field as a client writes it: `isList`, `description` and `aliases` may be left out. */
+export interface SkillFieldInput {
+  readonly name: string
+  readonly order: number
+  readonly type: Field.FieldType
+  readonly isList?: boolean
+  readonly description?: string
+  readonly aliases?: ReadonlyArray<string>
+  readonly fields?: ReadonlyArray<SkillFieldInput>
+  readonly catalog?: Skill.CatalogFieldConfig
+}
+
+/** Schema of a skill field as written by clients (recursive through `fields`). */
+export const SkillFieldInput: Schema.Codec<SkillFieldInput> = Schema.Struct({
+  name: Schema.String,
+  order: Schema.Int,
+  type: Field.FieldType,
+  isList: Schema.optionalKey(Schema.Boolean),
+  description: Schema.optionalKey(Schema.String),
+  aliases: Schema.optionalKey(Schema.Array(Schema.String)),
+  fields: Schema.optionalKey(Schema.Array(Schema.suspend((): Schema.Codec<SkillFieldInput> => SkillFieldInput))),
+  catalog: Schema.optionalKey(Skill.CatalogFieldConfig)
+}).annotate({ identifier: "SkillFieldInput" })
+
+/** The content of a skill version. */
+export const SkillDefinition = Schema.Struct({
+  name: Schema.String,
+  instructions: Schema.optionalKey(Schema.String),
+  fields: Schema.Array(SkillFieldInput)
+})
+
+/** The body of a skill creation: a slug and the first version's content. */
+export const CreateSkillBody = Schema.Struct({ slug: Schema.String, ...SkillDefinition.fields })
+
+/** A skill version as returned. */
+export const SkillResponse = Schema.Struct({
+  id: Schema.String,
+  slug: Schema.String,
+  name: Schema.String,
+  version: Schema.Int,
+  instructions: Schema.String,
+  fields: Schema.Array(Skill.SkillField),
+  created_at: Timestamp.Timestamp,
+  updated_at: Timestamp.Timestamp
+})
+
+const Slug = { slug: Schema.String }
+
+const skillsTags = tagged(
+  "Skills",
+  "Manage the client's skills. A `PUT` stores a new version; extractions record the version they ran with."
+)
+
+/** The skill endpoints (JWT). */
+export class SkillsApi extends HttpApiGroup.make("skills")
+  .add(
+    HttpApiEndpoint.post("create", "/api/skills", {
+      payload: CreateSkillBody,
+      success: SkillResponse.pipe(HttpApiSchema.status(201)),
+      error: Errors.Conflict
+    }),
+    HttpApiEndpoint.put("update", "/api/skills/:slug", {
+      params: Slug,
+      payload: SkillDefinition,
+      success: SkillResponse,
+      error: Errors.NotFound
+    }),
+    HttpApiEndpoint.get("list", "/api/skills", { success: Schema.Struct({ skills: Schema.Array(SkillResponse) }) }),
+    HttpApiEndpoint.get("read", "/api/skills/:slug", {
+      params: Slug,
+      query: {
+        version: Schema.optionalKey(Schema.String.annotate({ description: "A version number; default latest." }))
+      },
+      success: SkillResponse,
+      error: Errors.NotFound
+    }),
+    HttpApiEndpoint.delete("remove", "/api/skills/:slug", {
+      params: Slug,
+      success: Schema.Struct({ message: Schema.String }),
+      error: Errors.NotFound
+    })
+  )
+  .middleware(JwtAuth)
+  .annotateMerge(skillsTags.group)
+  .annotateEndpointsMerge(skillsTags.endpoints) {}
+
+/** A catalog as returned, with its number of records. */
+export const CatalogResponse = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  columns: Schema.Array(Schema.String),
+  created_at: Timestamp.Timestamp,
+  records: Schema.Int
+})
+
+/** Records as CSV: RFC 4180, the header row names the columns, an optional `id` column keeps record ids. */
+export const CsvRecords = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv" })).annotate({
+  description: "RFC 4180 CSV; the header row names the columns; an optional `id` column holds record UUIDs."
+})
+
+/** Records as JSON: objects of column → value (string or number), with an optional `id`. */
+export const JsonRecords = Schema.Array(
+  Schema.Record(Schema.String, Schema.Union([Schema.String, Schema.Finite, Schema.Null]))
+).annotate({ description: "Objects of column name → value, with an optional `id` (UUID)." })
+
+const CatalogId = { catalog_id: Schema.String }
+
+const catalogsTags = tagged("Catalogs", "Manage the client's private catalogs and import their records.")
+
+/** The catalog endpoints (JWT). */
+export class CatalogsApi extends HttpApiGroup.make("catalogs")
+  .add(
+    HttpApiEndpoint.post("create", "/api/catalogs", {
+      payload: Schema.Struct({ name: Schema.String, columns: Schema.Array(Schema.String) }),
+      success: CatalogResponse.pipe(HttpApiSchema.status(201))
+    }),
+    HttpApiEndpoint.get("list", "/api/catalogs", {
+      success: Schema.Struct({ catalogs: Schema.Array(CatalogResponse) })
+    }),
+    HttpApiEndpoint.post("importRecords", "/api/catalogs/:catalog_id/records", {
+      params: CatalogId,
+      payload: [CsvRecords, JsonRecords],
+      success: Schema.Struct({ imported: Schema.Int }),
+      error: [Errors.NotFound, Errors.PayloadTooLarge]
+    }),
+    HttpApiEndpoint.delete("remove", "/api/catalogs/:catalog_id", {
+      params: CatalogId,
+      success: Schema.Struct({ message: Schema.String }),
+      error: Errors.NotFound
+    })
+  )
+  .middleware(JwtAuth)
+  .annotateMerge(catalogsTags.group)
+  .annotateEndpointsMerge(catalogsTags.endpoints) {}
+
+/** A client's quota as returned; `limit: null` is unlimited, `period_start: null` means no quota was ever set. */
+export const QuotaResponse = Schema.Struct({
+  client_id: Schema.String,
+  limit: Schema.NullOr(Schema.Int),
+  period: Quota.Period,
+  period_start: Schema.NullOr(Timestamp.Timestamp),
+  used: Schema.Int
+})
+
+const ClientId = { client_id: Schema.String }
+
+const quotasTags = tagged(
+  "Quotas",
+  "Set (`global_admin` only) or read a client's extraction quota: `limit` extractions per `period` (`month` or " +
+    "`day`, UTC), `null` for unlimited. Setting a quota keeps the usage of the current period."
+)
+
+/** The quota endpoints (JWT). */
+export class QuotasApi extends HttpApiGroup.make("quotas")
+  .add(
+    HttpApiEndpoint.put("set", "/api/quotas/:client_id", {
+      params: ClientId,
+      payload: Schema.Struct({ limit: Schema.NullOr(Schema.Int), period: Schema.optionalKey(Quota.Period) }),
+      success: QuotaResponse,
+      error: Errors.Forbidden
+    }),
+    HttpApiEndpoint.get("get", "/api/quotas/:client_id", {
+      params: ClientId,
+      success: QuotaResponse,
+      error: Errors.Forbidden
+    })
+  )
+  .middleware(JwtAuth)
+  .annotateMerge(quotasTags.group)
+  .annotateEndpointsMerge(quotasTags.endpoints) {}
+
+/** The response of an archive switch. */
+export const ArchiveResponse = Schema.Struct({
+  message: Schema.String,
+  extraction: Schema.Struct({ id: Schema.String, archived: Schema.Boolean })
+})
+
+const ExtractionId = { extraction_id: Schema.String }
+
+const archiveTags = tagged(
+  "Archive",
+  "Archive or unarchive an extraction: archived extractions are left out of `GET /v1/extractions` unless " +
+    "`include_archived=true`. A server may also archive final extractions older than a retention of N days."
+)
+
+/** The archive endpoints (API key). */
+export class ArchiveApi extends HttpApiGroup.make("archive")
+  .add(
+    HttpApiEndpoint.post("archive", "/v1/extractions/:extraction_id/archive", {
+      params: ExtractionId,
+      success: ArchiveResponse,
+      error: Errors.NotFound
+    }),
+    HttpApiEndpoint.post("unarchive", "/v1/extractions/:extraction_id/unarchive", {
+      params: ExtractionId,
+      success: ArchiveResponse,
+      error: Errors.NotFound
+    })
+  )
+  .middleware(ApiKeyAuth)
+  .annotateMerge(archiveTags.group)
+  .annotateEndpointsMerge(archiveTags.endpoints) {}

@@ -1,0 +1,104 @@
+/**
+ * The HTTP application: the `Api` contract with its handlers and middleware, `/openapi.json`, the `/docs` page
+ * (Scalar, inlined: works offline), the probes and the edge (request ids, logs, body limit, JSON errors), as one
+ * router layer. Serve it with `HttpRouter.serve(Http.layer(options))` on `NodeHttpServer.layer(createServer, …)`,
+ * or test it with `HttpRouter.toWebHandler`. No environment is read here: the server passes every setting.
+ */
+import type { Directory, Document, Extractor, Ports } from "@legible/core"
+import { Duration, Effect, type FileSystem, Layer, type Path } from "effect"
+import type { Etag, HttpPlatform, HttpRouter } from "effect/http"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { Api } from "./Api.js"
+import * as Auth from "./Auth.js"
+import * as ExtensionHandlers from "./ExtensionHandlers.js"
+import * as Handlers from "./Handlers.js"
+import * as Edge from "./internal/edge.js"
+import * as RequestErrors from "./internal/requestErrors.js"
+
+/** The default body limit: 40 MiB of JSON, about 30 MiB of file once Base64-decoded. */
+export const DEFAULT_BODY_LIMIT = 40 * 1024 * 1024
+/** The spec's default model (4.3), used when `defaultModel` is not given. */
+export const DEFAULT_MODEL = "gpt-4o-mini"
+/** Attempts a job gets by default before it ends in `error`. */
+export const DEFAULT_MAX_ATTEMPTS = 3
+/** How long `/readyz` waits for the readiness check by default. */
+export const DEFAULT_READINESS_TIMEOUT = Duration.seconds(2)
+/** Where the OpenAPI document is served. */
+export const OPENAPI_PATH = "/openapi.json"
+/** Where the documentation page is served. */
+export const DOCS_PATH = "/docs"
+
+/** The settings of the HTTP layer (the server reads them from its configuration). */
+export interface Options {
+  /** How JWTs are verified (see `Auth`); a short secret or an incomplete JWKS setup fails the layer. */
+  readonly auth: Auth.Config
+  /** The largest request body accepted, in bytes (413 above it). Default `DEFAULT_BODY_LIMIT`. */
+  readonly bodyLimit?: number | undefined
+  /** The model of live submissions that name none. Default the spec's `gpt-4o-mini`. */
+  readonly defaultModel?: string | undefined
+  /** Attempts a job gets before it ends in `error`. Default 3. */
+  readonly maxAttempts?: number | undefined
+  /** A trivial query of the database for `/readyz`; without one the process is ready as soon as it serves. */
+  readonly readiness?: Effect.Effect<unknown, unknown> | undefined
+  /** How long `/readyz` waits for `readiness`. Default 2 s. */
+  readonly readinessTimeout?: Duration.Input | undefined
+}
+
+/** The options with every default applied. */
+export const resolve = (options: Options) => ({
+  auth: options.auth,
+  bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+  defaultModel: options.defaultModel ?? DEFAULT_MODEL,
+  maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+  readiness: options.readiness ?? Effect.void,
+  readinessTimeout: Duration.fromInputUnsafe(options.readinessTimeout ?? DEFAULT_READINESS_TIMEOUT)
+})
+
+/** The core services the handlers use. */
+export type Services = Directory.Directory | Ports.StorageServices | Document.DocumentReader | Extractor.FieldExtractor
+
+/** Everything `layer` needs: the core services, a router and the platform services of an HTTP server. */
+export type Requirements =
+  | Services
+  | HttpRouter.HttpRouter
+  | Etag.Generator
+  | HttpPlatform.HttpPlatform
+  | FileSystem.FileSystem
+  | Path.Path
+
+/** The handlers of every group, with the middleware they run. */
+const handlers = (options: Options) => {
+  const settings = resolve(options)
+  const middleware = Layer.mergeAll(Auth.layerJwt(settings.auth), Auth.layerApiKey, RequestErrors.layer)
+  return Layer.mergeAll(
+    Handlers.keys,
+    Handlers.extractions({ defaultModel: settings.defaultModel, maxAttempts: settings.maxAttempts }),
+    Handlers.system({ check: settings.readiness, timeout: settings.readinessTimeout }),
+    ExtensionHandlers.archive,
+    ExtensionHandlers.skills,
+    ExtensionHandlers.catalogs,
+    ExtensionHandlers.quotas
+  ).pipe(Layer.provide(middleware))
+}
+
+/**
+ * The whole HTTP application as a router layer. It needs the storage ports, `DocumentReader` (type sniffing),
+ * `FieldExtractor` (`supports`), an `HttpRouter` and the platform services of `HttpServer.layerServices` (or the
+ * Node server's). Validate `options` early: a bad JWT configuration fails here with `Auth.ConfigError`.
+ */
+export const layer = (options: Options): Layer.Layer<never, Auth.ConfigError, Requirements> => {
+  const settings = resolve(options)
+  if (!Number.isSafeInteger(settings.bodyLimit) || settings.bodyLimit < 1024) {
+    return Layer.effectDiscard(
+      Effect.fail(new Auth.ConfigError({ message: "bodyLimit must be an integer number of bytes ≥ 1024" }))
+    )
+  }
+  if (!Number.isInteger(settings.maxAttempts) || settings.maxAttempts < 1) {
+    return Layer.effectDiscard(Effect.fail(new Auth.ConfigError({ message: "maxAttempts must be a positive integer" })))
+  }
+  return Layer.mergeAll(
+    HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(Layer.provide(handlers(options))),
+    HttpApiScalar.layer(Api, { path: DOCS_PATH }),
+    Edge.layer({ bodyLimit: settings.bodyLimit })
+  )
+}
