@@ -13,6 +13,8 @@ export interface RecordedRequest {
   readonly headers: Readonly<Record<string, string>>
   /** The JSON body, parsed (or the raw text when it is not JSON). */
   readonly body: unknown
+  /** When the body had been read (`Date.now()`), to check waits between attempts. */
+  readonly at: number
 }
 
 /** What the server does with one request. */
@@ -114,7 +116,8 @@ export const serve = <R>(dialect: Dialect<R>): Effect.Effect<ScriptedServer<R>, 
         method,
         path,
         headers: flatHeaders(request),
-        body: parse(await readBody(request))
+        body: parse(await readBody(request)),
+        at: Date.now()
       }
       const index = recorded.length
       recorded.push(entry)

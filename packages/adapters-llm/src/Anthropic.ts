@@ -1,0 +1,183 @@
+/**
+ * The Anthropic `FieldExtractor` (`claude-*` models) through `@anthropic-ai/sdk`: one tool, `extract_fields`, whose
+ * input schema is generated from the skill, forced with `tool_choice`; page images with their OCR text for
+ * `ocr_pdf`, the PDF as a `document` block for `pdf_only`, the text for `ocr_only`, the Markdown for
+ * `ocr_pipeline_md`. Documents over the request budget (30 MB of content, 20 images by default; the API's limit
+ * is 32 MB) go as several requests of whole pages, merged (`Output.mergeParts`).
+ */
+import Anthropic from "@anthropic-ai/sdk"
+import { Extractor } from "@legible/core"
+import { Config, Effect, Layer, Redacted } from "effect"
+import type { Chunk, Part } from "./internal/content.js"
+import * as Flow from "./internal/flow.js"
+import * as Prompt from "./internal/prompt.js"
+import * as Resilience from "./internal/resilience.js"
+import * as SkillSchema from "./SkillSchema.js"
+
+/** Settings of the Anthropic extractor. */
+export interface Options extends Resilience.ProviderOptions {
+  readonly apiKey: Redacted.Redacted
+  /** Default `https://api.anthropic.com` (the SDK's own environment lookup is never used). */
+  readonly baseURL?: string | undefined
+  /** Models served; default `claude-*`. */
+  readonly models?: RegExp | undefined
+  /** Sent only when set. */
+  readonly temperature?: number | undefined
+}
+
+/** The default model pattern. */
+export const models: RegExp = /^claude-/
+
+type MessageParam = Anthropic.MessageParam
+type Block = Anthropic.ContentBlockParam
+
+const block = (part: Part): Block => {
+  switch (part._tag) {
+    case "Text":
+      return { type: "text", text: part.text }
+    case "Image":
+      return { type: "image", source: { type: "base64", media_type: part.mimeType, data: part.base64 } }
+    case "Pdf":
+      return { type: "document", source: { type: "base64", media_type: "application/pdf", data: part.base64 } }
+  }
+}
+
+/** The user turn of a chunk: the opening, the document's parts, the closing. */
+export const userContent = (chunk: Chunk, index: number, count: number, numPages: number): Array<Block> => [
+  { type: "text", text: Prompt.opening(chunk, index, count, numPages) },
+  ...chunk.parts.map(block),
+  { type: "text", text: Prompt.closing("tool") }
+]
+
+/** The answer's blocks as they are sent back in the repair round (text and tool calls only). */
+const echo = (message: Anthropic.Message): Array<Block> =>
+  message.content.flatMap((b): Array<Block> => {
+    if (b.type === "text") return [{ type: "text", text: b.text }]
+    if (b.type === "tool_use") return [{ type: "tool_use", id: b.id, name: b.name, input: b.input }]
+    return []
+  })
+
+const followUp = (messages: Array<MessageParam>, message: Anthropic.Message, text: string): Array<MessageParam> => {
+  const answer = echo(message)
+  const calls = message.content.flatMap((b) => (b.type === "tool_use" ? [b] : []))
+  // Every tool call must be answered by a tool_result; calls of tools we never offered get a plain refusal.
+  const reply: Array<Block> =
+    calls.length === 0
+      ? [{ type: "text", text }]
+      : calls.map((call) => ({
+          type: "tool_result",
+          tool_use_id: call.id,
+          is_error: true,
+          content: call.name === SkillSchema.TOOL_NAME ? text : `Only ${SkillSchema.TOOL_NAME} exists. ${text}`
+        }))
+  return [
+    ...messages,
+    { role: "assistant", content: answer.length === 0 ? [{ type: "text", text: "(no answer)" }] : answer },
+    { role: "user", content: reply }
+  ]
+}
+
+/** How a Messages API answer reads for the flow. */
+export const turn = (messages: Array<MessageParam>, message: Anthropic.Message): Flow.Turn<Array<MessageParam>> => {
+  const call = message.content.find((b) => b.type === "tool_use" && b.name === SkillSchema.TOOL_NAME)
+  const prose = message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n")
+  const usage = message.usage
+  return {
+    outcome:
+      message.stop_reason === "refusal" ? "refused" : message.stop_reason === "max_tokens" ? "truncated" : "answer",
+    output:
+      call !== undefined && call.type === "tool_use"
+        ? { _tag: "Output", value: call.input }
+        : {
+            _tag: "Unusable",
+            why: `the answer was not a call to ${SkillSchema.TOOL_NAME} (prose: "${prose.slice(0, 200)}")`
+          },
+    refusal: prose,
+    tokens: {
+      prompt: usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
+      response: usage.output_tokens
+    },
+    followUp: (text) => followUp(messages, message, text)
+  }
+}
+
+const toFailure = (error: unknown): Resilience.HttpFailure => {
+  if (error instanceof Anthropic.APIConnectionTimeoutError)
+    return { status: undefined, headers: undefined, message: error.message, timeout: true }
+  if (error instanceof Anthropic.APIError) {
+    const status: number | undefined = error.status
+    const detail = error.apiMessage ?? error.message
+    return {
+      status,
+      headers: error.headers,
+      message: status === undefined ? detail : `${status} ${detail}`,
+      timeout: false
+    }
+  }
+  return { status: undefined, headers: undefined, message: String(error), timeout: false }
+}
+
+/** An Anthropic extractor with its own semaphore. */
+export const make = (options: Options): Effect.Effect<Extractor.FieldExtractor["Service"]> =>
+  Effect.gen(function* () {
+    const settings = Resilience.settings(options, { maxRequestBytes: 30_000_000, maxImages: 20 })
+    const caller = yield* Resilience.caller("Anthropic", settings)
+    const client = new Anthropic({
+      apiKey: Redacted.value(options.apiKey),
+      authToken: null,
+      webhookKey: null,
+      baseURL: options.baseURL ?? "https://api.anthropic.com",
+      timeout: settings.timeoutMs,
+      maxRetries: 0,
+      logLevel: "off",
+      openTelemetry: false
+    })
+    const pattern = options.models ?? models
+
+    const extract = Effect.fn("Anthropic.extract")(function* (request: Extractor.ExtractRequest) {
+      const schema = SkillSchema.fromFields(request.skill.fields)
+      const system = Prompt.system(request.skill, "tool")
+      const tool: Anthropic.Tool = {
+        name: SkillSchema.TOOL_NAME,
+        description: "Records the values of the skill's fields as printed in the document.",
+        input_schema: JSON.parse(JSON.stringify(schema)) as Anthropic.Tool.InputSchema
+      }
+      const dialogue: Flow.Dialogue<Array<MessageParam>> = {
+        start: (chunk, index, count) => [
+          { role: "user", content: userContent(chunk, index, count, request.document.numPages) }
+        ],
+        send: (messages, maxTokens) =>
+          Effect.map(
+            Resilience.call(
+              caller,
+              (signal) =>
+                client.messages.create(
+                  {
+                    model: request.model,
+                    max_tokens: maxTokens,
+                    system,
+                    messages,
+                    tools: [tool],
+                    tool_choice: { type: "tool", name: SkillSchema.TOOL_NAME, disable_parallel_tool_use: true },
+                    ...(options.temperature === undefined ? {} : { temperature: options.temperature })
+                  },
+                  { signal, timeout: settings.timeoutMs, maxRetries: 0 }
+                ),
+              toFailure
+            ),
+            (message) => turn(messages, message)
+          )
+      }
+      return yield* Flow.extract(caller, dialogue, request, { pdf: true })
+    })
+
+    return Extractor.FieldExtractor.of({ supports: (model) => pattern.test(model), extract })
+  })
+
+/** The Anthropic extractor as the `FieldExtractor`. */
+export const layer = (options: Options): Layer.Layer<Extractor.FieldExtractor> =>
+  Layer.effect(Extractor.FieldExtractor, make(options))
+
+/** Like `layer`, with the options (the API key as `Config.Redacted`) read from `Config`. */
+export const layerConfig = (config: Config.Wrap<Options>): Layer.Layer<Extractor.FieldExtractor, Config.ConfigError> =>
+  Layer.unwrap(Effect.map(Config.unwrap(config), layer))

@@ -1,0 +1,160 @@
+/**
+ * The OpenAI-compatible `FieldExtractor` (`gpt-*`, `o1…`/`o3…`/`o4…`, or any pattern) through `openai`: Chat
+ * Completions with structured outputs (`response_format: json_schema`, `strict: true`, the schema generated from the
+ * skill). Page images go as `image_url` data URLs for `ocr_pdf`; `pdf_only` sends the PDF as a `file` part where the
+ * server takes one (`pdfInput`, on by default), else the pages' text. `baseURL` makes it work with Azure OpenAI's
+ * v1 API, vLLM, Ollama or OpenRouter. Documents over the budget (20 MB, 50 images by default) are split by pages.
+ */
+import { Extractor } from "@legible/core"
+import { Config, Effect, Layer, Redacted } from "effect"
+import OpenAI from "openai"
+import type { Chunk, Part } from "./internal/content.js"
+import * as Flow from "./internal/flow.js"
+import * as Prompt from "./internal/prompt.js"
+import * as Resilience from "./internal/resilience.js"
+import * as SkillSchema from "./SkillSchema.js"
+
+/** Settings of the OpenAI-compatible extractor. */
+export interface Options extends Resilience.ProviderOptions {
+  readonly apiKey: Redacted.Redacted
+  /** Default `https://api.openai.com/v1` (the SDK's own environment lookup is never used). */
+  readonly baseURL?: string | undefined
+  /** Models served; default `gpt-*`, `chatgpt-*`, `o1…`–`o9…`. Set it for vLLM/Ollama model names. */
+  readonly models?: RegExp | undefined
+  /** Whether the server takes PDFs as `file` parts (OpenAI does; most compatible servers do not). Default true. */
+  readonly pdfInput?: boolean | undefined
+  /** The name of the output-length parameter: OpenAI's `max_completion_tokens` (default) or the older `max_tokens`. */
+  readonly maxTokensParameter?: "max_completion_tokens" | "max_tokens" | undefined
+  /** Extra headers on every request (e.g. Azure's `api-key`). */
+  readonly headers?: Readonly<Record<string, string>> | undefined
+  /** Sent only when set. */
+  readonly temperature?: number | undefined
+}
+
+/** The default model pattern. */
+export const models: RegExp = /^(gpt-|chatgpt-|o\d)/
+
+type MessageParam = OpenAI.Chat.ChatCompletionMessageParam
+type ContentPart = OpenAI.Chat.ChatCompletionContentPart
+
+const contentPart = (part: Part): ContentPart => {
+  switch (part._tag) {
+    case "Text":
+      return { type: "text", text: part.text }
+    case "Image":
+      return { type: "image_url", image_url: { url: `data:${part.mimeType};base64,${part.base64}`, detail: "high" } }
+    case "Pdf":
+      return {
+        type: "file",
+        file: { filename: "document.pdf", file_data: `data:application/pdf;base64,${part.base64}` }
+      }
+  }
+}
+
+/** The user turn of a chunk: the opening, the document's parts, the closing. */
+export const userContent = (chunk: Chunk, index: number, count: number, numPages: number): Array<ContentPart> => [
+  { type: "text", text: Prompt.opening(chunk, index, count, numPages) },
+  ...chunk.parts.map(contentPart),
+  { type: "text", text: Prompt.closing("json") }
+]
+
+const parse = (content: string): Flow.Turn<unknown>["output"] => {
+  try {
+    return { _tag: "Output", value: JSON.parse(content) }
+  } catch (error) {
+    return { _tag: "Unusable", why: `the answer was not valid JSON (${String(error)}): "${content.slice(0, 200)}"` }
+  }
+}
+
+/** How a Chat Completions answer reads for the flow. */
+export const turn = (
+  messages: Array<MessageParam>,
+  completion: OpenAI.Chat.ChatCompletion
+): Flow.Turn<Array<MessageParam>> => {
+  const choice = completion.choices[0]
+  const content = choice?.message.content ?? null
+  const refusal = choice?.message.refusal ?? null
+  const refused = (refusal !== null && refusal !== "") || choice?.finish_reason === "content_filter"
+  return {
+    outcome: refused ? "refused" : choice?.finish_reason === "length" ? "truncated" : "answer",
+    output: content === null ? { _tag: "Unusable", why: "the answer had no content" } : parse(content),
+    refusal: refusal ?? "",
+    tokens: { prompt: completion.usage?.prompt_tokens ?? 0, response: completion.usage?.completion_tokens ?? 0 },
+    followUp: (text) => [...messages, { role: "assistant", content: content ?? "" }, { role: "user", content: text }]
+  }
+}
+
+const toFailure = (error: unknown): Resilience.HttpFailure => {
+  if (error instanceof OpenAI.APIConnectionTimeoutError)
+    return { status: undefined, headers: undefined, message: error.message, timeout: true }
+  if (error instanceof OpenAI.APIError) {
+    const status: number | undefined = error.status
+    return { status, headers: error.headers, message: error.message, timeout: false }
+  }
+  return { status: undefined, headers: undefined, message: String(error), timeout: false }
+}
+
+/** An OpenAI-compatible extractor with its own semaphore. */
+export const make = (options: Options): Effect.Effect<Extractor.FieldExtractor["Service"]> =>
+  Effect.gen(function* () {
+    const settings = Resilience.settings(options, { maxRequestBytes: 20_000_000, maxImages: 50 })
+    const caller = yield* Resilience.caller("OpenAI", settings)
+    const client = new OpenAI({
+      apiKey: Redacted.value(options.apiKey),
+      adminAPIKey: null,
+      organization: null,
+      project: null,
+      webhookSecret: null,
+      baseURL: options.baseURL ?? "https://api.openai.com/v1",
+      timeout: settings.timeoutMs,
+      maxRetries: 0,
+      logLevel: "off",
+      ...(options.headers === undefined ? {} : { defaultHeaders: { ...options.headers } })
+    })
+    const pattern = options.models ?? models
+    const lengthParameter = options.maxTokensParameter ?? "max_completion_tokens"
+
+    const extract = Effect.fn("OpenAI.extract")(function* (request: Extractor.ExtractRequest) {
+      const schema = JSON.parse(JSON.stringify(SkillSchema.fromFields(request.skill.fields))) as Record<string, unknown>
+      const system = Prompt.system(request.skill, "json")
+      const dialogue: Flow.Dialogue<Array<MessageParam>> = {
+        start: (chunk, index, count) => [
+          { role: "system", content: system },
+          { role: "user", content: userContent(chunk, index, count, request.document.numPages) }
+        ],
+        send: (messages, maxTokens) =>
+          Effect.map(
+            Resilience.call(
+              caller,
+              (signal) =>
+                client.chat.completions.create(
+                  {
+                    model: request.model,
+                    messages,
+                    response_format: {
+                      type: "json_schema",
+                      json_schema: { name: SkillSchema.TOOL_NAME, strict: true, schema }
+                    },
+                    [lengthParameter]: maxTokens,
+                    ...(options.temperature === undefined ? {} : { temperature: options.temperature })
+                  },
+                  { signal, timeout: settings.timeoutMs, maxRetries: 0 }
+                ),
+              toFailure
+            ),
+            (completion) => turn(messages, completion)
+          )
+      }
+      return yield* Flow.extract(caller, dialogue, request, { pdf: options.pdfInput ?? true })
+    })
+
+    return Extractor.FieldExtractor.of({ supports: (model) => pattern.test(model), extract })
+  })
+
+/** The OpenAI-compatible extractor as the `FieldExtractor`. */
+export const layer = (options: Options): Layer.Layer<Extractor.FieldExtractor> =>
+  Layer.effect(Extractor.FieldExtractor, make(options))
+
+/** Like `layer`, with the options (the API key as `Config.Redacted`) read from `Config`. */
+export const layerConfig = (config: Config.Wrap<Options>): Layer.Layer<Extractor.FieldExtractor, Config.ConfigError> =>
+  Layer.unwrap(Effect.map(Config.unwrap(config), layer))

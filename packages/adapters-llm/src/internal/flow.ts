@@ -1,0 +1,126 @@
+/**
+ * The extraction conversation both providers share: per chunk of pages, ask; on truncation ask once more with a
+ * larger `max_tokens`; on a refusal stop (permanent); check the answer against the skill and, if anything is
+ * wrong, run one repair round; then merge the chunks' answers and sum the usage of every call.
+ */
+import { Extractor, type Skill } from "@legible/core"
+import { Clock, Effect } from "effect"
+import * as Output from "../Output.js"
+import { type Chunk, chunks } from "./content.js"
+import type { Caller } from "./resilience.js"
+
+/** Tokens of one call. */
+export interface Tokens {
+  readonly prompt: number
+  readonly response: number
+}
+
+/** A model's answer, as the flow needs it. */
+export interface Turn<M> {
+  readonly outcome: "answer" | "truncated" | "refused"
+  /** The answer's values (tool input or parsed JSON), or why there is none usable. */
+  readonly output:
+    | { readonly _tag: "Output"; readonly value: unknown }
+    | { readonly _tag: "Unusable"; readonly why: string }
+  /** What the model said when it refused. */
+  readonly refusal: string
+  readonly tokens: Tokens
+  /** The conversation so far, this answer, and a user message with `text` (the repair request). */
+  followUp(text: string): M
+}
+
+/** A provider's side of the conversation: the first messages of a chunk and a call. */
+export interface Dialogue<M> {
+  start(chunk: Chunk, index: number, count: number): M
+  send(messages: M, maxTokens: number): Effect.Effect<Turn<M>, Extractor.ExtractorError>
+}
+
+const refused = (provider: string, turn: Turn<unknown>) =>
+  new Extractor.ExtractorError({
+    reason: "Refused",
+    message: `${provider}: the model refused to extract${turn.refusal === "" ? "" : `: ${turn.refusal}`}`,
+    permanent: true
+  })
+
+const checked = (fields: ReadonlyArray<Skill.SkillField>, turn: Turn<unknown>): Output.Checked =>
+  turn.output._tag === "Output" ? Output.check(fields, turn.output.value) : Output.unusable(fields, turn.output.why)
+
+const runChunk = <M>(
+  caller: Caller,
+  dialogue: Dialogue<M>,
+  fields: ReadonlyArray<Skill.SkillField>,
+  messages: M
+): Effect.Effect<
+  { readonly values: Extractor.ExtractedFields; readonly tokens: ReadonlyArray<Tokens> },
+  Extractor.ExtractorError
+> =>
+  Effect.gen(function* () {
+    const { settings, provider } = caller
+    const tokens: Array<Tokens> = []
+    const ask = (m: M, maxTokens: number) =>
+      Effect.tap(dialogue.send(m, maxTokens), (turn) => Effect.sync(() => tokens.push(turn.tokens)))
+
+    let turn = yield* ask(messages, settings.maxTokens)
+    if (turn.outcome === "truncated") {
+      yield* Effect.logWarning(
+        `${provider}: answer truncated at ${settings.maxTokens} tokens; asking again with ${settings.maxTokensRetry}`
+      )
+      turn = yield* ask(messages, settings.maxTokensRetry)
+      if (turn.outcome === "truncated") {
+        return yield* new Extractor.ExtractorError({
+          reason: "InvalidOutput",
+          message: `${provider}: the answer was cut at max_tokens twice (${settings.maxTokens}, then ${settings.maxTokensRetry})`,
+          permanent: true
+        })
+      }
+    }
+    if (turn.outcome === "refused") return yield* refused(provider, turn)
+    const first = checked(fields, turn)
+    if (first.problems.length === 0) return { values: first.values, tokens }
+
+    yield* Effect.logWarning(`${provider}: ${first.problems.length} problem(s) in the answer; one repair round`)
+    const repair = yield* ask(turn.followUp(Output.repairMessage(first.problems)), settings.maxTokensRetry)
+    if (repair.outcome === "refused") return yield* refused(provider, repair)
+    // A truncated repair is no repair: the first answer stands, its wrong parts empty.
+    if (repair.outcome === "truncated") return { values: first.values, tokens }
+    return { values: Output.afterRepair(fields, first, checked(fields, repair)), tokens }
+  })
+
+/** Runs an extraction through a provider's dialogue: chunks in parallel (bounded by the provider's semaphore). */
+export const extract = <M>(
+  caller: Caller,
+  dialogue: Dialogue<M>,
+  request: Extractor.ExtractRequest,
+  capabilities: { readonly pdf: boolean }
+): Effect.Effect<Extractor.ExtractResponse, Extractor.ExtractorError> =>
+  Effect.gen(function* () {
+    const started = yield* Clock.currentTimeMillis
+    const parts = chunks(request, caller.settings.budget, capabilities)
+    if (parts.length > 1) {
+      yield* Effect.logInfo(
+        `${caller.provider}: document sent in ${parts.length} requests (pages split to fit the budget)`
+      )
+    }
+    const results = yield* Effect.forEach(
+      parts,
+      (chunk, index) => runChunk(caller, dialogue, request.skill.fields, dialogue.start(chunk, index, parts.length)),
+      { concurrency: caller.settings.concurrency }
+    )
+    const tokens = results.flatMap((r) => r.tokens)
+    const prompt = tokens.reduce((sum, t) => sum + t.prompt, 0)
+    const response = tokens.reduce((sum, t) => sum + t.response, 0)
+    const finished = yield* Clock.currentTimeMillis
+    return {
+      values: Output.mergeParts(
+        request.skill.fields,
+        results.map((r) => r.values)
+      ),
+      usage: {
+        tokens_consumidos: prompt + response,
+        prompt_tokens: prompt,
+        response_tokens: response,
+        duration: (finished - started) / 1000,
+        model: request.model
+      }
+    }
+  })

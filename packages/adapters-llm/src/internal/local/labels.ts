@@ -1,0 +1,233 @@
+/**
+ * Labels: the words a document prints before (or above) a value. They come from the field itself (aliases, name,
+ * a short description) and, when the field is recognisably a common concept (total, date, document number, tax
+ * id, company, address, line-item columns), from a small Spanish/English lexicon of that concept's labels.
+ */
+import type { Field } from "@legible/core"
+import { cellAt, cellStart, type Layout, type Row } from "./layout.js"
+import { folded, phraseTokens, sameToken, tokens } from "./text.js"
+
+/** What the local rules need to know of a field (a skill field, a sub-field or a catalog key column). */
+export interface Target {
+  readonly name: string
+  readonly type: Field.FieldType
+  readonly aliases: ReadonlyArray<string>
+  readonly description: string
+}
+
+/** A common concept a field may stand for, which brings its own labels and value rules. */
+export type Concept =
+  | "taxId"
+  | "date"
+  | "total"
+  | "number"
+  | "company"
+  | "address"
+  | "description"
+  | "quantity"
+  | "price"
+  | "amount"
+  | "none"
+
+/** A label phrase: its folded tokens and how much a match of it counts. */
+export interface Label {
+  readonly tokens: ReadonlyArray<string>
+  readonly strength: number
+}
+
+const LEXICON: Readonly<Record<Exclude<Concept, "none">, ReadonlyArray<string>>> = {
+  taxId: [
+    "cuit",
+    "cif",
+    "nif",
+    "nie",
+    "rfc",
+    "vat",
+    "vat no",
+    "vat id",
+    "gst id",
+    "gst reg no",
+    "tax id",
+    "c i f",
+    "n i f",
+    "ruc",
+    "rut",
+    "nif cif"
+  ],
+  date: [
+    "fecha",
+    "date",
+    "fecha de emision",
+    "fecha emision",
+    "fecha factura",
+    "fecha de factura",
+    "fecha de expedicion",
+    "invoice date",
+    "issue date",
+    "date issued",
+    "fecha de venta"
+  ],
+  total: [
+    "total",
+    "importe total",
+    "total factura",
+    "total a pagar",
+    "importe a pagar",
+    "total eur",
+    "total con iva",
+    "total iva incluido",
+    "grand total",
+    "total amount",
+    "amount due",
+    "total due",
+    "net total",
+    "nett total",
+    "total rounded",
+    "rounded total",
+    "total incl",
+    "total inclusive",
+    "total sales",
+    "monto total",
+    "total rm"
+  ],
+  number: [
+    "factura no",
+    "no factura",
+    "no de factura",
+    "numero de factura",
+    "invoice no",
+    "comp no",
+    "comprobante no",
+    "receipt no",
+    "bill no",
+    "doc no",
+    "document no",
+    "ticket no",
+    "folio",
+    "no"
+  ],
+  company: ["razon social", "empresa", "company", "emisor", "proveedor", "vendor", "merchant", "seller"],
+  address: ["direccion", "domicilio", "domicilio comercial", "address"],
+  description: [
+    "descripcion",
+    "concepto",
+    "description",
+    "detalle",
+    "producto",
+    "articulo",
+    "item",
+    "producto servicio",
+    "servicio"
+  ],
+  quantity: ["cantidad", "cant", "qty", "quantity", "unidades", "uds", "units"],
+  price: ["precio", "precio unit", "precio unitario", "p unit", "unit price", "price", "s price"],
+  amount: ["importe", "amount", "subtotal", "total", "importe linea"]
+}
+
+const TRIGGERS: ReadonlyArray<readonly [Exclude<Concept, "none">, ReadonlyArray<string>]> = [
+  ["taxId", ["cuit", "cif", "nif", "nie", "rfc", "vat", "ruc", "rut", "tin", "gst", "fiscal"]],
+  ["total", ["total", "totales", "grandtotal"]],
+  [
+    "number",
+    ["factura", "invoice", "comprobante", "receipt", "recibo", "ticket", "bill", "folio", "albaran", "pedido", "order"]
+  ],
+  [
+    "company",
+    [
+      "company",
+      "empresa",
+      "emisor",
+      "issuer",
+      "vendor",
+      "merchant",
+      "store",
+      "tienda",
+      "proveedor",
+      "supplier",
+      "seller",
+      "vendedor",
+      "comercio",
+      "establecimiento",
+      "razon",
+      "shop"
+    ]
+  ],
+  ["address", ["address", "direccion", "domicilio"]],
+  ["description", ["descripcion", "concepto", "description", "detalle", "producto", "articulo", "item"]],
+  ["quantity", ["cantidad", "qty", "quantity", "unidades", "units", "uds"]],
+  ["price", ["precio", "price", "unitario"]],
+  ["amount", ["importe", "amount", "subtotal"]]
+]
+
+/** The words of a field's name: `fecha_emision`, `fechaEmision` and `fecha-emision` all give `fecha emision`. */
+export const nameWords = (name: string): string => name.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_\-.]+/g, " ")
+
+/** The concept a field stands for, from its type, name, aliases and description. */
+export const conceptOf = (target: Target): Concept => {
+  const words = new Set(
+    [nameWords(target.name), ...target.aliases, target.description].flatMap((text) =>
+      tokens(folded(text)).map((t) => t.text)
+    )
+  )
+  const has = (list: ReadonlyArray<string>) => list.some((w) => words.has(w))
+  const numeric = target.type === "float" || target.type === "integer"
+  for (const [concept, triggers] of TRIGGERS) {
+    if (!has(triggers)) continue
+    if (concept === "taxId" && target.type !== "date" && !numeric) return concept
+    if (concept === "total" && target.type !== "date") return concept
+    if (concept === "number" && target.type === "string" && words.has("no")) return concept
+    if ((concept === "company" || concept === "address" || concept === "description") && target.type === "string")
+      return concept
+    if ((concept === "quantity" || concept === "price" || concept === "amount") && numeric) return concept
+  }
+  if (target.type === "date" || has(["fecha", "date"]))
+    return target.type === "string" || target.type === "date" ? "date" : "none"
+  return "none"
+}
+
+/** The labels of a field, strongest first: aliases, its name, a short description, then its concept's lexicon. */
+export const labelsOf = (target: Target, concept: Concept = conceptOf(target)): ReadonlyArray<Label> => {
+  const out: Array<Label> = []
+  const add = (phrase: string, strength: number) => {
+    const t = phraseTokens(phrase)
+    if (t.length > 0 && !out.some((l) => l.tokens.join(" ") === t.join(" "))) out.push({ tokens: t, strength })
+  }
+  for (const alias of target.aliases) add(alias, 1)
+  add(nameWords(target.name), 0.9)
+  if (phraseTokens(target.description).length <= 4) add(target.description, 0.85)
+  if (concept !== "none") for (const phrase of LEXICON[concept]) add(phrase, 0.8)
+  return out
+}
+
+/** A label found in a row: offsets in the row's text of its first and last character. */
+export interface Hit {
+  readonly row: Row
+  readonly label: Label
+  readonly start: number
+  readonly end: number
+}
+
+/** Where the labels occur in the document. A one-word label must open a cell (`TOTAL`, not `SUB TOTAL`). */
+export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>): Array<Hit> => {
+  const hits: Array<Hit> = []
+  for (const row of layout.rows) {
+    const rowTokens = tokens(row.folded.text)
+    for (const label of labels) {
+      for (let i = 0; i + label.tokens.length <= rowTokens.length; i++) {
+        if (!label.tokens.every((t, k) => sameToken(t, rowTokens[i + k]?.text ?? ""))) continue
+        const first = rowTokens[i]
+        const last = rowTokens[i + label.tokens.length - 1]
+        if (first === undefined || last === undefined) continue
+        const start = row.folded.origin[first.start] ?? 0
+        const end = (row.folded.origin[last.end - 1] ?? 0) + 1
+        if (label.tokens.length === 1) {
+          const cell = cellAt(row, start)
+          const before = cell === undefined ? "" : row.text.slice(cellStart(row, cell), start)
+          if (/[\p{L}\p{N}]/u.test(before)) continue
+        }
+        hits.push({ row, label, start, end })
+      }
+    }
+  }
+  return hits
+}

@@ -1,0 +1,136 @@
+/**
+ * The page geometry the local extractor reads: visual rows (words whose boxes share a band, whatever lines the
+ * reader made) and, within a row, cells separated by wide gaps (columns, label/value pairs).
+ */
+import type { Document } from "@legible/core"
+import { type Folded, fold } from "./text.js"
+
+/** A word with its box (PDF points, top-left origin). */
+export interface Word {
+  readonly id: string
+  readonly text: string
+  readonly x0: number
+  readonly y0: number
+  readonly x1: number
+  readonly y1: number
+  readonly page: number
+}
+
+/** A run of words in a row with no wide gap inside. */
+export interface Cell {
+  /** Index of its first and one past its last word in the row. */
+  readonly from: number
+  readonly to: number
+  readonly x0: number
+  readonly x1: number
+  readonly text: string
+}
+
+/** A visual row of a page, left to right. */
+export interface Row {
+  readonly page: number
+  /** Position in reading order over the whole document. */
+  readonly order: number
+  readonly y0: number
+  readonly y1: number
+  readonly words: ReadonlyArray<Word>
+  /** The words joined by single spaces. */
+  readonly text: string
+  /** `text` folded, with offsets back into it. */
+  readonly folded: Folded
+  /** Offset in `text` where each word starts. */
+  readonly starts: ReadonlyArray<number>
+  readonly cells: ReadonlyArray<Cell>
+}
+
+/** The document as rows, in reading order, and each page's height. */
+export interface Layout {
+  readonly rows: ReadonlyArray<Row>
+  readonly pageHeight: ReadonlyMap<number, number>
+}
+
+const median = (values: ReadonlyArray<number>): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? 0
+}
+
+const bands = (words: ReadonlyArray<Word>): Array<Array<Word>> => {
+  const sorted = [...words].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0)
+  const rows: Array<{ y0: number; y1: number; words: Array<Word> }> = []
+  for (const word of sorted) {
+    const center = (word.y0 + word.y1) / 2
+    // A word joins the row whose band (its first word's box) holds its vertical center; bands do not drift.
+    const row = rows.find((r) => center >= r.y0 && center <= r.y1 && word.y1 - word.y0 < 2.5 * (r.y1 - r.y0))
+    if (row === undefined) rows.push({ y0: word.y0, y1: word.y1, words: [word] })
+    else row.words.push(word)
+  }
+  return rows.map((r) => r.words.sort((a, b) => a.x0 - b.x0))
+}
+
+const cellsOf = (words: ReadonlyArray<Word>, starts: ReadonlyArray<number>, text: string): Array<Cell> => {
+  const height = median(words.map((w) => w.y1 - w.y0))
+  const cells: Array<Cell> = []
+  let from = 0
+  for (let i = 1; i <= words.length; i++) {
+    const previous = words[i - 1]
+    const next = words[i]
+    if (next === undefined || previous === undefined || next.x0 - previous.x1 > 0.8 * height) {
+      const first = words[from]
+      if (first !== undefined && previous !== undefined) {
+        const end = (starts[i - 1] ?? 0) + previous.text.length
+        cells.push({ from, to: i, x0: first.x0, x1: previous.x1, text: text.slice(starts[from] ?? 0, end) })
+      }
+      from = i
+    }
+  }
+  return cells
+}
+
+/** Builds the rows of a read document. */
+export const layout = (document: Document.ReadDocument): Layout => {
+  const rows: Array<Row> = []
+  const pageHeight = new Map<number, number>()
+  for (const page of document.pages) {
+    pageHeight.set(page.page, page.height)
+    const words = page.lines.flatMap((line) =>
+      line.words
+        .filter((w) => w.word.trim() !== "")
+        .map((w): Word => ({ id: w.id, text: w.word.trim(), x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, page: page.page }))
+    )
+    for (const band of bands(words)) {
+      const starts: Array<number> = []
+      let text = ""
+      for (const word of band) {
+        if (text !== "") text += " "
+        starts.push(text.length)
+        text += word.text
+      }
+      rows.push({
+        page: page.page,
+        order: rows.length,
+        y0: Math.min(...band.map((w) => w.y0)),
+        y1: Math.max(...band.map((w) => w.y1)),
+        words: band,
+        text,
+        folded: fold(text),
+        starts,
+        cells: cellsOf(band, starts, text)
+      })
+    }
+  }
+  return { rows, pageHeight }
+}
+
+/** The cell of a row that holds the character at `offset` of its text. */
+export const cellAt = (row: Row, offset: number): Cell | undefined =>
+  row.cells.find((c) => offset >= (row.starts[c.from] ?? 0) && offset < (row.starts[c.from] ?? 0) + c.text.length)
+
+/** The offset in a row's text where a cell starts. */
+export const cellStart = (row: Row, cell: Cell): number => row.starts[cell.from] ?? 0
+
+/** Horizontal overlap of two ranges, as a share of the shorter one. */
+export const overlap = (a: { x0: number; x1: number }, b: { x0: number; x1: number }): number => {
+  const shared = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)
+  const shorter = Math.min(a.x1 - a.x0, b.x1 - b.x0)
+  return shorter <= 0 ? 0 : Math.max(0, shared) / shorter
+}

@@ -1,0 +1,132 @@
+/**
+ * Typed candidates in a text: dates (numeric and Spanish/English month names), amounts (`1.234,56`, `1,234.56`,
+ * `RM327.00`), tax ids (Argentine CUIT with its check digit, Spanish NIF/NIE/CIF, Mexican RFC) and document numbers
+ * (`0001-00012345`, `F-2026/0042`). Matches carry their offsets in the text they were found in.
+ */
+import { folded } from "./text.js"
+
+/** A match in a text. */
+export interface Match {
+  readonly text: string
+  readonly start: number
+  readonly end: number
+}
+
+const all = (re: RegExp, text: string, accept: (m: RegExpExecArray) => boolean = () => true): Array<Match> => {
+  const out: Array<Match> = []
+  for (const m of text.matchAll(re)) {
+    const start = m.index ?? 0
+    if (accept(m as RegExpExecArray)) out.push({ text: m[0], start, end: start + m[0].length })
+  }
+  return out
+}
+
+const plausible = (a: number, b: number): boolean =>
+  (a >= 1 && a <= 31 && b >= 1 && b <= 12) || (b >= 1 && b <= 31 && a >= 1 && a <= 12)
+
+const MONTH = "(?:ene|feb|mar|abr|may|jun|jul|ago|sep|set|oct|nov|dic|jan|apr|aug|dec)[a-z]*\\.?"
+
+const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boolean]> = [
+  [/(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\d/.-]\d)/g, (m) => plausible(Number(m[1]), Number(m[3]))],
+  [
+    /(?<![\d/.-])(\d{4})([/.-])(\d{1,2})\2(\d{1,2})(?![\d/.-]\d|\d)/g,
+    (m) => Number(m[3]) >= 1 && Number(m[3]) <= 12 && Number(m[4]) >= 1 && Number(m[4]) <= 31
+  ],
+  [
+    new RegExp(
+      `(?<![a-z\\d])(\\d{1,2})\\s*(?:de\\s+|[-/.]\\s*)?${MONTH}\\s*(?:de\\s+|del\\s+|,\\s*|[-/.]\\s*)?(\\d{4}|\\d{2})(?!\\d)`,
+      "g"
+    ),
+    (m) => Number(m[1]) >= 1 && Number(m[1]) <= 31
+  ],
+  [
+    new RegExp(`(?<![a-z])${MONTH}\\s+(\\d{1,2}),?\\s+(\\d{4})(?!\\d)`, "g"),
+    (m) => Number(m[1]) >= 1 && Number(m[1]) <= 31
+  ]
+]
+
+/** Dates in a text (month names matched accent- and case-insensitively), in order of appearance. */
+export const dates = (text: string): Array<Match> => {
+  const lower = folded(text)
+  // Folding keeps lengths for the Latin scripts dates are written in; where it does not, use the text as is.
+  const source = lower.length === text.length ? lower : text.toLowerCase()
+  const found = DATE_PATTERNS.flatMap(([re, accept]) => all(re, source, accept))
+  return dedupe(found).map((m) => ({ ...m, text: text.slice(m.start, m.end) }))
+}
+
+/** Drops matches overlapping an earlier, longer one; sorts by position. */
+const dedupe = (matches: ReadonlyArray<Match>): Array<Match> => {
+  const sorted = [...matches].sort((a, b) => a.start - b.start || b.end - a.end)
+  const out: Array<Match> = []
+  for (const m of sorted) {
+    const last = out[out.length - 1]
+    if (last === undefined || m.start >= last.end) out.push(m)
+  }
+  return out
+}
+
+const AMOUNT = /(?<![\d/:.,])-?(?:\d{1,3}(?:[.,'](?:\d{3}))+|\d+)(?:[.,]\d{1,2})?(?![\d/:%]|[.,]\d|-\d)/g
+
+/** An amount: its text and its numeric value (the last `.`/`,` followed by one or two digits is the decimal mark). */
+export interface Amount extends Match {
+  readonly value: number
+  readonly decimals: boolean
+}
+
+/** The numeric value of an amount's text, or undefined. */
+export const amountValue = (literal: string): number | undefined => {
+  const s = literal.replace(/[^\d.,'-]/g, "")
+  const decimal = /[.,](\d{1,2})$/.exec(s)
+  const integer = (decimal === null ? s : s.slice(0, decimal.index)).replace(/[.,']/g, "")
+  if (!/^-?\d+$/.test(integer)) return undefined
+  const value = Number.parseFloat(decimal === null ? integer : `${integer}.${decimal[1]}`)
+  return Number.isFinite(value) ? value : undefined
+}
+
+/** Amounts in a text, not counting the numbers inside dates, times and phone numbers. */
+export const amounts = (text: string): Array<Amount> => {
+  const inDates = dates(text)
+  return all(AMOUNT, text)
+    .filter((m) => !inDates.some((d) => m.start < d.end && m.end > d.start))
+    .flatMap((m): Array<Amount> => {
+      const value = amountValue(m.text)
+      return value === undefined ? [] : [{ ...m, value, decimals: /[.,]\d{1,2}$/.test(m.text) }]
+    })
+}
+
+const cuitValid = (digits: string): boolean => {
+  const weights = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2]
+  const sum = weights.reduce((acc, w, i) => acc + w * Number(digits[i]), 0)
+  const check = 11 - (sum % 11)
+  const expected = check === 11 ? 0 : check === 10 ? 9 : check
+  return expected === Number(digits[10])
+}
+
+const nifValid = (id: string): boolean => {
+  const clean = id.replace(/-/g, "").toUpperCase()
+  const nie = clean.replace(/^X/, "0").replace(/^Y/, "1").replace(/^Z/, "2")
+  if (!/^\d{8}[A-Z]$/.test(nie)) return true // a CIF: its format is the check
+  return "TRWAGMYFPDXBNJZSQVHLCKE"[Number(nie.slice(0, 8)) % 23] === nie[8]
+}
+
+const TAX_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boolean]> = [
+  [/(?<![\d-])(?:20|23|24|27|30|33|34)-?\d{8}-?\d(?![\d-])/g, (m) => cuitValid(m[0].replace(/-/g, ""))],
+  [
+    /(?<![A-Za-z0-9])(?:ES[-\s]?)?(?:[A-HJNP-SUVW]-?\d{7}-?[0-9A-J]|\d{8}-?[A-Z]|[XYZ]-?\d{7}-?[A-Z])(?![A-Za-z0-9])/g,
+    (m) => nifValid(m[0].replace(/^ES[-\s]?/, ""))
+  ],
+  [/(?<![A-Za-z0-9&Ñ])[A-ZÑ&]{3,4}-?\d{6}-?[A-Z0-9]{3}(?![A-Za-z0-9])/g, () => true]
+]
+
+/** Tax ids in a text, in order of appearance. */
+export const taxIds = (text: string): Array<Match> =>
+  dedupe(TAX_PATTERNS.flatMap(([re, accept]) => all(re, text, accept)))
+
+/** Document numbers in a text: words with digits (and letters, `-`, `/`, `.`), not dates, amounts with decimals. */
+export const codes = (text: string): Array<Match> => {
+  const inDates = dates(text)
+  return all(/(?<![\p{L}\p{N}])[\p{L}\p{N}][\p{L}\p{N}\-/._]*(?<![-/._])/gu, text)
+    .filter((m) => /\d/.test(m.text))
+    .filter((m) => !/^\d{1,3}(?:[.,]\d{3})*[.,]\d{1,2}$/.test(m.text))
+    .filter((m) => !inDates.some((d) => m.start < d.end && m.end > d.start))
+}

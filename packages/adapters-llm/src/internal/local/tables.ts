@@ -1,0 +1,116 @@
+/**
+ * List fields from tables: a header row is a row whose cells carry the labels of at least two sub-fields (or of the
+ * field itself, for a list of simple values); the rows under it, until a totals row or a wide vertical gap, are
+ * items, each word going to the header cell whose column holds its center (columns split halfway between
+ * header cells). A row with text but none of the numeric columns continues the item above (wrapped descriptions).
+ */
+import type { Extractor, Skill } from "@legible/core"
+import { findLabels, type Hit, labelsOf, type Target } from "./labels.js"
+import { cellStart, type Layout, type Row } from "./layout.js"
+
+type Dict = { readonly [name: string]: Extractor.ExtractedValue }
+
+/** A column of a table: its header cell's span and the sub-field it feeds (none for unrelated columns). */
+interface Column {
+  readonly x0: number
+  readonly x1: number
+  readonly target: Target | undefined
+}
+
+const STOP =
+  /^[^\p{L}]*(total|sub ?total|base imponible|iva|impuestos?|tax|observaciones|importe total|suma|neto|rounding|cash|change)(?![\p{L}])/u
+
+const numeric = (t: Target | undefined): boolean => t !== undefined && (t.type === "integer" || t.type === "float")
+
+const headerColumns = (
+  row: Row,
+  targets: ReadonlyArray<Target>,
+  hits: ReadonlyMap<Target, ReadonlyArray<Hit>>
+): ReadonlyArray<Column> | undefined => {
+  const claims: Array<{ target: Target; cell: number; strength: number }> = []
+  for (const target of targets) {
+    for (const hit of hits.get(target) ?? []) {
+      if (hit.row !== row) continue
+      const cell = row.cells.findIndex(
+        (c) => hit.start >= cellStart(row, c) && hit.start < cellStart(row, c) + c.text.length
+      )
+      if (cell >= 0) claims.push({ target, cell, strength: hit.label.strength })
+    }
+  }
+  // Strongest claims first; each cell and each target is taken once.
+  claims.sort((a, b) => b.strength - a.strength || a.cell - b.cell)
+  const byCell = new Map<number, Target>()
+  for (const claim of claims) {
+    if (byCell.has(claim.cell) || [...byCell.values()].includes(claim.target)) continue
+    byCell.set(claim.cell, claim.target)
+  }
+  if (byCell.size < Math.min(2, targets.length)) return undefined
+  return row.cells.map((c, i) => ({ x0: c.x0, x1: c.x1, target: byCell.get(i) }))
+}
+
+const columnOf = (columns: ReadonlyArray<Column>, x: number): number => {
+  for (let i = 0; i < columns.length - 1; i++) {
+    const current = columns[i]
+    const next = columns[i + 1]
+    if (current !== undefined && next !== undefined && x < (current.x1 + next.x0) / 2) return i
+  }
+  return columns.length - 1
+}
+
+const cellsOfRow = (row: Row, columns: ReadonlyArray<Column>): Array<string> => {
+  const texts = columns.map(() => [] as Array<string>)
+  for (const word of row.words) texts[columnOf(columns, (word.x0 + word.x1) / 2)]?.push(word.text)
+  return texts.map((t) => t.join(" "))
+}
+
+/** The items of a list field found under its header rows, in reading order. */
+export const listValue = (layout: Layout, field: Skill.SkillField): ReadonlyArray<string | Dict> => {
+  const targets: ReadonlyArray<Target> =
+    field.type === "object"
+      ? (field.fields ?? [])
+      : field.type === "catalog"
+        ? (field.catalog?.keyColumns ?? []).map((c) => ({ name: c, type: "string", aliases: [], description: "" }))
+        : [field]
+  const hits = new Map(targets.map((t) => [t, findLabels(layout, labelsOf(t))] as const))
+  const anyNumeric = targets.some(numeric)
+  const items: Array<Record<string, string | null>> = []
+  let i = 0
+  while (i < layout.rows.length) {
+    const header = layout.rows[i]
+    const columns = header === undefined ? undefined : headerColumns(header, targets, hits)
+    i += 1
+    if (header === undefined || columns === undefined) continue
+    let last: Row = header
+    let previous: Record<string, string | null> | undefined
+    for (; i < layout.rows.length; i++) {
+      const row = layout.rows[i]
+      if (row === undefined || row.page !== header.page) break
+      if (row.y0 - last.y1 > 3 * (header.y1 - header.y0) || STOP.test(row.folded.text)) break
+      const texts = cellsOfRow(row, columns)
+      const filled = columns.flatMap((c, k) => (c.target !== undefined && texts[k] !== "" ? [c] : []))
+      if (filled.length === 0) continue
+      if (anyNumeric && !filled.some((c) => numeric(c.target) && /\d/.test(texts[columns.indexOf(c)] ?? ""))) {
+        // Text without figures under an item: the item's description wrapped onto another line.
+        if (previous === undefined) continue
+        if (row.y0 - last.y1 > 1.5 * (row.y1 - row.y0)) break
+        for (const c of filled) {
+          const name = c.target?.name ?? ""
+          const extra = texts[columns.indexOf(c)] ?? ""
+          previous[name] =
+            previous[name] === null || previous[name] === undefined ? extra : `${previous[name]} ${extra}`
+        }
+        last = row
+        continue
+      }
+      const item: Record<string, string | null> = Object.fromEntries(targets.map((t) => [t.name, null]))
+      columns.forEach((c, k) => {
+        const text = texts[k] ?? ""
+        if (c.target !== undefined && text !== "") item[c.target.name] = text
+      })
+      items.push(item)
+      previous = item
+      last = row
+    }
+  }
+  return field.type === "object" || field.type === "catalog" ? items : items.flatMap((item) => item[field.name] ?? [])
+}

@@ -1,0 +1,173 @@
+/**
+ * How the providers call out: our own per-attempt timeout (the SDKs' is 10 minutes), our own retries (the SDKs'
+ * are turned off) on 429/529/5xx, timeouts and connection errors with full-jitter backoff or the server's
+ * `retry-after` capped below the job lease, no retry on other 4xx, and a semaphore per provider.
+ */
+import { Extractor, Retry } from "@legible/core"
+import { Clock, Duration, Effect, Random, Semaphore } from "effect"
+import type { Budget } from "./content.js"
+
+/** Settings shared by the providers (all optional; the defaults are in `settings`). */
+export interface ProviderOptions {
+  /** Per HTTP attempt; default 60 s. */
+  readonly timeout?: Duration.Input | undefined
+  /** Attempts per request, the first included; default 4. */
+  readonly maxAttempts?: number | undefined
+  /** Backoff ceiling of the first retry; default 1 s (doubling, full jitter). */
+  readonly backoffBase?: Duration.Input | undefined
+  /** Largest backoff; default 20 s. */
+  readonly backoffCap?: Duration.Input | undefined
+  /** Largest wait a `retry-after` header may impose; keep it well below the job lease. Default 30 s. */
+  readonly retryAfterCap?: Duration.Input | undefined
+  /** Requests in flight at once to this provider; default 4. */
+  readonly concurrency?: number | undefined
+  /** `max_tokens` of a request; default 4096 (a truncated answer is retried once with 4×, at most 32768). */
+  readonly maxTokens?: number | undefined
+  /** Bytes of document content per request (base64 images and PDFs, text). */
+  readonly maxRequestBytes?: number | undefined
+  /** Images per request. */
+  readonly maxImagesPerRequest?: number | undefined
+  /** Characters of document text per request; default 400,000 (≈100k tokens). */
+  readonly maxTextChars?: number | undefined
+}
+
+/** The options resolved to numbers. */
+export interface Settings {
+  readonly timeoutMs: number
+  readonly policy: Retry.RetryPolicy
+  readonly retryAfterCapMs: number
+  readonly concurrency: number
+  readonly maxTokens: number
+  readonly maxTokensRetry: number
+  readonly budget: Budget
+}
+
+/** Resolves options with the provider's own request limits as defaults. */
+export const settings = (
+  options: ProviderOptions,
+  limits: { readonly maxRequestBytes: number; readonly maxImages: number }
+): Settings => {
+  const maxTokens = options.maxTokens ?? 4096
+  return {
+    timeoutMs: Duration.toMillis(options.timeout ?? Duration.seconds(60)),
+    policy: {
+      maxAttempts: Math.max(1, options.maxAttempts ?? 4),
+      baseMs: Duration.toMillis(options.backoffBase ?? Duration.seconds(1)),
+      capMs: Duration.toMillis(options.backoffCap ?? Duration.seconds(20))
+    },
+    retryAfterCapMs: Duration.toMillis(options.retryAfterCap ?? Duration.seconds(30)),
+    concurrency: Math.max(1, options.concurrency ?? 4),
+    maxTokens,
+    maxTokensRetry: Math.max(maxTokens, Math.min(maxTokens * 4, 32_768)),
+    budget: {
+      maxBytes: options.maxRequestBytes ?? limits.maxRequestBytes,
+      maxImages: options.maxImagesPerRequest ?? limits.maxImages,
+      maxChars: options.maxTextChars ?? 400_000
+    }
+  }
+}
+
+/** A failed HTTP attempt, whatever the SDK. */
+export interface HttpFailure {
+  /** The HTTP status, or undefined when no response came (connection error, timeout). */
+  readonly status: number | undefined
+  readonly headers: { get(name: string): string | null } | undefined
+  /** The provider's message (or the connection error's). */
+  readonly message: string
+  readonly timeout: boolean
+}
+
+/**
+ * The wait a response asks for, in milliseconds: `retry-after-ms`, else `retry-after` in seconds or as an HTTP
+ * date (relative to `nowMs`); undefined when absent or unreadable.
+ */
+export const retryAfterMs = (
+  headers: { get(name: string): string | null } | undefined,
+  nowMs: number
+): number | undefined => {
+  const ms = Number.parseFloat(headers?.get("retry-after-ms") ?? "")
+  if (Number.isFinite(ms) && ms >= 0) return ms
+  const value = headers?.get("retry-after")?.trim()
+  if (value === undefined || value === "") return undefined
+  if (/^\d+(\.\d+)?$/.test(value)) return Number.parseFloat(value) * 1000
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs)
+}
+
+/** The wait before the retry after attempt `attempt`: the server's (capped) if it named one, else full jitter. */
+export const retryDelayMs = (
+  s: Pick<Settings, "policy" | "retryAfterCapMs">,
+  attempt: number,
+  retryAfter: number | undefined,
+  random: number
+): number =>
+  retryAfter === undefined ? Retry.backoff(s.policy, attempt, () => random) : Math.min(retryAfter, s.retryAfterCapMs)
+
+/** Whether a failure is worth another attempt, and the error it becomes otherwise. */
+export const classify = (
+  provider: string,
+  failure: HttpFailure
+): { readonly retryable: boolean; readonly error: Extractor.ExtractorError } => {
+  const { status } = failure
+  const make = (reason: Extractor.ExtractorError["reason"], permanent: boolean) =>
+    new Extractor.ExtractorError({ reason, message: `${provider}: ${failure.message}`, permanent })
+  if (failure.timeout) return { retryable: true, error: make("Timeout", false) }
+  if (status === undefined) return { retryable: true, error: make("Unavailable", false) }
+  if (status === 429) return { retryable: true, error: make("RateLimited", false) }
+  if (status === 408 || status === 409 || status >= 500) return { retryable: true, error: make("Unavailable", false) }
+  if (status === 413) return { retryable: false, error: make("TooLarge", true) }
+  return { retryable: false, error: make("Rejected", true) }
+}
+
+/** A provider's gate: its settings and its semaphore. */
+export interface Caller {
+  readonly provider: string
+  readonly settings: Settings
+  readonly semaphore: Semaphore.Semaphore
+}
+
+/** A caller for a provider (one semaphore shared by all its requests). */
+export const caller = (provider: string, s: Settings): Effect.Effect<Caller> =>
+  Effect.map(Semaphore.make(s.concurrency), (semaphore) => ({ provider, settings: s, semaphore }))
+
+const timedOut = (ms: number): HttpFailure => ({
+  status: undefined,
+  headers: undefined,
+  message: `no answer within ${ms} ms`,
+  timeout: true
+})
+
+/**
+ * One request with timeout, retries and the concurrency limit. `send` gets the abort signal of the attempt: an
+ * attempt that times out is aborted, not left running. The permit is held per attempt, not across backoff waits.
+ */
+export const call = <A>(
+  c: Caller,
+  send: (signal: AbortSignal) => Promise<A>,
+  toFailure: (error: unknown) => HttpFailure
+): Effect.Effect<A, Extractor.ExtractorError> => {
+  const { settings: s } = c
+  const attempt = (n: number): Effect.Effect<A, Extractor.ExtractorError> =>
+    Effect.tryPromise({ try: (signal) => send(signal), catch: toFailure }).pipe(
+      Effect.timeoutOrElse({ duration: s.timeoutMs, orElse: () => Effect.fail(timedOut(s.timeoutMs)) }),
+      Semaphore.withPermit(c.semaphore),
+      Effect.catch((failure: HttpFailure) => {
+        const { retryable, error } = classify(c.provider, failure)
+        if (!retryable) return Effect.fail(error)
+        if (n >= s.policy.maxAttempts) {
+          return Effect.fail(
+            new Extractor.ExtractorError({ ...error, message: `${error.message} (after ${n} attempts)` })
+          )
+        }
+        return Effect.gen(function* () {
+          const random = yield* Random.next
+          const now = yield* Clock.currentTimeMillis
+          const delay = retryDelayMs(s, n, retryAfterMs(failure.headers, now), random)
+          yield* Effect.logWarning(`${c.provider}: attempt ${n} failed (${error.message}); retrying in ${delay} ms`)
+          yield* Effect.sleep(Duration.millis(delay))
+          return yield* attempt(n + 1)
+        })
+      })
+    )
+  return attempt(1)
+}
