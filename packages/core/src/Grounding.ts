@@ -313,17 +313,22 @@ const height = (b: Box): number => Math.max(b.y1 - b.y0, 1)
 const sameRow = (a: Box, b: Box): boolean =>
   Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) >= 0.5 * Math.min(height(a), height(b))
 
-/** How far a value is from its label, in label heights: same line to the right, then below, then anywhere. */
+/**
+ * How far a value is from its label, in label heights. Same row to the right costs little whatever the gap (forms
+ * and receipts put the label left and the amount far right); below means under the label's own span; anything
+ * else costs its distance plus a penalty that keeps it behind both.
+ */
 const labelCost = (label: Box, value: Box): number => {
   if (label.page !== value.page) return Number.POSITIVE_INFINITY
   const h = height(label)
-  if (sameRow(label, value) && value.x0 >= label.x1 - h) return Math.max(0, value.x0 - label.x1) / h
-  if (value.y0 >= label.y1 - 0.5 * h && value.x1 >= label.x0 - 2 * h) {
-    return 4 + (1.5 * Math.max(0, value.y0 - label.y1)) / h + (0.2 * Math.abs(value.x0 - label.x0)) / h
+  if (sameRow(label, value) && value.x0 >= label.x1 - h) return (0.05 * Math.max(0, value.x0 - label.x1)) / h
+  const under = value.x0 <= label.x1 + h && value.x1 >= label.x0 - h
+  if (under && value.y0 >= label.y1 - 0.5 * h) {
+    return 1 + Math.max(0, value.y0 - label.y1) / h + (0.1 * Math.abs(value.x0 - label.x0)) / h
   }
   const dx = (value.x0 + value.x1 - label.x0 - label.x1) / 2
   const dy = (value.y0 + value.y1 - label.y0 - label.y1) / 2
-  return 40 + Math.hypot(dx, dy) / h
+  return 10 + Math.hypot(dx, dy) / h
 }
 
 /** How far a value is from an anchor value: the same row wins, then vertical distance. */

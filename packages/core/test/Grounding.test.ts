@@ -1,3 +1,6 @@
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
 import { assert, describe, it } from "@effect/vitest"
 import { type Document, Grounding } from "@legible/core"
 import { Schema } from "effect"
@@ -184,4 +187,63 @@ describe("Grounding properties", () => {
     },
     seeded(5102, 300)
   )
+})
+
+const SROIE = fileURLToPath(new URL("../../../../shared/data/sroie/", import.meta.url))
+const hasSroie = fs.existsSync(path.join(SROIE, "key"))
+
+/** A SROIE receipt's text lines (corners in pixels, then the transcript) as one page of words; ids `w1`, `w2`… */
+const sroiePage = (id: string): Pick<Document.ReadDocument, "pages"> => {
+  let n = 0
+  const lines = fs
+    .readFileSync(path.join(SROIE, "box", `${id}.txt`), "utf8")
+    .split(/\r?\n/)
+    .filter((line) => line.trim().length > 0)
+    .map((line) => {
+      const parts = line.split(",")
+      const [ax = 0, ay = 0, bx = 0, by = 0, cx = 0, cy = 0, dx = 0, dy = 0] = parts.slice(0, 8).map(Number)
+      const text = parts.slice(8).join(",")
+      const x0 = Math.min(ax, dx)
+      const perChar = (Math.max(bx, cx) - x0) / Math.max(text.length, 1)
+      const [y0, y1] = [Math.min(ay, by), Math.max(cy, dy)]
+      // Words get the share of the line box their characters take.
+      const words: Array<Document.ReadWord> = []
+      let at = 0
+      for (const word of text.split(" ")) {
+        if (word.length > 0) {
+          const wx0 = x0 + at * perChar
+          words.push({ id: `w${++n}`, word, x0: wx0, y0, x1: wx0 + word.length * perChar, y1, page: 1, confidence: 1 })
+        }
+        at += word.length + 1
+      }
+      return { words }
+    })
+  return { pages: [{ page: 1, width: 0, height: 0, source: "ocr", markdown: "", lines }] }
+}
+
+describe.skipIf(!hasSroie)("Grounding on real receipts (../shared/data/sroie, skipped when absent)", () => {
+  it("grounds company, date, address and total of every receipt; the total beside a TOTAL label", () => {
+    const receipts = fs.readdirSync(path.join(SROIE, "key")).map((f) => f.replace(/\.json$/, ""))
+    let beside = 0
+    for (const id of receipts) {
+      const truth = JSON.parse(fs.readFileSync(path.join(SROIE, "key", `${id}.json`), "utf8")) as Record<string, string>
+      const d = sroiePage(id)
+      const all = d.pages.flatMap((p) => p.lines.flatMap((l) => l.words))
+      const idx = Grounding.index(d)
+      for (const field of ["company", "date", "address", "total"]) {
+        const literal = truth[field] ?? ""
+        const found = Grounding.match(idx, literal, { labels: [field] })
+        assert.isDefined(found, `${id} ${field}`)
+        const text = (found?.wordIds ?? []).map((wid) => all.find((w) => w.id === wid)?.word ?? "").join(" ")
+        if (field === "date" || field === "total") assert.strictEqual(Grounding.key(text), Grounding.key(literal), id)
+      }
+      const total = Grounding.match(idx, truth.total ?? "", { labels: ["total"] })
+      const first = all.find((w) => w.id === total?.wordIds[0])
+      const row = all.filter((w) => first !== undefined && Math.min(w.y1, first.y1) - Math.max(w.y0, first.y0) > 0)
+      if (row.some((w) => /TOTAL/.test(w.word))) beside++
+    }
+    assert.strictEqual(receipts.length, 30)
+    // Two transcripts have no amount on a TOTAL row: one prints it beside BALANCE DUE, one's NET TOTAL row is empty.
+    assert.isAtLeast(beside, 28)
+  })
 })
