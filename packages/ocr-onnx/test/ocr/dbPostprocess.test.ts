@@ -87,7 +87,7 @@ describe("dbPostprocess", () => {
     expect(dbPostprocess({ data: new Float32Array(100), width: 10, height: 10 }, 1, 1, defaultOcrConfig)).toEqual([])
   })
 
-  it("keeps a roundish blob upright and reads an elongated vertical one as vertical text", () => {
+  it("keeps a lone roundish blob upright and reads an elongated vertical one as vertical text", () => {
     const [square] = dbPostprocess(
       draw(100, 100, [{ cx: 50, cy: 50, w: 16, h: 14, angle: 30 * deg }]),
       1,
@@ -103,6 +103,25 @@ describe("dbPostprocess", () => {
     )
     expect(Math.abs(vertical!.angle / deg)).toBeCloseTo(90, 0)
     expect(vertical!.width).toBeGreaterThan(vertical!.height)
+  })
+
+  it("gives short components the page's axis, not their own noisy angle", () => {
+    const skewedPage = draw(400, 300, [
+      { cx: 150, cy: 60, w: 240, h: 14, angle: 2 * deg },
+      { cx: 150, cy: 120, w: 200, h: 14, angle: 2 * deg },
+      { cx: 320, cy: 200, w: 30, h: 16, angle: 25 * deg }
+    ])
+    const short = dbPostprocess(skewedPage, 1, 1, defaultOcrConfig).find((b) => b.cy > 180)!
+    expect(short.angle / deg).toBeCloseTo(2, 0)
+    // On a page turned by 90° a short word is vertical too, so that it is read along its text.
+    const turnedPage = draw(300, 400, [
+      { cx: 60, cy: 200, w: 240, h: 14, angle: 90 * deg },
+      { cx: 120, cy: 200, w: 240, h: 14, angle: 90 * deg },
+      { cx: 200, cy: 100, w: 40, h: 16, angle: 90 * deg }
+    ])
+    const word = dbPostprocess(turnedPage, 1, 1, defaultOcrConfig).find((b) => b.cx > 180)!
+    expect(Math.abs(word.angle / deg)).toBeCloseTo(90, 0)
+    expect(word.width).toBeGreaterThan(word.height)
   })
 
   it("keeps only the largest boxes when there are too many", () => {

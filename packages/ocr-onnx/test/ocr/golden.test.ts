@@ -1,7 +1,7 @@
 /**
  * Golden OCR tests with the real PP-OCRv4 models on pages rendered by mupdf (test/support/synthetic.ts): the
- * synthetic Spanish invoice upright, skewed by 1° with noise and JPEG, and upside down, plus a page of running text
- * whose long lines are recognised in pieces. Text is compared ignoring accents, €, º and ª, which the Chinese
+ * synthetic Spanish invoice upright, skewed by 1° with noise and JPEG, upside down and turned a quarter, plus a page
+ * of running text whose long lines are recognised in pieces. Text is compared ignoring accents, €, º and ª, which the Chinese
  * dictionary cannot write; word boxes are compared with the text layer's boxes (IoU).
  */
 import { describe, expect, layer } from "@effect/vitest"
@@ -18,6 +18,7 @@ import {
   pageBoxes,
   pageText,
   quadBox,
+  rotate90,
   rotate180
 } from "./support.js"
 
@@ -91,6 +92,23 @@ layer(Layer.effect(Engine, makeEngine()), { timeout: "60 seconds" })("PP-OCRv4 o
         }))
         const { cer, matched } = score(result, invoice, turned)
         expect(result.rotation).toBe(180)
+        expect(cer).toBeLessThanOrEqual(0.03)
+        expect(matched).toBeGreaterThanOrEqual(0.9)
+      })
+    )
+
+    it.effect("turned a quarter clockwise: vertical lines, short words included, read in order", () =>
+      Effect.gen(function* () {
+        const result = yield* recognizePage(yield* Engine, rotate90(image))
+        const turned = boxes.map((b) => ({
+          text: b.text,
+          x0: image.height - b.y1,
+          y0: b.x0,
+          x1: image.height - b.y0,
+          y1: b.x1
+        }))
+        const { cer, matched } = score(result, invoice, turned)
+        expect(result.rotation).toBe(90)
         expect(cer).toBeLessThanOrEqual(0.03)
         expect(matched).toBeGreaterThanOrEqual(0.9)
       })

@@ -37,14 +37,14 @@ const det = session((input) => {
 })
 
 // Every line reads "ab c": a at timestep 1, b at 3, a space at 5, c at 7, with probability `p`.
-const rec = (p = 0.9, classes = labels.length) =>
+const rec = (p = 0.9, classes = labels.length, calls?: Array<ReadonlyArray<number>>) =>
   session((input) => {
     const t = Math.floor(input.dims[3]! / 8)
     const data = new Float32Array(t * classes)
     const script: Record<number, number> = { 1: 1, 3: 2, 5: labels.length - 1, 7: 3 }
     for (let k = 0; k < t; k++) data[k * classes + (script[k] ?? 0)] = p
     return { data, dims: [1, t, classes] }
-  })
+  }, calls)
 
 const cls = (p180: number, calls?: Array<ReadonlyArray<number>>) =>
   session((input) => {
@@ -109,6 +109,16 @@ describe("recognizePage with fake sessions", () => {
       expect(e.config).toBe(defaultOcrConfig)
       yield* recognizePage(e, page)
       expect(calls).toEqual([[2, 3, 48, 192]])
+    })
+  )
+
+  it.effect("skips boxes too long for their height to be text (rules, borders)", () =>
+    Effect.gen(function* () {
+      const calls: Array<ReadonlyArray<number>> = []
+      const result = yield* recognizePage(engine({ rec: rec(0.9, labels.length, calls) }), page, { recMaxAspect: 6 })
+      // The upper kernel is 80 × 8 detection pixels (about 5:1 unclipped), the lower one 120 × 8 (about 7:1).
+      expect(result.lines).toHaveLength(1)
+      expect(calls).toHaveLength(1)
     })
   )
 

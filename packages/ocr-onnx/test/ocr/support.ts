@@ -34,6 +34,19 @@ export const rotate180 = (image: PageImage): PageImage => {
   return { ...image, data: out }
 }
 
+/** The image turned a quarter clockwise: pixel (x, y) moves to (height − 1 − y, x). */
+export const rotate90 = (image: PageImage): PageImage => {
+  const { width, height, channels, data } = image
+  const out = new Uint8Array(data.length)
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const from = (y * width + x) * channels
+      out.set(data.subarray(from, from + channels), (x * height + (height - 1 - y)) * channels)
+    }
+  }
+  return { width: height, height: width, channels, data: out }
+}
+
 /** A word box in pixels. */
 export interface Box {
   readonly text: string

@@ -17,12 +17,17 @@ export interface OcrConfig {
   readonly detMinSide: number
   /** At most this many boxes per page, the largest kept (a guard against noise floods). */
   readonly detMaxBoxes: number
-  /** Below this elongation (long/short standard deviation) a component's moment angle is noise: use 0. */
+  /** A component this many times longer than wide has its own angle; shorter ones take the page's axis. */
   readonly detMinElongation: number
   /** Recognition input height (fixed by the model). */
   readonly recHeight: number
   /** Longest recognition input, in pixels at height 48; longer lines are split at gaps. */
   readonly recMaxWidth: number
+  /**
+   * Boxes longer than this many times their height are rules or borders, not text: a 7 pt line across an A4 page
+   * is about 60 with the unclip margin. Skipping them saves reading thousands of columns of nothing.
+   */
+  readonly recMaxAspect: number
   /** Classifier input width (fixed by the model). */
   readonly clsWidth: number
   /** Lines per classifier run. */
@@ -48,9 +53,10 @@ export const defaultOcrConfig: OcrConfig = {
   detUnclipRatio: 1.5,
   detMinSide: 3,
   detMaxBoxes: 1000,
-  detMinElongation: 1.5,
+  detMinElongation: 3,
   recHeight: 48,
   recMaxWidth: 1280,
+  recMaxAspect: 150,
   clsWidth: 192,
   clsBatch: 8,
   clsThreshold: 0.9,

@@ -16,12 +16,6 @@ export interface LineCrop {
   readonly gray: Float32Array
 }
 
-/** Box coordinates (u along the text, v across it, from the box centre) of crop pixel (i, j)'s centre. */
-export const cropToBox = (crop: LineCrop, i: number, j: number): { u: number; v: number } => ({
-  u: -crop.box.width / 2 + (i + 0.5) * crop.scale,
-  v: -crop.box.height / 2 + (j + 0.5) * crop.scale
-})
-
 /**
  * Bilinear affine warp of an oriented box into the recognition input: height `recHeight`, width proportional and
  * rounded up to a multiple of 8 (the model emits one timestep per 8 columns) by reading a little past the box end

@@ -8,9 +8,10 @@ export interface ProbabilityMap {
   readonly height: number
 }
 
-/** Statistics of one 8-connected component of the thresholded map. */
+/** One 8-connected component of the thresholded map: its pixels (a slice of the shared queue) and moments. */
 interface Component {
-  readonly n: number
+  readonly begin: number
+  readonly end: number
   readonly meanProb: number
   readonly mx: number
   readonly my: number
@@ -19,34 +20,22 @@ interface Component {
   readonly mu11: number
 }
 
-/** The moment angle of a component's major axis, or 0 when the component is too round for it to mean anything. */
-const momentAngle = (comp: Component, minElongation: number): number => {
-  const half = (comp.mu20 + comp.mu02) / 2
-  const diff = (comp.mu20 - comp.mu02) / 2
-  const root = Math.sqrt(diff * diff + comp.mu11 * comp.mu11)
-  const minor = Math.max(half - root, 1e-9)
-  return Math.sqrt((half + root) / minor) < minElongation ? 0 : 0.5 * Math.atan2(2 * comp.mu11, comp.mu20 - comp.mu02)
-}
+/** The angle of a component's major axis from its second moments, in (−π/2, π/2]. */
+const momentAngle = (c: Component): number => 0.5 * Math.atan2(2 * c.mu11, c.mu20 - c.mu02)
 
 /**
  * The rectangle at angle `theta` around a component's pixels: extents from projecting every pixel on the axes.
  * With the moment angle this is the oriented rectangle (exact for a filled rectangle, which is what DB's shrunk
  * text kernels look like).
  */
-const orientedRect = (
-  pixels: Int32Array,
-  count: number,
-  mapWidth: number,
-  comp: Component,
-  theta: number
-): OrientedBox => {
+const orientedRect = (pixels: Int32Array, mapWidth: number, comp: Component, theta: number): OrientedBox => {
   const c = Math.cos(theta)
   const s = Math.sin(theta)
   let u0 = Number.POSITIVE_INFINITY
   let u1 = Number.NEGATIVE_INFINITY
   let v0 = Number.POSITIVE_INFINITY
   let v1 = Number.NEGATIVE_INFINITY
-  for (let k = 0; k < count; k++) {
+  for (let k = comp.begin; k < comp.end; k++) {
     const p = pixels[k]!
     const dx = (p % mapWidth) + 0.5 - comp.mx
     const dy = Math.floor(p / mapWidth) + 0.5 - comp.my
@@ -75,49 +64,19 @@ const orientedRect = (
   }
 }
 
-/**
- * The component's box. The moment angle is in (−π/2, π/2], so u is the long axis; a near-vertical one is taken
- * as vertical text only when the box is clearly elongated, since a lone tall character ("1", "l") is far more
- * common on documents than a vertical line of text.
- */
-const componentBox = (
-  pixels: Int32Array,
-  count: number,
-  mapWidth: number,
-  comp: Component,
-  minElongation: number
-): OrientedBox => {
-  const theta = momentAngle(comp, minElongation)
-  const box = orientedRect(pixels, count, mapWidth, comp, theta)
-  if (Math.abs(theta) > Math.PI / 4 && box.width < 2 * box.height) {
-    return orientedRect(pixels, count, mapWidth, comp, 0)
-  }
-  return box
-}
-
-/**
- * DB post-processing: threshold the probability map, label 8-connected components, keep those whose mean
- * probability reaches the box score, fit an oriented rectangle, unclip it by d = area·ratio/perimeter and return
- * it in page pixels (detection pixels times `scaleX`, `scaleY`). Boxes come largest first.
- */
-export const dbPostprocess = (
-  map: ProbabilityMap,
-  scaleX: number,
-  scaleY: number,
-  config: OcrConfig
-): Array<OrientedBox> => {
+/** Labels the components above the threshold (breadth-first; each one's pixels end up contiguous in `queue`). */
+const components = (map: ProbabilityMap, queue: Int32Array, config: OcrConfig): Array<Component> => {
   const { data, width, height } = map
   const size = width * height
   const seen = new Uint8Array(size)
-  // Breadth-first queue; once a component is done, its first `tail` entries are exactly its pixels.
-  const queue = new Int32Array(size)
-  const boxes: Array<OrientedBox> = []
+  const out: Array<Component> = []
+  let tail = 0
   for (let start = 0; start < size; start++) {
     if (seen[start] === 1 || !(data[start]! > config.detThreshold)) continue
     seen[start] = 1
-    queue[0] = start
-    let head = 0
-    let tail = 1
+    const begin = tail
+    queue[tail++] = start
+    let head = begin
     let sumP = 0
     let sx = 0
     let sy = 0
@@ -150,20 +109,60 @@ export const dbPostprocess = (
         }
       }
     }
-    const n = tail
+    const n = tail - begin
     if (n < config.detMinSide * config.detMinSide || sumP / n < config.detBoxScore) continue
     const mx = sx / n
     const my = sy / n
-    const comp: Component = {
-      n,
+    out.push({
+      begin,
+      end: tail,
       meanProb: sumP / n,
       mx,
       my,
       mu20: sxx / n - mx * mx,
       mu02: syy / n - my * my,
       mu11: sxy / n - mx * my
-    }
-    const rect = componentBox(queue, n, width, comp, config.detMinElongation)
+    })
+  }
+  return out
+}
+
+/** The length-weighted mean axis of the boxes (doubled angles, so that +89° and −89° agree), or 0 without any. */
+const dominantAxis = (boxes: ReadonlyArray<OrientedBox>): number => {
+  let c = 0
+  let s = 0
+  for (const b of boxes) {
+    c += b.width * Math.cos(2 * b.angle)
+    s += b.width * Math.sin(2 * b.angle)
+  }
+  return c === 0 && s === 0 ? 0 : 0.5 * Math.atan2(s, c)
+}
+
+/**
+ * DB post-processing: threshold the probability map, label 8-connected components, keep those whose mean
+ * probability reaches the box score, fit an oriented rectangle, unclip it by d = area·ratio/perimeter and return
+ * it in page pixels (detection pixels times `scaleX`, `scaleY`). Boxes come largest first.
+ *
+ * Orientation: a component at least `detMinElongation` times longer than wide (a line of several characters)
+ * takes its own moment angle; a shorter one (a number, a short word, one character) has no reliable angle of its
+ * own and takes the page's: the length-weighted mean axis of the elongated ones. So a lone "2" in a table is read
+ * at the page's skew, and upright on a page turned by 90°.
+ */
+export const dbPostprocess = (
+  map: ProbabilityMap,
+  scaleX: number,
+  scaleY: number,
+  config: OcrConfig
+): Array<OrientedBox> => {
+  const queue = new Int32Array(map.width * map.height)
+  const fitted = components(map, queue, config).map((comp) => {
+    const rect = orientedRect(queue, map.width, comp, momentAngle(comp))
+    return { comp, rect, elongated: rect.width >= config.detMinElongation * rect.height }
+  })
+  const axis = dominantAxis(fitted.filter((f) => f.elongated).map((f) => f.rect))
+  const boxes: Array<OrientedBox> = []
+  for (const { comp, rect: own, elongated } of fitted) {
+    const rect = elongated ? own : orientedRect(queue, map.width, comp, axis)
     if (Math.min(rect.width, rect.height) < config.detMinSide) continue
     const d = (rect.width * rect.height * config.detUnclipRatio) / (2 * (rect.width + rect.height))
     const grown = { ...rect, width: rect.width + 2 * d, height: rect.height + 2 * d }

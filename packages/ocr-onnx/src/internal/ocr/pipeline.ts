@@ -78,6 +78,7 @@ const recognizeLine = Effect.fnUntraced(function* (
   box: OrientedBox,
   config: OcrConfig
 ) {
+  if (box.width > config.recMaxAspect * box.height) return undefined
   const crop = cropLine(image, box, config)
   const ink = inkColumns(crop)
   const chars: Array<CtcChar> = []
