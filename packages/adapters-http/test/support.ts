@@ -3,9 +3,9 @@
  * seed and inspect rows), a magic-number `DocumentReader`, a `FieldExtractor` that supports `local` and
  * `gpt-4o-mini`, and `HttpRouter.toWebHandler`. Tokens are minted with jose; log lines are captured as JSON.
  */
-import { Document, Extractor } from "@legible/core"
+import { type Directory, Document, type Extraction, Extractor } from "@legible/core"
 import { Fake, Fixtures, Memory } from "@legible/testkit"
-import { Effect, Layer, Logger } from "effect"
+import { type Context, Effect, Layer, Logger } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { type JWTPayload, SignJWT } from "jose"
 import { Http } from "../src/index.js"
@@ -55,15 +55,26 @@ export interface App {
   readonly dispose: () => Promise<void>
 }
 
-/** Builds the application with `Http.layer(options)` (HS256 with `SECRET` unless `auth` is given). */
-export const makeApp = async (options: Partial<Http.Options> = {}): Promise<App> => {
+/** How a test changes the application: HTTP options, and ports replaced over the in-memory ones. */
+export interface Setup {
+  readonly options?: Partial<Http.Options>
+  readonly patch?: (services: Context.Context<Memory.Services>) => Context.Context<Memory.Services>
+}
+
+/** Builds the application with `Http.layer(options)` (HS256 with `SECRET` unless `auth` is given), seeded. */
+export const makeApp = async ({ options = {}, patch = (s) => s }: Setup = {}): Promise<App> => {
   const state = Memory.makeState()
   await Effect.runPromise(Fixtures.seed.pipe(Effect.provideContext(Memory.context(state))))
   const logs: Array<string> = []
   const capture = Logger.map(Logger.formatJson, (line) => {
     logs.push(line)
   })
-  const world = Layer.mergeAll(Layer.succeedContext(Memory.context(state)), reader, extractor, HttpServer.layerServices)
+  const world = Layer.mergeAll(
+    Layer.succeedContext(patch(Memory.context(state))),
+    reader,
+    extractor,
+    HttpServer.layerServices
+  )
   const app = Http.layer({ auth: { _tag: "Secret", secret: SECRET }, ...options }).pipe(
     Layer.provide(world),
     Layer.merge(Logger.layer([capture]))
@@ -78,18 +89,31 @@ export const makeApp = async (options: Partial<Http.Options> = {}): Promise<App>
   }
 }
 
+/** Runs `test` against a fresh application and disposes of it. */
+export const withApp =
+  (test: (app: App) => Promise<void>, setup: Setup = {}) =>
+  async (): Promise<void> => {
+    const app = await makeApp(setup)
+    try {
+      await test(app)
+    } finally {
+      await app.dispose()
+    }
+  }
+
 /** Signs an HS256 token with `SECRET` (or `secret`) for `user()` unless claims say otherwise; valid for an hour. */
 export const token = (
   claims: JWTPayload = {},
   options: { readonly secret?: string; readonly expiresIn?: string } = {}
 ) => {
   const u = Fixtures.user()
-  return new SignJWT({ client_id: u.clientId, name: u.name, email: u.email, role: u.role, ...claims })
+  const jwt = new SignJWT({ client_id: u.clientId, name: u.name, email: u.email, role: u.role, ...claims })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(typeof claims.sub === "string" ? claims.sub : u.id)
     .setIssuedAt()
-    .setExpirationTime(options.expiresIn ?? "1h")
-    .sign(new TextEncoder().encode(options.secret ?? SECRET))
+  // An `exp` among the claims is kept as given.
+  if (claims.exp === undefined) jwt.setExpirationTime(options.expiresIn ?? "1h")
+  return jwt.sign(new TextEncoder().encode(options.secret ?? SECRET))
 }
 
 /** Headers of a JSON request with a bearer token. */
@@ -126,4 +150,33 @@ export const read = async (response: Response): Promise<{ readonly status: numbe
     // Not JSON: the body is returned as text so that the assertion shows it.
   }
   return { status: response.status, body }
+}
+
+/** Creates an API key through `POST /api/api-keys/` for `user` (with its role) and returns the full key. */
+export const createKey = async (app: App, user: Directory.User, tipo: "live" | "test" = "live"): Promise<string> => {
+  const jwt = await token({
+    sub: user.id,
+    client_id: user.clientId,
+    name: user.name,
+    email: user.email,
+    role: user.role
+  })
+  const response = await app.fetch("/api/api-keys/", {
+    method: "POST",
+    headers: bearer(jwt),
+    body: JSON.stringify({ nombre: `key of ${user.id}`, tipo })
+  })
+  if (response.status !== 201) throw new Error(`key creation failed: ${response.status} ${await response.text()}`)
+  return ((await response.json()) as { api_key: { key: string } }).api_key.key
+}
+
+/** Stores an extraction row (and its document, unless `null`) straight into the in-memory state. */
+export const putExtraction = (
+  app: App,
+  record: Extraction.ExtractionRecord,
+  document: Uint8Array | null = Fixtures.DOCUMENT
+): Extraction.ExtractionRecord => {
+  app.state.extractions.set(record.id, record)
+  if (document !== null) app.state.documents.set(record.id, { bytes: document, mimeType: record.mimeType })
+  return record
 }
