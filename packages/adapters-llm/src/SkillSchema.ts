@@ -45,7 +45,8 @@ export const describe = (field: Skill.SkillField): string => {
   if (field.aliases.length > 0) parts.push(`Also labelled: ${field.aliases.map((a) => `"${a}"`).join(", ")}.`)
   if (field.isList) parts.push("A list: one item per occurrence (e.g. per table row), in document order; [] if none.")
   parts.push(typeHints[field.type])
-  if (!field.isList && field.type !== "object") parts.push("null when the document does not show it.")
+  if (!field.isList && field.type === "catalog") parts.push("Each column null when the document does not show it.")
+  else if (!field.isList && field.type !== "object") parts.push("null when the document does not show it.")
   return parts.join(" ")
 }
 
