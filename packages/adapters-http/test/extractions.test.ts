@@ -18,17 +18,10 @@ const seedList = (app: App) => {
     { originName: "factura-2.pdf", status: "procesando", createdAt: TestTime.at(1000) },
     { originName: "viejo.pdf", status: "completado", createdAt: TestTime.at(-3 * DAY), archived: true }
   ] as const
-  rows.forEach((row, i) =>
-    putExtraction(
-      app,
-      Fixtures.extraction({
-        id: TestIds.uuid(100 + i),
-        ...row,
-        lastModification: row.createdAt,
-        skillId: Fixtures.ids.skill
-      })
-    )
-  )
+  for (const [i, row] of rows.entries()) {
+    const record = { id: TestIds.uuid(100 + i), ...row, lastModification: row.createdAt, skillId: Fixtures.ids.skill }
+    putExtraction(app, Fixtures.extraction(record))
+  }
   putExtraction(app, Fixtures.extraction({ id: TestIds.uuid(200), clientId: Fixtures.otherClient.id }))
 }
 

@@ -109,7 +109,7 @@ describe("JWT with a shared secret (HS256)", () => {
     withApp(async (app) => {
       const random = prng(20260312)
       const valid = await token()
-      const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ éÿ\u0000"
+      const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ éÿ"
       const pick = (s: string) => s[Math.floor(random() * s.length)]!
       const fuzzed: Array<string> = []
       for (let i = 0; i < 200; i++) {
@@ -139,8 +139,7 @@ describe("JWT with a shared secret (HS256)", () => {
       }
       const statuses = new Map<number, number>()
       for (const jwt of fuzzed) {
-        // Header values cannot carry NUL, CR or LF: those characters become "x".
-        const result = await status(app, jwt.replace(/[\u0000\r\n]/g, "x"))
+        const result = await status(app, jwt)
         statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1)
         if (result.status === 401) expect(result.body).toEqual({ msg: expect.any(String) })
       }

@@ -42,7 +42,9 @@ describe("POST /v1/extractions", () => {
   it(
     "records the skill version in force: a PUT of the skill makes later submissions run version 2",
     withApp(async (app) => {
-      const skill = await (await app.fetch("/api/skills/factura-es", { headers: bearer(await token()) })).json()
+      const skill = (await (await app.fetch("/api/skills/factura-es", { headers: bearer(await token()) })).json()) as {
+        fields: unknown
+      }
       const update = await app.fetch("/api/skills/factura-es", {
         method: "PUT",
         headers: bearer(await token()),
