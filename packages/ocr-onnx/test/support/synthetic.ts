@@ -15,6 +15,7 @@
  * `conditions` a second page of running text, for multi-page documents.
  */
 import * as mupdf from "mupdf"
+import { encodeTiff } from "./tiff.js"
 
 /** A piece of text drawn on one baseline. `y` is the baseline in points from the top of the page. */
 export interface Run {
@@ -321,97 +322,21 @@ export const skewed = (
   return result
 }
 
-// PackBits (TIFF compression 32773), row by row as the TIFF specification requires.
-const packBits = (row: Uint8Array, out: Array<number>): void => {
-  let i = 0
-  while (i < row.length) {
-    let run = 1
-    while (i + run < row.length && run < 128 && row[i + run] === row[i]) run++
-    if (run > 1) {
-      out.push(257 - run, row[i]!)
-      i += run
-      continue
-    }
-    let literal = 1
-    while (i + literal < row.length && literal < 128 && row[i + literal] !== row[i + literal - 1]) literal++
-    if (i + literal < row.length && literal > 1) literal-- // leave the start of the next repeat to a run
-    out.push(literal - 1)
-    for (let k = 0; k < literal; k++) out.push(row[i + k]!)
-    i += literal
-  }
-}
-
-/**
- * A multi-page TIFF (8-bit greyscale, PackBits, one strip per page, `dpi` default 200): mupdf cannot encode TIFF,
- * so this is a minimal baseline writer.
- */
+/** A multi-page TIFF of the pages (8-bit greyscale, PackBits, `dpi` default 200), via the writer in `tiff.ts`. */
 export const tiff = (pages: ReadonlyArray<SyntheticPage>, options: { readonly dpi?: number } = {}): Uint8Array => {
   const dpi = options.dpi ?? 200
-  const chunks: Array<Uint8Array> = []
-  let offset = 8
-  const header = new Uint8Array(8)
-  new DataView(header.buffer).setUint32(0, 0x002a4949, true) // "II", 42
-  chunks.push(header)
-  const ifdOffsets: Array<{ view: DataView; at: number }> = [{ view: new DataView(header.buffer), at: 4 }]
-  for (const page of pages) {
+  const frames = pages.map((page) => {
     const pixmap = drawPage(page, mupdf.Matrix.scale(dpi / 72, dpi / 72), mupdf.ColorSpace.DeviceGray)
     const width = pixmap.getWidth()
     const height = pixmap.getHeight()
     const stride = pixmap.getStride()
-    const pixels = pixmap.getPixels()
-    const packed: Array<number> = []
-    for (let y = 0; y < height; y++) packBits(Uint8Array.from(pixels.subarray(y * stride, y * stride + width)), packed)
+    const view = pixmap.getPixels()
+    const pixels = new Uint8Array(width * height)
+    for (let y = 0; y < height; y++) pixels.set(view.subarray(y * stride, y * stride + width), y * width)
     pixmap.destroy()
-    const strip = Uint8Array.from(packed)
-    const stripAt = offset
-    offset += strip.length + (strip.length % 2)
-    chunks.push(strip, new Uint8Array(strip.length % 2))
-    const resolutionAt = offset
-    const resolution = new Uint8Array(16)
-    const rv = new DataView(resolution.buffer)
-    rv.setUint32(0, dpi, true)
-    rv.setUint32(4, 1, true)
-    rv.setUint32(8, dpi, true)
-    rv.setUint32(12, 1, true)
-    chunks.push(resolution)
-    offset += 16
-    const entries: Array<readonly [tag: number, type: number, value: number]> = [
-      [256, 4, width],
-      [257, 4, height],
-      [258, 3, 8],
-      [259, 3, 32773],
-      [262, 3, 1], // BlackIsZero
-      [273, 4, stripAt],
-      [277, 3, 1],
-      [278, 4, height],
-      [279, 4, strip.length],
-      [282, 5, resolutionAt],
-      [283, 5, resolutionAt + 8],
-      [296, 3, 2] // inch
-    ]
-    const ifd = new Uint8Array(2 + entries.length * 12 + 4)
-    const view = new DataView(ifd.buffer)
-    view.setUint16(0, entries.length, true)
-    for (const [i, [tag, type, value]] of entries.entries()) {
-      view.setUint16(2 + i * 12, tag, true)
-      view.setUint16(4 + i * 12, type, true)
-      view.setUint32(6 + i * 12, 1, true)
-      if (type === 3) view.setUint16(10 + i * 12, value, true)
-      else view.setUint32(10 + i * 12, value, true)
-    }
-    const previous = ifdOffsets[ifdOffsets.length - 1]!
-    previous.view.setUint32(previous.at, offset, true)
-    ifdOffsets.push({ view, at: 2 + entries.length * 12 })
-    chunks.push(ifd)
-    offset += ifd.length
-  }
-  const out = new Uint8Array(offset)
-  let at = 0
-  for (const chunk of chunks) {
-    out.set(chunk, at)
-    at += chunk.length
-  }
-  return out
+    return { width, height, pixels }
+  })
+  return encodeTiff(frames, dpi)
 }
 
 const A4 = { width: 595, height: 842 } as const
