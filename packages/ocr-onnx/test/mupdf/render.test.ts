@@ -156,13 +156,17 @@ describe("pageImage", () => {
     })
   )
 
-  it.effect("never above the OCR resolution when the budget allows more", () =>
+  it.effect("never above the page's own resolution (200 DPI; an image's pixels) when the budget allows more", () =>
     Effect.gen(function* () {
       const budget = { maxSide: 10_000, maxBytes: 50_000_000, format: "jpeg" } as const
-      const image = yield* onPage(textPdf([invoice]).bytes, 0, (page, doc) =>
-        pageImage(page, doc.kind, budget, defaultLimits)
-      )
-      assert.deepStrictEqual([image.width, image.height], [1653, 2339])
+      const image = (bytes: Uint8Array) =>
+        onPage(bytes, 0, (page, doc) => pageImage(page, doc.kind, budget, defaultLimits))
+      const text = yield* image(textPdf([invoice]).bytes)
+      assert.deepStrictEqual([text.width, text.height], [1653, 2339])
+      // OCR enlarges this 100 DPI image; the page image keeps its pixels.
+      const small = raster(invoice, { format: "png", dpi: 100 })
+      const kept = yield* image(small.bytes)
+      assert.deepStrictEqual([kept.width, kept.height], [small.width, small.height])
     })
   )
 })

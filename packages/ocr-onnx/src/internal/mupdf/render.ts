@@ -10,10 +10,13 @@
  *   - always within `limits.maxRenderPixels` / `maxRenderSide` (the resolution drops to fit); a page that would
  *     fall below `limits.minRenderDpi` is `TooManyPixels`, as is an image declaring over `limits.maxImagePixels`.
  *   Image documents (PNG, TIFF…) have no physical size: each native pixel counts as 72/200 pt (a 200 DPI scan),
- *   as core's `ReadPage` documents, so the page size in points is independent of the render caps.
- * - `pageImage(page, kind, budget, limits)` → PNG or JPEG bytes encoded by mupdf at the same resolution, shrunk
- *   until the longest side ≤ `budget.maxSide` and the bytes ≤ `budget.maxBytes` (JPEG quality is lowered first,
- *   then the size). Best effort below 16 pixels a side: that image is returned whatever its size.
+ *   as core's `ReadPage` documents, so the page size in points is independent of the render caps. Small ones
+ *   (longest side under `minImageSide`, e.g. a 100 DPI form) are enlarged towards it, at most `maxUpscale`×, so
+ *   their text reaches the size the detector expects; their coordinates still count 0.36 pt per native pixel.
+ * - `pageImage(page, kind, budget, limits)` → PNG or JPEG bytes encoded by mupdf at the page's own resolution
+ *   (a scan's native pixels, else 200 DPI; never enlarged), shrunk until the longest side ≤ `budget.maxSide` and
+ *   the bytes ≤ `budget.maxBytes` (JPEG quality is lowered first, then the size). Best effort below 16 pixels a
+ *   side: that image is returned whatever its size.
  */
 import type { Document } from "@legible/core"
 import { Effect } from "effect"
@@ -79,6 +82,8 @@ export interface EncodedImage {
 /** How a page is rendered: mupdf zoom (pixels per page unit) and the page size in points. */
 interface Plan {
   readonly zoom: number
+  /** The zoom of the page's own resolution (never enlarged), capped like `zoom`: for page images. */
+  readonly source: number
   readonly pageWidth: number
   readonly pageHeight: number
   readonly scale: number
@@ -130,24 +135,27 @@ const plan = (
       )
     }
     const isScan = best !== undefined && best.coverage >= options.scanCoverage
-    let zoom: number
+    // `source`: the zoom at which the page's own pixels map one to one (a scan's image), or the default DPI;
+    // `zoom`: the OCR render's (scans clamped to a DPI range, small image documents enlarged).
+    let source = options.dpi / 72
+    let zoom = source
     let pageWidth = w
     let pageHeight = h
     if (kind === "image") {
-      // An image document's page is its image: its native size defines the page in points.
-      const native = best === undefined ? options.dpi / 72 : Math.max(best.zoomX, best.zoomY)
-      pageWidth = (w * (best?.zoomX ?? native) * 72) / 200
-      pageHeight = (h * (best?.zoomY ?? native) * 72) / 200
-      const longest = Math.max(w, h) * native
-      zoom = native * Math.min(Math.max(1, options.minImageSide / longest), options.maxUpscale)
+      // An image document's page is its image: its native size defines the page in points (0.36 pt a pixel).
+      const zoomX = best?.zoomX ?? source
+      const zoomY = best?.zoomY ?? source
+      source = Math.max(zoomX, zoomY)
+      pageWidth = (w * zoomX * 72) / 200
+      pageHeight = (h * zoomY * 72) / 200
+      zoom = source * Math.min(Math.max(1, options.minImageSide / (Math.max(w, h) * source)), options.maxUpscale)
     } else if (isScan) {
-      const native = Math.max(best.zoomX, best.zoomY)
-      zoom = Math.min(Math.max(native * 72, options.minScanDpi), options.maxScanDpi) / 72
-    } else zoom = options.dpi / 72
-    const natural = kind === "image" ? Math.max(pageWidth / w, pageHeight / h) * (200 / 72) : zoom
+      source = Math.max(best.zoomX, best.zoomY)
+      zoom = Math.min(Math.max(source * 72, options.minScanDpi), options.maxScanDpi) / 72
+    }
     zoom = Math.min(zoom, Math.sqrt(limits.maxRenderPixels / (w * h)), limits.maxRenderSide / Math.max(w, h))
     // The resolution the render keeps, in DPI of the page (image documents: of their 200 DPI equivalent).
-    const dpi = kind === "image" ? (200 * zoom) / natural : zoom * 72
+    const dpi = kind === "image" ? (200 * zoom) / source : zoom * 72
     if (dpi < limits.minRenderDpi) {
       return yield* documentError(
         "TooManyPixels",
@@ -156,7 +164,7 @@ const plan = (
       )
     }
     // Points per pixel from the zoom itself (pixel sizes are rounded): exact for every pixel coordinate.
-    return { zoom, pageWidth, pageHeight, scale: pageWidth / (w * zoom) }
+    return { zoom, source: Math.min(source, zoom), pageWidth, pageHeight, scale: pageWidth / (w * zoom) }
   })
 
 const toPixmap = (page: mupdf.Page, zoom: number): mupdf.Pixmap =>
@@ -230,10 +238,10 @@ export const pageImage = (
   limits: Limits,
   options: RenderOptions = defaultRenderOptions
 ): Effect.Effect<EncodedImage, Document.DocumentError> =>
-  Effect.flatMap(plan(page, kind, limits, options), ({ zoom }) =>
+  Effect.flatMap(plan(page, kind, limits, options), ({ source }) =>
     attempt(() => {
       const [x0, y0, x1, y1] = page.getBounds()
       const size = Math.max(x1 - x0, y1 - y0)
-      return fitImage(page, Math.min(zoom, budget.maxSide / size), size, budget)
+      return fitImage(page, Math.min(source, budget.maxSide / size), size, budget)
     }, "the page image cannot be rendered")
   )
