@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { textLayer } from "../../src/internal/mupdf/textLayer.js"
-import { conditions, imagePdf, invoice, type TruthPage, textPdf } from "../support/synthetic.js"
+import { conditions, imagePdf, invoice, type SyntheticPage, type TruthPage, textPdf } from "../support/synthetic.js"
 import { dataFile, hasData, onPage } from "./support.js"
 
 const layerOf = (bytes: Uint8Array, index = 0) => onPage(bytes, index, (page) => textLayer(page))
@@ -50,6 +50,27 @@ describe("text layer", () => {
       })
     )
   }
+
+  it.effect("two columns of running text stay whole: the left column, then the right one", () =>
+    Effect.gen(function* () {
+      const left = ["El contrato entra en vigor", "en la fecha de su firma y", "dura un año natural."]
+      const right = ["Los pagos se realizarán", "por transferencia en un", "plazo de treinta días."]
+      const page: SyntheticPage = {
+        width: 595,
+        height: 842,
+        runs: [
+          { text: "CONDICIONES", x: 56, y: 60, size: 14, bold: true },
+          ...left.map((text, i) => ({ text, x: 56, y: 100 + i * 13, size: 10 })),
+          ...right.map((text, i) => ({ text, x: 310, y: 100 + i * 13, size: 10 }))
+        ]
+      }
+      const layer = yield* layerOf(textPdf([page]).bytes)
+      assert.deepStrictEqual(
+        layer.lines.map((l) => l.words.map((w) => w.word).join(" ")),
+        ["CONDICIONES", ...left, ...right]
+      )
+    })
+  )
 
   it.effect("verdicts: text usable; image-only empty; a scan with a small stamp or with a full invisible layer", () =>
     Effect.gen(function* () {
