@@ -2,7 +2,7 @@
  * Operator extensions beyond the spec, tagged so in the OpenAPI document (`x-legible-extension: true`): skills and
  * catalogs management and quotas (JWT), archiving extractions (API key).
  */
-import { Field, Quota, Skill, Timestamp } from "@legible/core"
+import { Field, Quota, Skill, Skills, Timestamp } from "@legible/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Errors from "./Errors.js"
@@ -30,17 +30,28 @@ export interface SkillFieldInput {
   readonly catalog?: Skill.CatalogFieldConfig
 }
 
-/** Schema of a skill field as written by clients (recursive through `fields`). */
-export const SkillFieldInput: Schema.Codec<SkillFieldInput> = Schema.Struct({
-  name: Schema.String,
-  order: Schema.Int,
-  type: Field.FieldType,
-  isList: Schema.optionalKey(Schema.Boolean),
-  description: Schema.optionalKey(Schema.String),
-  aliases: Schema.optionalKey(Schema.Array(Schema.String)),
-  fields: Schema.optionalKey(Schema.Array(Schema.suspend((): Schema.Codec<SkillFieldInput> => SkillFieldInput))),
-  catalog: Schema.optionalKey(Skill.CatalogFieldConfig)
-}).annotate({ identifier: "SkillFieldInput" })
+const fieldInput = (depth: number): Schema.Codec<SkillFieldInput> =>
+  Schema.Struct({
+    name: Schema.String,
+    order: Schema.Int,
+    type: Field.FieldType,
+    isList: Schema.optionalKey(Schema.Boolean),
+    description: Schema.optionalKey(Schema.String),
+    aliases: Schema.optionalKey(Schema.Array(Schema.String)),
+    fields: Schema.optionalKey(
+      depth > 1
+        ? Schema.Array(fieldInput(depth - 1))
+        : Schema.Array(Schema.Never).annotate({ description: `Sub-fields nest at most ${Skills.MAX_DEPTH} levels.` })
+    ),
+    catalog: Schema.optionalKey(Skill.CatalogFieldConfig)
+  })
+
+/**
+ * Schema of a skill field as written by clients. Sub-fields nest at most `Skills.MAX_DEPTH` levels, and the schema
+ * itself stops there, so a hostile body nested a million levels deep is refused at the first level too many
+ * instead of exhausting the stack.
+ */
+export const SkillFieldInput: Schema.Codec<SkillFieldInput> = fieldInput(Skills.MAX_DEPTH)
 
 /** The content of a skill version. */
 export const SkillDefinition = Schema.Struct({

@@ -117,7 +117,8 @@ export const extractions = (settings: Submission.Settings) =>
             return HttpServerResponse.uint8Array(document.bytes, {
               contentType: document.mimeType,
               headers: {
-                "content-disposition": contentDisposition(document.fileName),
+                // A stored name that is not well-formed Unicode would make the encoder throw: U+FFFD stands in.
+                "content-disposition": contentDisposition(Submission.toWellFormed(document.fileName)),
                 "x-content-type-options": "nosniff",
                 "cache-control": "private, no-store"
               }

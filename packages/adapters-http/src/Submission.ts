@@ -14,6 +14,14 @@ export const MAX_MODEL = 100
 /** Longest accepted `file_name`, in characters. */
 export const MAX_FILE_NAME = 255
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/** Whether a string is well-formed UTF-16 (no lone surrogate, which no UTF-8 file name can hold). */
+export const isWellFormed = (s: string): boolean => !LONE_SURROGATE.test(s)
+
+/** The string with every lone surrogate replaced by U+FFFD. */
+export const toWellFormed = (s: string): string => s.replace(new RegExp(LONE_SURROGATE.source, "g"), "\uFFFD")
+
 /** The decoded body of `POST /v1/extractions`. */
 export interface Body {
   readonly file_name: string
@@ -43,6 +51,7 @@ export const prepare = Effect.fn("Submission.prepare")(function* (
   if (fileName.length === 0) return yield* bad("file_name is required")
   if (fileName.length > MAX_FILE_NAME) return yield* bad(`file_name must be at most ${MAX_FILE_NAME} characters`)
   if (fileName.includes("\u0000")) return yield* bad("file_name must not contain NUL characters")
+  if (!isWellFormed(fileName)) return yield* bad("file_name is not well-formed Unicode (a lone surrogate)")
   if (body.skill.trim().length === 0) return yield* bad("skill is required")
   const decoded = Base64.decode(body.file_base64)
   if (Result.isFailure(decoded)) return yield* bad(decoded.failure)

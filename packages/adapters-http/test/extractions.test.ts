@@ -200,6 +200,11 @@ describe("GET /v1/extractions/{id}/document", () => {
         expect(parsed.parameters.filename, name).toBe(name)
         expect(/^[\x20-\x7e]*$/.test(header), header).toBe(true)
       }
+      // A stored name with a lone surrogate (impossible through the API) still downloads, with U+FFFD in its place.
+      const odd = putExtraction(app, Fixtures.extraction({ id: TestIds.uuid(399), originName: "odd\ud800.pdf" }))
+      const response = await get(app, `/v1/extractions/${odd.id}/document`)
+      expect(response.status).toBe(200)
+      expect(parseDisposition(response.headers.get("content-disposition")!).parameters.filename).toBe("odd\ufffd.pdf")
     })
   )
 

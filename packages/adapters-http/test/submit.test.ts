@@ -129,6 +129,7 @@ describe("POST /v1/extractions", () => {
         [{ file_name: "   " }, "file_name is required"],
         [{ file_name: "x".repeat(256) }, "at most 255"],
         [{ file_name: "a\u0000b.pdf" }, "NUL"],
+        [{ file_name: "lone\ud800.pdf" }, "well-formed"],
         [{ skill: "" }, "skill is required"],
         [{ file_name: 12 }, "file_name"]
       ] as const) {

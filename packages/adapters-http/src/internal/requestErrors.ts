@@ -32,6 +32,7 @@ export const describe = (error: HttpApiError.HttpApiSchemaError): string => {
     }
     const where = `${SLOT[error.kind]}${path}`
     if (issue.message === "Missing key") return `${where} is required`
+    if (issue.message === "Expected never") return `${where} is not allowed here`
     // A repeated query parameter arrives as an array where one string is expected.
     if (error.kind === "Query" && issue.message === "Expected string") return `${where} must be given once`
     return `${where}: ${issue.message}`
