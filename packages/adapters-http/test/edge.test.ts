@@ -33,7 +33,7 @@ describe("error bodies", () => {
       const duplicated = new Headers()
       duplicated.append("x-api-key", Fixtures.LIVE_KEY)
       duplicated.append("x-api-key", Fixtures.LIVE_KEY)
-      const cases: Record<string, HeadersInit> = {
+      const cases: Record<string, Headers | Record<string, string>> = {
         missing: {},
         empty: { "x-api-key": "" },
         huge: { "x-api-key": `pk_live_${"A".repeat(16 * 1024)}` },
