@@ -70,6 +70,8 @@ const LEXICON: Readonly<Record<Exclude<Concept, "none">, ReadonlyArray<string>>>
   total: [
     "total",
     "importe total",
+    "balance due",
+    "total neto",
     "total factura",
     "total a pagar",
     "importe a pagar",
@@ -162,27 +164,34 @@ const TRIGGERS: ReadonlyArray<readonly [Exclude<Concept, "none">, ReadonlyArray<
 /** The words of a field's name: `fecha_emision`, `fechaEmision` and `fecha-emision` all give `fecha emision`. */
 export const nameWords = (name: string): string => name.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_\-.]+/g, " ")
 
-/** The concept a field stands for, from its type, name, aliases and description. */
-export const conceptOf = (target: Target): Concept => {
-  const words = new Set(
-    [nameWords(target.name), ...target.aliases, target.description].flatMap((text) =>
-      tokens(folded(text)).map((t) => t.text)
-    )
-  )
+const wordsOf = (texts: ReadonlyArray<string>): ReadonlySet<string> =>
+  new Set(texts.flatMap((text) => tokens(folded(text)).map((t) => t.text)))
+
+const conceptFrom = (words: ReadonlySet<string>, type: Field.FieldType): Concept => {
   const has = (list: ReadonlyArray<string>) => list.some((w) => words.has(w))
-  const numeric = target.type === "float" || target.type === "integer"
+  const numeric = type === "float" || type === "integer"
   for (const [concept, triggers] of TRIGGERS) {
     if (!has(triggers)) continue
-    if (concept === "taxId" && target.type !== "date" && !numeric) return concept
-    if (concept === "total" && target.type !== "date") return concept
-    if (concept === "number" && target.type === "string" && words.has("no")) return concept
-    if ((concept === "company" || concept === "address" || concept === "description") && target.type === "string")
+    if (concept === "taxId" && type !== "date" && !numeric) return concept
+    if (concept === "total" && type !== "date") return concept
+    if (concept === "number" && type === "string" && words.has("no")) return concept
+    if ((concept === "company" || concept === "address" || concept === "description") && type === "string")
       return concept
     if ((concept === "quantity" || concept === "price" || concept === "amount") && numeric) return concept
   }
-  if (target.type === "date" || has(["fecha", "date"]))
-    return target.type === "string" || target.type === "date" ? "date" : "none"
+  if (type === "date" || has(["fecha", "date"])) return type === "string" || type === "date" ? "date" : "none"
   return "none"
+}
+
+/**
+ * The concept a field stands for, from its type and words: its name and aliases first, its description only
+ * when they say nothing ("address" described as "Address of the company" is an address, not a company).
+ */
+export const conceptOf = (target: Target): Concept => {
+  const own = conceptFrom(wordsOf([nameWords(target.name), ...target.aliases]), target.type)
+  return own !== "none"
+    ? own
+    : conceptFrom(wordsOf([nameWords(target.name), ...target.aliases, target.description]), target.type)
 }
 
 /** The labels of a field, strongest first: aliases, its name, a short description, then its concept's lexicon. */
@@ -207,7 +216,10 @@ export interface Hit {
   readonly end: number
 }
 
-/** Where the labels occur in the document. A one-word label must open a cell (`TOTAL`, not `SUB TOTAL`). */
+/**
+ * Where the labels occur in the document. A one-word label must open its cell (`TOTAL`, not `SUB TOTAL`); a
+ * lexicon label may follow one word (`Tax Invoice No`) but not a sentence (`GST included in total RM`).
+ */
 export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>): Array<Hit> => {
   const hits: Array<Hit> = []
   for (const row of layout.rows) {
@@ -220,11 +232,10 @@ export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>): Array<
         if (first === undefined || last === undefined) continue
         const start = row.folded.origin[first.start] ?? 0
         const end = (row.folded.origin[last.end - 1] ?? 0) + 1
-        if (label.tokens.length === 1) {
-          const cell = cellAt(row, start)
-          const before = cell === undefined ? "" : row.text.slice(cellStart(row, cell), start)
-          if (/[\p{L}\p{N}]/u.test(before)) continue
-        }
+        const allowed = label.tokens.length === 1 ? 0 : label.strength < 0.85 ? 1 : Number.POSITIVE_INFINITY
+        const cell = cellAt(row, start)
+        const before = cell === undefined ? "" : row.text.slice(cellStart(row, cell), start)
+        if (tokens(folded(before)).length > allowed) continue
         hits.push({ row, label, start, end })
       }
     }

@@ -83,14 +83,24 @@ export const amountValue = (literal: string): number | undefined => {
   return Number.isFinite(value) ? value : undefined
 }
 
-/** Amounts in a text, not counting the numbers inside dates, times and phone numbers. */
+// Letters glued before an amount are a currency (RM327.00, US$5) or make it part of a code (ZJ86, SHO1).
+const CURRENCY_PREFIX = /(?:^|[^\p{L}])(?:rm|us|usd|eur|ars|mxn|clp|cop|pen|gbp|r|s|rs|bs)\$?$/iu
+
+/** Amounts in a text, not counting the numbers inside dates, times, phone numbers and codes. */
 export const amounts = (text: string): Array<Amount> => {
   const inDates = dates(text)
   return all(AMOUNT, text)
     .filter((m) => !inDates.some((d) => m.start < d.end && m.end > d.start))
+    .filter((m) => {
+      const before = text.slice(Math.max(0, m.start - 4), m.start)
+      return !/\p{L}$/u.test(before) || CURRENCY_PREFIX.test(before)
+    })
     .flatMap((m): Array<Amount> => {
       const value = amountValue(m.text)
-      return value === undefined ? [] : [{ ...m, value, decimals: /[.,]\d{1,2}$/.test(m.text) }]
+      const decimals = /[.,]\d{1,2}$/.test(m.text)
+      // Long digit runs (authorisation codes, ids) and zero-padded integers (document numbers) are not money.
+      if (value === undefined || Math.abs(value) >= 1e12 || (!decimals && /^-?0\d/.test(m.text))) return []
+      return [{ ...m, value, decimals }]
     })
 }
 
@@ -130,3 +140,6 @@ export const codes = (text: string): Array<Match> => {
     .filter((m) => !/^\d{1,3}(?:[.,]\d{3})*[.,]\d{1,2}$/.test(m.text))
     .filter((m) => !inDates.some((d) => m.start < d.end && m.end > d.start))
 }
+
+/** Point-of-sale and number pairs, `0001-00012345` or `0003 - 00003435` (Argentine invoices and the like). */
+export const pointOfSaleNumbers = (text: string): Array<Match> => all(/(?<!\d)\d{4,5}\s*-\s*\d{8}(?!\d)/g, text)

@@ -7,7 +7,8 @@
  */
 import { type Concept, conceptOf, findLabels, type Hit, labelsOf, type Target } from "./labels.js"
 import { cellAt, cellStart, type Layout, overlap, type Row } from "./layout.js"
-import { type Amount, amounts, codes, dates, type Match, taxIds } from "./patterns.js"
+import { type Amount, amounts, codes, dates, type Match, pointOfSaleNumbers, taxIds } from "./patterns.js"
+import { folded } from "./text.js"
 
 /** A value found, with how sure the rules are and where it was printed. */
 interface Candidate {
@@ -17,6 +18,7 @@ interface Candidate {
   /** Reading-order position of the label (right of it before below it). */
   readonly order: number
   readonly amount?: number
+  readonly decimals?: boolean
 }
 
 const SEPARATORS = /^[\s:;=#\-–—.)(/|$€]+/u
@@ -55,10 +57,15 @@ const below = (layout: Layout, hit: Hit): string => {
   return ""
 }
 
+const numbers = (text: string): Array<Match> => {
+  const pair = pointOfSaleNumbers(text)
+  return pair.length > 0 ? pair : codes(text)
+}
+
 const typed = (concept: Concept, type: Target["type"]): ((text: string) => Array<Match>) | undefined => {
   if (concept === "taxId") return taxIds
   if (concept === "date" || type === "date") return dates
-  if (concept === "number") return codes
+  if (concept === "number") return numbers
   if (type === "float" || type === "integer") return amounts
   return undefined
 }
@@ -77,8 +84,13 @@ const pick = (concept: Concept, type: Target["type"], text: string): Match | und
   return value === "" ? undefined : { text: value, start: 0, end: value.length }
 }
 
+// "COMPANY NO", "COMPANY REG NO": the label of a registration number, not of the name.
+const numberLabel = (hit: Hit): boolean =>
+  /^[\s:.]*(no|nro|reg|id|#)(?![a-z])/.test(folded(hit.row.text.slice(hit.end)))
+
 const candidates = (layout: Layout, target: Target, concept: Concept): Array<Candidate> =>
   findLabels(layout, labelsOf(target, concept)).flatMap((hit) => {
+    if ((concept === "company" || concept === "address") && numberLabel(hit)) return []
     const order = hit.row.order * 10_000 + hit.start
     const out: Array<Candidate> = []
     const right = pick(
@@ -100,8 +112,10 @@ const candidates = (layout: Layout, target: Target, concept: Concept): Array<Can
     return out
   })
 
-const amountOf = (m: Match): { readonly amount?: number } =>
-  "value" in m && typeof m.value === "number" ? { amount: m.value } : {}
+const amountOf = (m: Match): { readonly amount?: number; readonly decimals?: boolean } =>
+  "value" in m && typeof m.value === "number" && "decimals" in m && typeof m.decimals === "boolean"
+    ? { amount: m.value, decimals: m.decimals }
+    : {}
 
 const best = (list: ReadonlyArray<Candidate>): Candidate | undefined =>
   [...list].sort((a, b) => b.score - a.score || a.order - b.order)[0]
@@ -109,11 +123,33 @@ const best = (list: ReadonlyArray<Candidate>): Candidate | undefined =>
 // Rows whose "total" counts items rather than money.
 const COUNT_WORDS = /\b(qty|quantity|cantidad|items?|unidades|articulos|pcs|uds|lines?)\b/
 
+const SUBTOTAL: Target = { name: "subtotal", type: "float", aliases: ["sub total"], description: "" }
+
+/**
+ * The total: the largest amount next to a total label, except that a later total a few cents below it is the
+ * rounded amount actually due (TOTAL 31.47, ROUNDING -0.02, TOTAL 31.45). Subtotals serve only when no total
+ * label shows an amount.
+ */
 const total = (layout: Layout, target: Target): string | null => {
-  const found = candidates(layout, target, "total").filter((c) => c.amount !== undefined && c.amount > 0)
-  const money = found.filter((c) => !COUNT_WORDS.test(c.row.folded.text))
-  const chosen = [...money].sort((a, b) => (b.amount ?? 0) - (a.amount ?? 0) || a.order - b.order)[0]
-  return chosen?.text ?? null
+  const amountsNear = (t: Target, concept: Concept) =>
+    candidates(layout, t, concept).filter(
+      (c) => c.amount !== undefined && c.amount > 0 && !COUNT_WORDS.test(c.row.folded.text)
+    )
+  const found = amountsNear(target, "total")
+  const near = found.length > 0 ? found : amountsNear(SUBTOTAL, "none")
+  // Money has cents where the document prints them: an integer next to a total label is a code or a count.
+  const pool = near.some((c) => c.decimals) ? near.filter((c) => c.decimals) : near
+  const largest = [...pool].sort((a, b) => (b.amount ?? 0) - (a.amount ?? 0) || a.order - b.order)[0]
+  if (largest === undefined) return null
+  const rounded = pool
+    .filter(
+      (c) =>
+        c.order > largest.order &&
+        (c.amount ?? 0) < (largest.amount ?? 0) &&
+        (largest.amount ?? 0) - (c.amount ?? 0) <= 0.1
+    )
+    .sort((a, b) => b.order - a.order)[0]
+  return (rounded ?? largest).text
 }
 
 // Legal forms and shop words that mark a letterhead's business name.
@@ -129,39 +165,63 @@ const letterheadRows = (layout: Layout): ReadonlyArray<Row> => {
   return layout.rows.filter((r) => r.page === first && (height === 0 || r.y0 < 0.4 * height))
 }
 
-const companyRow = (layout: Layout): Row | undefined => {
+const LEGAL_FORM =
+  /(?<![a-z])(sdn\.?\s*bhd|bhd|s\/b|sb|s\.?\s?l\.?u?|s\.?\s?a\.?u?|s\.?r\.?l|s\.?a\.?s|s\.?\s?de\s?r\.?\s?l|ltd|limited|llc|inc|gmbh|corp)\.?(?![a-z])/
+
+const close = (upper: Row, lower: Row) => lower.y0 - upper.y1 < 0.5 * Math.min(upper.y1 - upper.y0, lower.y1 - lower.y0)
+
+const nameLike = (r: Row) => !/\d|@|www|\.com/.test(r.folded.text) && !NOT_A_NAME.test(r.folded.text)
+
+/** The letterhead rows that name the business: the first with a business word, with its wrapped lines. */
+const companyRows = (layout: Layout): ReadonlyArray<Row> => {
   const rows = letterheadRows(layout).filter((r) => /\p{L}{2}/u.test(r.text))
-  return (
+  const first =
     rows.find((r) => BUSINESS.test(r.folded.text) && !NOT_A_NAME.test(r.folded.text)) ??
     rows.find((r) => !NOT_A_NAME.test(r.folded.text) && dates(r.text).length === 0 && !/\d{3}/.test(r.text))
-  )
+  if (first === undefined) return []
+  const block = [first]
+  // A name wrapped over lines: the lines right above it without figures, and below it until its legal form.
+  for (let above = layout.rows[first.order - 1]; above !== undefined; above = layout.rows[above.order - 1]) {
+    const top = block[0]
+    if (top === undefined || above.page !== top.page || !close(above, top) || !nameLike(above)) break
+    block.unshift(above)
+  }
+  for (let below = layout.rows[first.order + 1]; below !== undefined; below = layout.rows[below.order + 1]) {
+    const bottom = block[block.length - 1]
+    if (bottom === undefined || LEGAL_FORM.test(block.map((r) => r.folded.text).join(" "))) break
+    if (below.page !== bottom.page || !close(bottom, below) || NOT_A_NAME.test(below.folded.text)) break
+    if (!LEGAL_FORM.test(below.folded.text) && !BUSINESS.test(below.folded.text)) break
+    block.push(below)
+  }
+  return block
+}
+
+/** A business name without the registration number printed after it: "AEON CO. (M) BHD (126926-H)". */
+const withoutRegistration = (name: string): string => name.replace(/\s*\([^)]*\d{4}[^)]*\).*$/u, "").trim()
+
+const company = (layout: Layout): string | null => {
+  const rows = companyRows(layout)
+  return rows.length === 0 ? null : withoutRegistration(rows.map((r) => r.text.trim()).join(" "))
 }
 
 const STOP_ADDRESS =
   /(?<![a-z])(tel|telf|tlf|phone|telefono|fax|gst|email|e-mail|www|http|invoice|receipt|factura|date|fecha|cashier|cajero|doc|tax|cif|nif|cuit|iva|vat|reg|hp|mobile)(?![a-z])/
 
 const address = (layout: Layout): string | null => {
-  const start = companyRow(layout)
-  if (start === undefined) return null
+  const last = companyRows(layout).at(-1)
+  if (last === undefined) return null
   const parts: Array<string> = []
-  for (const row of layout.rows.slice(start.order + 1, start.order + 8)) {
-    if (row.page !== start.page) break
+  for (const row of layout.rows.slice(last.order + 1, last.order + 10)) {
+    if (row.page !== last.page || parts.length >= 5) break
     const text = row.folded.text
-    // Registration numbers printed under the name, like "(JM0352019-K)" or "(1234-X)", are not the address.
-    if (parts.length === 0 && /^\(?[a-z0-9\-.\s]*\d[a-z0-9\-.\s]*\)?$/.test(text) && !/\s\p{L}{3}/u.test(text)) continue
+    // Registration numbers and tax ids printed under the name come before the address: skip them.
+    const registration = /^\(?[a-z0-9\-.\s]*\d[a-z0-9\-.\s]*\)?$/.test(text) && !/\p{L}{3}/u.test(text)
+    if (parts.length === 0 && (registration || STOP_ADDRESS.test(text))) continue
     if (STOP_ADDRESS.test(text)) break
     parts.push(row.text.trim())
   }
   return parts.length === 0 ? null : parts.join(" ")
 }
-
-/** Numbers in the `0001-00012345` form (point of sale and number, as on Argentine invoices). */
-const pointOfSaleNumbers = (text: string): Array<Match> =>
-  [...text.matchAll(/(?<!\d)\d{4,5}-\d{8}(?!\d)/g)].map((m) => ({
-    text: m[0],
-    start: m.index ?? 0,
-    end: (m.index ?? 0) + m[0].length
-  }))
 
 /** The first match of a typed pattern anywhere in the document (reading order). */
 const firstInDocument = (layout: Layout, finder: (text: string) => Array<Match>): string | null => {
@@ -175,12 +235,16 @@ const firstInDocument = (layout: Layout, finder: (text: string) => Array<Match>)
 /** The literal of a simple (or catalog key column) field, or null when the rules find nothing. */
 export const simpleValue = (layout: Layout, target: Target, concept: Concept = conceptOf(target)): string | null => {
   if (concept === "total") return total(layout, target)
-  const found = best(candidates(layout, target, concept))
+  // "COMPANY NO : 734055-M" is a registration number, not the company's name.
+  const named = (c: Candidate) =>
+    (concept !== "company" && concept !== "address") ||
+    (/\p{L}{3}/u.test(c.text) && !/^(no|reg|nro|id)(?![a-z])/.test(folded(c.text)))
+  const found = best(candidates(layout, target, concept).filter(named))
   if (found !== undefined) return found.text
   if (concept === "taxId") return firstInDocument(layout, taxIds)
   if (concept === "date") return firstInDocument(layout, dates)
   if (concept === "number") return firstInDocument(layout, pointOfSaleNumbers)
-  if (concept === "company") return companyRow(layout)?.text.trim() ?? null
+  if (concept === "company") return company(layout)
   if (concept === "address") return address(layout)
   return null
 }

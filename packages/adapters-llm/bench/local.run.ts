@@ -1,0 +1,143 @@
+/**
+ * Accuracy of the `local` extractor on real documents, per field:
+ * - SROIE receipts (company, date, address, total), from the ground-truth OCR lines, scored as SROIE does (exact
+ *   match after whitespace normalisation);
+ * - Argentine invoices (issuer CUIT, invoice number, date, total), from the PDFs' text layer, scored on the value
+ *   the literal stands for (digits of the CUIT, the number's last group, the day-first date, the amount), which is
+ *   what the typed parsing downstream turns each literal into.
+ * Also the time per document next to a baseline measured in the same run (building the rows and cells alone).
+ * Run: `npm run bench -w @legible/adapters-llm`. Skips, saying so, when the data folder is absent.
+ */
+import { it } from "@effect/vitest"
+import type { Document, Skill } from "@legible/core"
+import { layout } from "../src/internal/local/layout.js"
+import { amountValue } from "../src/internal/local/patterns.js"
+import * as Local from "../src/Local.js"
+import { DATA, invoicesAr, type Sample, sroie } from "./datasets.js"
+
+const log = (line: string) => process.stdout.write(`${line}\n`)
+const verbose = process.env["BENCH_VERBOSE"] === "1"
+
+const field = (name: string, order: number, type: Skill.SkillField["type"], description: string): Skill.SkillField => ({
+  name,
+  order,
+  type,
+  isList: false,
+  description,
+  aliases: []
+})
+
+const sroieFields: ReadonlyArray<Skill.SkillField> = [
+  field("company", 1, "string", "Company (seller) name"),
+  field("date", 2, "date", "Date of the receipt"),
+  field("address", 3, "string", "Address of the company"),
+  field("total", 4, "float", "Total amount paid")
+]
+
+const arFields: ReadonlyArray<Skill.SkillField> = [
+  field("cuit_emisor", 1, "string", "CUIT del emisor"),
+  field("numero", 2, "string", "Número de factura"),
+  field("fecha", 3, "date", "Fecha de emisión"),
+  field("total", 4, "float", "Importe total")
+]
+
+const squash = (s: string) => s.replace(/\s+/g, " ").trim()
+
+const isoDayFirst = (literal: string): string | undefined => {
+  const m = /(\d{1,2})[/.-](\d{1,2})[/.-](\d{2,4})/.exec(literal)
+  if (m === null) return undefined
+  const year = (m[3] ?? "").length === 2 ? `20${m[3]}` : m[3]
+  return `${year}-${(m[2] ?? "").padStart(2, "0")}-${(m[1] ?? "").padStart(2, "0")}`
+}
+
+interface Scored {
+  readonly field: string
+  readonly ok: boolean
+  readonly got: unknown
+  readonly want: unknown
+}
+
+const report = <T>(
+  title: string,
+  samples: ReadonlyArray<Sample<T>>,
+  fields: ReadonlyArray<Skill.SkillField>,
+  score: (values: Record<string, unknown>, truth: T) => ReadonlyArray<Scored>
+) => {
+  const byField = new Map<string, { ok: number; all: number }>()
+  for (const sample of samples) {
+    const values = Local.extractFields(fields, sample.document)
+    for (const s of score(values, sample.truth)) {
+      const entry = byField.get(s.field) ?? { ok: 0, all: 0 }
+      byField.set(s.field, { ok: entry.ok + (s.ok ? 1 : 0), all: entry.all + 1 })
+      if (verbose && !s.ok)
+        log(`  miss ${sample.id} ${s.field}: got ${JSON.stringify(s.got)}, want ${JSON.stringify(s.want)}`)
+    }
+  }
+  log(`\n${title} (${samples.length} documents)`)
+  log("field          exact-match accuracy")
+  for (const [name, { ok, all }] of byField) log(`${name.padEnd(14)} ${(ok / all).toFixed(2)}  (${ok}/${all})`)
+}
+
+const timing = (documents: ReadonlyArray<Document.ReadDocument>, fields: ReadonlyArray<Skill.SkillField>) => {
+  const rounds = 20
+  const measure = (run: (d: Document.ReadDocument) => unknown) => {
+    const started = performance.now()
+    for (let r = 0; r < rounds; r++) for (const d of documents) run(d)
+    return (performance.now() - started) / (rounds * documents.length)
+  }
+  measure((d) => Local.extractFields(fields, d))
+  const baseline = measure((d) => layout(d))
+  const local = measure((d) => Local.extractFields(fields, d))
+  log(
+    `time per document: local ${local.toFixed(3)} ms; baseline (rows and cells only) ${baseline.toFixed(3)} ms; ratio ${(local / baseline).toFixed(1)}×`
+  )
+}
+
+it("local extractor accuracy", { timeout: 600_000 }, () => {
+  const receipts = sroie()
+  if (receipts === undefined) log(`SROIE skipped: ${DATA}/sroie not found`)
+  else {
+    report("SROIE receipts, ground-truth OCR lines", receipts, sroieFields, (values, truth) =>
+      (["company", "date", "address", "total"] as const).map((name) => {
+        const got = values[name]
+        return {
+          field: name,
+          got,
+          want: truth[name],
+          ok: typeof got === "string" && squash(got) === squash(truth[name])
+        }
+      })
+    )
+    timing(
+      receipts.map((r) => r.document),
+      sroieFields
+    )
+  }
+
+  const invoices = invoicesAr()
+  if (invoices === undefined) log(`invoices-ar skipped: ${DATA}/invoices-ar not found`)
+  else {
+    const empty = invoices.filter((s) => s.document.pages.every((p) => p.lines.length === 0)).map((s) => s.id)
+    if (empty.length > 0) log(`\ninvoices-ar without a text layer (scans; no words without OCR): ${empty.join(", ")}`)
+    report("Argentine invoices, PDF text layer", invoices, arFields, (values, truth) => {
+      const text = (name: string) => (typeof values[name] === "string" ? String(values[name]) : "")
+      const lastGroup = /(\d+)\D*$/.exec(text("numero"))?.[1]
+      return [
+        {
+          field: "issuer_cuit",
+          got: values["cuit_emisor"],
+          want: truth.issuer_cuit,
+          ok: text("cuit_emisor").replace(/\D/g, "") === truth.issuer_cuit.replace(/\D/g, "")
+        },
+        {
+          field: "invoice_number",
+          got: values["numero"],
+          want: truth.invoice_number,
+          ok: lastGroup !== undefined && Number(lastGroup) === truth.invoice_number
+        },
+        { field: "date", got: values["fecha"], want: truth.date, ok: isoDayFirst(text("fecha")) === truth.date },
+        { field: "total", got: values["total"], want: truth.total, ok: amountValue(text("total")) === truth.total }
+      ]
+    })
+  }
+})
