@@ -6,6 +6,7 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as PgTypes from "@effect/sql-pg/PgTypes"
 import { PGlite, type QueryOptions, type Results } from "@electric-sql/pglite"
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { Config, Context, Effect, Layer, Queue, Semaphore, Stream } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
@@ -107,7 +108,7 @@ const commit = (conn: Connection): Effect.Effect<void, SqlError> =>
       : Effect.void
   )
 
-/** Opens PGlite (with `pg_trgm`) for the lifetime of the scope and builds the client over it. */
+/** Opens PGlite (with `pg_trgm` and `btree_gin`) for the lifetime of the scope and builds the client over it. */
 export const make = Effect.fnUntraced(function* (
   options: PgliteClientConfig
 ): Effect.fn.Return<PgliteClient, SqlError, Scope.Scope | Reactivity.Reactivity> {
@@ -116,8 +117,8 @@ export const make = Effect.fnUntraced(function* (
     Effect.tryPromise({
       try: () =>
         options.dataDir === undefined
-          ? PGlite.create({ extensions: { pg_trgm } })
-          : PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm } }),
+          ? PGlite.create({ extensions: { pg_trgm, btree_gin } })
+          : PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm, btree_gin } }),
       catch: (cause) => fromPgliteError(cause, "connect")
     }),
     // Close only once no statement holds the session.

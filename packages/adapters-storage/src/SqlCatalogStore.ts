@@ -1,9 +1,20 @@
-/** The `CatalogStore` port over SQL: catalogs scoped by client, records upserted in bulk by id. */
-import { type Catalog, Errors, Ports, type Timestamp } from "@legible/core"
+/**
+ * The `CatalogStore` port over SQL: catalogs scoped by client, records upserted in bulk by id with their normalized
+ * columns (`catalog_keys`) in the same transaction, and the searches of catalog matching: indexed equality on the
+ * key or folded identifier, one-edit identifiers by prefix/suffix index ranges, and trigram candidates — by
+ * `pg_trgm` (GIN led by the catalog column) for small catalogs, by an in-process index for large ones.
+ */
+import { type Catalog, type CatalogMatch, Errors, Ports, type Timestamp } from "@legible/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import * as CatalogIndex from "./internal/catalogIndex.js"
+import * as CatalogKeys from "./internal/catalogKeys.js"
+import * as Search from "./internal/catalogSearch.js"
 import { fromSqlError, mapSqlError } from "./internal/errors.js"
 import { isUuid, toNumber, ts } from "./internal/sql.js"
+
+/** Options of the store: when catalogs are searched with an in-process index (see `CatalogIndex`). */
+export type Options = Partial<CatalogIndex.IndexOptions>
 
 interface CatalogRow {
   readonly id: string
@@ -25,113 +36,147 @@ const catalogColumns = ["c.id", "c.client_id", "c.name", "c.columns", ts("c.crea
 
 const invalid = (message: string) => Effect.fail(new Errors.InvalidRequest({ message }))
 
-/** Builds the SQL `CatalogStore` over the `SqlClient` in context. */
-export const make: Effect.Effect<Ports.CatalogStore["Service"], never, SqlClient.SqlClient> = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  const columns = sql.literal(catalogColumns)
+/** Builds the SQL `CatalogStore` over the `SqlClient` in context, with the given index options. */
+export const makeWith = (
+  options: Options = {}
+): Effect.Effect<Ports.CatalogStore["Service"], never, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const columns = sql.literal(catalogColumns)
+    const indexes = CatalogIndex.make(sql, { ...CatalogIndex.defaultOptions, ...options })
 
-  const find = (clientId: string, id: string) =>
-    isUuid(id)
-      ? Effect.map(
-          sql<CatalogRow>`SELECT ${columns} FROM catalogs c WHERE c.id = ${id} AND c.client_id = ${clientId}`,
-          (rows) => rows[0]
-        )
-      : Effect.succeed(undefined)
+    const find = (clientId: string, id: string) =>
+      isUuid(id)
+        ? Effect.map(
+            sql<CatalogRow>`SELECT ${columns} FROM catalogs c WHERE c.id = ${id} AND c.client_id = ${clientId}`,
+            (rows) => rows[0]
+          )
+        : Effect.succeed(undefined)
 
-  const create = Effect.fn("CatalogStore.create")(function* (catalog: Catalog.Catalog) {
-    yield* sql`
+    const create = Effect.fn("CatalogStore.create")(function* (catalog: Catalog.Catalog) {
+      yield* sql`
       INSERT INTO catalogs (id, client_id, name, columns, created_at)
       VALUES (${catalog.id}, ${catalog.clientId}, ${catalog.name}, ${JSON.stringify(catalog.columns)}::jsonb,
         ${catalog.createdAt}::timestamptz)`.pipe(mapSqlError("CatalogStore.create"))
-  })
+    })
 
-  const get = Effect.fn("CatalogStore.get")(function* (clientId: string, id: string) {
-    const row = yield* find(clientId, id).pipe(mapSqlError("CatalogStore.get"))
-    return row === undefined ? undefined : toCatalog(row)
-  })
+    const get = Effect.fn("CatalogStore.get")(function* (clientId: string, id: string) {
+      const row = yield* find(clientId, id).pipe(mapSqlError("CatalogStore.get"))
+      return row === undefined ? undefined : toCatalog(row)
+    })
 
-  const list = Effect.fn("CatalogStore.list")(function* (clientId: string) {
-    const rows = yield* sql<CatalogRow>`
+    const list = Effect.fn("CatalogStore.list")(function* (clientId: string) {
+      const rows = yield* sql<CatalogRow>`
       SELECT ${columns} FROM catalogs c WHERE c.client_id = ${clientId} ORDER BY c.created_at, c.id`.pipe(
-      mapSqlError("CatalogStore.list")
-    )
-    return rows.map(toCatalog)
-  })
+        mapSqlError("CatalogStore.list")
+      )
+      return rows.map(toCatalog)
+    })
 
-  const remove = Effect.fn("CatalogStore.remove")(function* (clientId: string, id: string) {
-    if (!isUuid(id)) return false
-    const rows = yield* sql<{ id: string }>`
+    const remove = Effect.fn("CatalogStore.remove")(function* (clientId: string, id: string) {
+      if (!isUuid(id)) return false
+      const rows = yield* sql<{ id: string }>`
       DELETE FROM catalogs WHERE id = ${id} AND client_id = ${clientId} RETURNING id`.pipe(
-      mapSqlError("CatalogStore.remove")
-    )
-    return rows.length > 0
-  })
+        mapSqlError("CatalogStore.remove")
+      )
+      return rows.length > 0
+    })
 
-  // One statement for the whole batch (`jsonb_to_recordset`), inside a transaction that locks the catalog row,
-  // so a concurrent removal cannot leave records of a deleted catalog.
-  const upsertRecords = Effect.fn("CatalogStore.upsertRecords")(function* (
-    clientId: string,
-    catalogId: string,
-    records: ReadonlyArray<Catalog.CatalogRecord>
-  ) {
-    const badId = records.find((record) => !isUuid(record.id))
-    if (badId !== undefined) return yield* invalid(`record id ${badId.id} is not a UUID`)
-    // A batch may repeat an id: the last one wins, as if the records were applied in order.
-    const byId = new Map(records.map((record) => [record.id.toLowerCase(), record.values]))
-    const batch = JSON.stringify([...byId].map(([id, values]) => ({ id, values })))
-    return yield* sql
-      .withTransaction(
-        Effect.gen(function* () {
-          const rows = isUuid(catalogId)
-            ? yield* sql<{ columns: ReadonlyArray<string> }>`
-            SELECT columns FROM catalogs WHERE id = ${catalogId} AND client_id = ${clientId} FOR SHARE`
-            : []
-          const catalog = rows[0]
-          if (catalog === undefined) return yield* invalid(`catalog ${catalogId} does not exist`)
-          const known = new Set(catalog.columns)
-          for (const record of records) {
-            const unknown = Object.keys(record.values).filter((column) => !known.has(column))
-            if (unknown.length > 0) {
-              return yield* invalid(`record ${record.id} has values of unknown columns: ${unknown.join(", ")}`)
+    // One statement for the whole batch (`jsonb_to_recordset`), inside a transaction that locks the catalog row,
+    // so a concurrent removal cannot leave records of a deleted catalog.
+    const upsertRecords = Effect.fn("CatalogStore.upsertRecords")(function* (
+      clientId: string,
+      catalogId: string,
+      records: ReadonlyArray<Catalog.CatalogRecord>
+    ) {
+      const badId = records.find((record) => !isUuid(record.id))
+      if (badId !== undefined) return yield* invalid(`record id ${badId.id} is not a UUID`)
+      // A batch may repeat an id: the last one wins, as if the records were applied in order.
+      const byId = new Map(records.map((record) => [record.id.toLowerCase(), record.values]))
+      const batch = JSON.stringify([...byId].map(([id, values]) => ({ id, values })))
+      return yield* sql
+        .withTransaction(
+          Effect.gen(function* () {
+            const rows = isUuid(catalogId)
+              ? yield* sql<{ columns: ReadonlyArray<string> }>`
+            SELECT columns FROM catalogs WHERE id = ${catalogId} AND client_id = ${clientId} FOR UPDATE`
+              : []
+            const catalog = rows[0]
+            if (catalog === undefined) return yield* invalid(`catalog ${catalogId} does not exist`)
+            const known = new Set(catalog.columns)
+            for (const record of records) {
+              const unknown = Object.keys(record.values).filter((column) => !known.has(column))
+              if (unknown.length > 0) {
+                return yield* invalid(`record ${record.id} has values of unknown columns: ${unknown.join(", ")}`)
+              }
             }
-          }
-          if (byId.size > 0) {
-            yield* sql`
+            if (byId.size > 0) {
+              // `xmax = 0` tells inserted rows from updated ones: the catalog keeps its record count without count(*).
+              const written = yield* sql<{ inserted: boolean }>`
           INSERT INTO catalog_records (catalog_id, id, "values")
           SELECT ${catalogId}, r.id::uuid, r."values" FROM jsonb_to_recordset(${batch}::jsonb) AS r(id text, "values" jsonb)
-          ON CONFLICT (catalog_id, id) DO UPDATE SET "values" = excluded."values"`
-          }
-          return records.length
-        })
-      )
-      .pipe(Effect.catchTag("SqlError", (error) => Effect.fail(fromSqlError("CatalogStore.upsertRecords")(error))))
-  })
+          ON CONFLICT (catalog_id, id) DO UPDATE SET "values" = excluded."values"
+          RETURNING (xmax = 0) AS inserted`
+              yield* CatalogKeys.write(
+                sql,
+                catalogId,
+                [...byId].map(([id, values]) => ({ id, values }))
+              )
+              const inserted = written.filter((row) => row.inserted).length
+              // A new version invalidates cached in-process indexes of this catalog, in every process.
+              yield* sql`
+          UPDATE catalogs SET records_version = records_version + 1, record_count = record_count + ${inserted}
+          WHERE id = ${catalogId}`
+            }
+            return records.length
+          })
+        )
+        .pipe(Effect.catchTag("SqlError", (error) => Effect.fail(fromSqlError("CatalogStore.upsertRecords")(error))))
+    })
 
-  const getRecord = Effect.fn("CatalogStore.getRecord")(function* (
-    clientId: string,
-    catalogId: string,
-    recordId: string
-  ) {
-    if (!isUuid(catalogId) || !isUuid(recordId)) return undefined
-    const rows = yield* sql<{ id: string; values: Record<string, string> }>`
+    const getRecord = Effect.fn("CatalogStore.getRecord")(function* (
+      clientId: string,
+      catalogId: string,
+      recordId: string
+    ) {
+      if (!isUuid(catalogId) || !isUuid(recordId)) return undefined
+      const rows = yield* sql<{ id: string; values: Record<string, string> }>`
       SELECT r.id, r."values" FROM catalog_records r JOIN catalogs c ON c.id = r.catalog_id
       WHERE c.id = ${catalogId} AND c.client_id = ${clientId} AND r.id = ${recordId}`.pipe(
-      mapSqlError("CatalogStore.getRecord")
-    )
-    const row = rows[0]
-    return row === undefined ? undefined : { id: row.id, values: row.values }
-  })
+        mapSqlError("CatalogStore.getRecord")
+      )
+      const row = rows[0]
+      return row === undefined ? undefined : { id: row.id, values: row.values }
+    })
 
-  const countRecords = Effect.fn("CatalogStore.countRecords")(function* (clientId: string, catalogId: string) {
-    if (!isUuid(catalogId)) return 0
-    const rows = yield* sql<{ n: bigint }>`
+    const countRecords = Effect.fn("CatalogStore.countRecords")(function* (clientId: string, catalogId: string) {
+      if (!isUuid(catalogId)) return 0
+      const rows = yield* sql<{ n: bigint }>`
       SELECT count(*) AS n FROM catalog_records r JOIN catalogs c ON c.id = r.catalog_id
       WHERE c.id = ${catalogId} AND c.client_id = ${clientId}`.pipe(mapSqlError("CatalogStore.countRecords"))
-    return toNumber(rows[0]?.n ?? 0)
+      return toNumber(rows[0]?.n ?? 0)
+    })
+
+    const search = Effect.fn("CatalogStore.search")(function* (
+      clientId: string,
+      catalogId: string,
+      query: CatalogMatch.CatalogQuery
+    ) {
+      if (!isUuid(catalogId) || query.limit <= 0) return []
+      return yield* Search.run(sql, indexes, clientId, catalogId.toLowerCase(), query).pipe(
+        mapSqlError("CatalogStore.search")
+      )
+    })
+
+    return Ports.CatalogStore.of({ create, get, list, remove, upsertRecords, getRecord, countRecords, search })
   })
 
-  return Ports.CatalogStore.of({ create, get, list, remove, upsertRecords, getRecord, countRecords })
-})
+/** Builds the SQL `CatalogStore` over the `SqlClient` in context, with the default index options. */
+export const make: Effect.Effect<Ports.CatalogStore["Service"], never, SqlClient.SqlClient> = makeWith()
+
+/** Provides `CatalogStore` over the `SqlClient` in context, with the given index options. */
+export const layerWith = (options: Options = {}): Layer.Layer<Ports.CatalogStore, never, SqlClient.SqlClient> =>
+  Layer.effect(Ports.CatalogStore, makeWith(options))
 
 /** Provides `CatalogStore` over the `SqlClient` in context. */
-export const layer: Layer.Layer<Ports.CatalogStore, never, SqlClient.SqlClient> = Layer.effect(Ports.CatalogStore, make)
+export const layer: Layer.Layer<Ports.CatalogStore, never, SqlClient.SqlClient> = layerWith()

@@ -1,6 +1,7 @@
 import { Context, type Effect } from "effect"
 import type { StoredApiKey } from "./ApiKey.js"
 import type { Catalog, CatalogRecord } from "./Catalog.js"
+import type { CatalogQuery } from "./CatalogMatch.js"
 import type { ClientId, Directory, User } from "./Directory.js"
 import type { InvalidRequest, LeaseLost, QuotaExceeded, StorageError } from "./Errors.js"
 import type { ExtractionRecord, ExtractionResult, Status, StatusChange } from "./Extraction.js"
@@ -84,6 +85,11 @@ export class CatalogStore extends Context.Service<
       recordId: string
     ): Effect.Effect<CatalogRecord | undefined, StorageError>
     countRecords(clientId: ClientId, catalogId: string): Effect.Effect<number, StorageError>
+    /**
+     * Answers one search of a catalog column on the normalized columns written at upsert (see
+     * `CatalogMatch.CatalogQuery` for each kind's results and order). Another client's catalog has no records.
+     */
+    search(clientId: ClientId, catalogId: string, query: CatalogQuery): Effect.Effect<ReadonlyArray<CatalogRecord>, StorageError>
   }
 >()("@legible/core/CatalogStore") {}
 

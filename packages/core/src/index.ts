@@ -8,6 +8,10 @@ export * as Archive from "./Archive.js"
 export * as Assembly from "./Assembly.js"
 /** Catalogs and their records. */
 export * as Catalog from "./Catalog.js"
+/** Catalog matching, pure: normalization, identifier folding, scoring, decisions and the spec 2.5 value. */
+export * as CatalogMatch from "./CatalogMatch.js"
+/** The `CatalogMatcher` over the `CatalogStore` (indexed exact lookups, trigram candidates re-ranked in core). */
+export * as CatalogMatching from "./CatalogMatching.js"
 /** Use cases of catalog management: create, list, delete, import records from CSV or JSON (extensions). */
 export * as Catalogs from "./Catalogs.js"
 /** Clients, users, roles and the directory port. */

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import * as CatalogKeys from "./catalogKeys.js"
 
 /**
  * The one SQL schema, for PostgreSQL and PGlite alike. Timestamps are `timestamptz` (microseconds);
@@ -163,10 +164,46 @@ const runScript = (sql: SqlClient.SqlClient, script: string) =>
     { discard: true }
   )
 
+/**
+ * Catalog search: `btree_gin` (so the trigram GIN index is led by the search space), a records version (keys the
+ * in-process index cache) and count per catalog, and `catalog_keys`, the normalized columns written on upsert.
+ * `space` is md5(catalog id || '/' || column): each catalog column is its own search space, so every search index
+ * is entered by one column of one catalog. The key index INCLUDEs the record id (index-only exact lookups); the
+ * identifier indexes serve exact lookups and, forwards and reversed, the prefix/suffix ranges of one-edit lookups.
+ */
+const catalogSearch = `
+CREATE EXTENSION IF NOT EXISTS btree_gin;
+
+ALTER TABLE catalogs ADD COLUMN records_version bigint NOT NULL DEFAULT 0;
+ALTER TABLE catalogs ADD COLUMN record_count bigint NOT NULL DEFAULT 0;
+UPDATE catalogs c SET record_count = (SELECT count(*) FROM catalog_records r WHERE r.catalog_id = c.id);
+
+CREATE TABLE catalog_keys (
+  catalog_id uuid NOT NULL,
+  record_id uuid NOT NULL,
+  column_name text NOT NULL,
+  space uuid NOT NULL,
+  norm text COLLATE "C" NOT NULL,
+  legal text COLLATE "C" NOT NULL,
+  ident text COLLATE "C",
+  PRIMARY KEY (catalog_id, record_id, column_name),
+  FOREIGN KEY (catalog_id, record_id) REFERENCES catalog_records (catalog_id, id) ON DELETE CASCADE
+);
+CREATE INDEX catalog_keys_norm_idx ON catalog_keys (space, norm) INCLUDE (record_id);
+CREATE INDEX catalog_keys_ident_idx ON catalog_keys (space, ident) INCLUDE (record_id) WHERE ident IS NOT NULL;
+CREATE INDEX catalog_keys_ident_reversed_idx ON catalog_keys (space, reverse(ident)) WHERE ident IS NOT NULL;
+CREATE INDEX catalog_keys_trgm_idx ON catalog_keys USING gin (space, norm gin_trgm_ops);
+`
+
 /** Migrations by `<id>_<name>`, run once each in id order by both engines. */
 export const migrations = {
   "1_initial": Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* runScript(sql, initial)
+  }),
+  "2_catalog_search": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* runScript(sql, catalogSearch)
+    yield* CatalogKeys.backfill(sql)
   })
 } as const

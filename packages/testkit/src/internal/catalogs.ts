@@ -1,4 +1,4 @@
-import { Errors, Ports } from "@legible/core"
+import { type Catalog, CatalogMatch, Errors, Ports } from "@legible/core"
 import { Effect } from "effect"
 import { conflict, type State } from "./state.js"
 
@@ -7,6 +7,65 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const owned = (state: State, clientId: string, id: string) => {
   const catalog = state.catalogs.get(id)
   return catalog !== undefined && catalog.clientId === clientId ? catalog : undefined
+}
+
+const byId = (a: Catalog.CatalogRecord, b: Catalog.CatalogRecord) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+/** Ranks by a score (best first, then id), keeping those at or above `floor`. */
+const ranked = (
+  records: ReadonlyArray<Catalog.CatalogRecord>,
+  scoreOf: (record: Catalog.CatalogRecord) => number | undefined,
+  floor: number
+): Array<Catalog.CatalogRecord> =>
+  records
+    .flatMap((record) => {
+      const score = scoreOf(record)
+      return score !== undefined && score >= floor ? [{ record, score }] : []
+    })
+    .sort((a, b) => b.score - a.score || byId(a.record, b.record))
+    .map(({ record }) => record)
+
+/**
+ * Answers a `CatalogQuery` by scanning the catalog's records, normalizing each value as the SQL store does on upsert
+ * (the in-memory store is for tests: no index).
+ */
+const search = (records: ReadonlyArray<Catalog.CatalogRecord>, query: CatalogMatch.CatalogQuery) => {
+  const indexed = (record: Catalog.CatalogRecord) => {
+    const value = record.values[query.column]
+    return value === undefined ? undefined : CatalogMatch.indexedValue(value)
+  }
+  switch (query._tag) {
+    case "Key":
+      return records.filter((r) => indexed(r)?.key === query.key).sort(byId)
+    case "Identifier":
+      return records.filter((r) => indexed(r)?.identifier === query.identifier).sort(byId)
+    case "NearIdentifier": {
+      const wanted = query.identifier.toLowerCase()
+      return ranked(
+        records,
+        (r) => {
+          const identifier = indexed(r)?.identifier
+          return identifier === undefined ||
+            identifier === query.identifier ||
+            !CatalogMatch.withinOneEdit(identifier, query.identifier)
+            ? undefined
+            : CatalogMatch.similarity(identifier.toLowerCase(), wanted)
+        },
+        0
+      )
+    }
+    case "Similar":
+      return ranked(
+        records,
+        (r) => {
+          const key = indexed(r)?.key
+          const score = key === undefined ? 0 : CatalogMatch.similarity(key, query.text)
+          // Records sharing no trigram are never candidates (as with `pg_trgm`'s index).
+          return score > 0 ? score : undefined
+        },
+        query.minSimilarity
+      )
+  }
 }
 
 /** The in-memory `CatalogStore`: catalogs scoped by client; records upserted by id, unknown columns refused. */
@@ -68,5 +127,11 @@ export const make = (state: State): Ports.CatalogStore["Service"] =>
     countRecords: (clientId, catalogId) =>
       Effect.sync(() =>
         owned(state, clientId, catalogId) === undefined ? 0 : (state.catalogRecords.get(catalogId)?.size ?? 0)
-      )
+      ),
+    search: (clientId, catalogId, query) =>
+      Effect.sync(() => {
+        if (owned(state, clientId, catalogId) === undefined) return []
+        const records = [...(state.catalogRecords.get(catalogId)?.values() ?? [])]
+        return search(records, query).slice(0, Math.max(0, query.limit))
+      })
   })

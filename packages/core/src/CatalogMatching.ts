@@ -1,0 +1,109 @@
+/**
+ * The `CatalogMatcher` over the `CatalogStore`: prepares what was read, asks the store for candidates (indexed exact
+ * lookups first; then one-edit identifiers or trigram candidates for `aproximada`), and decides in core
+ * (`CatalogMatch`). Holds no state: every search goes to the store.
+ */
+import { Effect, Layer } from "effect"
+import type { CatalogRecord } from "./Catalog.js"
+import * as CatalogMatch from "./CatalogMatch.js"
+import type { ClientId } from "./Directory.js"
+import type { StorageError } from "./Errors.js"
+import type { CatalogValue } from "./Field.js"
+import { CatalogMatcher, CatalogStore } from "./Ports.js"
+import type { CatalogFieldConfig, SkillField } from "./Skill.js"
+
+/** The equality searches of one column: its normalized key and, when it reads as one, its folded identifier. */
+const exactSearches = (query: CatalogMatch.ColumnQuery): ReadonlyArray<CatalogMatch.CatalogQuery> => [
+  ...(query.text.key === ""
+    ? []
+    : [{ _tag: "Key", column: query.column, key: query.text.key, limit: CatalogMatch.EXACT_CANDIDATES } as const]),
+  ...(query.identifier === undefined
+    ? []
+    : [
+        {
+          _tag: "Identifier",
+          column: query.column,
+          identifier: query.identifier.folded,
+          limit: CatalogMatch.EXACT_CANDIDATES
+        } as const
+      ])
+]
+
+/** Builds the matcher over the `CatalogStore` in context. */
+export const make: Effect.Effect<CatalogMatcher["Service"], never, CatalogStore> = Effect.gen(function* () {
+  const store = yield* CatalogStore
+
+  const searchAll = (clientId: ClientId, catalogId: string, searches: ReadonlyArray<CatalogMatch.CatalogQuery>) =>
+    Effect.map(
+      Effect.forEach(searches, (query) => store.search(clientId, catalogId, query)),
+      (results) => results.flat()
+    )
+
+  /** Candidates of one column for `aproximada`: its exact hits, or else its near ones. */
+  const approximateCandidates = Effect.fnUntraced(function* (
+    clientId: ClientId,
+    config: CatalogFieldConfig,
+    query: CatalogMatch.ColumnQuery
+  ) {
+    const exact = yield* searchAll(clientId, config.catalogId, exactSearches(query))
+    if (exact.length > 0) return exact
+    const identifier = query.identifier
+    if (identifier !== undefined && identifier.folded.length >= CatalogMatch.ONE_EDIT_MIN_LENGTH) {
+      const near = yield* store.search(clientId, config.catalogId, {
+        _tag: "NearIdentifier",
+        column: query.column,
+        identifier: identifier.folded,
+        limit: CatalogMatch.EXACT_CANDIDATES
+      })
+      if (near.length > 0) return near
+    }
+    if (query.text.key === "") return []
+    // Also for an identifier with no identifier hit: the column may hold text (a name read as a code).
+    return yield* store.search(clientId, config.catalogId, {
+      _tag: "Similar",
+      column: query.column,
+      text: query.text.key,
+      minSimilarity: CatalogMatch.retrievalFloor(config.threshold),
+      limit: CatalogMatch.CANDIDATES
+    })
+  })
+
+  const match = Effect.fn("CatalogMatcher.match")(function* (
+    clientId: ClientId,
+    field: SkillField,
+    extracted: Readonly<Record<string, string>>
+  ): Effect.fn.Return<CatalogValue, StorageError> {
+    const config = field.catalog
+    if (config === undefined) return yield* Effect.die(new Error(`field ${field.name} is not a catalog field`))
+    const catalog = yield* store.get(clientId, config.catalogId)
+    const info = { id: config.catalogId, name: catalog?.name ?? "" }
+    const queries = CatalogMatch.prepare(config.keyColumns, extracted)
+    const [first] = queries
+    if (catalog === undefined || first === undefined) {
+      return CatalogMatch.catalogValue(info, config, extracted, { record: undefined, score: 0 })
+    }
+    const columns = [...config.keyColumns, ...config.outputColumns]
+    if (config.method === "exacta") {
+      // Every key column read must be equal: the first one's hits hold every possible match.
+      const candidates = unique(yield* searchAll(clientId, config.catalogId, exactSearches(first)))
+      return CatalogMatch.catalogValue(info, config, extracted, CatalogMatch.decideExact(queries, candidates, columns))
+    }
+    const perColumn = yield* Effect.forEach(queries, (query) => approximateCandidates(clientId, config, query))
+    const candidates = unique(perColumn.flat())
+    return CatalogMatch.catalogValue(
+      info,
+      config,
+      extracted,
+      CatalogMatch.decideApproximate(queries, candidates, columns, config.threshold)
+    )
+  })
+
+  return CatalogMatcher.of({ match })
+})
+
+const unique = (records: ReadonlyArray<CatalogRecord>): ReadonlyArray<CatalogRecord> => [
+  ...new Map(records.map((record) => [record.id, record])).values()
+]
+
+/** Provides `CatalogMatcher` over the `CatalogStore` in context. */
+export const layer: Layer.Layer<CatalogMatcher, never, CatalogStore> = Layer.effect(CatalogMatcher, make)

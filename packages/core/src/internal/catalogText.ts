@@ -1,0 +1,220 @@
+/**
+ * Normalization of catalog values and of the values read from documents, so both sides compare on the same text:
+ * accents, case, punctuation and spacing are folded; a trailing legal form ("S.A. de C.V.", "GmbH") is split off
+ * into a column of its own; common abbreviations are expanded. Identifier-like values (tax ids, SKUs) also get a
+ * compact form with OCR confusables folded.
+ */
+
+/** Letters that NFKD does not decompose into a base letter plus marks. */
+const SPECIAL_LETTERS: Readonly<Record<string, string>> = {
+  ß: "ss",
+  æ: "ae",
+  œ: "oe",
+  ø: "o",
+  ł: "l",
+  đ: "d",
+  ð: "d",
+  þ: "th",
+  ı: "i"
+}
+
+/** Accents and compatibility forms removed (NFKD, marks dropped), lower case. */
+export const foldText = (value: string): string =>
+  value
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[ßæœøłđðþı]/g, (c) => SPECIAL_LETTERS[c] ?? c)
+
+/**
+ * Legal forms by canonical name, each with the spellings it absorbs once spaces and dots are gone ("S. A. de C.V.",
+ * "SA DE CV" and "sociedad anónima de capital variable" are not all listed: the joined tokens are compared, so
+ * "s a de c v", "sa de cv" and "s.a. de c.v." all read `sadecv`).
+ */
+export const LEGAL_FORMS: ReadonlyArray<readonly [canonical: string, spellings: ReadonlyArray<string>]> = [
+  ["sa de cv", ["sadecv", "sacv"]],
+  ["sab de cv", ["sabdecv"]],
+  ["sapi de cv", ["sapidecv"]],
+  ["s de rl de cv", ["sderldecv", "srldecv"]],
+  ["s de rl", ["sderl"]],
+  ["sa", ["sa", "sociedadanonima"]],
+  ["sau", ["sau"]],
+  ["sal", ["sal"]],
+  ["sl", ["sl", "sociedadlimitada"]],
+  ["slu", ["slu"]],
+  ["sll", ["sll"]],
+  ["slne", ["slne"]],
+  ["srl", ["srl", "sociedadderesponsabilidadlimitada"]],
+  ["sas", ["sas"]],
+  ["sac", ["sac"]],
+  ["saa", ["saa"]],
+  ["saic", ["saic"]],
+  ["saci", ["saci"]],
+  ["sc", ["sc"]],
+  ["scp", ["scp"]],
+  ["scoop", ["scoop", "sccoop", "scooperativa"]],
+  ["cb", ["cb"]],
+  ["spa", ["spa"]],
+  ["eirl", ["eirl"]],
+  ["ltda", ["ltda", "limitada"]],
+  ["ltd", ["ltd", "limited"]],
+  ["co ltd", ["coltd"]],
+  ["pty ltd", ["ptyltd"]],
+  ["pvt ltd", ["pvtltd", "privatelimited"]],
+  ["inc", ["inc", "incorporated"]],
+  ["llc", ["llc"]],
+  ["llp", ["llp"]],
+  ["plc", ["plc"]],
+  ["corp", ["corp", "corporation"]],
+  ["co", ["co", "company"]],
+  ["gmbh", ["gmbh"]],
+  ["gmbh co kg", ["gmbhcokg", "gmbhycokg"]],
+  ["ag", ["ag"]],
+  ["kg", ["kg"]],
+  ["bv", ["bv"]],
+  ["nv", ["nv"]],
+  ["sarl", ["sarl"]],
+  ["sdn bhd", ["sdnbhd"]],
+  ["bhd", ["bhd", "berhad"]]
+]
+
+const legalBySpelling: ReadonlyMap<string, string> = new Map(
+  LEGAL_FORMS.flatMap(([canonical, spellings]) => spellings.map((s) => [s, canonical] as const))
+)
+
+/** The most tokens a legal form spans ("s a de c v" is six). */
+const LEGAL_MAX_TOKENS = 8
+
+/**
+ * Abbreviations expanded (or spellings folded) word by word, after the legal form is split off. Kept to ones that
+ * are unambiguous in company names and addresses in Spanish and English.
+ */
+export const ABBREVIATIONS: Readonly<Record<string, string>> = {
+  cia: "compania",
+  hnos: "hermanos",
+  hno: "hermano",
+  intl: "internacional",
+  international: "internacional",
+  soc: "sociedad",
+  asoc: "asociacion",
+  coop: "cooperativa",
+  dpto: "departamento",
+  depto: "departamento",
+  dept: "departamento",
+  gral: "general",
+  admon: "administracion",
+  serv: "servicios",
+  servs: "servicios",
+  av: "avenida",
+  avda: "avenida",
+  sto: "santo",
+  sta: "santa",
+  dr: "doctor",
+  dra: "doctora",
+  univ: "universidad",
+  inst: "instituto",
+  grp: "grupo",
+  mfg: "manufacturing",
+  bros: "brothers",
+  and: "y",
+  und: "y",
+  et: "y"
+}
+
+/** Dotted abbreviations ("s.a.", "c.v", "inc.", "s.r.l."): short groups joined by dots read as one word. */
+const DOTTED = /^(?:[a-z0-9]{1,4}\.)+[a-z0-9]{0,4}$/
+
+/** The words of a folded text: apostrophes join, `&`/`+` read "y", any other symbol separates. */
+export const words = (folded: string): Array<string> => {
+  const out: Array<string> = []
+  const text = folded.replace(/['’`´]/g, "").replace(/[&+]/g, " y ")
+  for (const raw of text.split(/[^a-z0-9.]+/)) {
+    if (raw === "" || raw === ".") continue
+    if (DOTTED.test(raw)) {
+      out.push(raw.replaceAll(".", ""))
+      continue
+    }
+    for (const part of raw.split(".")) if (part !== "") out.push(part)
+  }
+  return out
+}
+
+/** A value as compared: the name without its legal form, and the legal form (canonical, `""` when none). */
+export interface NormalizedText {
+  readonly key: string
+  readonly legal: string
+}
+
+/**
+ * Normalizes a value: folded words, a trailing legal form split off (never the whole value), abbreviations
+ * expanded. Only `a-z`, `0-9` and single spaces remain in `key`.
+ */
+export const normalizeText = (value: string): NormalizedText => {
+  const tokens = words(foldText(value))
+  let legal = ""
+  let name = tokens
+  for (let i = Math.max(1, tokens.length - LEGAL_MAX_TOKENS); i < tokens.length; i++) {
+    const canonical = legalBySpelling.get(tokens.slice(i).join(""))
+    if (canonical !== undefined) {
+      legal = canonical
+      name = tokens.slice(0, i)
+      break
+    }
+  }
+  return { key: name.map((w) => ABBREVIATIONS[w] ?? w).join(" "), legal }
+}
+
+/** OCR confusables folded in identifiers, to the digit they are read as or for. */
+export const CONFUSABLES: Readonly<Record<string, string>> = {
+  O: "0",
+  I: "1",
+  L: "1",
+  S: "5",
+  B: "8",
+  Z: "2",
+  G: "6"
+}
+
+/** An identifier-like value: compact (upper case, separators dropped) and with OCR confusables folded. */
+export interface Identifier {
+  readonly compact: string
+  readonly folded: string
+}
+
+/** Shortest and longest identifiers, in characters once compact. */
+export const IDENTIFIER_LENGTH = { min: 4, max: 40 } as const
+
+/**
+ * The identifier reading of a value, or `undefined` when it does not look like one. Identifier-like: at most three
+ * space-separated groups, 4–40 letters and digits once `-`, `.`, `/`, `_` and spaces are dropped, at least two
+ * digits and at least 30% digits (CIF `B12345678`, CUIT `20-12345678-9`, RFC `GODE561231GR8`, SKU `ABC-1234-XL`).
+ */
+export const identifierOf = (value: string): Identifier | undefined => {
+  const folded = foldText(value).toUpperCase().trim()
+  if (folded === "" || folded.split(/\s+/).length > 3) return undefined
+  const compact = folded.replace(/[\s.\-_/]+/g, "")
+  if (compact.length < IDENTIFIER_LENGTH.min || compact.length > IDENTIFIER_LENGTH.max) return undefined
+  if (!/^[A-Z0-9]+$/.test(compact)) return undefined
+  const digits = compact.replace(/[^0-9]/g, "").length
+  if (digits < 2 || digits * 10 < compact.length * 3) return undefined
+  return { compact, folded: compact.replace(/[OILSBZG]/g, (c) => CONFUSABLES[c] ?? c) }
+}
+
+/**
+ * Whether `a` and `b` are at most one edit apart: one substitution, insertion, deletion or swap of two neighbours
+ * (optimal string alignment distance ≤ 1).
+ */
+export const withinOneEdit = (a: string, b: string): boolean => {
+  if (a === b) return true
+  const la = a.length
+  const lb = b.length
+  if (Math.abs(la - lb) > 1) return false
+  let i = 0
+  while (i < la && i < lb && a[i] === b[i]) i++
+  if (la === lb) {
+    return (
+      a.slice(i + 1) === b.slice(i + 1) || (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2))
+    )
+  }
+  return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1)
+}

@@ -1,0 +1,257 @@
+/**
+ * Trigrams as PostgreSQL's `pg_trgm` makes them, for normalized keys (only `a-z`, `0-9` and spaces): each word is
+ * padded with two spaces in front and one behind, its trigrams are taken as a set, and similarity is
+ * shared / (|a| + |b| − shared) rounded to a float4 — so the in-process index, the in-memory store and the SQL
+ * store rank candidates identically. Also a compact in-process trigram index (postings in typed arrays) searched by
+ * counting shared trigrams per record ("ScanCount").
+ */
+
+/** Trigram codes: space 0, `a-z` 1–26, `0-9` 27–36, other characters separate words (as in `pg_trgm`). */
+const ALPHABET = 37
+/** Number of distinct trigram codes. */
+export const TRIGRAM_CODES = ALPHABET * ALPHABET * ALPHABET
+
+const charCode = (c: number): number => {
+  if (c >= 97 && c <= 122) return c - 96
+  if (c >= 48 && c <= 57) return c - 48 + 27
+  return 0
+}
+
+/** Calls `emit` with each trigram code of `text`, word by word (a code may repeat across words). */
+const eachTrigram = (text: string, emit: (code: number) => void): void => {
+  const n = text.length
+  let i = 0
+  while (i < n) {
+    while (i < n && charCode(text.charCodeAt(i)) === 0) i++
+    if (i >= n) return
+    let j = i
+    while (j < n && charCode(text.charCodeAt(j)) !== 0) j++
+    let a = 0
+    let b = 0
+    for (let p = i; p <= j; p++) {
+      const c = p < j ? charCode(text.charCodeAt(p)) : 0
+      emit(a * ALPHABET * ALPHABET + b * ALPHABET + c)
+      a = b
+      b = c
+    }
+    i = j
+  }
+}
+
+/** The distinct trigram codes of `text`. */
+export const trigrams = (text: string): Set<number> => {
+  const set = new Set<number>()
+  eachTrigram(text, (code) => set.add(code))
+  return set
+}
+
+/** `pg_trgm`'s float4 similarity from the sizes of two trigram sets and how many they share. */
+export const similarityOf = (shared: number, a: number, b: number): number =>
+  a <= 0 || b <= 0 ? 0 : Math.fround(shared / (a + b - shared))
+
+/** `pg_trgm`'s `similarity(a, b)` for normalized keys. */
+export const similarity = (a: string, b: string): number => {
+  const ta = trigrams(a)
+  const tb = trigrams(b)
+  let shared = 0
+  for (const code of ta) if (tb.has(code)) shared++
+  return similarityOf(shared, ta.size, tb.size)
+}
+
+/** A hit of an index search: the record's position in the index and its trigram similarity to the query. */
+export interface IndexHit {
+  readonly position: number
+  readonly similarity: number
+}
+
+/**
+ * A read-only trigram index of one catalog column: postings per trigram code (record positions, ascending) in one
+ * typed array, each record's trigram count, and record ids as 16 bytes each.
+ */
+export interface TrigramIndex {
+  readonly size: number
+  /** Approximate bytes held. */
+  readonly bytes: number
+  /** The record id at `position`, as a lower-case UUID. */
+  readonly idAt: (position: number) => string
+  /**
+   * Records with similarity ≥ `minSimilarity` to `text`, best first (ties: lower id first), at most `limit`.
+   * Synchronous: its scratch counters are reset before it returns, so no other caller ever sees them.
+   */
+  readonly search: (text: string, minSimilarity: number, limit: number) => ReadonlyArray<IndexHit>
+}
+
+const HEX = "0123456789abcdef"
+
+const writeUuid = (target: Uint8Array, offset: number, id: string): void => {
+  const hex = id.replaceAll("-", "")
+  for (let k = 0; k < 16; k++) target[offset + k] = Number.parseInt(hex.slice(2 * k, 2 * k + 2), 16)
+}
+
+const readUuid = (source: Uint8Array, offset: number): string => {
+  let out = ""
+  for (let k = 0; k < 16; k++) {
+    const byte = source[offset + k] ?? 0
+    out += HEX.charAt(byte >> 4) + HEX.charAt(byte & 15)
+    if (k === 3 || k === 5 || k === 7 || k === 9) out += "-"
+  }
+  return out
+}
+
+const compareIds = (ids: Uint8Array, a: number, b: number): number => {
+  for (let k = 0; k < 16; k++) {
+    const d = (ids[a * 16 + k] ?? 0) - (ids[b * 16 + k] ?? 0)
+    if (d !== 0) return d
+  }
+  return 0
+}
+
+/**
+ * Collects records (id and normalized key) and builds a `TrigramIndex` from them. `add` keeps the key as Latin-1
+ * bytes and counts its trigrams; `build` then allocates the postings once, at their final size, and fills them in
+ * chunks, yielding between chunks so a caller can let other work run.
+ */
+export class TrigramIndexBuilder {
+  private ids = new Uint8Array(16 * 1024)
+  private text = new Uint8Array(64 * 1024)
+  private ends = new Uint32Array(1024)
+  private counts = new Uint16Array(1024)
+  private readonly frequencies = new Uint32Array(TRIGRAM_CODES)
+  // `seen[code] = record + 1` dedupes a record's trigrams without a set per record.
+  private readonly seen = new Int32Array(TRIGRAM_CODES)
+  private count = 0
+  private textLength = 0
+
+  /** Records added so far. */
+  get size(): number {
+    return this.count
+  }
+
+  /** Adds a record: its UUID and its normalized key. */
+  add(id: string, key: string): void {
+    if (this.count === this.ends.length) {
+      this.ends = grow(this.ends, this.ends.length * 2)
+      this.counts = grow(this.counts, this.counts.length * 2)
+      this.ids = grow(this.ids, this.ids.length * 2)
+    }
+    while (this.textLength + key.length > this.text.length) this.text = grow(this.text, this.text.length * 2)
+    const start = this.textLength
+    for (let k = 0; k < key.length; k++) this.text[start + k] = key.charCodeAt(k) & 0xff
+    this.textLength += key.length
+    writeUuid(this.ids, this.count * 16, id)
+    this.ends[this.count] = this.textLength
+    const r = this.count
+    let distinct = 0
+    this.eachRecordTrigram(r, start, this.textLength, (code) => {
+      this.frequencies[code] = (this.frequencies[code] ?? 0) + 1
+      distinct++
+    })
+    this.counts[r] = Math.min(distinct, 0xffff)
+    this.count++
+  }
+
+  /** Calls `emit` once per distinct trigram of the key of record `r` (bytes `start`–`end`). */
+  private eachRecordTrigram(r: number, start: number, end: number, emit: (code: number) => void): void {
+    const text = this.text
+    const seen = this.seen
+    let i = start
+    while (i < end) {
+      while (i < end && charCode(text[i] ?? 32) === 0) i++
+      if (i >= end) break
+      let j = i
+      while (j < end && charCode(text[j] ?? 32) !== 0) j++
+      let a = 0
+      let b = 0
+      for (let p = i; p <= j; p++) {
+        const c = p < j ? charCode(text[p] ?? 32) : 0
+        const code = a * ALPHABET * ALPHABET + b * ALPHABET + c
+        if (seen[code] !== r + 1) {
+          seen[code] = r + 1
+          emit(code)
+        }
+        a = b
+        b = c
+      }
+      i = j
+    }
+  }
+
+  /**
+   * Builds the index, yielding after every `chunk` records filled; the generator's return value is the index.
+   * The builder must not be used afterwards.
+   */
+  *build(chunk: number): Generator<void, TrigramIndex> {
+    const size = this.count
+    const offsets = new Uint32Array(TRIGRAM_CODES + 1)
+    for (let code = 0; code < TRIGRAM_CODES; code++) {
+      offsets[code + 1] = (offsets[code] ?? 0) + (this.frequencies[code] ?? 0)
+    }
+    const postings = new Uint32Array(offsets[TRIGRAM_CODES] ?? 0)
+    const fill = offsets.slice(0, TRIGRAM_CODES)
+    // A second pass re-derives each record's trigrams: `seen` must forget the first pass.
+    this.seen.fill(0)
+    let start = 0
+    for (let r = 0; r < size; r++) {
+      const end = this.ends[r] ?? start
+      this.eachRecordTrigram(r, start, end, (code) => {
+        const at = fill[code] ?? 0
+        postings[at] = r
+        fill[code] = at + 1
+      })
+      start = end
+      if ((r + 1) % chunk === 0) yield
+    }
+    const ids = this.ids.slice(0, size * 16)
+    const counts = this.counts.slice(0, size)
+    this.text = new Uint8Array(0)
+    this.ids = new Uint8Array(0)
+    return makeIndex(size, ids, offsets, postings, counts)
+  }
+}
+
+const grow = <A extends Uint8Array | Uint16Array | Uint32Array>(array: A, length: number): A => {
+  const next = new (array.constructor as new (n: number) => A)(length)
+  next.set(array)
+  return next
+}
+
+const makeIndex = (
+  size: number,
+  ids: Uint8Array,
+  offsets: Uint32Array,
+  postings: Uint32Array,
+  counts: Uint16Array
+): TrigramIndex => {
+  // Scratch for ScanCount, allocated once per index.
+  const shared = new Uint16Array(size)
+  const touched = new Uint32Array(size)
+  const search = (query: string, minSimilarity: number, limit: number): ReadonlyArray<IndexHit> => {
+    const codes = [...trigrams(query)]
+    const n = codes.length
+    if (n === 0 || limit <= 0) return []
+    let touchedCount = 0
+    for (const code of codes) {
+      const end = offsets[code + 1] ?? 0
+      for (let p = offsets[code] ?? 0; p < end; p++) {
+        const r = postings[p] ?? 0
+        if (shared[r] === 0) touched[touchedCount++] = r
+        shared[r] = (shared[r] ?? 0) + 1
+      }
+    }
+    const hits: Array<IndexHit> = []
+    for (let t = 0; t < touchedCount; t++) {
+      const r = touched[t] ?? 0
+      const s = similarityOf(shared[r] ?? 0, n, counts[r] ?? 0)
+      shared[r] = 0
+      if (s >= minSimilarity) hits.push({ position: r, similarity: s })
+    }
+    hits.sort((x, y) => y.similarity - x.similarity || compareIds(ids, x.position, y.position))
+    return hits.slice(0, limit)
+  }
+  return {
+    size,
+    bytes: ids.byteLength + offsets.byteLength + postings.byteLength + counts.byteLength * 2 + touched.byteLength,
+    idAt: (position) => readUuid(ids, position * 16),
+    search
+  }
+}
