@@ -59,8 +59,13 @@ export interface Options {
   readonly rssLimitMb?: number | undefined
   /** V8 old-generation heap of each worker; over it the worker dies and the read fails. Default: 512 MB. */
   readonly maxHeapMb?: number | undefined
-  /** How long closing the layer waits for reads in progress before terminating workers. Default: 10 s. */
+  /** How long closing the layer waits for reads in progress before stopping them. Default: 10 s. */
   readonly closeGraceMs?: number | undefined
+  /**
+   * How long a worker asked to stop a read (time limit, caller gone, closing) may take to reach a safe point before
+   * it is terminated busy. Default: 5 s (one onnxruntime call takes at most about a second).
+   */
+  readonly cancelGraceMs?: number | undefined
   /** More pages than this is `TooManyPages`. Default: 500. */
   readonly maxPages?: number | undefined
   /** An image (a file, a TIFF page, an image in a PDF) with more pixels is `TooManyPixels`. Default: 100 MP. */
@@ -81,6 +86,7 @@ export const defaults = (cores: number = Os.availableParallelism()): Reader.Sett
   rssLimitMb: 1_536 * cores + 1_024,
   maxHeapMb: 512,
   closeGraceMs: 10_000,
+  cancelGraceMs: 5_000,
   limits: defaultLimits,
   models: {}
 })
@@ -106,6 +112,7 @@ export const settings = (options: Options = {}): Reader.Settings => {
     rssLimitMb: options.rssLimitMb ?? base.rssLimitMb,
     maxHeapMb: options.maxHeapMb ?? base.maxHeapMb,
     closeGraceMs: options.closeGraceMs ?? base.closeGraceMs,
+    cancelGraceMs: options.cancelGraceMs ?? base.cancelGraceMs,
     limits: {
       ...base.limits,
       maxPages: options.maxPages ?? base.limits.maxPages,

@@ -26,6 +26,7 @@ export interface Settings {
   readonly rssLimitMb: number
   readonly maxHeapMb: number
   readonly closeGraceMs: number
+  readonly cancelGraceMs: number
   readonly limits: Limits
   /** Model file paths; those left out are the defaults of `ocr/engine.ts`. */
   readonly models: WorkerSettings["models"]
@@ -155,7 +156,8 @@ export const make = (
       workerMemoryMb: settings.workerMemoryMb,
       rssLimitMb: settings.rssLimitMb,
       resourceLimits: { maxOldGenerationSizeMb: settings.maxHeapMb },
-      closeGraceMs: settings.closeGraceMs
+      closeGraceMs: settings.closeGraceMs,
+      cancelGraceMs: settings.cancelGraceMs
     })
 
     const identify = Effect.fn("DocumentReader.identify")(function* (bytes: Uint8Array) {

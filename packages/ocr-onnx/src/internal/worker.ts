@@ -8,6 +8,9 @@
  * Document problems come back as `Refused` with core's reason; OCR failures as `Refused` `WorkerFailed`; anything
  * thrown (a WASM trap is a defect) ends the task with `Failed`, and the pool replaces this thread.
  * The OCR engine (onnxruntime sessions) loads on the first page that needs it and lives as long as the thread.
+ *
+ * When the pool asks a task to stop (its cancel flag), the task ends at the next page or the next inference call:
+ * inference runs synchronously on this thread, and the pool must not terminate it inside one (see `pool/thread.ts`).
  */
 import { type Transferable, workerData } from "node:worker_threads"
 import { Document } from "@legible/core"
@@ -18,9 +21,9 @@ import type { Limits } from "./mupdf/limits.js"
 import { type OpenedDocument, openDocument, withPage } from "./mupdf/open.js"
 import { type EncodedImage, pageImage, renderForOcr } from "./mupdf/render.js"
 import { textLayer } from "./mupdf/textLayer.js"
-import { makeEngine } from "./ocr/engine.js"
+import { type InferenceSession, makeEngine, type OcrEngine, OcrError } from "./ocr/engine.js"
 import { recognizePage } from "./ocr/pipeline.js"
-import { type Handler, serve } from "./pool/serve.js"
+import { type Handler, serve, type TaskContext } from "./pool/serve.js"
 import type { WirePage, WireResult } from "./reader.js"
 
 const Budget = Schema.Struct({
@@ -75,12 +78,34 @@ const limitsCheck = (limits: WorkerSettings["limits"]): Limits => limits
 const settings = Schema.decodeUnknownSync(WorkerSettings)(workerData)
 const limits = limitsCheck(settings.limits)
 
+// The task being run: one at a time per thread, by the pool's protocol.
+let current: TaskContext | undefined
+
+const stopped = (): boolean => current?.cancelled() === true
+
+// Every inference call first checks the cancel flag, so a cancelled task never starts another one.
+const cancellable = (session: InferenceSession): InferenceSession => ({
+  ...session,
+  run: (feeds) =>
+    Effect.suspend(() =>
+      stopped() ? Effect.fail(new OcrError({ message: "the read was cancelled" })) : session.run(feeds)
+    )
+})
+
+const withCancellation = (engine: OcrEngine): OcrEngine => ({
+  ...engine,
+  det: cancellable(engine.det),
+  cls: engine.cls === undefined ? undefined : cancellable(engine.cls),
+  rec: cancellable(engine.rec)
+})
+
 // The sessions live as long as this thread; `cached` loads them once, on the first page that needs OCR.
 const engineScope = Scope.makeUnsafe()
 const engine = Effect.runSync(
   Effect.cached(
     makeEngine({ models: settings.models }).pipe(
       Scope.provide(engineScope),
+      Effect.map(withCancellation),
       Effect.mapError((error) => workerFailed(`the OCR models cannot be loaded: ${error.message}`))
     )
   )
@@ -150,7 +175,7 @@ const toWire = (number: number, read: PageRead): WirePage => {
   }
 }
 
-const readDocument = (task: ReadTask, progress: () => void) =>
+const readDocument = (task: ReadTask, context: TaskContext) =>
   Effect.scoped(
     Effect.gen(function* () {
       const opened = yield* openDocument(task.bytes, limits)
@@ -158,6 +183,8 @@ const readDocument = (task: ReadTask, progress: () => void) =>
       const images: Array<EncodedImage & { readonly page: number }> = []
       for (let index = 0; index < opened.numPages; index++) {
         const number = index + 1
+        // The pool has already answered the caller (time limit, caller gone): stop at a safe point.
+        if (context.cancelled()) return yield* new Document.DocumentError({ reason: "TimeLimit", message: "cancelled" })
         yield* withPage(opened, index, (page) =>
           Effect.gen(function* () {
             pages.push(toWire(number, yield* readPage(page, opened, number)))
@@ -166,7 +193,7 @@ const readDocument = (task: ReadTask, progress: () => void) =>
             }
           })
         )
-        progress()
+        context.progress()
       }
       return { _tag: "Read", mimeType: opened.mimeType, numPages: opened.numPages, pages, images } satisfies WireResult
     })
@@ -184,10 +211,15 @@ const transferables = (result: WireResult): Array<Transferable> =>
         ...result.images.map((image) => image.bytes.buffer)
       ].filter((buffer) => buffer instanceof ArrayBuffer)
 
-const handler: Handler = async (input, { progress }) => {
+const handler: Handler = async (input, context) => {
   const task = Schema.decodeUnknownSync(ReadTask)(input)
-  const result = await Effect.runPromise(readDocument(task, progress))
-  return { output: result, transfer: transferables(result) }
+  current = context
+  try {
+    const result = await Effect.runPromise(readDocument(task, context))
+    return { output: result, transfer: transferables(result) }
+  } finally {
+    current = undefined
+  }
 }
 
 serve(handler)

@@ -1,7 +1,8 @@
 /**
  * A pool of worker threads that run one task at a time each, under limits:
  * - time: a task fails with `TimeLimit` when a page (the time between two `progress()` reports) or the whole task
- *   runs too long; the pool then terminates the thread, since a stuck WASM or native call cannot be interrupted;
+ *   runs too long; the pool then asks the task to stop and, after `cancelGraceMs`, terminates the thread anyway
+ *   (a stuck WASM loop cannot stop itself; see `thread.ts` `stop` for why a busy thread is not terminated at once);
  * - memory: V8's `resourceLimits` bound each thread's JS heap (the thread dies with `ERR_WORKER_OUT_OF_MEMORY`).
  *   WASM memory (mupdf) and onnxruntime's native allocations are outside those limits and only grow, so each
  *   report carries `process.memoryUsage()` and the thread is recycled after its task when its own footprint
@@ -14,7 +15,7 @@
 import type { ResourceLimits, Transferable } from "node:worker_threads"
 import { Clock, Deferred, Effect, Fiber, Option, Queue, type Scope } from "effect"
 import { PoolError } from "./error.js"
-import { spawn, type Thread } from "./thread.js"
+import { endsTask, spawn, stop, type Thread } from "./thread.js"
 
 export { PoolError }
 
@@ -37,8 +38,10 @@ export interface Options {
   /** Recycle a thread that finishes a task while the process RSS is over this. */
   readonly rssLimitMb: number
   readonly resourceLimits: ResourceLimits
-  /** How long closing waits for running tasks before terminating their threads. */
+  /** How long closing waits for running tasks before stopping their threads. */
   readonly closeGraceMs: number
+  /** How long a thread asked to stop its task may take before it is terminated busy. */
+  readonly cancelGraceMs: number
 }
 
 /** Counters, for logs and tests. */
@@ -50,6 +53,9 @@ export interface Stats {
   readonly recycled: number
   /** Threads ended because they failed to start, failed, timed out or their caller gave up. */
   readonly replaced: number
+  /** Threads terminated while still running a task (they did not stop within `cancelGraceMs`). */
+  readonly forced: number
+  /** Slots running a task or still stopping or recycling the thread after one. */
   readonly busy: number
   readonly maxBusy: number
   readonly queued: number
@@ -86,7 +92,16 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
   Effect.gen(function* () {
     const queue = yield* Queue.bounded<Job>(options.queueCapacity)
     const pending = new Set<Job>()
-    const counters = { spawned: 0, exited: 0, recycled: 0, replaced: 0, busy: 0, maxBusy: 0, completed: 0 }
+    const counters = {
+      spawned: 0,
+      exited: 0,
+      recycled: 0,
+      replaced: 0,
+      forced: 0,
+      busy: 0,
+      maxBusy: 0,
+      completed: 0
+    }
     let nextId = 0
     let closed = false
 
@@ -114,7 +129,9 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
     /** Sends the job and follows the thread's events until the job ends or a time limit passes. */
     const runOn = (thread: Thread, job: Job) =>
       Effect.gen(function* () {
-        thread.post({ _tag: "Run", id: job.id, input: job.input }, job.transfer)
+        const cancel = new SharedArrayBuffer(4)
+        thread.running = new Int32Array(cancel)
+        thread.post({ _tag: "Run", id: job.id, input: job.input, cancel }, job.transfer)
         const started = yield* Clock.currentTimeMillis
         let pageStarted = started
         let pages = 0
@@ -133,6 +150,7 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
             return broken("TimeLimit", message)
           }
           const e = event.value
+          if (endsTask(e)) thread.running = undefined
           switch (e._tag) {
             case "Ready":
               continue
@@ -171,39 +189,49 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
       const retire = Effect.suspend(() => {
         const current = thread
         thread = undefined
-        return current === undefined ? Effect.void : current.terminate
+        if (current === undefined) return Effect.void
+        return Effect.flatMap(stop(current, options.cancelGraceMs), (forced) =>
+          Effect.sync(() => {
+            if (forced) counters.forced++
+          })
+        )
       })
+      /** Runs a job, answers its caller, then keeps, recycles or replaces the thread. */
+      const handle = (job: Job) =>
+        Effect.gen(function* () {
+          const outcome = yield* Effect.gen(function* () {
+            thread ??= yield* start
+            const cancelled: Outcome = { _tag: "Cancelled" }
+            return yield* Effect.raceFirst(runOn(thread, job), Deferred.await(job.cancelled).pipe(Effect.as(cancelled)))
+          }).pipe(
+            Effect.catch((error) => Effect.succeed<Outcome>({ _tag: "Broken", error })),
+            Effect.onInterrupt(() => Deferred.fail(job.result, closedError()))
+          )
+          // The caller is answered first; stopping or recycling the thread happens while the slot stays busy.
+          if (outcome._tag === "Done") {
+            counters.completed++
+            yield* Deferred.succeed(job.result, outcome.output)
+            const reason = thread === undefined ? undefined : recycleReason(thread)
+            if (reason !== undefined) {
+              counters.recycled++
+              yield* Effect.logDebug(`recycling worker thread ${thread?.threadId}: ${reason}`)
+              yield* retire
+            }
+            return
+          }
+          if (outcome._tag === "Broken") yield* Deferred.fail(job.result, outcome.error)
+          if (thread !== undefined) {
+            counters.replaced++
+            yield* retire
+          }
+        })
       const serveOne = Effect.gen(function* () {
         const job = yield* Queue.take(queue)
         pending.delete(job)
         if (Deferred.isDoneUnsafe(job.cancelled)) return
         counters.busy++
         counters.maxBusy = Math.max(counters.maxBusy, counters.busy)
-        const outcome = yield* Effect.gen(function* () {
-          thread ??= yield* start
-          const cancelled: Outcome = { _tag: "Cancelled" }
-          return yield* Effect.raceFirst(runOn(thread, job), Deferred.await(job.cancelled).pipe(Effect.as(cancelled)))
-        }).pipe(
-          Effect.catch((error) => Effect.succeed<Outcome>({ _tag: "Broken", error })),
-          Effect.onInterrupt(() => Deferred.fail(job.result, closedError())),
-          Effect.ensuring(Effect.sync(() => counters.busy--))
-        )
-        if (outcome._tag === "Done") {
-          counters.completed++
-          yield* Deferred.succeed(job.result, outcome.output)
-          const reason = thread === undefined ? undefined : recycleReason(thread)
-          if (reason !== undefined) {
-            counters.recycled++
-            yield* Effect.logDebug(`recycling worker thread ${thread?.threadId}: ${reason}`)
-            yield* retire
-          }
-          return
-        }
-        if (outcome._tag === "Broken") yield* Deferred.fail(job.result, outcome.error)
-        if (thread !== undefined) {
-          counters.replaced++
-          yield* retire
-        }
+        yield* handle(job).pipe(Effect.ensuring(Effect.sync(() => counters.busy--)))
       })
       return yield* Effect.forever(serveOne).pipe(Effect.ensuring(retire))
     })

@@ -1,7 +1,7 @@
 /**
  * The messages between the pool (main thread) and a worker thread. The pool sends one `Run` at a time; the worker
  * answers `Ready` once after loading, then for each run any number of `Progress` (one per page) and one `Done` or
- * `Failed`. Every answer carries the worker's `process.memoryUsage()` so the pool can recycle it (see `pool.ts`).
+ * `Failed`; the pool may ask a run to stop through its `cancel` flag. Every answer carries the worker's `process.memoryUsage()` so the pool can recycle it (see `pool.ts`).
  */
 import { Schema } from "effect"
 
@@ -16,8 +16,16 @@ export const Memory = Schema.Struct({
 /** `process.memoryUsage()` in bytes, as measured inside the worker. */
 export type Memory = typeof Memory.Type
 
-/** Main thread → worker: run one task. */
-export const Run = Schema.TaggedStruct("Run", { id: Schema.Int, input: Schema.Unknown })
+/**
+ * Main thread → worker: run one task. `cancel` is shared memory (an Int32 at index 0) that the pool sets to 1 when
+ * it wants the task to stop: a task should check it between steps (see `pool.ts` for why the pool cannot simply
+ * terminate a busy thread).
+ */
+export const Run = Schema.TaggedStruct("Run", {
+  id: Schema.Int,
+  input: Schema.Unknown,
+  cancel: Schema.instanceOf(SharedArrayBuffer)
+})
 /** Main thread → worker: run one task. */
 export type Run = typeof Run.Type
 

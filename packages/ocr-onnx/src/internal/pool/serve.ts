@@ -11,6 +11,8 @@ import { type FromWorker, type Memory, Run } from "./protocol.js"
 export interface TaskContext {
   /** Reports `pages` more pages done (default 1). */
   readonly progress: (pages?: number) => void
+  /** Whether the pool asked this task to stop (time limit, caller gone, closing): stop at the next step. */
+  readonly cancelled: () => boolean
 }
 
 /** A handler's result, and the buffers to move (not copy) to the main thread. */
@@ -38,9 +40,11 @@ export const serve = (handler: Handler): void => {
     const run = decodeRun(raw)
     // Only the pool talks to this port; anything else is a bug on the main-thread side, so crash loudly.
     if (run._tag === "Failure") throw new Error(`worker received a message that is not a Run: ${String(run.cause)}`)
-    const { id, input } = run.value
+    const { id, input, cancel } = run.value
+    const flag = new Int32Array(cancel)
     const progress = (pages = 1) => post({ _tag: "Progress", id, pages, memory: memory() })
-    handler(input, { progress }).then(
+    const cancelled = () => Atomics.load(flag, 0) !== 0
+    handler(input, { progress, cancelled }).then(
       (reply) => post({ _tag: "Done", id, output: reply.output, memory: memory() }, reply.transfer),
       (error: unknown) =>
         post({

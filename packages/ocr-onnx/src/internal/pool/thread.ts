@@ -3,7 +3,7 @@
  * fiber reads with time limits, its page count and its last reported memory.
  */
 import { type ResourceLimits, type Transferable, Worker } from "node:worker_threads"
-import { Effect, Queue, Schema } from "effect"
+import { Effect, Option, Queue, Schema } from "effect"
 import { PoolError } from "./error.js"
 import { FromWorker, type Memory, type Run } from "./protocol.js"
 
@@ -22,15 +22,17 @@ export interface SpawnOptions {
   readonly resourceLimits: ResourceLimits
 }
 
-/** A live worker thread. `pages` and `memory` are updated by the one slot fiber that owns it. */
+/** A live worker thread. The mutable fields are updated by the one slot fiber that owns it. */
 export interface Thread {
   readonly threadId: number
   readonly events: Queue.Queue<Event>
   readonly post: (message: Run, transfer?: ReadonlyArray<Transferable>) => void
-  /** Ends the thread (idempotent); resolves once it has exited. */
+  /** Ends the thread at once (idempotent); resolves once it has exited. See `stop` for a busy thread. */
   readonly terminate: Effect.Effect<void>
   pages: number
   memory: Memory | undefined
+  /** The cancel flag of the task it is running, if any. */
+  running: Int32Array | undefined
 }
 
 const decode = Schema.decodeUnknownExit(FromWorker)
@@ -57,7 +59,8 @@ export const spawn = (options: SpawnOptions, onExit: (thread: Thread) => void): 
       post: (message, transfer) => worker.postMessage(message, transfer),
       terminate: Effect.promise(() => worker.terminate().then(() => exited)),
       pages: 0,
-      memory: undefined
+      memory: undefined,
+      running: undefined
     }
     worker.on("message", (raw: unknown) => {
       const message = decode(raw)
@@ -80,4 +83,30 @@ export const spawn = (options: SpawnOptions, onExit: (thread: Thread) => void): 
       onExit(thread)
     })
     return thread
+  })
+
+/** Whether an event ends the running task. */
+export const endsTask = (event: Event): boolean => event._tag !== "Ready" && event._tag !== "Progress"
+
+/**
+ * Ends a thread; a busy one is first asked to stop (its task's cancel flag) and given `graceMs` to finish its task.
+ * `worker.terminate()` must not land while the thread is inside a synchronous native call: onnxruntime-node runs
+ * inference synchronously on the worker's JS thread, and a termination pending when that call returns makes the
+ * addon throw a C++ exception that aborts the whole process. Once the task has ended, the thread is back in its
+ * event loop and terminating it is safe. Returns whether the grace ran out (the thread was terminated busy).
+ */
+export const stop = (thread: Thread, graceMs: number): Effect.Effect<boolean> =>
+  Effect.gen(function* () {
+    const flag = thread.running
+    let forced = false
+    if (flag !== undefined) {
+      Atomics.store(flag, 0, 1)
+      const waitEnd: Effect.Effect<void> = Effect.flatMap(Queue.take(thread.events), (event) =>
+        endsTask(event) ? Effect.void : waitEnd
+      )
+      forced = Option.isNone(yield* waitEnd.pipe(Effect.timeoutOption(graceMs)))
+      thread.running = undefined
+    }
+    yield* thread.terminate
+    return forced
   })
