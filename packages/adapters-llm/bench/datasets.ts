@@ -9,7 +9,7 @@ import type { Document } from "@legible/core"
 import * as mupdf from "mupdf"
 
 /** The shared data folder (from the repository root: `../shared/data`). */
-export const DATA = process.env["LEGIBLE_DATA"] ?? join(import.meta.dirname, "..", "..", "..", "..", "shared", "data")
+export const DATA = process.env.LEGIBLE_DATA ?? join(import.meta.dirname, "..", "..", "..", "..", "shared", "data")
 
 /** A document with its ground truth. */
 export interface Sample<T> {

@@ -16,7 +16,7 @@ import * as Local from "../src/Local.js"
 import { DATA, invoicesAr, type Sample, sroie } from "./datasets.js"
 
 const log = (line: string) => process.stdout.write(`${line}\n`)
-const verbose = process.env["BENCH_VERBOSE"] === "1"
+const verbose = process.env.BENCH_VERBOSE === "1"
 
 const field = (name: string, order: number, type: Skill.SkillField["type"], description: string): Skill.SkillField => ({
   name,
@@ -125,18 +125,18 @@ it("local extractor accuracy", { timeout: 600_000 }, () => {
       return [
         {
           field: "issuer_cuit",
-          got: values["cuit_emisor"],
+          got: values.cuit_emisor,
           want: truth.issuer_cuit,
           ok: text("cuit_emisor").replace(/\D/g, "") === truth.issuer_cuit.replace(/\D/g, "")
         },
         {
           field: "invoice_number",
-          got: values["numero"],
+          got: values.numero,
           want: truth.invoice_number,
           ok: lastGroup !== undefined && Number(lastGroup) === truth.invoice_number
         },
-        { field: "date", got: values["fecha"], want: truth.date, ok: isoDayFirst(text("fecha")) === truth.date },
-        { field: "total", got: values["total"], want: truth.total, ok: amountValue(text("total")) === truth.total }
+        { field: "date", got: values.fecha, want: truth.date, ok: isoDayFirst(text("fecha")) === truth.date },
+        { field: "total", got: values.total, want: truth.total, ok: amountValue(text("total")) === truth.total }
       ]
     })
   }

@@ -65,7 +65,7 @@ const dedupe = (matches: ReadonlyArray<Match>): Array<Match> => {
   return out
 }
 
-const AMOUNT = /(?<![\d/:.,])-?(?:\d{1,3}(?:[.,'](?:\d{3}))+|\d+)(?:[.,]\d{1,2})?(?![\d/:%]|[.,]\d|-\d)/g
+const AMOUNT = /(?<![\d/:.,])(?<!\d-)-?(?:\d{1,3}(?:[.,'](?:\d{3}))+|\d+)(?:[.,]\d{1,2})?(?![\d/:%]|[.,]\d|-\d)/g
 
 /** An amount: its text and its numeric value (the last `.`/`,` followed by one or two digits is the decimal mark). */
 export interface Amount extends Match {
@@ -134,10 +134,9 @@ export const taxIds = (text: string): Array<Match> =>
 
 /** Document numbers in a text: words with digits (and letters, `-`, `/`, `.`), not dates, amounts with decimals. */
 export const codes = (text: string): Array<Match> => {
-  const inDates = dates(text)
+  const inDates = [...dates(text), ...amounts(text).filter((a) => a.decimals)]
   return all(/(?<![\p{L}\p{N}])[\p{L}\p{N}][\p{L}\p{N}\-/._]*(?<![-/._])/gu, text)
     .filter((m) => /\d/.test(m.text))
-    .filter((m) => !/^\d{1,3}(?:[.,]\d{3})*[.,]\d{1,2}$/.test(m.text))
     .filter((m) => !inDates.some((d) => m.start < d.end && m.end > d.start))
 }
 

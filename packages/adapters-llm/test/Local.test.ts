@@ -1,0 +1,241 @@
+import { assert, describe, it } from "@effect/vitest"
+import type { Skill } from "@legible/core"
+import { Fixtures } from "@legible/testkit"
+import { Effect } from "effect"
+import * as Local from "../src/Local.js"
+import { document, invoicePage, page, request } from "./support/documents.js"
+
+const field = (
+  name: string,
+  type: Skill.SkillField["type"],
+  description = "",
+  extra: Partial<Skill.SkillField> = {}
+): Skill.SkillField => ({ name, order: 1, type, isList: false, description, aliases: [], ...extra })
+
+const extract = (fields: ReadonlyArray<Skill.SkillField>, rows: Parameters<typeof page>[1]) =>
+  Local.extractFields(fields, document([page(1, rows)]))
+
+describe("Local: the Spanish invoice", () => {
+  it("finds every field of the invoice skill: labels right and below, the table, the catalog key", () => {
+    assert.deepStrictEqual(Local.extractFields(Fixtures.skill().fields, document([invoicePage()])), {
+      numero: "F-2026/0042",
+      fecha: "12/03/2026",
+      emisor: "Suministros Acme S.L.",
+      total: "1.385,45",
+      lineas: [
+        { descripcion: "Papel A4 80 g", cantidad: "10", importe: "45,00" },
+        // The description wrapped onto a second line belongs to the item above.
+        { descripcion: "Tóner negro alta capacidad", cantidad: "2", importe: "1.100,00" }
+      ],
+      proveedor: { cif: "B12345678" }
+    })
+  })
+
+  it.effect("as a FieldExtractor: serves `local` only, zero tokens, model local", () =>
+    Effect.gen(function* () {
+      const extractor = yield* Local.make
+      assert.isTrue(extractor.supports("local"))
+      assert.isFalse(extractor.supports("gpt-4o-mini"))
+      const { usage, values } = yield* extractor.extract(
+        request(Fixtures.skill(), document([invoicePage()]), { model: "local" })
+      )
+      assert.strictEqual(values.numero, "F-2026/0042")
+      assert.deepStrictEqual(
+        { ...usage, duration: 0 },
+        { tokens_consumidos: 0, prompt_tokens: 0, response_tokens: 0, duration: 0, model: "local" }
+      )
+      assert.isAtLeast(usage.duration, 0)
+    })
+  )
+})
+
+describe("Local: labels", () => {
+  it("accent-, case- and OCR-slip-tolerant labels from aliases; the value to the right", () => {
+    const fields = [field("liquidacion", "float", "", { aliases: ["Importe a liquidar"] })]
+    assert.deepStrictEqual(
+      extract(fields, [
+        [
+          [40, "IMPORTE A LIQUIDAR:"],
+          [300, "10,00"]
+        ]
+      ]),
+      { liquidacion: "10,00" }
+    )
+    assert.deepStrictEqual(extract(fields, [[[40, "lMPORTE A LIQUlDAR: 7,50"]]]), { liquidacion: "7,50" })
+  })
+
+  it("the value below its label (column headers with values under them)", () => {
+    const fields = [field("fecha", "date"), field("pedido", "string", "Número de pedido")]
+    const rows = [
+      [
+        [40, "Fecha"],
+        [200, "Número de pedido"]
+      ],
+      [
+        [40, "12 de marzo de 2026"],
+        [200, "PED-7781"]
+      ]
+    ] as const
+    assert.deepStrictEqual(extract(fields, rows), { fecha: "12 de marzo de 2026", pedido: "PED-7781" })
+  })
+
+  it("labels from the field's name in any case style", () => {
+    const fields = [field("fechaVencimiento", "date"), field("forma_pago", "string")]
+    const rows = [
+      [[40, "Fecha vencimiento: 30/04/2026"]],
+      [[40, "Forma de pago:"]],
+      [[40, "Forma pago: Transferencia"]]
+    ] as const
+    assert.deepStrictEqual(extract(fields, rows), { fechaVencimiento: "30/04/2026", forma_pago: "Transferencia" })
+  })
+
+  it("nothing is invented: a field the document does not show is null, a list without a table is empty", () => {
+    const fields = [
+      field("iban", "string", "Cuenta bancaria"),
+      field("pedidos", "object", "", {
+        isList: true,
+        fields: [field("referencia", "string"), field("unidades", "integer")]
+      })
+    ]
+    assert.deepStrictEqual(Local.extractFields(fields, document([invoicePage()])), { iban: null, pedidos: [] })
+  })
+})
+
+describe("Local: typed candidates", () => {
+  it("dates: numeric, ISO and in words (Spanish and English), with no label to go by", () => {
+    const date = [field("fecha", "date")]
+    assert.deepStrictEqual(extract(date, [[[40, "Madrid, 3 de febrero de 2026"]]]), { fecha: "3 de febrero de 2026" })
+    assert.deepStrictEqual(extract(date, [[[40, "Issued March 12, 2026"]]]), { fecha: "March 12, 2026" })
+    assert.deepStrictEqual(extract(date, [[[40, "Ref 2026-03-12 / 14:02"]]]), { fecha: "2026-03-12" })
+    assert.deepStrictEqual(extract(date, [[[40, "Tel 07-5547360"]]]), { fecha: null })
+  })
+
+  it("the total: the largest amount by a total label, not subtotals, counts, codes or later notes", () => {
+    const total = [field("total", "float")]
+    const rows = [
+      [[40, "TOTAL QTY: 3"]],
+      [
+        [40, "SUB TOTAL"],
+        [300, "100,00"]
+      ],
+      [
+        [40, "TOTAL"],
+        [300, "RM121,00"]
+      ],
+      [[40, "CAE N: 73064284586911"]],
+      [
+        [40, "CASH"],
+        [300, "200,00"]
+      ]
+    ] as const
+    assert.deepStrictEqual(extract(total, rows), { total: "121,00" })
+  })
+
+  it("the total after rounding: a later total a few cents below the largest", () => {
+    const rows = [
+      [
+        [40, "TOTAL AMOUNT (INCL. GST)"],
+        [300, "31.47"]
+      ],
+      [
+        [40, "ROUNDING"],
+        [300, "-0.02"]
+      ],
+      [
+        [40, "TOTAL"],
+        [300, "31.45"]
+      ]
+    ] as const
+    assert.deepStrictEqual(extract([field("total", "float")], rows), { total: "31.45" })
+  })
+
+  it("tax ids: CUIT (check digit verified), NIF/CIF, RFC; by label first, else the first one printed", () => {
+    const cuit = [field("cuit_emisor", "string", "CUIT del emisor")]
+    assert.deepStrictEqual(
+      extract(cuit, [
+        [
+          [40, "CUIT:"],
+          [200, "23100588994"]
+        ],
+        [[40, "CUIT: 30500017704"]]
+      ]),
+      {
+        cuit_emisor: "23100588994"
+      }
+    )
+    assert.deepStrictEqual(extract(cuit, [[[40, "Responsable inscripto 20-13046568-5"]]]), {
+      cuit_emisor: "20-13046568-5"
+    })
+    // 20-13046568-4 fails the check digit: not a CUIT.
+    assert.deepStrictEqual(extract(cuit, [[[40, "Cliente 20-13046568-4"]]]), { cuit_emisor: null })
+    const nif = [field("nif", "string", "NIF del cliente")]
+    assert.deepStrictEqual(extract(nif, [[[40, "Cliente: Ana García, 12345678Z"]]]), { nif: "12345678Z" })
+    assert.deepStrictEqual(extract(nif, [[[40, "Cliente: Ana García, 12345678A"]]]), { nif: null })
+    const rfc = [field("rfc", "string", "RFC del emisor")]
+    assert.deepStrictEqual(extract(rfc, [[[40, "R.F.C. GODE561231GR8"]]]), { rfc: "GODE561231GR8" })
+  })
+
+  it("document numbers: point of sale and number, codes with letters", () => {
+    const numero = [field("numero", "string", "Número de factura")]
+    assert.deepStrictEqual(
+      extract(numero, [
+        [
+          [40, "FACTURA A"],
+          [200, "Nº 0003 - 00003435"]
+        ]
+      ]),
+      {
+        numero: "0003 - 00003435"
+      }
+    )
+    assert.deepStrictEqual(extract(numero, [[[40, "Invoice No: INV-2026-118"]]]), { numero: "INV-2026-118" })
+  })
+})
+
+describe("Local: structure", () => {
+  it("an object field: each sub-field found by its own labels", () => {
+    const cliente = field("cliente", "object", "", {
+      fields: [field("nombre", "string", "Razón social"), field("nif", "string", "NIF")]
+    })
+    const rows = [[[40, "Razón social: Papelería Globex S.A."]], [[40, "NIF: A87654321"]]] as const
+    assert.deepStrictEqual(extract([cliente], rows), { cliente: { nombre: "Papelería Globex S.A.", nif: "A87654321" } })
+  })
+
+  it("a catalog field with several key columns: each column by its label; none found is null", () => {
+    const catalog = {
+      catalogId: "c",
+      keyColumns: ["codigo", "marca"] as const,
+      outputColumns: [],
+      method: "exacta" as const,
+      threshold: 1
+    }
+    const producto = field("producto", "catalog", "", { catalog: { ...catalog, keyColumns: ["codigo", "marca"] } })
+    assert.deepStrictEqual(extract([producto], [[[40, "Código: SKU-991"]], [[40, "Marca: Acme"]]]), {
+      producto: { codigo: "SKU-991", marca: "Acme" }
+    })
+    assert.deepStrictEqual(extract([producto], [[[40, "Nada que ver"]]]), { producto: null })
+  })
+
+  it("a list of simple values from the column under its header", () => {
+    const productos = field("productos", "string", "", { isList: true, aliases: ["Artículo"] })
+    const rows = [
+      [
+        [40, "Artículo"],
+        [300, "Importe"]
+      ],
+      [
+        [40, "Grapadora"],
+        [300, "12,00"]
+      ],
+      [
+        [40, "Clips"],
+        [300, "1,50"]
+      ],
+      [
+        [40, "Total"],
+        [300, "13,50"]
+      ]
+    ] as const
+    assert.deepStrictEqual(extract([productos], rows), { productos: ["Grapadora", "Clips"] })
+  })
+})

@@ -1,0 +1,62 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Schema } from "effect"
+import { amounts, amountValue, codes, dates, taxIds } from "../../../src/internal/local/patterns.js"
+
+const texts = (matches: ReadonlyArray<{ readonly text: string }>) => matches.map((m) => m.text)
+
+const group = (digits: string, separator: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, separator)
+
+describe("patterns", () => {
+  it("dates: numeric day-first or month-first, ISO, Spanish and English month names; not times or phones", () => {
+    assert.deepStrictEqual(texts(dates("DATE: 11/01/2019 09:44:00")), ["11/01/2019"])
+    assert.deepStrictEqual(texts(dates("29-12-2017 y 19.03.18")), ["29-12-2017", "19.03.18"])
+    assert.deepStrictEqual(texts(dates("vence el 12 de marzo de 2024")), ["12 de marzo de 2024"])
+    assert.deepStrictEqual(texts(dates("Fecha: 3 Ene. 2025")), ["3 Ene. 2025"])
+    assert.deepStrictEqual(texts(dates("15 JAN 2018, Jan 15, 2018")), ["15 JAN 2018", "Jan 15, 2018"])
+    assert.deepStrictEqual(texts(dates("2024-03-12T10:00")), ["2024-03-12"])
+    assert.deepStrictEqual(texts(dates("TEL 07-5547360 / 016-7993391, 32/13/2020")), [])
+  })
+
+  it("amounts: both conventions, currency glued in front; not dates, percentages, codes or phone numbers", () => {
+    assert.deepStrictEqual(
+      amounts("RM327.00 1.234,56 € $ 1,234.56 -0.02").map((a) => a.value),
+      [327, 1234.56, 1234.56, -0.02]
+    )
+    assert.deepStrictEqual(texts(amounts("IVA 21% el 12/03/2024 ZJ86 SHO1 07-5547360 CAE 73064284586911")), [])
+    assert.deepStrictEqual(texts(amounts("Comp. Nro 00000128 total 178000,00")), ["178000,00"])
+  })
+
+  it.prop(
+    "an amount printed in either convention reads back to its value",
+    [Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 99_999_999_99 }))],
+    ([cents]) => {
+      const integer = String(Math.floor(cents / 100))
+      const decimals = String(cents % 100).padStart(2, "0")
+      const value = cents / 100
+      assert.strictEqual(amountValue(`${group(integer, ".")},${decimals}`), value)
+      assert.strictEqual(amountValue(`${group(integer, ",")}.${decimals}`), value)
+      assert.deepStrictEqual(
+        amounts(`Total: ${group(integer, ".")},${decimals} €`).map((a) => a.value),
+        [value]
+      )
+    },
+    { arbitrary: { seed: 4005, runs: 300 } }
+  )
+
+  it("tax ids: CUIT with its check digit, Spanish NIF with its letter, NIE, CIF, RFC", () => {
+    assert.deepStrictEqual(texts(taxIds("CUIT 23-10058899-4 y 23100588994 y 23-10058899-5")), [
+      "23-10058899-4",
+      "23100588994"
+    ])
+    assert.deepStrictEqual(texts(taxIds("NIF 12345678Z, NIE X1234567L, CIF B12345678, mal 12345678A")), [
+      "12345678Z",
+      "X1234567L",
+      "B12345678"
+    ])
+    assert.deepStrictEqual(texts(taxIds("RFC: GODE561231GR8")), ["GODE561231GR8"])
+  })
+
+  it("codes: words with digits, not amounts with decimals or dates", () => {
+    assert.deepStrictEqual(texts(codes("Nº F-2026/0042 del 12/03/2026 por 45,00")), ["F-2026/0042"])
+  })
+})
