@@ -27,13 +27,21 @@ export const parseCsv = (input: string): Result.Result<Array<Array<string>>, Inv
   const n = text.length
   const rows: Array<Array<string>> = []
   let row: Array<string> = []
+  let quotedRow = false
   let line = 1
   let i = 0
   const isBreak = (at: number) => text[at] === "\n" || (text[at] === "\r" && text[at + 1] === "\n")
+  // A line with nothing on it is skipped; a line holding one quoted empty field is a record.
+  const endRow = () => {
+    if (!(row.length === 1 && row[0] === "" && !quotedRow)) rows.push(row)
+    row = []
+    quotedRow = false
+  }
   while (true) {
     let value = ""
     if (text[i] === '"') {
       const opened = line
+      quotedRow = true
       i++
       while (true) {
         const quote = text.indexOf('"', i)
@@ -67,12 +75,11 @@ export const parseCsv = (input: string): Result.Result<Array<Array<string>>, Inv
     }
     i += text[i] === "\r" ? 2 : 1
     line++
-    rows.push(row)
-    row = []
-    if (i >= n) break
+    endRow()
+    if (i >= n) return Result.succeed(rows)
   }
-  if (row.length > 0) rows.push(row)
-  return Result.succeed(rows.filter((r) => !(r.length === 1 && r[0] === "")))
+  endRow()
+  return Result.succeed(rows)
 }
 
 /** A record as imported: the optional `id` and a value per column (`null` or absent: no value). */

@@ -34,8 +34,8 @@ const isClientId = (value: string): boolean =>
   value.length > 0 && value.length <= 200 && [...value].every((c) => c >= " " && c !== "\u007f")
 
 /**
- * Sets a client's quota (`global_admin` only): `limit` extractions per `period` (default `month`), `null` for
- * unlimited. The usage of the current period is kept. A client not yet known is created, so quotas can be set
+ * Sets a client's quota (`global_admin` only): `limit` extractions per `period` (default: the current period, or
+ * `month`), `null` for unlimited. The usage of the current period is kept. A client not yet known is created, so quotas can be set
  * before the client's first user signs in.
  */
 export const set = Effect.fn("Quotas.set")(function* (
@@ -53,7 +53,9 @@ export const set = Effect.fn("Quotas.set")(function* (
   if ((yield* directory.getClient(clientId)) === undefined)
     yield* directory.upsertClient({ id: clientId, name: clientId })
   const now = yield* Timestamp.now
-  const quota = yield* (yield* QuotaStore).set(clientId, limit, body.period ?? "month", now)
+  const store = yield* QuotaStore
+  const period = body.period ?? (yield* store.get(clientId))?.period ?? "month"
+  const quota = yield* store.set(clientId, limit, period, now)
   return view(quota, now)
 })
 
