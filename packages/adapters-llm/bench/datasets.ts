@@ -195,3 +195,61 @@ export const invoicesAr = (): ReadonlyArray<Sample<InvoiceArTruth> & { readonly 
       return { id, bytes, document: pdfTextLayer(bytes), truth }
     })
 }
+
+/** Ground truth kept for the generalisation check: total (or amount), date and invoice number, as the JSON has them. */
+export interface OtherTruth {
+  readonly total: number | null
+  readonly date: string | null
+  readonly number: string | null
+}
+
+const readJson = (path: string): unknown => JSON.parse(readFileSync(path, "utf8"))
+
+const field = (value: unknown, key: string): unknown =>
+  typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined
+
+/**
+ * Documents the rules were not tuned on, from their PDFs' text layer: the Spanish e-receipts (`receipts-es`) and
+ * the born-digital invoices of `invoice2data` (several languages).
+ */
+export const others = (): ReadonlyArray<Sample<OtherTruth>> | undefined => {
+  const sets: ReadonlyArray<readonly [string, (json: unknown) => OtherTruth]> = [
+    [
+      "receipts-es",
+      (json) => ({
+        total: Number(field(json, "total")),
+        date: String(field(json, "datetime")).slice(0, 10),
+        number: null
+      })
+    ],
+    [
+      "invoice2data",
+      (json) => {
+        const first = Array.isArray(json) ? json[0] : json
+        const amount = field(first, "amount")
+        const number = field(first, "invoice_number")
+        return {
+          total: typeof amount === "number" ? amount : null,
+          date: String(field(first, "date")).slice(0, 10),
+          number: typeof number === "string" ? number : null
+        }
+      }
+    ]
+  ]
+  const out: Array<Sample<OtherTruth>> = []
+  for (const [folder, truthOf] of sets) {
+    const dir = join(DATA, folder)
+    if (!existsSync(dir)) return undefined
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith(".pdf"))
+      .sort()) {
+      const id = file.replace(/\.pdf$/, "")
+      out.push({
+        id: `${folder}/${id}`,
+        document: pdfTextLayer(new Uint8Array(readFileSync(join(dir, file)))),
+        truth: truthOf(readJson(join(dir, `${id}.json`)))
+      })
+    }
+  }
+  return out
+}

@@ -13,7 +13,7 @@ import type { Document, Skill } from "@legible/core"
 import { layout } from "../src/internal/local/layout.js"
 import { amountValue } from "../src/internal/local/patterns.js"
 import * as Local from "../src/Local.js"
-import { DATA, invoicesAr, type Sample, sroie } from "./datasets.js"
+import { DATA, invoicesAr, others, type Sample, sroie } from "./datasets.js"
 
 const log = (line: string) => process.stdout.write(`${line}\n`)
 const verbose = process.env.BENCH_VERBOSE === "1"
@@ -40,6 +40,50 @@ const arFields: ReadonlyArray<Skill.SkillField> = [
   field("fecha", 3, "date", "Fecha de emisión"),
   field("total", 4, "float", "Importe total")
 ]
+
+const otherFields: ReadonlyArray<Skill.SkillField> = [
+  field("invoice_number", 1, "string", "Invoice number"),
+  field("date", 2, "date", "Invoice date"),
+  field("total", 3, "float", "Total amount")
+]
+
+const MONTHS: Readonly<Record<string, number>> = {
+  ene: 1,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  abr: 4,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  ago: 8,
+  aug: 8,
+  sep: 9,
+  set: 9,
+  oct: 10,
+  nov: 11,
+  dic: 12,
+  dec: 12
+}
+
+/** A date literal as ISO: ISO itself, day-first numbers, or a day, an English/Spanish month name and a year. */
+const isoDate = (literal: string): string | undefined => {
+  const iso = /(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})/.exec(literal)
+  if (iso !== null) return `${iso[1]}-${(iso[2] ?? "").padStart(2, "0")}-${(iso[3] ?? "").padStart(2, "0")}`
+  const plain = literal.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase()
+  const dayFirst = /(\d{1,2})[\s./-]*(?:de\s+)?([a-z]{3})[a-z]*\.?[\s,./-]*(?:de\s+)?(\d{4})/.exec(plain)
+  const monthFirst = /([a-z]{3})[a-z]*\.?\s+(\d{1,2}),?\s+(\d{4})/.exec(plain)
+  const [day, name, year] =
+    dayFirst !== null
+      ? [dayFirst[1], dayFirst[2], dayFirst[3]]
+      : monthFirst !== null
+        ? [monthFirst[2], monthFirst[1], monthFirst[3]]
+        : []
+  const month = name === undefined ? undefined : MONTHS[name]
+  if (month !== undefined) return `${year}-${String(month).padStart(2, "0")}-${(day ?? "").padStart(2, "0")}`
+  return isoDayFirst(literal)
+}
 
 const squash = (s: string) => s.replace(/\s+/g, " ").trim()
 
@@ -113,6 +157,36 @@ it("local extractor accuracy", { timeout: 600_000 }, () => {
       sroieFields
     )
   }
+
+  const unseen = others()
+  if (unseen === undefined) log(`receipts-es / invoice2data skipped: not found under ${DATA}`)
+  else
+    report("Not tuned on: receipts-es and invoice2data, PDF text layer", unseen, otherFields, (values, truth) => {
+      const text = (name: string) => (typeof values[name] === "string" ? String(values[name]) : "")
+      return [
+        ...(truth.number === null
+          ? []
+          : [
+              {
+                field: "invoice_number",
+                got: values.invoice_number,
+                want: truth.number,
+                ok: squash(text("invoice_number")).replace(/^#/, "") === truth.number.replace(/^#/, "")
+              }
+            ]),
+        { field: "date", got: values.date, want: truth.date, ok: isoDate(text("date")) === truth.date },
+        ...(truth.total === null
+          ? []
+          : [
+              {
+                field: "total",
+                got: values.total,
+                want: truth.total,
+                ok: amountValue(text("total")) === truth.total
+              }
+            ])
+      ]
+    })
 
   const invoices = invoicesAr()
   if (invoices === undefined) log(`invoices-ar skipped: ${DATA}/invoices-ar not found`)
