@@ -7,6 +7,7 @@ import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Errors from "./Errors.js"
 import * as Extensions from "./Extensions.js"
+import { Text } from "./Schemas.js"
 import { ApiKeyAuth, JwtAuth, RequestErrors } from "./Security.js"
 
 /** A field of a read result (spec 2.4), as the `read` endpoint returns it. */
@@ -19,7 +20,7 @@ export const MessageResponse = Schema.Struct({ message: Schema.String })
 
 /** The body of `POST /api/api-keys/` (spec 4.2). */
 export const CreateKeyBody = Schema.Struct({
-  nombre: Schema.String.annotate({ description: "Descriptive name (1 to 200 characters)." }),
+  nombre: Text.annotate({ description: "Descriptive name (1 to 200 characters)." }),
   tipo: Schema.optionalKey(ApiKey.KeyType.annotate({ description: "`live` (default) or `test` (the sandbox)." }))
 })
 
@@ -51,19 +52,19 @@ export class KeysApi extends HttpApiGroup.make("keys")
     })
   ) {}
 
-const NullableString = Schema.NullOr(Schema.String)
+const NullableText = Schema.NullOr(Text)
 
 /** The body of `POST /v1/extractions` (spec 4.3). `null` for an optional member means "absent". */
 export const SubmitBody = Schema.Struct({
-  file_name: Schema.String.annotate({ description: "Original file name (1 to 255 characters)." }),
-  skill: Schema.String.annotate({ description: "Slug of a configured skill." }),
+  file_name: Text.annotate({ description: "Original file name (1 to 255 characters)." }),
+  skill: Text.annotate({ description: "Slug of a configured skill." }),
   file_base64: Schema.String.annotate({
     description:
       "The file, standard Base64 (RFC 4648 §4) with correct `=` padding. Line breaks (CR, LF) are ignored; any " +
       "other character outside the alphabet, a data: URL prefix or an empty value is refused with 400."
   }),
   model: Schema.optionalKey(
-    NullableString.annotate({
+    NullableText.annotate({
       description: "AI model. Default: the server's (the spec's `gpt-4o-mini` where OpenAI is configured)."
     })
   ),
@@ -73,7 +74,7 @@ export const SubmitBody = Schema.Struct({
 /** The 202 response of a submission. */
 export const SubmitResponse = Schema.Struct({ extraction_id: Schema.String })
 
-const param = (description: string) => Schema.optionalKey(Schema.String.annotate({ description }))
+const param = (description: string) => Schema.optionalKey(Text.annotate({ description }))
 
 /** The list query of spec 4.3 (validated further by core: every invalid value is a 400 `{error}`). */
 export const ListQueryParams = Schema.Struct({
@@ -97,7 +98,7 @@ export const ListResponse = Schema.Struct({ extractions: Schema.Array(Extraction
 export const StatusBody = Schema.Struct({
   status: Schema.Literals(["completado", "incompleto"]),
   message: Schema.optionalKey(
-    NullableString.annotate({ description: "Stored when switching to `incompleto`; cleared by `completado`." })
+    NullableText.annotate({ description: "Stored when switching to `incompleto`; cleared by `completado`." })
   )
 })
 

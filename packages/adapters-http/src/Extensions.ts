@@ -6,6 +6,7 @@ import { Field, Quota, Skill, Skills, Timestamp } from "@legible/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Errors from "./Errors.js"
+import { Text } from "./Schemas.js"
 import { ApiKeyAuth, JwtAuth } from "./Security.js"
 
 /** Annotations of an extension group: its tag says so, and every operation carries `x-legible-extension`. */
@@ -32,12 +33,12 @@ export interface SkillFieldInput {
 
 const fieldInput = (depth: number): Schema.Codec<SkillFieldInput> =>
   Schema.Struct({
-    name: Schema.String,
+    name: Text,
     order: Schema.Int,
     type: Field.FieldType,
     isList: Schema.optionalKey(Schema.Boolean),
-    description: Schema.optionalKey(Schema.String),
-    aliases: Schema.optionalKey(Schema.Array(Schema.String)),
+    description: Schema.optionalKey(Text),
+    aliases: Schema.optionalKey(Schema.Array(Text)),
     fields: Schema.optionalKey(
       depth > 1
         ? Schema.Array(fieldInput(depth - 1))
@@ -55,13 +56,13 @@ export const SkillFieldInput: Schema.Codec<SkillFieldInput> = fieldInput(Skills.
 
 /** The content of a skill version. */
 export const SkillDefinition = Schema.Struct({
-  name: Schema.String,
-  instructions: Schema.optionalKey(Schema.String),
+  name: Text,
+  instructions: Schema.optionalKey(Text),
   fields: Schema.Array(SkillFieldInput)
 })
 
 /** The body of a skill creation: a slug and the first version's content. */
-export const CreateSkillBody = Schema.Struct({ slug: Schema.String, ...SkillDefinition.fields })
+export const CreateSkillBody = Schema.Struct({ slug: Text, ...SkillDefinition.fields })
 
 /** A skill version as returned. */
 export const SkillResponse = Schema.Struct({
@@ -125,14 +126,14 @@ export const CatalogResponse = Schema.Struct({
 })
 
 /** Records as CSV: RFC 4180, the header row names the columns, an optional `id` column keeps record ids. */
-export const CsvRecords = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv" })).annotate({
+export const CsvRecords = Text.pipe(HttpApiSchema.asText({ contentType: "text/csv" })).annotate({
   description: "RFC 4180 CSV; the header row names the columns; an optional `id` column holds record UUIDs."
 })
 
 /** Records as JSON: objects of column → value (string or number), with an optional `id`. */
-export const JsonRecords = Schema.Array(
-  Schema.Record(Schema.String, Schema.Union([Schema.String, Schema.Finite, Schema.Null]))
-).annotate({ description: "Objects of column name → value, with an optional `id` (UUID)." })
+export const JsonRecords = Schema.Array(Schema.Record(Text, Schema.Union([Text, Schema.Finite, Schema.Null]))).annotate(
+  { description: "Objects of column name → value, with an optional `id` (UUID)." }
+)
 
 const CatalogId = { catalog_id: Schema.String }
 
@@ -142,7 +143,7 @@ const catalogsTags = tagged("Catalogs", "Manage the client's private catalogs an
 export class CatalogsApi extends HttpApiGroup.make("catalogs")
   .add(
     HttpApiEndpoint.post("create", "/api/catalogs", {
-      payload: Schema.Struct({ name: Schema.String, columns: Schema.Array(Schema.String) }),
+      payload: Schema.Struct({ name: Text, columns: Schema.Array(Text) }),
       success: CatalogResponse.pipe(HttpApiSchema.status(201))
     }),
     HttpApiEndpoint.get("list", "/api/catalogs", {

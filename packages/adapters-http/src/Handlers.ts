@@ -17,6 +17,7 @@ import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./Api.js"
 import * as Errors from "./Errors.js"
+import { toWellFormed } from "./Schemas.js"
 import { CurrentCaller, CurrentUser } from "./Security.js"
 import * as Submission from "./Submission.js"
 
@@ -118,7 +119,7 @@ export const extractions = (settings: Submission.Settings) =>
               contentType: document.mimeType,
               headers: {
                 // A stored name that is not well-formed Unicode would make the encoder throw: U+FFFD stands in.
-                "content-disposition": contentDisposition(Submission.toWellFormed(document.fileName)),
+                "content-disposition": contentDisposition(toWellFormed(document.fileName)),
                 "x-content-type-options": "nosniff",
                 "cache-control": "private, no-store"
               }

@@ -2,10 +2,11 @@
  * The submission guards that run before core's `Extractions.submit`: strict Base64, the file name, the type sniffed
  * from the bytes (never the name), the extraction mode and the model. Every refusal is a 400 `{error}`.
  */
-import { type ApiKeys, Document, type Extraction, type Extractions, Extractor } from "@legible/core"
+import { type ApiKeys, Document, type Extraction, type Extractions, Extractor, Skills } from "@legible/core"
 import { Effect, Result } from "effect"
 import * as Base64 from "./Base64.js"
 import * as Errors from "./Errors.js"
+import { textProblem } from "./Schemas.js"
 
 /** The model every submission of a `test` key (the sandbox) runs: local rules, never a paid provider. */
 export const SANDBOX_MODEL = "local"
@@ -13,14 +14,6 @@ export const SANDBOX_MODEL = "local"
 export const MAX_MODEL = 100
 /** Longest accepted `file_name`, in characters. */
 export const MAX_FILE_NAME = 255
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
-
-/** Whether a string is well-formed UTF-16 (no lone surrogate, which no UTF-8 file name can hold). */
-export const isWellFormed = (s: string): boolean => !LONE_SURROGATE.test(s)
-
-/** The string with every lone surrogate replaced by U+FFFD. */
-export const toWellFormed = (s: string): string => s.replace(new RegExp(LONE_SURROGATE.source, "g"), "\uFFFD")
 
 /** The decoded body of `POST /v1/extractions`. */
 export interface Body {
@@ -50,8 +43,8 @@ export const prepare = Effect.fn("Submission.prepare")(function* (
   const fileName = body.file_name.trim()
   if (fileName.length === 0) return yield* bad("file_name is required")
   if (fileName.length > MAX_FILE_NAME) return yield* bad(`file_name must be at most ${MAX_FILE_NAME} characters`)
-  if (fileName.includes("\u0000")) return yield* bad("file_name must not contain NUL characters")
-  if (!isWellFormed(fileName)) return yield* bad("file_name is not well-formed Unicode (a lone surrogate)")
+  const problem = textProblem(fileName)
+  if (problem !== undefined) return yield* bad(`file_name ${problem}`)
   if (body.skill.trim().length === 0) return yield* bad("skill is required")
   const decoded = Base64.decode(body.file_base64)
   if (Result.isFailure(decoded)) return yield* bad(decoded.failure)
@@ -81,6 +74,9 @@ export const prepare = Effect.fn("Submission.prepare")(function* (
         : `model '${Errors.echo(model)}' is not available on this server`
     )
   }
+  // A value that cannot be a slug names no skill: 404 without a lookup.
+  if (!Skills.isSlug(body.skill))
+    return yield* new Errors.NotFound({ error: `skill '${Errors.echo(body.skill)}' not found` })
   return {
     fileName,
     skill: body.skill,

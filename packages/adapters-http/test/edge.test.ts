@@ -52,6 +52,44 @@ describe("error bodies", () => {
   )
 })
 
+describe("text the database could not store", () => {
+  it(
+    "refuses NUL characters and lone surrogates in stored strings with 400 {error}, never a 500",
+    withApp(async (app) => {
+      const jwt = bearer(await token())
+      const cases: ReadonlyArray<readonly [string, string, string, Record<string, string>]> = [
+        ["POST", "/api/api-keys/", JSON.stringify({ nombre: "a\u0000b" }), jwt],
+        ["POST", "/api/api-keys/", JSON.stringify({ nombre: "a\ud800b" }), jwt],
+        ["POST", "/v1/extractions", submission({ skill: "factura\u0000" }), apiKey(Fixtures.LIVE_KEY)],
+        ["POST", "/v1/extractions", submission({ model: "\udc00" }), apiKey(Fixtures.LIVE_KEY)],
+        ["POST", "/api/skills", JSON.stringify({ slug: "x", name: "n\u0000", fields: [] }), jwt],
+        ["POST", "/api/catalogs", JSON.stringify({ name: "C", columns: ["a\ud800"] }), jwt],
+        ["POST", `/api/catalogs/${Fixtures.ids.catalog}/records`, JSON.stringify([{ cif: "B\u0000" }]), jwt]
+      ]
+      for (const [method, path, body, headers] of cases) {
+        const result = await read(await app.fetch(path, { method, headers, body }))
+        expect(result.status, `${path} ${body.slice(0, 60)}`).toBe(400)
+        expect(result.body).toEqual({ error: expect.stringMatching(/NUL|well-formed/) })
+      }
+      const query = await read(
+        await app.fetch("/v1/extractions?habilidad_slug=a%00b", { headers: apiKey(Fixtures.LIVE_KEY) })
+      )
+      expect(query).toEqual({ status: 400, body: { error: expect.stringContaining("NUL") } })
+      for (const path of ["/api/skills/a%00b", "/api/skills/%F0%9F%98%80", "/api/skills/Upper"]) {
+        expect((await app.fetch(path, { headers: jwt })).status, path).toBe(404)
+      }
+      const nonSlug = await read(
+        await app.fetch("/v1/extractions", {
+          method: "POST",
+          headers: apiKey(Fixtures.LIVE_KEY),
+          body: submission({ skill: "Factura ES" })
+        })
+      )
+      expect(nonSlug).toEqual({ status: 404, body: { error: "skill 'Factura ES' not found" } })
+    })
+  )
+})
+
 describe("request ids and logs", () => {
   it(
     "echoes a well-formed x-request-id, replaces a malformed one, and logs one structured line per request",

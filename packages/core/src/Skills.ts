@@ -16,6 +16,7 @@ export const MAX_FIELDS = 500
 export const MAX_DEPTH = 5
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,98}[a-z0-9])?$/
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** A skill's content as a client defines it: what `create`, `update` and `apply` store as a new version. */
 export interface Definition {
@@ -100,7 +101,8 @@ export const validate = Effect.fn("Skills.validate")(function* (
   const catalogs = new Map<string, Catalog | undefined>()
   for (const [, field] of catalogFields(definition.fields)) {
     const id = field.catalog!.catalogId
-    if (!catalogs.has(id)) catalogs.set(id, yield* store.get(clientId, id))
+    // An id that is not a UUID names no catalog: it is not looked up (a SQL uuid column would refuse it).
+    if (!catalogs.has(id)) catalogs.set(id, UUID.test(id) ? yield* store.get(clientId, id) : undefined)
   }
   const found = problems(definition, catalogs)
   if (found.length > 0) return yield* new InvalidRequest({ message: found.join("; ") })
@@ -126,9 +128,12 @@ export const create = Effect.fn("Skills.create")(function* (clientId: ClientId, 
   return yield* put(clientId, slug, definition)
 })
 
+/** Whether a string has the shape of a skill slug (anything else names no skill and is never looked up). */
+export const isSlug = (slug: string): boolean => SLUG.test(slug)
+
 /** Stores the next version of an existing skill; extractions keep the version they ran with. */
 export const update = Effect.fn("Skills.update")(function* (clientId: ClientId, slug: string, definition: Definition) {
-  if ((yield* (yield* SkillStore).findBySlug(clientId, slug)) === undefined) {
+  if (!SLUG.test(slug) || (yield* (yield* SkillStore).findBySlug(clientId, slug)) === undefined) {
     return yield* new SkillNotFound({ skill: slug })
   }
   return yield* put(clientId, slug, definition)
@@ -146,6 +151,7 @@ export const list = Effect.fn("Skills.list")(function* (clientId: ClientId) {
 
 /** The latest version of a skill, or the given one. */
 export const read = Effect.fn("Skills.read")(function* (clientId: ClientId, slug: string, version?: number) {
+  if (!SLUG.test(slug)) return yield* new SkillNotFound({ skill: slug })
   const store = yield* SkillStore
   const latest = yield* store.findBySlug(clientId, slug)
   if (latest === undefined) return yield* new SkillNotFound({ skill: slug })
@@ -157,5 +163,7 @@ export const read = Effect.fn("Skills.read")(function* (clientId: ClientId, slug
 
 /** Deletes a skill; its extractions keep their skill name and id. */
 export const remove = Effect.fn("Skills.remove")(function* (clientId: ClientId, slug: string) {
-  if (!(yield* (yield* SkillStore).remove(clientId, slug))) return yield* new SkillNotFound({ skill: slug })
+  if (!SLUG.test(slug) || !(yield* (yield* SkillStore).remove(clientId, slug))) {
+    return yield* new SkillNotFound({ skill: slug })
+  }
 })

@@ -1,0 +1,29 @@
+/**
+ * Field schemas shared by the contract. Every client string that may be stored is `Text`: PostgreSQL cannot hold a
+ * NUL character in `text`, nor a lone surrogate in `jsonb`, so both are refused with a 400 at the edge instead of
+ * failing as a 500 in the database.
+ */
+import { Schema } from "effect"
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, "g")
+
+/** Whether a string is well-formed UTF-16 (no lone surrogate, which no UTF-8 text can hold). */
+export const isWellFormed = (s: string): boolean => !LONE_SURROGATE.test(s)
+
+/** The string with every lone surrogate replaced by U+FFFD. */
+export const toWellFormed = (s: string): string => s.replace(LONE_SURROGATES, "\uFFFD")
+
+/** Why a client string cannot be stored, or `undefined` when it can. */
+export const textProblem = (s: string): string | undefined => {
+  if (s.includes("\u0000")) return "must not contain NUL characters"
+  if (!isWellFormed(s)) return "must be well-formed Unicode (no lone surrogates)"
+  return undefined
+}
+
+/** A string that can be stored: no NUL character, no lone surrogate. */
+export const Text = Schema.String.check(
+  Schema.makeFilter((s: string) => textProblem(s) ?? true, {
+    description: "Text without NUL characters or lone surrogates."
+  })
+)
