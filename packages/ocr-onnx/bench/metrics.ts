@@ -1,0 +1,126 @@
+/**
+ * Accuracy measures of the OCR benchmark, pure. Both engines and the ground truth go through the same reading order
+ * (`canonicalText`: boxes grouped into rows by vertical overlap, rows top to bottom, boxes left to right), so the
+ * character error rate measures what was read, not each engine's own layout analysis.
+ */
+
+/** A piece of text with its box in image pixels (a word, or a ground-truth line). */
+export interface Boxed {
+  readonly text: string
+  readonly x0: number
+  readonly y0: number
+  readonly x1: number
+  readonly y1: number
+}
+
+/** Levenshtein distance between two strings (by UTF-16 code unit; the datasets are ASCII). */
+export const editDistance = (a: string, b: string): number => {
+  if (a.length < b.length) return editDistance(b, a)
+  let previous = new Uint32Array(b.length + 1).map((_, j) => j)
+  let current = new Uint32Array(b.length + 1)
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i
+    const ca = a.charCodeAt(i - 1)
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (ca === b.charCodeAt(j - 1) ? 0 : 1)
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution)
+    }
+    ;[previous, current] = [current, previous]
+  }
+  return previous[b.length] ?? 0
+}
+
+/** Whitespace runs (spaces, line breaks) count as one space: layout is not what the CER measures. */
+export const normalize = (text: string): string => text.normalize("NFC").replace(/\s+/g, " ").trim()
+
+/** Errors and reference length of one page (sum them over pages, then divide: the corpus CER). */
+export interface CharErrors {
+  readonly errors: number
+  readonly length: number
+}
+
+/** Edit distance of `predicted` against `reference`, both normalized. */
+export const charErrors = (predicted: string, reference: string): CharErrors => {
+  const p = normalize(predicted)
+  const r = normalize(reference)
+  return { errors: editDistance(p, r), length: r.length }
+}
+
+/** Boxes as text in one reading order: rows by vertical overlap, top to bottom, left to right within a row. */
+export const canonicalText = (items: ReadonlyArray<Boxed>): string => {
+  const sorted = items.filter((item) => item.text.trim() !== "").toSorted((a, b) => a.y0 + a.y1 - (b.y0 + b.y1))
+  const rows: Array<{ y0: number; y1: number; items: Array<Boxed> }> = []
+  for (const item of sorted) {
+    const height = item.y1 - item.y0
+    // Join the last row whose extent covers half of this item's height (or half of the row's).
+    const row = rows.findLast((r) => {
+      const overlap = Math.min(r.y1, item.y1) - Math.max(r.y0, item.y0)
+      return overlap >= 0.5 * Math.min(height, r.y1 - r.y0)
+    })
+    if (row === undefined) rows.push({ y0: item.y0, y1: item.y1, items: [item] })
+    else {
+      row.items.push(item)
+      row.y0 = Math.min(row.y0, item.y0)
+      row.y1 = Math.max(row.y1, item.y1)
+    }
+  }
+  return rows
+    .toSorted((a, b) => a.y0 + a.y1 - (b.y0 + b.y1))
+    .map((row) =>
+      row.items
+        .toSorted((a, b) => a.x0 - b.x0)
+        .map((item) => item.text.trim())
+        .join(" ")
+    )
+    .join("\n")
+}
+
+/** Intersection over union of two boxes. */
+export const iou = (a: Boxed, b: Boxed): number => {
+  const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)
+  const h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0)
+  if (w <= 0 || h <= 0) return 0
+  const inter = w * h
+  return inter / ((a.x1 - a.x0) * (a.y1 - a.y0) + (b.x1 - b.x0) * (b.y1 - b.y0) - inter)
+}
+
+/** Counts for word recall and precision on one page. */
+export interface WordMatches {
+  readonly matched: number
+  readonly reference: number
+  readonly predicted: number
+}
+
+/**
+ * Pairs predicted words with reference words one to one (best IoU first) where the boxes overlap with IoU ≥
+ * `minIou` and the texts are equal (NFC, trimmed; case kept).
+ */
+export const matchWords = (
+  predicted: ReadonlyArray<Boxed>,
+  reference: ReadonlyArray<Boxed>,
+  minIou = 0.5
+): WordMatches => {
+  const p = predicted.filter((w) => w.text.trim() !== "")
+  const r = reference.filter((w) => w.text.trim() !== "")
+  const pairs: Array<{ i: number; j: number; score: number }> = []
+  for (let i = 0; i < p.length; i++) {
+    for (let j = 0; j < r.length; j++) {
+      const pi = p[i]
+      const rj = r[j]
+      if (pi === undefined || rj === undefined) continue
+      if (normalize(pi.text) !== normalize(rj.text)) continue
+      const score = iou(pi, rj)
+      if (score >= minIou) pairs.push({ i, j, score })
+    }
+  }
+  const usedP = new Set<number>()
+  const usedR = new Set<number>()
+  let matched = 0
+  for (const pair of pairs.toSorted((a, b) => b.score - a.score)) {
+    if (usedP.has(pair.i) || usedR.has(pair.j)) continue
+    usedP.add(pair.i)
+    usedR.add(pair.j)
+    matched++
+  }
+  return { matched, reference: r.length, predicted: p.length }
+}
