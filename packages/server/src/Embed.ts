@@ -1,0 +1,202 @@
+/**
+ * legible inside a Node application, with no HTTP and no environment variables:
+ *
+ * - `layer(options)` builds the services you choose: the database (PGlite in memory by default, a PGlite directory,
+ *   or PostgreSQL), the OCR reader and the extractor (local rules by default; Anthropic/OpenAI when given keys);
+ * - `extractNow(bytes, skill)` reads and extracts one document right now, with no queue and no storage (it needs
+ *   only `DocumentReader` and `FieldExtractor`; catalog fields also need a `CatalogMatcher`);
+ * - `submit` + `startWorker` + `awaitFinal` run the queued flow of the service in process;
+ * - for tests, provide `@legible/testkit`'s deterministic layers instead of `layer` (see `examples/`).
+ */
+import { ExtensionHandlers, type Extensions } from "@legible/adapters-http"
+import { Router } from "@legible/adapters-llm"
+import { Database, SqlJobQueue, SqlStorage } from "@legible/adapters-storage"
+import {
+  type ApiKeys,
+  Assembly,
+  CatalogMatching,
+  type Directory,
+  Document,
+  Errors,
+  Extraction,
+  Extractions,
+  Extractor,
+  type Field,
+  Grounding,
+  Ports,
+  Processing,
+  Skill,
+  Timestamp,
+  Worker
+} from "@legible/core"
+import { OnnxReader } from "@legible/ocr-onnx"
+import { Effect, Layer, Option, Schedule } from "effect"
+import type * as Layers from "./Layers.js"
+
+/** What to build. Every part is optional. */
+export interface Options {
+  /** Default: PGlite in memory (gone with the process). */
+  readonly database?: Database.DatabaseOptions | undefined
+  /** Keep documents in this directory instead of the database. */
+  readonly documents?: { readonly directory: string } | undefined
+  /** The OCR reader's settings (pool size, limits, models). */
+  readonly reader?: OnnxReader.Options | undefined
+  /** The providers; default `local` only (no network). */
+  readonly extractor?: Router.Options | undefined
+}
+
+/** The storage ports, job queue, catalog matcher, reader and extractor of `options`. */
+export const layer = (
+  options: Options = {}
+): Layer.Layer<Layers.Services, Errors.StorageError | Document.DocumentError> => {
+  const stores = SqlStorage.layer({ documents: options.documents })
+  const storage = Layer.mergeAll(stores, SqlJobQueue.layer(), CatalogMatching.layer.pipe(Layer.provide(stores))).pipe(
+    Layer.provideMerge(Database.layer(options.database ?? { engine: "pglite" }))
+  )
+  return Layer.mergeAll(
+    storage,
+    OnnxReader.layer(options.reader ?? {}),
+    Router.layer(options.extractor ?? { local: true })
+  )
+}
+
+/** A skill for `extractNow`: a stored `Skill`, or a definition as written to `POST /api/skills`. */
+export type SkillSpec = Skill.Skill | typeof Extensions.SkillDefinition.Type
+
+const isStored = (spec: SkillSpec): spec is Skill.Skill => "version" in spec && "slug" in spec
+
+/** A definition completed into an unsaved skill (version 1 of the slug `inline`), checked like a stored one. */
+export const toSkill = (spec: SkillSpec, clientId: string, now: Timestamp.Timestamp) => {
+  if (isStored(spec)) return Effect.succeed(spec)
+  const fields = spec.fields.map(ExtensionHandlers.toSkillField)
+  const problems = [...(fields.length === 0 ? ["fields must not be empty"] : []), ...Skill.validateFields(fields)]
+  return problems.length > 0
+    ? Effect.fail(new Errors.InvalidRequest({ message: problems.join("; ") }))
+    : Effect.succeed({
+        id: "inline",
+        clientId,
+        slug: "inline",
+        name: spec.name,
+        version: 1,
+        instructions: spec.instructions ?? "",
+        fields,
+        createdAt: now,
+        updatedAt: now
+      } satisfies Skill.Skill)
+}
+
+/** Settings of one direct extraction. */
+export interface ExtractNowOptions {
+  /** Default `local`. */
+  readonly model?: string | undefined
+  /** Default `ocr_pdf` (page images are rendered only for that mode). */
+  readonly mode?: Extraction.Mode | undefined
+  /** The client whose catalogs `catalog` fields are matched against. Default `embedded`. */
+  readonly clientId?: string | undefined
+}
+
+/**
+ * Reads `document` and extracts `skill`'s fields now: read → extract → catalog matching → grounding → parsing →
+ * assembly, as a worker does, without storing anything. The result is the stored form of an extraction: detailed
+ * `fields` (spec 2.7), `usage`, `words`, `fullText`, `numPages`.
+ */
+export const extractNow = Effect.fn("Embed.extractNow")(function* (
+  document: Uint8Array,
+  skill: SkillSpec,
+  options: ExtractNowOptions = {}
+) {
+  const clientId = options.clientId ?? "embedded"
+  const resolved = yield* toSkill(skill, clientId, yield* Timestamp.now)
+  const model = options.model ?? "local"
+  const mode = options.mode ?? "ocr_pdf"
+  const extractor = yield* Extractor.FieldExtractor
+  if (!extractor.supports(model)) {
+    return yield* new Errors.InvalidRequest({ message: `no configured provider serves the model "${model}"` })
+  }
+  const read = yield* (yield* Document.DocumentReader).read(
+    document,
+    mode === "ocr_pdf" ? { images: Processing.defaultOptions.images } : {}
+  )
+  const extracted = yield* extractor.extract({ skill: resolved, document: read, original: document, mode, model })
+  const requests = Assembly.catalogRequests(resolved.fields, extracted.values)
+  const matcher = yield* Effect.serviceOption(Ports.CatalogMatcher)
+  if (requests.length > 0 && Option.isNone(matcher)) {
+    return yield* new Errors.InvalidRequest({ message: "the skill has catalog fields: provide a CatalogMatcher" })
+  }
+  const matches = Option.isNone(matcher)
+    ? []
+    : yield* Effect.forEach(requests, (request) =>
+        matcher.value
+          .match(clientId, request.field, request.extracted)
+          .pipe(Effect.map((value): readonly [string, Field.CatalogValue] => [request.path, value]))
+      )
+  const fields = Assembly.assemble({
+    skill: resolved,
+    values: extracted.values,
+    words: Grounding.index(read),
+    catalog: new Map(matches),
+    grounding: Processing.defaultOptions.grounding
+  })
+  return {
+    fields,
+    usage: extracted.usage,
+    words: Processing.wordsByPage(read),
+    fullText: read.fullText,
+    numPages: read.numPages
+  } satisfies Extraction.ExtractionResult
+})
+
+/** The principal of in-process submissions: `user` acting for its client, live (or the sandbox with `sandbox`). */
+export const caller = (user: Directory.User, sandbox = false): ApiKeys.Caller => ({
+  clientId: user.clientId,
+  sandbox,
+  keyId: "embedded",
+  user: { id: user.id, name: user.name, email: user.email },
+  role: user.role
+})
+
+/** Queues a document for the caller's skill (as `POST /v1/extractions` does); returns the extraction id. */
+export const submit = Effect.fn("Embed.submit")(function* (
+  who: ApiKeys.Caller,
+  input: {
+    readonly fileName: string
+    readonly skill: string
+    readonly document: Uint8Array
+    readonly model?: string | undefined
+    readonly mode?: Extraction.Mode | undefined
+    readonly maxAttempts?: number | undefined
+  }
+) {
+  const mimeType = yield* (yield* Document.DocumentReader).identify(input.document)
+  const { extraction_id } = yield* Extractions.submit(who, {
+    fileName: input.fileName,
+    skill: input.skill,
+    document: input.document,
+    mimeType,
+    model: input.model ?? "local",
+    mode: input.mode ?? "ocr_pdf",
+    maxAttempts: input.maxAttempts ?? 3
+  })
+  return extraction_id
+})
+
+/** Starts a worker in the current scope (closing the scope stops it); `concurrency` jobs at once, default 2. */
+export const startWorker = (options: { readonly concurrency?: number; readonly leaseMs?: number } = {}) =>
+  Worker.start({
+    workerId: `embedded-${process.pid}`,
+    handler: Processing.process,
+    concurrency: options.concurrency ?? 2,
+    leaseMs: options.leaseMs ?? 60_000,
+    pollMs: 1_000,
+    retry: { maxAttempts: 3, baseMs: 1_000, capMs: 30_000 }
+  })
+
+/** Polls the caller's extraction every `everyMs` (default 100) until it is final; returns the spec's detailed read. */
+export const awaitFinal = Effect.fn("Embed.awaitFinal")(function* (who: ApiKeys.Caller, id: string, everyMs = 100) {
+  return yield* Extractions.readDetailed(who, id).pipe(
+    Effect.repeat({
+      schedule: Schedule.spaced(everyMs),
+      until: (read) => Extraction.isFinal(read.status)
+    })
+  )
+})

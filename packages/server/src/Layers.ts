@@ -1,0 +1,86 @@
+/**
+ * The real layers of a deployment, built from `Config.Settings`: the migrated database (embedded PGlite in the data
+ * directory, locked to one process, or PostgreSQL), every SQL store, the job queue, the catalog matcher, the OCR
+ * reader and the routed `FieldExtractor`.
+ */
+import { Router } from "@legible/adapters-llm"
+import { Database, SqlJobQueue, SqlStorage } from "@legible/adapters-storage"
+import { CatalogMatching, type Document, type Errors, type Extractor, type Ports } from "@legible/core"
+import { OnnxReader } from "@legible/ocr-onnx"
+import { Duration, Layer } from "effect"
+import type { SqlClient } from "effect/sql"
+import type * as Config from "./Config.js"
+import { acquire, type DataDirInUse } from "./internal/lock.js"
+
+/** The PGlite directory inside the data directory. */
+export const PGLITE_DIR = "pglite"
+
+/** The database layer's services. */
+export type DatabaseServices = SqlClient.SqlClient | Database.Notifications
+
+/** Every storage port, the job queue and the catalog matcher. */
+export type StorageServices = Ports.StorageServices | Ports.JobQueue | Ports.CatalogMatcher | DatabaseServices
+
+/** The database of the settings, migrated; the embedded one holds the data directory's lock while open. */
+export const database = (
+  settings: Config.Settings
+): Layer.Layer<DatabaseServices, Errors.StorageError | DataDirInUse> => {
+  if (settings.databaseUrl !== undefined) {
+    return Database.layer({
+      engine: "postgres",
+      url: settings.databaseUrl,
+      maxConnections: settings.databaseMaxConnections
+    })
+  }
+  const lock = Layer.effectDiscard(acquire(settings.dataDir))
+  return Database.layer({ engine: "pglite", dataDir: `${settings.dataDir}/${PGLITE_DIR}` }).pipe(Layer.provide(lock))
+}
+
+/** Every storage port over the database (documents in it, or in `LEGIBLE_DOCUMENTS_DIR`). */
+export const storage = (
+  settings: Config.Settings
+): Layer.Layer<StorageServices, Errors.StorageError | DataDirInUse> => {
+  const stores = SqlStorage.layer({
+    documents: settings.documentsDir === undefined ? undefined : { directory: settings.documentsDir }
+  })
+  // `stores` is one layer value: built once and shared by the matcher (layers are memoized by reference).
+  const ports = Layer.mergeAll(stores, SqlJobQueue.layer(), CatalogMatching.layer.pipe(Layer.provide(stores)))
+  return ports.pipe(Layer.provideMerge(database(settings)))
+}
+
+/** The OCR reader; its worker threads start on the first read, so an api process that only sniffs spends none. */
+export const reader = (settings: Config.Settings): Layer.Layer<Document.DocumentReader, Document.DocumentError> =>
+  OnnxReader.layer({
+    poolSize: settings.ocr.workers,
+    pageTimeLimitMs: settings.ocr.pageTimeoutSeconds * 1000,
+    maxPages: settings.ocr.maxPages
+  })
+
+/** The `FieldExtractor` routing models to the configured providers; `local` is always served. */
+export const extractor = (settings: Config.Settings): Layer.Layer<Extractor.FieldExtractor> => {
+  const common = {
+    timeout: Duration.seconds(settings.llm.timeoutSeconds),
+    maxAttempts: settings.llm.maxAttempts,
+    concurrency: settings.llm.concurrency
+  }
+  return Router.layer({
+    anthropic:
+      settings.anthropic === undefined
+        ? undefined
+        : { ...common, apiKey: settings.anthropic.apiKey, baseURL: settings.anthropic.baseUrl },
+    openai:
+      settings.openai === undefined
+        ? undefined
+        : { ...common, apiKey: settings.openai.apiKey, baseURL: settings.openai.baseUrl },
+    local: true
+  })
+}
+
+/** Everything processing and the HTTP layer need. */
+export type Services = StorageServices | Document.DocumentReader | Extractor.FieldExtractor
+
+/** Storage, reader and extractor together. */
+export const all = (
+  settings: Config.Settings
+): Layer.Layer<Services, Errors.StorageError | DataDirInUse | Document.DocumentError> =>
+  Layer.mergeAll(storage(settings), reader(settings), extractor(settings))

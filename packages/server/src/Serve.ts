@@ -1,0 +1,110 @@
+/**
+ * `serve`: the roles of a process. `api` serves HTTP only; `worker` runs the job loop (`Worker.start` with
+ * `Processing.process`) and, when a retention is set, the archive sweep; `all` does both in one process. On SIGTERM
+ * or SIGINT the HTTP server stops accepting and drains, and the worker stops claiming and lets jobs in flight finish
+ * within `LEGIBLE_SHUTDOWN_GRACE_SECONDS` (the rest are released for another worker).
+ */
+import { createServer } from "node:http"
+import * as Os from "node:os"
+import { NodeHttpServer } from "@effect/platform-node"
+import { type Auth, Http } from "@legible/adapters-http"
+import { Archive, type Document, type Errors, type Ports, Processing, Worker } from "@legible/core"
+import { Duration, Effect, Layer, Logger, References } from "effect"
+import { HttpRouter, HttpServer, type HttpServerError } from "effect/http"
+import { SqlClient } from "effect/sql"
+import type * as Config from "./Config.js"
+import type { DataDirInUse } from "./internal/lock.js"
+import * as Jwt from "./Jwt.js"
+import * as Layers from "./Layers.js"
+
+/** What a process runs. */
+export type Role = "api" | "worker" | "all"
+
+/** The roles, for the CLI. */
+export const ROLES: ReadonlyArray<Role> = ["api", "worker", "all"]
+
+/** JSON log lines (or pretty ones) on stderr at the configured level; stdout stays for command output. */
+export const logging = (settings: Config.Settings): Layer.Layer<never> =>
+  Layer.mergeAll(
+    Logger.layer([settings.logFormat === "json" ? Logger.withConsoleError(Logger.formatJson) : Logger.consolePretty()]),
+    Layer.succeed(Logger.LogToStderr, true),
+    Layer.succeed(References.MinimumLogLevel, settings.logLevel)
+  )
+
+/** A worker id that names the host and the process (the queue records it as the job's `locked_by`). */
+export const workerId = (): string => `${Os.hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`
+
+/** Why the HTTP server could not start. */
+export type ApiError = Auth.ConfigError | Jwt.SecretError | HttpServerError.ServeError
+
+/** Why a process could not start. */
+export type StartError = ApiError | Errors.StorageError | DataDirInUse | Document.DocumentError
+
+/** The HTTP server on `LEGIBLE_HOST:LEGIBLE_PORT` with the whole application; logs the address once listening. */
+export const api = (
+  settings: Config.Settings
+): Layer.Layer<HttpServer.HttpServer, ApiError, Http.Services | SqlClient.SqlClient> =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const auth = yield* Jwt.authConfig(settings)
+      const sql = yield* SqlClient.SqlClient
+      const app = Http.layer({
+        auth,
+        bodyLimit: settings.maxBodyBytes,
+        defaultModel: settings.defaultModel,
+        maxAttempts: settings.worker.maxAttempts,
+        readiness: sql`SELECT 1`
+      })
+      const listening = Layer.effectDiscard(
+        HttpServer.addressFormattedWith((address) => Effect.logInfo("listening", { address }))
+      )
+      return HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
+        Layer.merge(listening),
+        Layer.provideMerge(
+          NodeHttpServer.layer(() => createServer(), {
+            host: settings.host,
+            port: settings.port,
+            gracefulShutdownTimeout: Duration.seconds(settings.worker.shutdownGraceSeconds)
+          })
+        )
+      )
+    })
+  )
+
+/** The job worker (and the retention sweep when `LEGIBLE_RETENTION_DAYS` is set), stopped gracefully. */
+export const worker = (settings: Config.Settings): Layer.Layer<never, never, Processing.Services | Ports.JobQueue> =>
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const id = workerId()
+      const running = yield* Worker.start({
+        workerId: id,
+        handler: Processing.process,
+        concurrency: settings.worker.concurrency,
+        leaseMs: settings.worker.leaseSeconds * 1000,
+        pollMs: settings.worker.pollSeconds * 1000,
+        retry: { maxAttempts: settings.worker.maxAttempts, baseMs: 2_000, capMs: 300_000 }
+      })
+      // Added after `start`, so it runs before the scope interrupts the worker's fibers.
+      yield* Effect.addFinalizer(() =>
+        Effect.gen(function* () {
+          const inFlight = yield* running.inFlight
+          yield* Effect.logInfo("worker stopping", { inFlight, graceSeconds: settings.worker.shutdownGraceSeconds })
+          yield* running.stop(settings.worker.shutdownGraceSeconds * 1000)
+          yield* Effect.logInfo("worker stopped")
+        })
+      )
+      if (settings.retentionDays !== undefined) yield* Effect.forkScoped(Archive.schedule(settings.retentionDays))
+      yield* Effect.logInfo("worker started", { workerId: id, concurrency: settings.worker.concurrency })
+    })
+  )
+
+/** The layer of a role over the real services of the settings. */
+export const layer = (settings: Config.Settings, role: Role): Layer.Layer<never, StartError> => {
+  const parts =
+    role === "api" ? api(settings) : role === "worker" ? worker(settings) : Layer.merge(api(settings), worker(settings))
+  return parts.pipe(Layer.provide(Layers.all(settings)))
+}
+
+/** Runs a role until the process is interrupted (SIGINT/SIGTERM through `NodeRuntime.runMain`). */
+export const run = (settings: Config.Settings, role: Role): Effect.Effect<never, StartError> =>
+  Layer.launch(layer(settings, role)).pipe(Effect.annotateLogs({ role }), Effect.provide(logging(settings)))
