@@ -203,6 +203,7 @@ export class Api extends HttpApi.make("legible")
         "The extraction service of the specification: API keys under `/api/api-keys/` (JWT) and extractions under " +
         "`/v1` (API key). Groups tagged *extension* (skills, catalogs, quotas, archive) go beyond the specification. " +
         "Every error body is JSON: `{error}`, except the 401 of JWT-authenticated endpoints, which is `{msg}`; the " +
-        "402 adds `limit` and `used`. Bodies above the configured size limit get 413; a malformed body or query 400."
+        "402 adds `limit` and `used`. Bodies above the configured size limit get 413; a malformed body or query 400; a " +
+        "body that is not `application/json` (or `text/csv` for catalog records) 415; unknown routes and methods 404."
     })
   ) {}

@@ -3,6 +3,11 @@
  * (Scalar, inlined: works offline), the probes and the edge (request ids, logs, body limit, JSON errors), as one
  * router layer. Serve it with `HttpRouter.serve(Http.layer(options))` on `NodeHttpServer.layer(createServer, …)`,
  * or test it with `HttpRouter.toWebHandler`. No environment is read here: the server passes every setting.
+ *
+ * Logging: one line per request (`http request`, annotated `request_id`, `method`, `path`, `status`,
+ * `duration_ms`), plus `storage failure` and `request failed` lines for 5xx; every line of a request carries its
+ * `request_id`. They are ordinary Effect logs: install `Logger.consoleJson` for JSON output. Effect's own request
+ * logger is switched off for requests the edge handles.
  */
 import type { Directory, Document, Extractor, Ports } from "@legible/core"
 import { Duration, Effect, type FileSystem, Layer, type Path } from "effect"

@@ -14,6 +14,8 @@ export * as Extensions from "./Extensions.js"
 export * as Handlers from "./Handlers.js"
 /** The whole HTTP application: `layer(options)`. */
 export * as Http from "./Http.js"
+/** Shared field schemas: `Text`, the strings the database can store. */
+export * as Schemas from "./Schemas.js"
 /** The middleware keys: JWT and API-key security, request errors. */
 export * as Security from "./Security.js"
 /** The submission guards: Base64, file name, sniffed type, mode and model. */

@@ -3,7 +3,7 @@ import { Errors, Ports } from "@legible/core"
 import { Fake, Fixtures, TestIds, TestTime } from "@legible/testkit"
 import { parse as parseDisposition } from "content-disposition"
 import { Context, Effect } from "effect"
-import { type App, apiKey, createKey, putExtraction, read, withApp } from "./support.js"
+import { type App, apiKey, createKey, putExtraction, read, submission, withApp } from "./support.js"
 
 const DAY = 86_400_000
 const get = (app: App, path: string, key: string = Fixtures.LIVE_KEY) => app.fetch(path, { headers: apiKey(key) })
@@ -242,6 +242,59 @@ describe("GET /v1/extractions/{id}/document", () => {
               })
             )
         }
+      )
+    )
+  }
+})
+
+describe("infrastructure failures", () => {
+  const failing = (reason: "Unknown" | "Unavailable") =>
+    Fake.make(Ports.ExtractionStore, {
+      get: () => Effect.fail(new Errors.StorageError({ reason, message: "database is down" })),
+      list: () => Effect.fail(new Errors.StorageError({ reason, message: "database is down" })),
+      submit: () => Effect.fail(new Errors.StorageError({ reason, message: "database is down" }))
+    })
+
+  for (const [reason, status] of [
+    ["Unknown", 500],
+    ["Unavailable", 503]
+  ] as const) {
+    it(
+      `answers submit, list, read and PATCH with ${status} {error} on a ${reason} storage failure, and gives the quota back`,
+      withApp(
+        async (app) => {
+          app.state.quotas.set(Fixtures.client.id, {
+            clientId: Fixtures.client.id,
+            limit: 10,
+            period: "month",
+            periodStart: TestTime.now,
+            used: 0
+          })
+          const id = Fixtures.ids.extraction
+          const responses = [
+            await app.fetch("/v1/extractions", {
+              method: "POST",
+              headers: apiKey(Fixtures.LIVE_KEY),
+              body: submission()
+            }),
+            await get(app, "/v1/extractions"),
+            await get(app, `/v1/extractions/${id}`),
+            await get(app, `/v1/extractions/${id}/detailed`),
+            await app.fetch(`/v1/extractions/${id}/status`, {
+              method: "PATCH",
+              headers: apiKey(Fixtures.LIVE_KEY),
+              body: '{"status":"completado"}'
+            })
+          ]
+          for (const response of responses) {
+            const result = await read(response)
+            expect(result.status).toBe(status)
+            expect(Object.keys(result.body as object)).toEqual(["error"])
+            expect(JSON.stringify(result.body)).not.toContain("database is down")
+          }
+          expect(app.state.quotas.get(Fixtures.client.id)?.used).toBe(0)
+        },
+        { patch: (services) => Context.add(services, Ports.ExtractionStore, failing(reason)) }
       )
     )
   }

@@ -14,6 +14,13 @@ const SLOT: Record<HttpApiError.HttpApiSchemaError["kind"], string> = {
   ResponseHeaders: ""
 }
 
+/** What a body-level decoding message means to a client. */
+const BODY: Readonly<Record<string, string>> = {
+  "Expected a valid JSON body": "the request body is not valid JSON",
+  "Expected object": "the request body must be a JSON object",
+  "Expected array": "the request body must be a JSON array"
+}
+
 const MAX_ISSUES = 5
 const MAX_MESSAGE = 500
 
@@ -25,11 +32,7 @@ export const describe = (error: HttpApiError.HttpApiSchemaError): string => {
   const { issues } = formatter(error.cause.issue)
   const parts = issues.slice(0, MAX_ISSUES).map((issue) => {
     const path = (issue.path ?? []).map(segment).join(".")
-    if (path.length === 0) {
-      return error.kind === "Payload" && issue.message.startsWith("Expected {")
-        ? "the request body must be a JSON object"
-        : issue.message
-    }
+    if (path.length === 0) return error.kind === "Payload" ? (BODY[issue.message] ?? issue.message) : issue.message
     const where = `${SLOT[error.kind]}${path}`
     if (issue.message === "Missing key") return `${where} is required`
     if (issue.message === "Expected never") return `${where} is not allowed here`
