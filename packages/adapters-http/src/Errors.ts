@@ -166,8 +166,8 @@ const isDomainError = (error: unknown): error is DomainError =>
   DOMAIN_TAGS.has(error._tag)
 
 /**
- * Maps the domain errors of a use case to HTTP errors (others pass through), logging infrastructure failures (their message and reason,
- * never request data) before they become a bare 500/503.
+ * Maps the domain errors of a use case to HTTP errors (others pass through), logging infrastructure failures
+ * (their message and reason, never request data) before they become a bare 500/503.
  */
 export const respond = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, ToHttp<E>, R> =>
   effect.pipe(
