@@ -16,6 +16,8 @@ export interface Sample<T> {
   readonly id: string
   readonly document: Document.ReadDocument
   readonly truth: T
+  /** The original file (image or PDF), for reading it again with the OCR reader. */
+  readonly file: string
 }
 
 const documentOf = (pages: ReadonlyArray<Document.ReadPage>, mimeType: string): Document.ReadDocument => ({
@@ -112,7 +114,7 @@ export const sroie = (): ReadonlyArray<Sample<SroieTruth>> | undefined => {
         markdown: ""
       }
       const truth = JSON.parse(readFileSync(join(dir, "key", `${id}.json`), "utf8")) as SroieTruth
-      return { id, document: documentOf([page], "image/jpeg"), truth }
+      return { id, document: documentOf([page], "image/jpeg"), truth, file: image }
     })
 }
 
@@ -182,7 +184,7 @@ export const pdfTextLayer = (bytes: Uint8Array): Document.ReadDocument => {
 }
 
 /** The Argentine invoices from their PDFs' text layer; `undefined` when the folder is absent. */
-export const invoicesAr = (): ReadonlyArray<Sample<InvoiceArTruth> & { readonly bytes: Uint8Array }> | undefined => {
+export const invoicesAr = (): ReadonlyArray<Sample<InvoiceArTruth>> | undefined => {
   const dir = join(DATA, "invoices-ar")
   if (!existsSync(dir)) return undefined
   return readdirSync(dir)
@@ -192,7 +194,7 @@ export const invoicesAr = (): ReadonlyArray<Sample<InvoiceArTruth> & { readonly 
       const id = file.replace(/\.pdf$/, "")
       const bytes = new Uint8Array(readFileSync(join(dir, file)))
       const truth = JSON.parse(readFileSync(join(dir, `${id}.json`), "utf8")) as InvoiceArTruth
-      return { id, bytes, document: pdfTextLayer(bytes), truth }
+      return { id, document: pdfTextLayer(bytes), truth, file: join(dir, file) }
     })
 }
 
@@ -247,7 +249,8 @@ export const others = (): ReadonlyArray<Sample<OtherTruth>> | undefined => {
       out.push({
         id: `${folder}/${id}`,
         document: pdfTextLayer(new Uint8Array(readFileSync(join(dir, file)))),
-        truth: truthOf(readJson(join(dir, `${id}.json`)))
+        truth: truthOf(readJson(join(dir, `${id}.json`))),
+        file: join(dir, file)
       })
     }
   }

@@ -8,12 +8,23 @@
  * Also the time per document next to a baseline measured in the same run (building the rows and cells alone).
  * Run: `npm run bench -w @legible/adapters-llm`. Skips, saying so, when the data folder is absent.
  */
+import { readFileSync } from "node:fs"
 import { it } from "@effect/vitest"
 import type { Document, Skill } from "@legible/core"
 import { layout } from "../src/internal/local/layout.js"
 import { amountValue } from "../src/internal/local/patterns.js"
 import * as Local from "../src/Local.js"
-import { DATA, invoicesAr, others, type Sample, sroie } from "./datasets.js"
+import {
+  DATA,
+  type InvoiceArTruth,
+  invoicesAr,
+  type OtherTruth,
+  others,
+  type Sample,
+  type SroieTruth,
+  sroie
+} from "./datasets.js"
+import { openReader } from "./ocr.js"
 
 const log = (line: string) => process.stdout.write(`${line}\n`)
 const verbose = process.env.BENCH_VERBOSE === "1"
@@ -137,81 +148,105 @@ const timing = (documents: ReadonlyArray<Document.ReadDocument>, fields: Readonl
   )
 }
 
-it("local extractor accuracy", { timeout: 600_000 }, () => {
+/** The same samples with their documents read by the OCR reader from the original files. */
+const reread = async <T>(
+  samples: ReadonlyArray<Sample<T>>,
+  read: (bytes: Uint8Array) => Promise<Document.ReadDocument | string>
+): Promise<ReadonlyArray<Sample<T>>> => {
+  const out: Array<Sample<T>> = []
+  for (const sample of samples) {
+    const document = await read(new Uint8Array(readFileSync(sample.file)))
+    if (typeof document === "string") log(`  ${sample.id}: ${document}`)
+    else out.push({ ...sample, document })
+  }
+  return out
+}
+
+const sroieScore = (values: Record<string, unknown>, truth: SroieTruth): ReadonlyArray<Scored> =>
+  (["company", "date", "address", "total"] as const).map((name) => {
+    const got = values[name]
+    return { field: name, got, want: truth[name], ok: typeof got === "string" && squash(got) === squash(truth[name]) }
+  })
+
+const arScore = (values: Record<string, unknown>, truth: InvoiceArTruth): ReadonlyArray<Scored> => {
+  const text = (name: string) => (typeof values[name] === "string" ? String(values[name]) : "")
+  const lastGroup = /(\d+)\D*$/.exec(text("numero"))?.[1]
+  return [
+    {
+      field: "issuer_cuit",
+      got: values.cuit_emisor,
+      want: truth.issuer_cuit,
+      ok: text("cuit_emisor").replace(/\D/g, "") === truth.issuer_cuit.replace(/\D/g, "")
+    },
+    {
+      field: "invoice_number",
+      got: values.numero,
+      want: truth.invoice_number,
+      ok: lastGroup !== undefined && Number(lastGroup) === truth.invoice_number
+    },
+    { field: "date", got: values.fecha, want: truth.date, ok: isoDayFirst(text("fecha")) === truth.date },
+    { field: "total", got: values.total, want: truth.total, ok: amountValue(text("total")) === truth.total }
+  ]
+}
+
+const otherScore = (values: Record<string, unknown>, truth: OtherTruth): ReadonlyArray<Scored> => {
+  const text = (name: string) => (typeof values[name] === "string" ? String(values[name]) : "")
+  return [
+    ...(truth.number === null
+      ? []
+      : [
+          {
+            field: "invoice_number",
+            got: values.invoice_number,
+            want: truth.number,
+            ok: squash(text("invoice_number")).replace(/^#/, "") === truth.number.replace(/^#/, "")
+          }
+        ]),
+    { field: "date", got: values.date, want: truth.date, ok: isoDate(text("date")) === truth.date },
+    ...(truth.total === null
+      ? []
+      : [{ field: "total", got: values.total, want: truth.total, ok: amountValue(text("total")) === truth.total }])
+  ]
+}
+
+it("local extractor accuracy", { timeout: 3_600_000 }, async () => {
   const receipts = sroie()
+  const invoices = invoicesAr()
+  const unseen = others()
   if (receipts === undefined) log(`SROIE skipped: ${DATA}/sroie not found`)
   else {
-    report("SROIE receipts, ground-truth OCR lines", receipts, sroieFields, (values, truth) =>
-      (["company", "date", "address", "total"] as const).map((name) => {
-        const got = values[name]
-        return {
-          field: name,
-          got,
-          want: truth[name],
-          ok: typeof got === "string" && squash(got) === squash(truth[name])
-        }
-      })
-    )
+    report("SROIE receipts, ground-truth OCR lines", receipts, sroieFields, sroieScore)
     timing(
       receipts.map((r) => r.document),
       sroieFields
     )
   }
-
-  const unseen = others()
-  if (unseen === undefined) log(`receipts-es / invoice2data skipped: not found under ${DATA}`)
-  else
-    report("Not tuned on: receipts-es and invoice2data, PDF text layer", unseen, otherFields, (values, truth) => {
-      const text = (name: string) => (typeof values[name] === "string" ? String(values[name]) : "")
-      return [
-        ...(truth.number === null
-          ? []
-          : [
-              {
-                field: "invoice_number",
-                got: values.invoice_number,
-                want: truth.number,
-                ok: squash(text("invoice_number")).replace(/^#/, "") === truth.number.replace(/^#/, "")
-              }
-            ]),
-        { field: "date", got: values.date, want: truth.date, ok: isoDate(text("date")) === truth.date },
-        ...(truth.total === null
-          ? []
-          : [
-              {
-                field: "total",
-                got: values.total,
-                want: truth.total,
-                ok: amountValue(text("total")) === truth.total
-              }
-            ])
-      ]
-    })
-
-  const invoices = invoicesAr()
   if (invoices === undefined) log(`invoices-ar skipped: ${DATA}/invoices-ar not found`)
-  else {
-    const empty = invoices.filter((s) => s.document.pages.every((p) => p.lines.length === 0)).map((s) => s.id)
-    if (empty.length > 0) log(`\ninvoices-ar without a text layer (scans; no words without OCR): ${empty.join(", ")}`)
-    report("Argentine invoices, PDF text layer", invoices, arFields, (values, truth) => {
-      const text = (name: string) => (typeof values[name] === "string" ? String(values[name]) : "")
-      const lastGroup = /(\d+)\D*$/.exec(text("numero"))?.[1]
-      return [
-        {
-          field: "issuer_cuit",
-          got: values.cuit_emisor,
-          want: truth.issuer_cuit,
-          ok: text("cuit_emisor").replace(/\D/g, "") === truth.issuer_cuit.replace(/\D/g, "")
-        },
-        {
-          field: "invoice_number",
-          got: values.numero,
-          want: truth.invoice_number,
-          ok: lastGroup !== undefined && Number(lastGroup) === truth.invoice_number
-        },
-        { field: "date", got: values.fecha, want: truth.date, ok: isoDayFirst(text("fecha")) === truth.date },
-        { field: "total", got: values.total, want: truth.total, ok: amountValue(text("total")) === truth.total }
-      ]
-    })
+  else report("Argentine invoices, PDF text layer (mupdf)", invoices, arFields, arScore)
+  if (unseen === undefined) log(`receipts-es / invoice2data skipped: not found under ${DATA}`)
+  else report("Not tuned on: receipts-es and invoice2data, PDF text layer (mupdf)", unseen, otherFields, otherScore)
+
+  const reader = await openReader()
+  if (typeof reader === "string") return log(`\nOCR reader (@legible/ocr-onnx) not run: ${reader}`)
+  try {
+    log("\nReading the originals with @legible/ocr-onnx (one worker)…")
+    const started = performance.now()
+    if (receipts !== undefined)
+      report(
+        "SROIE receipts, OCR of the images (ocr-onnx)",
+        await reread(receipts, reader.read),
+        sroieFields,
+        sroieScore
+      )
+    if (invoices !== undefined)
+      report(
+        "Argentine invoices, ocr-onnx reader (text layer, OCR where none)",
+        await reread(invoices, reader.read),
+        arFields,
+        arScore
+      )
+    log(`OCR reading took ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  } finally {
+    await reader.close()
   }
 })

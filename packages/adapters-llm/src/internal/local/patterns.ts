@@ -65,7 +65,10 @@ const dedupe = (matches: ReadonlyArray<Match>): Array<Match> => {
   return out
 }
 
-const AMOUNT = /(?<![\d/:.,])(?<!\d-)-?(?:\d{1,3}(?:[.,'](?:\d{3}))+|\d+)(?:[.,]\d{1,2})?(?![\d/:%]|[.,]\d|-\d)/g
+// OCR often splits an amount at its decimal mark ("14 .90", "5 . 10"): a mark with spaces around it still joins
+// the integer part to exactly two decimals.
+const AMOUNT =
+  /(?<![\d/:.,])(?<!\d-)-?(?:\d{1,3}(?:[.,'](?:\d{3}))+|\d+)(?:[.,]\d{1,2}|\s?[.,]\s?\d{2}(?!\d))?(?![\d/:%]|[.,]\d|-\d)/g
 
 /** An amount: its text and its numeric value (the last `.`/`,` followed by one or two digits is the decimal mark). */
 export interface Amount extends Match {
@@ -95,6 +98,7 @@ export const amounts = (text: string): Array<Amount> => {
       const before = text.slice(Math.max(0, m.start - 4), m.start)
       return !/\p{L}$/u.test(before) || CURRENCY_PREFIX.test(before)
     })
+    .map((m) => ({ ...m, text: m.text.replace(/\s/g, "") }))
     .flatMap((m): Array<Amount> => {
       const value = amountValue(m.text)
       const decimals = /[.,]\d{1,2}$/.test(m.text)

@@ -100,6 +100,8 @@ const candidates = (layout: Layout, target: Target, concept: Concept): Array<Can
     )
     if (right !== undefined)
       out.push({ text: right.text, score: hit.label.strength, row: hit.row, order, ...amountOf(right) })
+    // The line below serves only a label with nothing to its right (column headers, labels on their own line).
+    if (right !== undefined) return out
     const under = pick(concept, target.type, below(layout, hit))
     if (under !== undefined)
       out.push({
@@ -126,9 +128,9 @@ const COUNT_WORDS = /\b(qty|quantity|cantidad|items?|unidades|articulos|pcs|uds|
 const SUBTOTAL: Target = { name: "subtotal", type: "float", aliases: ["sub total"], description: "" }
 
 /**
- * The total: the largest amount next to a total label, except that a later total a few cents below it is the
- * rounded amount actually due (TOTAL 31.47, ROUNDING -0.02, TOTAL 31.45). Subtotals serve only when no total
- * label shows an amount.
+ * The total: on the first page that shows one, the largest amount next to a total label, except that a later
+ * total a few cents below it is the rounded amount actually due (TOTAL 31.47, ROUNDING -0.02, TOTAL 31.45).
+ * Subtotals serve only when no total label shows an amount.
  */
 const total = (layout: Layout, target: Target): string | null => {
   const amountsNear = (t: Target, concept: Concept) =>
@@ -136,7 +138,10 @@ const total = (layout: Layout, target: Target): string | null => {
       (c) => c.amount !== undefined && c.amount > 0 && !COUNT_WORDS.test(c.row.folded.text)
     )
   const found = amountsNear(target, "total")
-  const near = found.length > 0 ? found : amountsNear(SUBTOTAL, "none")
+  const all = found.length > 0 ? found : amountsNear(SUBTOTAL, "none")
+  // The first page that shows a total: later pages are copies (ORIGINAL, DUPLICADO) or attachments.
+  const page = Math.min(...all.map((c) => c.row.page))
+  const near = all.filter((c) => c.row.page === page)
   // Money has cents where the document prints them: an integer next to a total label is a code or a count.
   const pool = near.some((c) => c.decimals) ? near.filter((c) => c.decimals) : near
   const largest = [...pool].sort((a, b) => (b.amount ?? 0) - (a.amount ?? 0) || a.order - b.order)[0]
