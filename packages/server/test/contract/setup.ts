@@ -1,0 +1,121 @@
+/**
+ * The world of the socket contract suite: a built server (one process `serve --role all`, or `--role api` plus a
+ * `--role worker` started after a first submission, so a queued read is observed), three clients' users, their
+ * catalogs and the demo invoice skill (through the operator endpoints), keys, and completed extractions of the
+ * sample invoice.
+ */
+import * as Quickstart from "../../src/Quickstart.js"
+import { type Client, client, type Json, SAMPLE_PDF, token } from "../support/http.js"
+import { type Running, SECRET, type Server, startServer, startWorker } from "../support/process.js"
+
+/** The users of the suite. */
+export const USERS = {
+  alice: { sub: "alice", clientId: "client-a", name: "Alice Martín", email: "alice@a.test" },
+  bob: { sub: "bob", clientId: "client-b", name: "Bob", email: "bob@b.test" },
+  root: { sub: "root", clientId: "ops", name: "Root", email: "root@ops.test", role: "global_admin" as const }
+} as const
+
+/** A file name with quotes, a semicolon and non-Latin letters, for the download's `Content-Disposition`. */
+export const TRICKY_NAME = 'factura "ñ"; 北京 0001.pdf'
+
+/** Everything the contract groups use. */
+export interface World {
+  readonly engine: "pglite" | "postgres"
+  readonly server: Server
+  readonly api: Client
+  readonly tokens: { readonly alice: string; readonly bob: string; readonly root: string }
+  readonly keys: { readonly alice: string; readonly aliceTest: string; readonly bob: string; readonly root: string }
+  /** Completed extractions: two of alice's (the first with `TRICKY_NAME`), one of bob's, one of alice's test key. */
+  readonly ids: { readonly alice1: string; readonly alice2: string; readonly bob1: string; readonly aliceTest1: string }
+  readonly skillIds: { readonly alice: string }
+  /** A read taken while the extraction was still queued (split roles only). */
+  readonly queuedRead: Json | undefined
+  /** The worker process of split roles. */
+  readonly worker: Running | undefined
+  readonly stop: () => Promise<void>
+}
+
+const must = async (what: string, reply: Promise<{ status: number; body: unknown }>, status = 200): Promise<Json> => {
+  const r = await reply
+  if (r.status !== status) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`)
+  return r.body as Json
+}
+
+const seedClient = async (api: Client, jwt: string): Promise<string> => {
+  const catalog = await must(
+    "catalog",
+    api.jwt("POST", "/api/catalogs", jwt, { name: Quickstart.CATALOG, columns: ["cif", "nombre"] }),
+    201
+  )
+  await must("records", api.jwt("POST", `/api/catalogs/${catalog.id as string}/records`, jwt, Quickstart.SUPPLIERS))
+  const skill = await must(
+    "skill",
+    api.jwt("POST", "/api/skills", jwt, {
+      slug: Quickstart.SKILL,
+      name: "Factura (España)",
+      fields: Quickstart.skillFields(catalog.id as string)
+    }),
+    201
+  )
+  return skill.id as string
+}
+
+/** Starts the server and builds the world. `split` runs api and worker as two processes (PostgreSQL only). */
+export const makeWorld = async (options: {
+  readonly engine: "pglite" | "postgres"
+  readonly env: Record<string, string>
+  readonly split: boolean
+}): Promise<World> => {
+  const env = {
+    LEGIBLE_JWT_SECRET: SECRET,
+    LEGIBLE_OCR_WORKERS: "1",
+    LEGIBLE_MAX_BODY_BYTES: String(2 * 1024 * 1024),
+    LEGIBLE_LOG_LEVEL: "Info",
+    ...options.env
+  }
+  const server = await startServer({ env, args: ["serve", "--role", options.split ? "api" : "all"] })
+  const api = client(server.url)
+  const tokens = { alice: token(USERS.alice), bob: token(USERS.bob), root: token(USERS.root) }
+  // Keys first: creating one records the token's user and client, which the operator endpoints rely on.
+  const keys = {
+    alice: await api.createKey(tokens.alice, "alice live"),
+    aliceTest: await api.createKey(tokens.alice, "alice test", "test"),
+    bob: await api.createKey(tokens.bob, "bob live"),
+    root: await api.createKey(tokens.root, "root live")
+  }
+  const aliceSkill = await seedClient(api, tokens.alice)
+  await seedClient(api, tokens.bob)
+  const alice1 = await api.submit(keys.alice, SAMPLE_PDF, TRICKY_NAME)
+  let queuedRead: Json | undefined
+  let worker: Running | undefined
+  if (options.split) {
+    queuedRead = (await api.key("GET", `/v1/extractions/${alice1}`, keys.alice)).body as Json
+    worker = await startWorker(env)
+  }
+  const alice2 = await api.submit(keys.alice, SAMPLE_PDF, "otra-factura.pdf")
+  const bob1 = await api.submit(keys.bob, SAMPLE_PDF, "factura-bob.pdf")
+  const aliceTest1 = await api.submit(keys.aliceTest, SAMPLE_PDF, "sandbox.pdf")
+  for (const [key, id] of [
+    [keys.alice, alice1],
+    [keys.alice, alice2],
+    [keys.bob, bob1],
+    [keys.aliceTest, aliceTest1]
+  ] as const) {
+    await api.awaitFinal(key, id)
+  }
+  return {
+    engine: options.engine,
+    server,
+    api,
+    tokens,
+    keys,
+    ids: { alice1, alice2, bob1, aliceTest1 },
+    skillIds: { alice: aliceSkill },
+    queuedRead,
+    worker,
+    stop: async () => {
+      await worker?.stop()
+      await server.stop()
+    }
+  }
+}

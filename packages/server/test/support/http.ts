@@ -1,0 +1,108 @@
+/**
+ * A small client of a served legible: tokens minted with the server's own `Jwt.sign`, JSON requests with a bearer
+ * token or an API key, and polling an extraction until it is final.
+ */
+import { readFileSync } from "node:fs"
+import * as Path from "node:path"
+import * as Jwt from "../../src/Jwt.js"
+import { ROOT, SECRET, waitFor } from "./process.js"
+
+/** The sample invoice shipped in the repository. */
+export const SAMPLE_PDF: Uint8Array = readFileSync(Path.join(ROOT, "examples/sample-invoice.pdf"))
+/** Its scanned copy. */
+export const SAMPLE_SCAN: Uint8Array = readFileSync(Path.join(ROOT, "examples/sample-invoice-scan.jpg"))
+
+/** A user for tokens. */
+export interface TokenUser {
+  readonly sub: string
+  readonly clientId: string
+  readonly name?: string
+  readonly email?: string
+  readonly role?: "user" | "global_admin"
+}
+
+/** An HS256 token signed with `secret` (default the tests' `SECRET`), valid `ttl` seconds (negative: expired). */
+export const token = (user: TokenUser, options: { readonly secret?: string; readonly ttl?: number } = {}): string =>
+  Jwt.sign(options.secret ?? SECRET, user, Math.floor(Date.now() / 1000), options.ttl ?? 3600)
+
+/** A response's status, headers and body (parsed as JSON when it is JSON). */
+export interface Reply {
+  readonly status: number
+  readonly headers: Headers
+  readonly body: unknown
+}
+
+/** Any JSON object, for assertions. */
+export type Json = Record<string, unknown>
+
+const reply = async (response: Response): Promise<Reply> => {
+  const text = await response.text()
+  let body: unknown = text
+  if ((response.headers.get("content-type") ?? "").includes("json")) {
+    try {
+      body = JSON.parse(text)
+    } catch {
+      // left as text: the assertion shows it
+    }
+  }
+  return { status: response.status, headers: response.headers, body }
+}
+
+/** A client of one server. */
+export const client = (base: string) => {
+  const send = async (method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Reply> =>
+    reply(
+      await fetch(`${base}${path}`, {
+        method,
+        headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
+        ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
+      })
+    )
+  return {
+    base,
+    /** A request with a bearer token (none when `jwt` is undefined). */
+    jwt: (method: string, path: string, jwt: string | undefined, body?: unknown) =>
+      send(method, path, jwt === undefined ? {} : { authorization: `Bearer ${jwt}` }, body),
+    /** A request with an API key (none when `key` is undefined). */
+    key: (method: string, path: string, key: string | undefined, body?: unknown) =>
+      send(method, path, key === undefined ? {} : { "x-api-key": key }, body),
+    /** A raw fetch. */
+    raw: (path: string, init?: RequestInit) => fetch(`${base}${path}`, init),
+    /** Creates a key with a token; returns the full key. */
+    createKey: async (jwt: string, nombre = "test", tipo: "live" | "test" = "live"): Promise<string> => {
+      const created = await send("POST", "/api/api-keys/", { authorization: `Bearer ${jwt}` }, { nombre, tipo })
+      if (created.status !== 200 && created.status !== 201)
+        throw new Error(`key creation failed: ${created.status} ${JSON.stringify(created.body)}`)
+      return ((created.body as Json).api_key as Json).key as string
+    },
+    /** Submits a document; returns the extraction id (fails unless 202). */
+    submit: async (key: string, document: Uint8Array, fileName: string, extra: Json = {}): Promise<string> => {
+      const submitted = await send(
+        "POST",
+        "/v1/extractions",
+        { "x-api-key": key },
+        { file_name: fileName, skill: "factura-es", file_base64: Buffer.from(document).toString("base64"), ...extra }
+      )
+      if (submitted.status !== 202)
+        throw new Error(`submission failed: ${submitted.status} ${JSON.stringify(submitted.body)}`)
+      return (submitted.body as Json).extraction_id as string
+    },
+    /** Polls the extraction until it is final; returns its read. */
+    awaitFinal: (key: string, id: string, timeoutMs = 60_000): Promise<Json> =>
+      waitFor(
+        `extraction ${id} to be final`,
+        async () => {
+          const read = await send("GET", `/v1/extractions/${id}`, { "x-api-key": key })
+          const status = (read.body as Json).status
+          return status === "completado" || status === "incompleto" || status === "error"
+            ? (read.body as Json)
+            : undefined
+        },
+        timeoutMs,
+        50
+      )
+  }
+}
+
+/** A client of one server. */
+export type Client = ReturnType<typeof client>
