@@ -43,7 +43,7 @@ const block = (part: Part): Block => {
 }
 
 /** The user turn of a chunk: the opening, the document's parts, the closing. */
-export const userContent = (chunk: Chunk, index: number, count: number, numPages: number): Array<Block> => [
+const userContent = (chunk: Chunk, index: number, count: number, numPages: number): Array<Block> => [
   { type: "text", text: Prompt.opening(chunk, index, count, numPages) },
   ...chunk.parts.map(block),
   { type: "text", text: Prompt.closing("tool") }
@@ -78,7 +78,7 @@ const followUp = (messages: Array<MessageParam>, message: Anthropic.Message, tex
 }
 
 /** How a Messages API answer reads for the flow. */
-export const turn = (messages: Array<MessageParam>, message: Anthropic.Message): Flow.Turn<Array<MessageParam>> => {
+const turn = (messages: Array<MessageParam>, message: Anthropic.Message): Flow.Turn<Array<MessageParam>> => {
   const call = message.content.find((b) => b.type === "tool_use" && b.name === SkillSchema.TOOL_NAME)
   const prose = message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n")
   const usage = message.usage

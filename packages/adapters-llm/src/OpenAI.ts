@@ -52,7 +52,7 @@ const contentPart = (part: Part): ContentPart => {
 }
 
 /** The user turn of a chunk: the opening, the document's parts, the closing. */
-export const userContent = (chunk: Chunk, index: number, count: number, numPages: number): Array<ContentPart> => [
+const userContent = (chunk: Chunk, index: number, count: number, numPages: number): Array<ContentPart> => [
   { type: "text", text: Prompt.opening(chunk, index, count, numPages) },
   ...chunk.parts.map(contentPart),
   { type: "text", text: Prompt.closing("json") }
@@ -67,7 +67,7 @@ const parse = (content: string): Flow.Turn<unknown>["output"] => {
 }
 
 /** How a Chat Completions answer reads for the flow. */
-export const turn = (
+const turn = (
   messages: Array<MessageParam>,
   completion: OpenAI.Chat.ChatCompletion
 ): Flow.Turn<Array<MessageParam>> => {

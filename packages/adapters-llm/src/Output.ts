@@ -7,6 +7,7 @@
  * wrong, and the problems must name the exact path for the repair message.
  */
 import type { Extractor, Skill } from "@legible/core"
+import * as SkillSchema from "./SkillSchema.js"
 
 /** One thing wrong with an answer: the top-level field it concerns, its path and what is wrong. */
 export interface Problem {
@@ -55,15 +56,18 @@ class Walk {
     return null
   }
 
+  /** Reads each name under its schema property key (see `SkillSchema.propertyKeys`), keeps it under its name. */
   dict(names: ReadonlyArray<string>, u: unknown, path: string, each: (name: string, v: unknown, p: string) => Value) {
     const out: Record<string, Value> = {}
     if (u !== null && !isRecord(u)) this.problem(path, `expected an object, got ${kind(u)}`)
     const source = isRecord(u) ? u : undefined
-    for (const name of names) {
-      const p = `${path}.${name}`
-      if (source !== undefined && !(name in source)) this.problem(p, "missing (use null when the document lacks it)")
-      out[name] = each(name, source?.[name] ?? null, p)
-    }
+    const keys = SkillSchema.propertyKeys(names)
+    names.forEach((name, i) => {
+      const key = keys[i] ?? name
+      const p = `${path}.${key}`
+      if (source !== undefined && !(key in source)) this.problem(p, "missing (use null when the document lacks it)")
+      out[name] = each(name, source?.[key] ?? null, p)
+    })
     return out
   }
 
@@ -121,12 +125,14 @@ export const check = (fields: ReadonlyArray<Skill.SkillField>, output: unknown):
   if (!isRecord(output)) {
     return unusable(fields, `expected a JSON object with the skill's fields, got ${kind(output)}`)
   }
-  for (const field of fields) {
+  const keys = SkillSchema.propertyKeys(fields.map((f) => f.name))
+  fields.forEach((field, i) => {
+    const key = keys[i] ?? field.name
     const walk = new Walk(field.name)
-    if (!(field.name in output)) walk.problem(field.name, "missing (use null when the document lacks it)")
-    values[field.name] = walk.one(field, output[field.name] ?? null, field.name)
+    if (!(key in output)) walk.problem(key, "missing (use null when the document lacks it)")
+    values[field.name] = walk.one(field, output[key] ?? null, key)
     problems.push(...walk.problems)
-  }
+  })
   return { values, problems }
 }
 

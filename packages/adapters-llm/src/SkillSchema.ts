@@ -27,6 +27,32 @@ export interface ObjectSchema extends JsonSchema {
 /** The name of the one tool (Anthropic) and of the response format (OpenAI). */
 export const TOOL_NAME = "extract_fields"
 
+const safe = (name: string): string => {
+  const plain = name
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .replace(/[^A-Za-z0-9_.-]+/g, "_")
+    .slice(0, 64)
+  return plain === "" || /^_+$/.test(plain) ? "field" : plain
+}
+
+/**
+ * The property keys of one level of names: providers accept only `[A-Za-z0-9_.-]{1,64}` (Anthropic rejects
+ * others), while skill field and catalog column names may hold accents, spaces or 200 characters. Keys are the
+ * names folded to that alphabet, made unique with `_2`, `_3`…; the schema's descriptions carry the real names and
+ * `Output.check` maps the keys back.
+ */
+export const propertyKeys = (names: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const used = new Set<string>()
+  return names.map((name) => {
+    const base = safe(name)
+    let key = base
+    for (let n = 2; used.has(key); n++) key = `${base.slice(0, 64 - String(n).length - 1)}_${n}`
+    used.add(key)
+    return key
+  })
+}
+
 const typeHints: Readonly<Record<Skill.SkillField["type"], string>> = {
   string: "Text, copied as printed.",
   integer: "A whole number, copied as printed (keep its separators).",
@@ -60,13 +86,26 @@ const object = (properties: Record<string, JsonSchema>, description?: string): O
   additionalProperties: false
 })
 
-const subFields = (fields: ReadonlyArray<Skill.SkillField>): Record<string, JsonSchema> =>
-  Object.fromEntries(fields.map((f) => [f.name, fieldSchema(f)]))
-
-const catalogColumns = (field: Skill.SkillField): Record<string, JsonSchema> =>
-  Object.fromEntries(
-    (field.catalog?.keyColumns ?? []).map((column) => [column, nullableString(`"${column}" as printed, or null.`)])
+const subFields = (fields: ReadonlyArray<Skill.SkillField>): Record<string, JsonSchema> => {
+  const keys = propertyKeys(fields.map((f) => f.name))
+  return Object.fromEntries(
+    fields.map((f, i) => {
+      const schema = fieldSchema(f)
+      const key = keys[i] ?? f.name
+      const named =
+        key === f.name ? schema : { ...schema, description: `Field "${f.name}". ${schema.description ?? ""}` }
+      return [key, named]
+    })
   )
+}
+
+const catalogColumns = (field: Skill.SkillField): Record<string, JsonSchema> => {
+  const columns = field.catalog?.keyColumns ?? []
+  const keys = propertyKeys(columns)
+  return Object.fromEntries(
+    columns.map((column, i) => [keys[i] ?? column, nullableString(`Column "${column}" as printed, or null.`)])
+  )
+}
 
 /** The schema of one field (recursively). */
 export const fieldSchema = (field: Skill.SkillField): JsonSchema => {

@@ -142,6 +142,33 @@ describe("Output.check", () => {
   )
 })
 
+describe("Output.check with names outside the providers' alphabet", () => {
+  it("reads the answer under the schema's property keys and returns the skill's names", () => {
+    const accented: ReadonlyArray<(typeof fields)[number]> = [
+      { name: "número de factura", order: 1, type: "string", isList: false, description: "", aliases: [] },
+      { name: "numero_de_factura", order: 2, type: "string", isList: false, description: "", aliases: [] },
+      {
+        name: "proveedor",
+        order: 3,
+        type: "catalog",
+        isList: false,
+        description: "",
+        aliases: [],
+        catalog: { catalogId: "c", keyColumns: ["razón social"], outputColumns: [], method: "exacta", threshold: 1 }
+      }
+    ]
+    const checked = Output.check(accented, {
+      numero_de_factura: "F-1",
+      numero_de_factura_2: "F-2",
+      proveedor: { razon_social: "Acme" }
+    })
+    assert.deepStrictEqual(checked, {
+      values: { "número de factura": "F-1", numero_de_factura: "F-2", proveedor: { "razón social": "Acme" } },
+      problems: []
+    })
+  })
+})
+
 describe("Output.afterRepair", () => {
   it("fields sound in the first answer keep it; the others take the repaired value", () => {
     const first = Output.check(fields, { ...sound, total: 12 })
