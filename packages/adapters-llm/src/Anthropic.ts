@@ -84,7 +84,13 @@ const turn = (messages: Array<MessageParam>, message: Anthropic.Message): Flow.T
   const usage = message.usage
   return {
     outcome:
-      message.stop_reason === "refusal" ? "refused" : message.stop_reason === "max_tokens" ? "truncated" : "answer",
+      message.stop_reason === "refusal"
+        ? "refused"
+        : message.stop_reason === "max_tokens"
+          ? "truncated"
+          : message.stop_reason === "model_context_window_exceeded"
+            ? "overflow"
+            : "answer",
     output:
       call !== undefined && call.type === "tool_use"
         ? { _tag: "Output", value: call.input }

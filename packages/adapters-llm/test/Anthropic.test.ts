@@ -109,6 +109,18 @@ describe("Anthropic: wire details", () => {
     })
   )
 
+  it.live("an input over the context window: a permanent TooLarge error, no retry", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeAnthropic.make
+      const extractor = yield* harness.extractor(fake.url, fast)
+      yield* fake.script(FakeAnthropic.contextExceeded())
+      const error = yield* Effect.flip(extractor.extract(request(skill, document([invoicePage()]))))
+      assert.strictEqual(error.reason, "TooLarge")
+      assert.isTrue(error.permanent)
+      assert.strictEqual((yield* fake.requests).length, 1)
+    })
+  )
+
   it.live("supports claude-* only", () =>
     Effect.gen(function* () {
       const extractor = yield* Anthropic.make({ apiKey: Redacted.make("k") })

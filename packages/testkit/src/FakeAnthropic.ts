@@ -21,7 +21,12 @@ export type Reply =
       readonly stopReason: "tool_use" | "max_tokens"
       readonly usage: Usage
     }
-  | { readonly _tag: "Text"; readonly text: string; readonly stopReason: "end_turn" | "refusal"; readonly usage: Usage }
+  | {
+      readonly _tag: "Text"
+      readonly text: string
+      readonly stopReason: "end_turn" | "refusal" | "model_context_window_exceeded"
+      readonly usage: Usage
+    }
   | {
       readonly _tag: "Error"
       readonly status: number
@@ -65,6 +70,14 @@ export const refusal = (value = "I can't help with that.", usage: Usage = defaul
   _tag: "Text",
   text: value,
   stopReason: "refusal",
+  usage
+})
+
+/** The input did not fit the model's context window (`stop_reason: "model_context_window_exceeded"`). */
+export const contextExceeded = (usage: Usage = defaultUsage): Reply => ({
+  _tag: "Text",
+  text: "",
+  stopReason: "model_context_window_exceeded",
   usage
 })
 

@@ -17,7 +17,8 @@ export interface Tokens {
 
 /** A model's answer, as the flow needs it. */
 export interface Turn<M> {
-  readonly outcome: "answer" | "truncated" | "refused"
+  /** `overflow`: the input did not fit the model's context window (no retry can help). */
+  readonly outcome: "answer" | "truncated" | "refused" | "overflow"
   /** The answer's values (tool input or parsed JSON), or why there is none usable. */
   readonly output:
     | { readonly _tag: "Output"; readonly value: unknown }
@@ -61,6 +62,13 @@ const runChunk = <M>(
       Effect.tap(dialogue.send(m, maxTokens), (turn) => Effect.sync(() => tokens.push(turn.tokens)))
 
     let turn = yield* ask(messages, settings.maxTokens)
+    if (turn.outcome === "overflow") {
+      return yield* new Extractor.ExtractorError({
+        reason: "TooLarge",
+        message: `${provider}: the document part does not fit the model's context window (lower maxTextChars)`,
+        permanent: true
+      })
+    }
     if (turn.outcome === "truncated") {
       yield* Effect.logWarning(
         `${provider}: answer truncated at ${settings.maxTokens} tokens; asking again with ${settings.maxTokensRetry}`
