@@ -1,9 +1,9 @@
 /**
  * One value per field: for each label found, the text to its right (rest of its cell, or the next cell of the row)
- * or in the cell below it, narrowed by the field's type (a date, an amount, a tax id, a document number); the
- * strongest label wins, then the nearest position (right before below), then reading order. Concepts add their
- * own rules: the total is the largest amount next to a total label; a tax id or date with no label is the first
- * one printed; a company or address with no label is read from the letterhead.
+ * or, when nothing is to its right, in the cell below it, narrowed by the field's type (a date, an amount, a tax
+ * id, a document number); the strongest label wins, then reading order. Concepts add their own rules: the total
+ * (see `total`); a tax id, date or point-of-sale number with no label is the first one printed; a company or an
+ * address with no label is read from the letterhead.
  */
 import { type Concept, conceptOf, findLabels, type Hit, labelsOf, type Target } from "./labels.js"
 import { cellAt, cellStart, type Layout, overlap, type Row } from "./layout.js"
@@ -89,29 +89,17 @@ const numberLabel = (hit: Hit): boolean =>
   /^[\s:.]*(no|nro|reg|id|#)(?![a-z])/.test(folded(hit.row.text.slice(hit.end)))
 
 const candidates = (layout: Layout, target: Target, concept: Concept): Array<Candidate> =>
-  findLabels(layout, labelsOf(target, concept)).flatMap((hit) => {
+  findLabels(layout, labelsOf(target, concept)).flatMap((hit): Array<Candidate> => {
     if ((concept === "company" || concept === "address") && numberLabel(hit)) return []
     const order = hit.row.order * 10_000 + hit.start
-    const out: Array<Candidate> = []
-    const right = pick(
-      concept,
-      target.type,
-      typed(concept, target.type) === undefined && concept !== "total" ? rightOf(hit) : restOfRow(hit)
-    )
+    const beside = typed(concept, target.type) === undefined && concept !== "total" ? rightOf(hit) : restOfRow(hit)
+    const right = pick(concept, target.type, beside)
     if (right !== undefined)
-      out.push({ text: right.text, score: hit.label.strength, row: hit.row, order, ...amountOf(right) })
+      return [{ text: right.text, score: hit.label.strength, row: hit.row, order, ...amountOf(right) }]
     // The line below serves only a label with nothing to its right (column headers, labels on their own line).
-    if (right !== undefined) return out
     const under = pick(concept, target.type, below(layout, hit))
-    if (under !== undefined)
-      out.push({
-        text: under.text,
-        score: hit.label.strength * 0.9,
-        row: hit.row,
-        order: order + 1,
-        ...amountOf(under)
-      })
-    return out
+    if (under === undefined) return []
+    return [{ text: under.text, score: hit.label.strength * 0.9, row: hit.row, order: order + 1, ...amountOf(under) }]
   })
 
 const amountOf = (m: Match): { readonly amount?: number; readonly decimals?: boolean } =>
