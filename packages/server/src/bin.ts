@@ -1,11 +1,17 @@
 #!/usr/bin/env node
-/** The `legible` executable: the CLI on Node, with SIGINT/SIGTERM interrupting the running command. */
+/**
+ * The `legible` executable: the CLI on Node. SIGINT/SIGTERM interrupt the running command, which stops gracefully
+ * and exits 0; a failure prints one line and exits 1.
+ */
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
-import { Effect } from "effect"
+import { Cause, Effect, Exit, Runtime } from "effect"
 import { Cli } from "./index.js"
+
+const teardown: Runtime.Teardown = (exit, onExit) =>
+  Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
 
 Cli.run(process.argv.slice(2)).pipe(
   Cli.report,
   Effect.provide(NodeServices.layer),
-  NodeRuntime.runMain({ disableErrorReporting: true })
+  NodeRuntime.runMain({ disableErrorReporting: true, teardown })
 )
