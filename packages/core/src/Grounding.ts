@@ -55,8 +55,6 @@ interface IndexedWord extends Box {
   /** The word normalised (for symbol words, which have an empty key). */
   readonly text: string
   readonly key: string
-  /** Offset of the key in the index text. */
-  readonly start: number
   readonly line: number
 }
 
@@ -91,12 +89,14 @@ export const normalize = (s: string): string =>
     .replace(/\s+/gu, " ")
     .trim()
 
-/** The search key of a text: normalised letters and digits only, with OCR look-alikes folded (o→0, l→1, i→1). */
-export const key = (s: string): string =>
-  normalize(s)
+const fold = (normalized: string): string =>
+  normalized
     .replace(/[^\p{L}\p{N}]/gu, "")
     .replace(/o/g, "0")
     .replace(/[li]/g, "1")
+
+/** The search key of a text: normalised letters and digits only, with OCR look-alikes folded (o→0, l→1, i→1). */
+export const key = (s: string): string => fold(normalize(s))
 
 /** Folds every word of the document once, in reading order (pages, lines, words). */
 export const index = (document: Pick<ReadDocument, "pages">): WordIndex => {
@@ -111,20 +111,10 @@ export const index = (document: Pick<ReadDocument, "pages">): WordIndex => {
     }
     for (const l of page.lines) {
       for (const w of l.words) {
-        const k = key(w.word)
+        const text = normalize(w.word)
+        const k = fold(text)
         const at = words.length
-        words.push({
-          id: w.id,
-          page: w.page,
-          x0: w.x0,
-          y0: w.y0,
-          x1: w.x1,
-          y1: w.y1,
-          text: normalize(w.word),
-          key: k,
-          start: codes.length,
-          line
-        })
+        words.push({ id: w.id, page: page.page, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, text, key: k, line })
         for (let c = 0; c < k.length; c++) {
           codes.push(k.charCodeAt(c))
           owners.push(at)
@@ -247,6 +237,8 @@ const findRuns = (
   const lastEnd = new Map<number, number>()
   approximateSearch(idx.text, pattern, k, (end) => {
     const w = idx.charWord[end]!
+    // A match may end on a page break (counted as an insertion): that is no word's run.
+    if (w < 0) return
     if (!firstEnd.has(w)) firstEnd.set(w, end)
     lastEnd.set(w, end)
   })

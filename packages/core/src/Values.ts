@@ -54,29 +54,9 @@ export const parseString = (literal: string): string | null => {
 // Numbers
 
 // Words that name a currency (folded: no accents, lower case); removed around an amount.
-const CURRENCY_WORDS = new Set([
-  "usd",
-  "eur",
-  "mxn",
-  "ars",
-  "clp",
-  "cop",
-  "pen",
-  "uyu",
-  "gbp",
-  "myr",
-  "rm",
-  "mn",
-  "euro",
-  "euros",
-  "peso",
-  "pesos",
-  "dolar",
-  "dolares",
-  "dollar",
-  "dollars",
-  "ringgit"
-])
+const CURRENCY_WORDS = new Set(
+  "usd eur mxn ars clp cop pen uyu gbp myr rm mn euro euros peso pesos dolar dolares dollar dollars ringgit".split(" ")
+)
 
 const DASHES = /[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/g
 
@@ -187,94 +167,36 @@ export const parseNumber = (literal: string, options: ParseOptions = {}): number
 // ---------------------------------------------------------------------------------------------------------------
 // Dates
 
-const MONTHS: Readonly<Record<string, number>> = {
-  enero: 1,
-  ene: 1,
-  january: 1,
-  jan: 1,
-  febrero: 2,
-  feb: 2,
-  february: 2,
-  marzo: 3,
-  mar: 3,
-  march: 3,
-  abril: 4,
-  abr: 4,
-  april: 4,
-  apr: 4,
-  mayo: 5,
-  may: 5,
-  junio: 6,
-  jun: 6,
-  june: 6,
-  julio: 7,
-  jul: 7,
-  july: 7,
-  agosto: 8,
-  ago: 8,
-  august: 8,
-  aug: 8,
-  septiembre: 9,
-  setiembre: 9,
-  sep: 9,
-  sept: 9,
-  set: 9,
-  september: 9,
-  octubre: 10,
-  oct: 10,
-  october: 10,
-  noviembre: 11,
-  nov: 11,
-  november: 11,
-  diciembre: 12,
-  dic: 12,
-  december: 12,
-  dec: 12
-}
+// Each month's Spanish and English names and abbreviations (folded), January first.
+const MONTH_NAMES: ReadonlyArray<string> = [
+  "enero ene january jan",
+  "febrero feb february",
+  "marzo mar march",
+  "abril abr april apr",
+  "mayo may",
+  "junio jun june",
+  "julio jul july",
+  "agosto ago august aug",
+  "septiembre setiembre sep sept set september",
+  "octubre oct october",
+  "noviembre nov november",
+  "diciembre dic december dec"
+]
+
+const MONTHS: ReadonlyMap<string, number> = new Map(
+  MONTH_NAMES.flatMap((names, i) => names.split(" ").map((name) => [name, i + 1] as const))
+)
 
 // Words a written date may carry that say nothing about it: fillers and weekdays (`mar` is March, not martes).
-const IGNORED_WORDS = new Set([
-  "de",
-  "del",
-  "of",
-  "the",
-  "el",
-  "lunes",
-  "martes",
-  "miercoles",
-  "jueves",
-  "viernes",
-  "sabado",
-  "domingo",
-  "lun",
-  "mie",
-  "jue",
-  "vie",
-  "sab",
-  "dom",
-  "monday",
-  "tuesday",
-  "wednesday",
-  "thursday",
-  "friday",
-  "saturday",
-  "sunday",
-  "mon",
-  "tue",
-  "tues",
-  "wed",
-  "thu",
-  "thur",
-  "thurs",
-  "fri",
-  "sat",
-  "sun",
-  "am",
-  "pm",
-  "hs",
-  "hrs",
-  "h"
-])
+const IGNORED_WORDS = new Set(
+  [
+    "de del of the el am pm hs hrs h",
+    "lunes martes miercoles jueves viernes sabado domingo lun mie jue vie sab dom",
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun"
+  ]
+    .join(" ")
+    .split(" ")
+)
 
 const ORDINAL = /^(\d{1,2})(?:st|nd|rd|th|o|ro|er|do|to|vo|no|a)$/
 
@@ -321,7 +243,7 @@ const dateTokens = (s: string): ReadonlyArray<DateToken> | null => {
       tokens.push({ kind: "number", text: ordinal[1] })
       continue
     }
-    const month = MONTHS[raw]
+    const month = MONTHS.get(raw)
     if (month === undefined) return null
     tokens.push({ kind: "month", month })
   }
@@ -382,31 +304,9 @@ export const parseDate = (literal: string, options: ParseOptions = {}): string |
 // ---------------------------------------------------------------------------------------------------------------
 // Booleans
 
-const TRUE_WORDS = new Set([
-  "si",
-  "s",
-  "yes",
-  "y",
-  "true",
-  "t",
-  "verdadero",
-  "v",
-  "cierto",
-  "x",
-  "[x]",
-  "(x)",
-  "✓",
-  "✔",
-  "☑",
-  "☒",
-  "✅",
-  "1",
-  "on",
-  "checked",
-  "marcado"
-])
+const TRUE_WORDS = new Set("si s yes y true t verdadero v cierto x [x] (x) ✓ ✔ ☑ ☒ ✅ 1 on checked marcado".split(" "))
 
-const FALSE_WORDS = new Set(["no", "n", "false", "f", "falso", "☐", "[]", "()", "0", "off", "unchecked"])
+const FALSE_WORDS = new Set("no n false f falso ☐ [] () 0 off unchecked".split(" "))
 
 /** A yes/no as written: `sí`/`si`/`yes`/`true`/`verdadero`/`x`/`[x]`/`✓`/`✔`/`☑`… or `no`/`false`/`falso`/`☐`/`[ ]`… */
 export const parseBoolean = (literal: string): boolean | null => {

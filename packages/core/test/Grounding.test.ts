@@ -142,6 +142,9 @@ describe("Grounding", () => {
     const twoPages = doc([{ y: 800, words: ["Suministros"] }], [{ y: 40, words: ["Acme"] }])
     assert.deepStrictEqual(Grounding.ground(Grounding.index(twoPages), "Suministros Acme"), [])
     assert.deepStrictEqual(Grounding.ground(Grounding.index(twoPages), "Acme"), ["p2w1"])
+    // A match that would end on the page break itself (one insertion) is no run of words.
+    const broken = doc([{ y: 800, words: ["Suministros", "Acme"] }], [{ y: 40, words: ["Madrid"] }])
+    assert.deepStrictEqual(Grounding.ground(Grounding.index(broken), "Suministros Acme X"), ["p1w1", "p1w2"])
   })
 })
 
