@@ -36,7 +36,11 @@ export interface OcrConfig {
   readonly clsThreshold: number
   /** Whether to run the 180° classifier at all. */
   readonly useClassifier: boolean
-  /** A column-projection gap of this fraction of the crop height between two characters is a space. */
+  /**
+   * A column-projection gap of this fraction of the crop height between two characters is a space. 0.25 (12 px)
+   * rather than the prototype's 0.22: Helvetica's "11" leaves an 11 px gap. Character error rate at 0.20 / 0.22 /
+   * 0.25: synthetic pages 0.67 / 0.53 / 0.50 %, SROIE 8.5 / 7.6 / 6.7 %, FUNSD 16.6 / 16.4 / 16.5 % (10 pages each).
+   */
   readonly spaceGap: number
   /** Lines whose mean character probability is below this are dropped (PaddleOCR's drop_score). */
   readonly minLineScore: number
