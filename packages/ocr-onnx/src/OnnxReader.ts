@@ -74,8 +74,11 @@ export interface Options {
   readonly models?: Models | undefined
 }
 
+/** `Options` with every default filled in (what `settings` returns). */
+export type Settings = Reader.Settings
+
 /** The defaults of `Options`, for a machine with `cores` cores. */
-export const defaults = (cores: number = Os.availableParallelism()): Reader.Settings => ({
+export const defaults = (cores: number = Os.availableParallelism()): Settings => ({
   poolSize: cores,
   queueCapacity: 16,
   pageTimeLimitMs: 60_000,
@@ -91,13 +94,13 @@ export const defaults = (cores: number = Os.availableParallelism()): Reader.Sett
   models: {}
 })
 
-const definedModels = (models: Models | undefined): Reader.Settings["models"] => {
+const definedModels = (models: Models | undefined): Settings["models"] => {
   const entries = Object.entries(models ?? {}).filter(([, path]) => path !== undefined)
   return Object.fromEntries(entries)
 }
 
 /** `Options` with the defaults filled in. */
-export const settings = (options: Options = {}): Reader.Settings => {
+export const settings = (options: Options = {}): Settings => {
   const poolSize = options.poolSize ?? Os.availableParallelism()
   const base = defaults(poolSize)
   return {

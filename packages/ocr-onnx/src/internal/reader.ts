@@ -166,8 +166,11 @@ export const make = (
 
     const read = Effect.fn("DocumentReader.read")(function* (bytes: Uint8Array, options?: Document.ReadOptions) {
       yield* sniff(bytes)
-      const task: ReadTask = { bytes, images: options?.images }
-      const raw = yield* pool.run(task).pipe(
+      // The worker gets its own copy, moved rather than cloned: cloning a view would copy its whole underlying
+      // buffer (a Node Buffer may be a slice of a larger one), and the caller keeps its bytes (for `pdf_only`).
+      const copy = new Uint8Array(bytes)
+      const task: ReadTask = { bytes: copy, images: options?.images }
+      const raw = yield* pool.run(task, [copy.buffer]).pipe(
         Effect.mapError(
           (error) =>
             new Document.DocumentError({

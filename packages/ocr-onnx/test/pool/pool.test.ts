@@ -176,6 +176,17 @@ describe("pool", () => {
     })
   )
 
+  it.live("fails a task that cannot be sent to a thread, and the next task succeeds", () =>
+    Effect.gen(function* () {
+      const pool = yield* Pool.make(settings)
+      const error = yield* Effect.flip(pool.run({ _tag: "Echo", value: () => "a function", sleepMs: 0 }))
+      expect(error.reason).toBe("WorkerFailed")
+      expect(error.message).toMatch(/the task cannot be sent: DataCloneError/)
+      expect((yield* run(pool, echo("next"))).value).toBe("next")
+      expect(yield* settled(pool)).toMatchObject({ forced: 0 })
+    })
+  )
+
   it.live("fails to start with a clear message when the script is broken", () =>
     Effect.gen(function* () {
       const pool = yield* Pool.make({ ...settings, script: new URL("./fixtures/missing.js", import.meta.url) })

@@ -130,8 +130,11 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
     const runOn = (thread: Thread, job: Job) =>
       Effect.gen(function* () {
         const cancel = new SharedArrayBuffer(4)
+        yield* Effect.try({
+          try: () => thread.post({ _tag: "Run", id: job.id, input: job.input, cancel }, job.transfer),
+          catch: (error) => new PoolError({ reason: "WorkerFailed", message: `the task cannot be sent: ${error}` })
+        })
         thread.running = new Int32Array(cancel)
-        thread.post({ _tag: "Run", id: job.id, input: job.input, cancel }, job.transfer)
         const started = yield* Clock.currentTimeMillis
         let pageStarted = started
         let pages = 0
@@ -205,6 +208,13 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
             return yield* Effect.raceFirst(runOn(thread, job), Deferred.await(job.cancelled).pipe(Effect.as(cancelled)))
           }).pipe(
             Effect.catch((error) => Effect.succeed<Outcome>({ _tag: "Broken", error })),
+            // A bug here must fail this job, not end the slot (its callers would wait for ever).
+            Effect.catchDefect((defect) =>
+              Effect.succeed<Outcome>({
+                _tag: "Broken",
+                error: new PoolError({ reason: "WorkerFailed", message: `the pool failed: ${String(defect)}` })
+              })
+            ),
             Effect.onInterrupt(() => Deferred.fail(job.result, closedError()))
           )
           // The caller is answered first; stopping or recycling the thread happens while the slot stays busy.
