@@ -3,11 +3,9 @@
  * directory, locked to one process, or PostgreSQL), every SQL store, the job queue, the catalog matcher, the OCR
  * reader and the routed `FieldExtractor`.
  */
-import { Router } from "@legible/adapters-llm"
 import { Database, SqlJobQueue, SqlStorage } from "@legible/adapters-storage"
 import { CatalogMatching, type Document, type Errors, type Extractor, type Ports } from "@legible/core"
-import { OnnxReader } from "@legible/ocr-onnx"
-import { Duration, Layer } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import type * as Config from "./Config.js"
 import { acquire, type DataDirInUse } from "./internal/lock.js"
@@ -48,13 +46,22 @@ export const storage = (
   return ports.pipe(Layer.provideMerge(database(settings)))
 }
 
+// The reader and the extractors are loaded when a command builds them (onnxruntime, mupdf and the provider SDKs
+// take ~1.7 s to load), so operator commands that only touch the database start faster.
+
 /** The OCR reader; its worker threads start on the first read, so an api process that only sniffs spends none. */
 export const reader = (settings: Config.Settings): Layer.Layer<Document.DocumentReader, Document.DocumentError> =>
-  OnnxReader.layer({
-    poolSize: settings.ocr.workers,
-    pageTimeLimitMs: settings.ocr.pageTimeoutSeconds * 1000,
-    maxPages: settings.ocr.maxPages
-  })
+  Layer.unwrap(
+    Effect.map(
+      Effect.promise(() => import("@legible/ocr-onnx")),
+      ({ OnnxReader }) =>
+        OnnxReader.layer({
+          poolSize: settings.ocr.workers,
+          pageTimeLimitMs: settings.ocr.pageTimeoutSeconds * 1000,
+          maxPages: settings.ocr.maxPages
+        })
+    )
+  )
 
 /** The `FieldExtractor` routing models to the configured providers; `local` is always served. */
 export const extractor = (settings: Config.Settings): Layer.Layer<Extractor.FieldExtractor> => {
@@ -63,7 +70,7 @@ export const extractor = (settings: Config.Settings): Layer.Layer<Extractor.Fiel
     maxAttempts: settings.llm.maxAttempts,
     concurrency: settings.llm.concurrency
   }
-  return Router.layer({
+  const options = {
     anthropic:
       settings.anthropic === undefined
         ? undefined
@@ -73,7 +80,13 @@ export const extractor = (settings: Config.Settings): Layer.Layer<Extractor.Fiel
         ? undefined
         : { ...common, apiKey: settings.openai.apiKey, baseURL: settings.openai.baseUrl },
     local: true
-  })
+  }
+  return Layer.unwrap(
+    Effect.map(
+      Effect.promise(() => import("@legible/adapters-llm")),
+      ({ Router }) => Router.layer(options)
+    )
+  )
 }
 
 /** Everything processing and the HTTP layer need. */

@@ -5,7 +5,7 @@
  */
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Cause, Effect, Exit, Runtime } from "effect"
-import { Cli } from "./index.js"
+import * as Cli from "./Cli.js"
 
 const teardown: Runtime.Teardown = (exit, onExit) =>
   Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)

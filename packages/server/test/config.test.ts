@@ -1,0 +1,139 @@
+/** `Config`: the defaults, every check and the default model, read through a `ConfigProvider` (no process env). */
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Redacted } from "effect"
+import * as Config from "../src/Config.js"
+
+const load = (env: Record<string, string>) =>
+  Config.load.pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env })))
+
+const SECRET = "a-secret-that-is-at-least-thirty-two-bytes-long"
+
+describe("Config", () => {
+  it.effect("embedded defaults: loopback:8080, PGlite in ./.legible-data, a generated secret, the local model", () =>
+    Effect.gen(function* () {
+      const settings = yield* load({})
+      expect(settings).toMatchObject({
+        host: "127.0.0.1",
+        port: 8080,
+        dataDir: `${process.cwd()}/.legible-data`,
+        databaseUrl: undefined,
+        databaseMaxConnections: 10,
+        documentsDir: undefined,
+        jwt: { _tag: "Generated" },
+        anthropic: undefined,
+        openai: undefined,
+        defaultModel: "local",
+        maxBodyBytes: 40 * 1024 * 1024,
+        worker: { concurrency: 2, leaseSeconds: 60, maxAttempts: 3, pollSeconds: 5, shutdownGraceSeconds: 30 },
+        ocr: { workers: undefined, pageTimeoutSeconds: 60, maxPages: 500 },
+        retentionDays: undefined,
+        logLevel: "Info",
+        logFormat: "json"
+      })
+      expect(Config.isEmbedded(settings)).toBe(true)
+    })
+  )
+
+  it.effect("reads every variable; empty ones count as unset; secrets stay redacted", () =>
+    Effect.gen(function* () {
+      const settings = yield* load({
+        LEGIBLE_HOST: "0.0.0.0",
+        LEGIBLE_PORT: "9000",
+        LEGIBLE_DATA_DIR: "/var/lib/legible",
+        LEGIBLE_DATABASE_URL: "postgres://u:p@db:5432/legible",
+        LEGIBLE_DATABASE_MAX_CONNECTIONS: "20",
+        LEGIBLE_DOCUMENTS_DIR: "docs",
+        LEGIBLE_JWT_SECRET: SECRET,
+        LEGIBLE_JWT_ISSUER: "",
+        LEGIBLE_ANTHROPIC_API_KEY: "sk-ant",
+        LEGIBLE_OPENAI_API_KEY: "sk-oai",
+        LEGIBLE_OPENAI_BASE_URL: "http://127.0.0.1:11434/v1",
+        LEGIBLE_WORKER_CONCURRENCY: "8",
+        LEGIBLE_LEASE_SECONDS: "2.5",
+        LEGIBLE_MAX_ATTEMPTS: "5",
+        LEGIBLE_OCR_WORKERS: "3",
+        LEGIBLE_RETENTION_DAYS: "90",
+        LEGIBLE_LOG_LEVEL: "debug",
+        LEGIBLE_SHUTDOWN_GRACE_SECONDS: "10",
+        LEGIBLE_MAX_BODY_BYTES: "1048576"
+      })
+      expect(settings).toMatchObject({
+        host: "0.0.0.0",
+        port: 9000,
+        dataDir: "/var/lib/legible",
+        databaseMaxConnections: 20,
+        documentsDir: `${process.cwd()}/docs`,
+        jwt: { _tag: "Secret", issuer: undefined, audience: undefined },
+        openai: { baseUrl: "http://127.0.0.1:11434/v1" },
+        anthropic: { baseUrl: undefined },
+        defaultModel: "gpt-4o-mini",
+        maxBodyBytes: 1048576,
+        worker: { concurrency: 8, leaseSeconds: 2.5, maxAttempts: 5, shutdownGraceSeconds: 10 },
+        ocr: { workers: 3 },
+        retentionDays: 90,
+        logLevel: "Debug"
+      })
+      expect(Redacted.value(settings.databaseUrl!)).toBe("postgres://u:p@db:5432/legible")
+      expect(String(settings.databaseUrl)).not.toContain("u:p")
+      expect(String(settings.openai?.apiKey)).not.toContain("sk-oai")
+    })
+  )
+
+  it("picks the default model as DESIGN.md says", () => {
+    const key = Redacted.make("k")
+    expect(Config.defaultModel({ defaultModel: undefined, openaiApiKey: key, anthropicApiKey: key })).toBe(
+      "gpt-4o-mini"
+    )
+    expect(Config.defaultModel({ defaultModel: undefined, openaiApiKey: undefined, anthropicApiKey: key })).toBe(
+      Config.ANTHROPIC_DEFAULT_MODEL
+    )
+    expect(Config.defaultModel({ defaultModel: undefined, openaiApiKey: undefined, anthropicApiKey: undefined })).toBe(
+      "local"
+    )
+    expect(Config.defaultModel({ defaultModel: "claude-x", openaiApiKey: key, anthropicApiKey: undefined })).toBe(
+      "claude-x"
+    )
+  })
+
+  it.effect("a JWKS configuration needs issuer and audience, and excludes a secret", () =>
+    Effect.gen(function* () {
+      const jwks = { LEGIBLE_JWT_JWKS_URL: "https://idp.example/.well-known/jwks.json" }
+      const ok = yield* load({ ...jwks, LEGIBLE_JWT_ISSUER: "https://idp.example/", LEGIBLE_JWT_AUDIENCE: "legible" })
+      expect(ok.jwt).toEqual({
+        _tag: "Jwks",
+        url: jwks.LEGIBLE_JWT_JWKS_URL,
+        issuer: "https://idp.example/",
+        audience: "legible"
+      })
+      const both = yield* Effect.flip(
+        load({ ...jwks, LEGIBLE_JWT_SECRET: SECRET, LEGIBLE_JWT_ISSUER: "i", LEGIBLE_JWT_AUDIENCE: "a" })
+      )
+      expect(both.message).toContain("not both")
+    })
+  )
+
+  it.effect("refuses bad values with a message naming the variable", () =>
+    Effect.gen(function* () {
+      const cases: Array<[Record<string, string>, string]> = [
+        [{ LEGIBLE_DATABASE_URL: "postgres://db/x" }, "LEGIBLE_JWT_SECRET is required with PostgreSQL"],
+        [{ LEGIBLE_PORT: "70000" }, "LEGIBLE_PORT must be between 0 and 65535"],
+        [{ LEGIBLE_PORT: "-1" }, "LEGIBLE_PORT must be a whole number"],
+        [{ LEGIBLE_WORKER_CONCURRENCY: "0" }, "LEGIBLE_WORKER_CONCURRENCY must be between 1"],
+        [{ LEGIBLE_LEASE_SECONDS: "soon" }, "LEGIBLE_LEASE_SECONDS must be a number"],
+        [{ LEGIBLE_JWT_SECRET: "short" }, "at least 32 bytes"],
+        [
+          { LEGIBLE_OPENAI_API_KEY: "k", LEGIBLE_OPENAI_BASE_URL: "ftp://x" },
+          "LEGIBLE_OPENAI_BASE_URL must be an http(s) URL"
+        ],
+        [{ LEGIBLE_RETENTION_DAYS: "0" }, "LEGIBLE_RETENTION_DAYS must be between 1"],
+        [{ LEGIBLE_LOG_FORMAT: "xml" }, "LEGIBLE_LOG_FORMAT must be json or pretty"],
+        [{ LEGIBLE_MAX_BODY_BYTES: "10" }, "LEGIBLE_MAX_BODY_BYTES must be between 1024"]
+      ]
+      for (const [env, message] of cases) {
+        const error = yield* Effect.flip(load(env))
+        expect(error._tag).toBe("InvalidSettings")
+        expect(error.message, JSON.stringify(env)).toContain(message)
+      }
+    })
+  )
+})
