@@ -10,10 +10,20 @@ import { type Identifier, identifierOf, type NormalizedText, normalizeText, with
 import { similarity } from "./catalogTrigrams.js"
 
 /** Weights of the text score: edit ratio and trigram similarity (they sum to 1). */
-export const WEIGHTS = { edit: 0.7, trigram: 0.3 } as const
+export const WEIGHTS = { edit: 0.85, trigram: 0.15 } as const
 
-/** The best candidate must lead the runner-up (a record with other catalog values) by this much to be `found`. */
-export const RUNNER_UP_MARGIN = 0.05
+/** The least lead the best candidate needs over the runner-up (a record with other catalog values). */
+export const RUNNER_UP_MARGIN = 0.03
+
+/** The lead needed also grows with the best candidate's distance from a perfect score: 0.75 × (1 − best). */
+export const RELATIVE_MARGIN = 0.75
+
+/**
+ * The lead over the runner-up that makes the best candidate "clearly ahead": a reading 0.95 from its record and
+ * 0.86 from the next is clear; one 0.80 from its record and 0.72 from the next is not (the two errors it would
+ * take are about as many as separate the records).
+ */
+export const leadNeeded = (best: number): number => Math.max(RUNNER_UP_MARGIN, RELATIVE_MARGIN * (1 - best))
 
 /** Identifiers shorter than this (compact) match exactly only: one edit in a short code is another code. */
 export const ONE_EDIT_MIN_LENGTH = 6
@@ -51,24 +61,61 @@ export const editRatio = (a: string, b: string): number =>
     useSeparatedUnicode: true
   })
 
-/** The text score of two different normalized keys. */
-export const textScore = (a: string, b: string): number =>
-  WEIGHTS.edit * editRatio(a, b) + WEIGHTS.trigram * similarity(a, b)
+const SKELETON: Readonly<Record<string, string>> = { "0": "o", "1": "l", i: "l", "5": "s", "8": "b" }
+
+/**
+ * A key with the characters OCR confuses folded the same way on both sides before scoring (0→o, 1/i→l, 5→s, 8→b,
+ * then rn→m, cl→d, vv→w): a misreading then costs nothing, and two records differing only there tie (so neither
+ * is found over the other).
+ */
+export const skeleton = (key: string): string =>
+  // Letters first, so "garcia" and its misreading "garcla" both become "garda".
+  key
+    .replace(/[01i58]/g, (c) => SKELETON[c] ?? c)
+    .replaceAll("rn", "m")
+    .replaceAll("cl", "d")
+    .replaceAll("vv", "w")
+
+/** A normalized value with its legal form spelled out after the name (`acme sa de cv`). */
+const withLegal = (text: NormalizedText): string => (text.legal === "" ? text.key : `${text.key} ${text.legal}`)
+
+/** Edit ratio and trigram similarity of two texts, on their skeletons. */
+export const textParts = (a: string, b: string): { readonly edit: number; readonly trigram: number } => {
+  const sa = skeleton(a)
+  const sb = skeleton(b)
+  return { edit: editRatio(sa, sb), trigram: similarity(sa, sb) }
+}
+
+const blend = (parts: { readonly edit: number; readonly trigram: number }) =>
+  WEIGHTS.edit * parts.edit + WEIGHTS.trigram * parts.trigram
+
+/**
+ * The text score of two normalized values: the blend on the names, or on the names with their legal forms when
+ * that is higher — so a legal form the OCR damaged beyond recognition (left in the key) still lines up with the
+ * record's, while different legal forms never lower the score of equal names.
+ */
+export const textScore = (a: NormalizedText, b: NormalizedText): number =>
+  Math.max(blend(textParts(a.key, b.key)), blend(textParts(withLegal(a), withLegal(b))))
 
 /** How one column of a record compares with what was read. */
 export interface ColumnScore {
   readonly score: number
-  /** Equal after normalization (text) or after folding confusables (identifier). */
+  /** Equal after normalization (text) or after folding confusables (identifier): what `exacta` accepts. */
   readonly exact: boolean
-  /** Equal before folding confusables too (identifier), or with the same legal form (text, when one was read). */
-  readonly preferred: boolean
+  /** Exact, or equal once OCR confusables are folded (text): an exact-tier candidate of `aproximada`. */
+  readonly perfect: boolean
+  /**
+   * Ranks candidates that are equally exact: 2 for the raw reading (identifier before folding, text key before
+   * folding confusables), plus 1 for the same legal form (or none read).
+   */
+  readonly preference: number
   /** An identifier one edit away. */
   readonly oneEdit: boolean
   /** Whether this column lets the record be `found`: identifiers against identifiers only when exact or one edit away. */
   readonly acceptable: boolean
 }
 
-const none: ColumnScore = { score: 0, exact: false, preferred: false, oneEdit: false, acceptable: false }
+const none: ColumnScore = { score: 0, exact: false, perfect: false, preference: 0, oneEdit: false, acceptable: false }
 
 /** Scores one column of a record against what was read. */
 export const scoreColumn = (query: ColumnQuery, stored: string | undefined): ColumnScore => {
@@ -78,26 +125,26 @@ export const scoreColumn = (query: ColumnQuery, stored: string | undefined): Col
     if (mine !== undefined) {
       const q = query.identifier
       if (mine.folded === q.folded) {
-        return { score: 1, exact: true, preferred: mine.compact === q.compact, oneEdit: false, acceptable: true }
+        const preference = mine.compact === q.compact ? 2 : 0
+        return { score: 1, exact: true, perfect: true, preference, oneEdit: false, acceptable: true }
       }
       const oneEdit = q.folded.length >= ONE_EDIT_MIN_LENGTH && withinOneEdit(mine.folded, q.folded)
-      return { score: editRatio(mine.folded, q.folded), exact: false, preferred: false, oneEdit, acceptable: oneEdit }
+      const score = editRatio(mine.folded, q.folded)
+      return { score, exact: false, perfect: false, preference: 0, oneEdit, acceptable: oneEdit }
     }
   }
   const text = normalizeText(stored)
   if (text.key === "" || query.text.key === "") return none
+  const legal = query.text.legal === "" || query.text.legal === text.legal ? 1 : 0
   if (text.key === query.text.key) {
-    const preferred = query.text.legal === "" || query.text.legal === text.legal
-    return { score: 1, exact: true, preferred, oneEdit: false, acceptable: true }
+    return { score: 1, exact: true, perfect: true, preference: 2 + legal, oneEdit: false, acceptable: true }
+  }
+  if (skeleton(text.key) === skeleton(query.text.key)) {
+    return { score: 1, exact: false, perfect: true, preference: legal, oneEdit: false, acceptable: true }
   }
   // Text, or an identifier read against a value that is not one (the column holds text): the threshold decides.
-  return {
-    score: textScore(text.key, query.text.key),
-    exact: false,
-    preferred: false,
-    oneEdit: false,
-    acceptable: true
-  }
+  const score = textScore(text, query.text)
+  return { score, exact: false, perfect: false, preference: 0, oneEdit: false, acceptable: true }
 }
 
 /** A candidate record with its scores per query column and overall. */
@@ -107,7 +154,8 @@ export interface Scored {
   /** The mean of the column scores. */
   readonly score: number
   readonly exact: boolean
-  readonly preferred: boolean
+  readonly perfect: boolean
+  readonly preference: number
   readonly acceptable: boolean
 }
 
@@ -119,7 +167,8 @@ export const score = (queries: ReadonlyArray<ColumnQuery>, record: CatalogRecord
     columns,
     score: columns.length === 0 ? 0 : columns.reduce((sum, c) => sum + c.score, 0) / columns.length,
     exact: columns.length > 0 && columns.every((c) => c.exact),
-    preferred: columns.every((c) => c.preferred),
+    perfect: columns.length > 0 && columns.every((c) => c.perfect),
+    preference: columns.reduce((sum, c) => sum + c.preference, 0),
     acceptable: columns.every((c) => c.acceptable)
   }
 }
@@ -159,10 +208,10 @@ const distinct = (scored: ReadonlyArray<Scored>, columns: ReadonlyArray<string>)
   return [...seen.values()]
 }
 
-/** Keeps the preferred candidates when there are any (raw identifier equal, same legal form). */
+/** Keeps the most preferred of equally exact candidates (raw reading equal, then the same legal form). */
 const preferring = (scored: ReadonlyArray<Scored>): ReadonlyArray<Scored> => {
-  const preferred = scored.filter((s) => s.preferred)
-  return preferred.length > 0 ? preferred : scored
+  const top = Math.max(...scored.map((s) => s.preference))
+  return scored.filter((s) => s.preference === top)
 }
 
 /** `exacta`: the one record equal on every key column read (after normalization); ties are not found. */
@@ -182,9 +231,10 @@ export const decideExact = (
 const noMatch = (best: number): Decision => ({ record: undefined, score: best })
 
 /**
- * `aproximada`: exact candidates win outright (as in `exacta`); otherwise the best-scored candidate is `found` when
- * it reaches `threshold`, leads the runner-up by `RUNNER_UP_MARGIN`, every identifier column of it is exact or one
- * edit away, and no other record is one edit away on such a column. Otherwise `not_found` with the best score.
+ * `aproximada`: candidates equal once OCR confusables are folded win outright (preferring as in `exacta`); otherwise
+ * the best-scored candidate is `found` when it reaches `threshold`, leads the runner-up by `leadNeeded`, every
+ * identifier column of it is exact or one edit away, and no other record is one edit away on such a column.
+ * Otherwise `not_found` with the best score.
  */
 export const decideApproximate = (
   queries: ReadonlyArray<ColumnQuery>,
@@ -196,15 +246,15 @@ export const decideApproximate = (
     candidates.map((record) => score(queries, record)),
     columns
   )
-  const exact = scored.filter((s) => s.exact)
-  if (exact.length > 0) {
-    const chosen = preferring(exact)
+  const perfect = scored.filter((s) => s.perfect)
+  if (perfect.length > 0) {
+    const chosen = preferring(perfect)
     return chosen.length === 1 && chosen[0] !== undefined ? { record: chosen[0].record, score: 1 } : noMatch(1)
   }
   const ranked = [...scored].sort((a, b) => b.score - a.score || byId(a, b))
   const [best, runnerUp] = ranked
   if (best === undefined) return noMatch(0)
-  const ahead = runnerUp === undefined || best.score - runnerUp.score >= RUNNER_UP_MARGIN
+  const ahead = runnerUp === undefined || best.score - runnerUp.score >= leadNeeded(best.score)
   const uniqueEdits = queries.every(
     (_, i) => !(best.columns[i]?.oneEdit ?? false) || scored.filter((s) => s.columns[i]?.oneEdit).length === 1
   )

@@ -124,6 +124,9 @@ export const ABBREVIATIONS: Readonly<Record<string, string>> = {
 /** Dotted abbreviations ("s.a.", "c.v", "inc.", "s.r.l."): short groups joined by dots read as one word. */
 const DOTTED = /^(?:[a-z0-9]{1,4}\.)+[a-z0-9]{0,4}$/
 
+/** A word glued to a dotted abbreviation by a lost space ("gijons.a.", "sevillas.l.u."). */
+const GLUED = /^([a-z0-9]{3,})((?:[a-z]\.){2,}[a-z]?)$/
+
 /** The words of a folded text: apostrophes join, `&`/`+` read "y", any other symbol separates. */
 export const words = (folded: string): Array<string> => {
   const out: Array<string> = []
@@ -134,9 +137,41 @@ export const words = (folded: string): Array<string> => {
       out.push(raw.replaceAll(".", ""))
       continue
     }
+    const glued = GLUED.exec(raw)
+    if (glued?.[1] !== undefined && glued[2] !== undefined) {
+      out.push(glued[1], glued[2].replaceAll(".", ""))
+      continue
+    }
     for (const part of raw.split(".")) if (part !== "") out.push(part)
   }
   return out
+}
+
+/** OCR misreadings undone when looking for a legal form ("5.L." → `sl`, "Lfda." → `ltda`, "Ltcl." → `ltd`). */
+const ocrLegal = (joined: string): string =>
+  joined
+    .replaceAll("5", "s")
+    .replaceAll("0", "o")
+    .replaceAll("1", "l")
+    .replaceAll("8", "b")
+    .replaceAll("cl", "d")
+    .replaceAll("f", "t")
+
+/** Spellings this long also match one edit away (shorter ones are too close to ordinary words). */
+const LEGAL_FUZZY_LENGTH = 5
+
+/** The canonical legal form a run of trailing words spells, exactly, after undoing OCR misreadings, or one edit away. */
+const legalOf = (joined: string): string | undefined => {
+  const exact = legalBySpelling.get(joined)
+  if (exact !== undefined) return exact
+  const read = ocrLegal(joined)
+  const unfolded = legalBySpelling.get(read)
+  if (unfolded !== undefined) return unfolded
+  if (read.length < LEGAL_FUZZY_LENGTH) return undefined
+  for (const [spelling, canonical] of legalBySpelling) {
+    if (spelling.length >= LEGAL_FUZZY_LENGTH && withinOneEdit(spelling, read)) return canonical
+  }
+  return undefined
 }
 
 /** A value as compared: the name without its legal form, and the legal form (canonical, `""` when none). */
@@ -154,7 +189,7 @@ export const normalizeText = (value: string): NormalizedText => {
   let legal = ""
   let name = tokens
   for (let i = Math.max(1, tokens.length - LEGAL_MAX_TOKENS); i < tokens.length; i++) {
-    const canonical = legalBySpelling.get(tokens.slice(i).join(""))
+    const canonical = legalOf(tokens.slice(i).join(""))
     if (canonical !== undefined) {
       legal = canonical
       name = tokens.slice(0, i)

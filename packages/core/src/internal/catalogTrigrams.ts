@@ -215,6 +215,40 @@ const grow = <A extends Uint8Array | Uint16Array | Uint32Array>(array: A, length
   return next
 }
 
+/** Pushes onto a heap whose root is the element every other is `better` than. */
+const heapPush = <A>(heap: Array<A>, item: A, better: (x: A, y: A) => boolean): void => {
+  heap.push(item)
+  let i = heap.length - 1
+  while (i > 0) {
+    const parent = (i - 1) >> 1
+    const up = heap[parent]
+    if (up === undefined || !better(up, item)) break
+    heap[i] = up
+    i = parent
+  }
+  heap[i] = item
+}
+
+/** Replaces the root of a non-empty heap and restores the order. */
+const heapReplaceRoot = <A>(heap: Array<A>, item: A, better: (x: A, y: A) => boolean): void => {
+  let i = 0
+  const n = heap.length
+  while (true) {
+    const left = 2 * i + 1
+    if (left >= n) break
+    const right = left + 1
+    const l = heap[left]
+    const r = heap[right]
+    if (l === undefined) break
+    const worse = r !== undefined && right < n && better(l, r) ? right : left
+    const child = heap[worse]
+    if (child === undefined || !better(item, child)) break
+    heap[i] = child
+    i = worse
+  }
+  heap[i] = item
+}
+
 const makeIndex = (
   size: number,
   ids: Uint8Array,
@@ -238,15 +272,22 @@ const makeIndex = (
         shared[r] = (shared[r] ?? 0) + 1
       }
     }
-    const hits: Array<IndexHit> = []
+    // The best `limit` in a heap whose root is the worst kept: no array of every record above the floor.
+    const better = (x: IndexHit, y: IndexHit) =>
+      x.similarity > y.similarity || (x.similarity === y.similarity && compareIds(ids, x.position, y.position) < 0)
+    const heap: Array<IndexHit> = []
     for (let t = 0; t < touchedCount; t++) {
       const r = touched[t] ?? 0
       const s = similarityOf(shared[r] ?? 0, n, counts[r] ?? 0)
       shared[r] = 0
-      if (s >= minSimilarity) hits.push({ position: r, similarity: s })
+      if (s < minSimilarity) continue
+      const root = heap[0]
+      if (heap.length === limit && root !== undefined && s < root.similarity) continue
+      const hit = { position: r, similarity: s }
+      if (heap.length < limit) heapPush(heap, hit, better)
+      else if (root !== undefined && better(hit, root)) heapReplaceRoot(heap, hit, better)
     }
-    hits.sort((x, y) => y.similarity - x.similarity || compareIds(ids, x.position, y.position))
-    return hits.slice(0, limit)
+    return heap.sort((x, y) => (better(x, y) ? -1 : better(y, x) ? 1 : 0))
   }
   return {
     size,
