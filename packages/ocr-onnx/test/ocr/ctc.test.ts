@@ -5,7 +5,8 @@ import {
   ctcDecode,
   foldFullWidth,
   parseDictionary,
-  restoreSpaces
+  restoreSpaces,
+  timestepColumn
 } from "../../src/internal/ocr/ctc.js"
 
 // blank, a, b, c, -, space
@@ -66,6 +67,12 @@ describe("ctcDecode", () => {
 })
 
 const char = (text: string, first: number, last = first, prob = 0.9): CtcChar => ({ text, first, last, prob })
+
+describe("timestepColumn", () => {
+  it("puts a timestep at the centre of its stride of columns", () => {
+    expect([timestepColumn(0), timestepColumn(2), timestepColumn(2, 4)]).toEqual([4, 20, 10])
+  })
+})
 
 describe("restoreSpaces", () => {
   // Timestep t sits over crop column 8t + 4.

@@ -36,10 +36,11 @@ const det = session((input) => {
   return { data, dims: [1, 1, h, w] }
 })
 
-// Every line reads "ab c": a at timestep 1, b at 3, a space at 5, c at 7, with probability `p`.
-const rec = (p = 0.9, classes = labels.length, calls?: Array<ReadonlyArray<number>>) =>
+// Every line reads "ab c": a at timestep 1, b at 3, a space at 5, c at 7, with probability `p`, one timestep per
+// `stride` columns.
+const rec = (p = 0.9, classes = labels.length, calls?: Array<ReadonlyArray<number>>, stride = 8) =>
   session((input) => {
-    const t = Math.floor(input.dims[3]! / 8)
+    const t = Math.floor(input.dims[3]! / stride)
     const data = new Float32Array(t * classes)
     const script: Record<number, number> = { 1: 1, 3: 2, 5: labels.length - 1, 7: 3 }
     for (let k = 0; k < t; k++) data[k * classes + (script[k] ?? 0)] = p
@@ -83,6 +84,20 @@ describe("recognizePage with fake sessions", () => {
         expect(ab!.confidence).toBeCloseTo(0.9, 5)
       }
     })
+  )
+
+  it.effect(
+    "measures the recognizer's stride from its output (a CRNN-style model emits a timestep per 4 columns)",
+    () =>
+      Effect.gen(function* () {
+        const result = yield* recognizePage(engine({ rec: rec(0.9, labels.length, [], 4) }), page)
+        const [ab, c] = result.lines[0]!.words
+        expect(result.lines.map((l) => l.words.map((w) => w.text).join(" "))).toEqual(["ab c", "ab c"])
+        // At stride 4, "ab" spans timesteps 1–3, i.e. crop columns 4–16: half as far along the line as at stride 8.
+        const eight = (yield* recognizePage(engine(), page)).lines[0]!.words
+        expect(ab!.x1 - ab!.x0).toBeLessThan(eight[0]!.x1 - eight[0]!.x0)
+        expect(c!.x0).toBeLessThan(eight[1]!.x0)
+      })
   )
 
   it.effect("turns every line round when the classifier says 180° with enough confidence", () =>

@@ -55,8 +55,11 @@ export const ctcDecode = (
   return out
 }
 
-/** The crop column at the centre of a timestep (the model emits one timestep per 8 columns). */
-export const timestepColumn = (t: number): number => t * 8 + 4
+/**
+ * The crop column at the centre of a timestep. PP-OCRv3/v4 recognizers emit one timestep per 8 columns (the
+ * default); the stride is measured from each output, so a CRNN-style model with 4 works too.
+ */
+export const timestepColumn = (t: number, stride = 8): number => (t + 0.5) * stride
 
 /** The longest run of ink-free columns in [from, to). */
 const longestGap = (ink: Uint8Array, from: number, to: number): number => {
@@ -75,13 +78,18 @@ const longestGap = (ink: Uint8Array, from: number, to: number): number => {
  * recognition window even past it, so the centres alone can sit inside the gap). Spaces the model did emit are
  * kept. A crop with no ink found (too flat to tell) is evidence of nothing: it gets no spaces.
  */
-export const restoreSpaces = (chars: ReadonlyArray<CtcChar>, ink: Uint8Array, minGap: number): Array<CtcChar> => {
+export const restoreSpaces = (
+  chars: ReadonlyArray<CtcChar>,
+  ink: Uint8Array,
+  minGap: number,
+  stride = 8
+): Array<CtcChar> => {
   if (!ink.includes(1)) return [...chars]
   const out: Array<CtcChar> = []
   for (const ch of chars) {
     const prev = out[out.length - 1]
     if (prev !== undefined && prev.text !== " " && ch.text !== " ") {
-      const gap = longestGap(ink, timestepColumn(prev.first), timestepColumn(ch.last) + 1)
+      const gap = longestGap(ink, timestepColumn(prev.first, stride), timestepColumn(ch.last, stride) + 1)
       if (gap >= minGap) out.push({ text: " ", first: prev.last, last: ch.first, prob: 1 })
     }
     out.push(ch)
@@ -102,7 +110,7 @@ export interface CropWord {
  * its last character's last, then snapped to the ink: grown over ink that continues past a timestep boundary,
  * trimmed over blank columns, never past a neighbour's centre. Without any ink found, the timesteps alone.
  */
-export const cropWords = (chars: ReadonlyArray<CtcChar>, ink: Uint8Array): Array<CropWord> => {
+export const cropWords = (chars: ReadonlyArray<CtcChar>, ink: Uint8Array, stride = 8): Array<CropWord> => {
   const runs: Array<Array<CtcChar>> = []
   let current: Array<CtcChar> = []
   for (const ch of chars) {
@@ -117,22 +125,22 @@ export const cropWords = (chars: ReadonlyArray<CtcChar>, ink: Uint8Array): Array
   return runs.map((run, k) => {
     const head = run[0]!
     const tail = run[run.length - 1]!
-    const leftLimit = k === 0 ? 0 : timestepColumn(runs[k - 1]![runs[k - 1]!.length - 1]!.last) + 1
-    const rightLimit = k === runs.length - 1 ? width : timestepColumn(runs[k + 1]![0]!.first)
-    let start = Math.min(head.first * 8, width - 1)
-    let end = Math.max(Math.min((tail.last + 1) * 8, width), start + 1)
+    const leftLimit = k === 0 ? 0 : timestepColumn(runs[k - 1]![runs[k - 1]!.length - 1]!.last, stride) + 1
+    const rightLimit = k === runs.length - 1 ? width : timestepColumn(runs[k + 1]![0]!.first, stride)
+    let start = Math.min(Math.round(head.first * stride), width - 1)
+    let end = Math.max(Math.min(Math.round((tail.last + 1) * stride), width), start + 1)
     const text = run.map((c) => c.text).join("")
     if (!snap) return { text, chars: run, start, end }
     if (ink[start] === 1) {
       while (start > leftLimit && ink[start - 1] === 1) start--
     } else {
-      while (start < timestepColumn(head.first) && start < width - 1 && ink[start] === 0) start++
+      while (start < timestepColumn(head.first, stride) && start < width - 1 && ink[start] === 0) start++
     }
     end = Math.max(end, start + 1)
     if (ink[end - 1] === 1) {
       while (end < rightLimit && ink[end] === 1) end++
     } else {
-      while (end > timestepColumn(tail.last) + 1 && end > start + 1 && ink[end - 1] === 0) end--
+      while (end > timestepColumn(tail.last, stride) + 1 && end > start + 1 && ink[end - 1] === 0) end--
     }
     return { text, chars: run, start, end }
   })

@@ -15,6 +15,7 @@ export const validateImage = (image: PageImage): string | undefined => {
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
     return `image size ${width}×${height} is not a positive integer size`
   }
+  if (channels !== 1 && channels !== 3 && channels !== 4) return `images have 1, 3 or 4 channels, not ${channels}`
   if (data.length < width * height * channels) {
     return `image buffer holds ${data.length} bytes, ${width}×${height}×${channels} expected`
   }

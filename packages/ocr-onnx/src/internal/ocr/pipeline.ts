@@ -46,7 +46,9 @@ const detect = Effect.fnUntraced(function* (session: InferenceSession, image: Pa
   const out = yield* runOne(session, input.tensor, [1, 3, input.height, input.width])
   const [h, w] = out.dims.slice(-2)
   if (h !== input.height || w !== input.width) {
-    return yield* new OcrError({ message: `the detector returned a ${out.dims.join("×")} map for a ${w}×${h} input` })
+    return yield* new OcrError({
+      message: `the detector returned a ${out.dims.join("×")} map for a ${input.width}×${input.height} input`
+    })
   }
   return dbPostprocess({ data: out.data, width: input.width, height: input.height }, input.scaleX, input.scaleY, config)
 })
@@ -82,6 +84,7 @@ const recognizeLine = Effect.fnUntraced(function* (
   const crop = cropLine(image, box, config)
   const ink = inkColumns(crop)
   const chars: Array<CtcChar> = []
+  let stride = 8
   for (const [start, end] of splitColumns(ink, config.recMaxWidth)) {
     // Each piece is read with a margin of context on both sides (a space at the cut is visible to the model) and
     // keeps the characters centred inside it, so nothing is read twice.
@@ -94,15 +97,17 @@ const recognizeLine = Effect.fnUntraced(function* (
         message: `the recognizer has ${c} classes but the dictionary gives ${engine.labels.length} (blank + entries + space)`
       })
     }
-    for (const ch of ctcDecode(out.data, t, c, engine.labels, from / 8)) {
-      const centre = (timestepColumn(ch.first) + timestepColumn(ch.last)) / 2
+    if (t === 0) continue
+    stride = (to - from) / t
+    for (const ch of ctcDecode(out.data, t, c, engine.labels, from / stride)) {
+      const centre = (timestepColumn(ch.first, stride) + timestepColumn(ch.last, stride)) / 2
       if (centre >= start && centre < end) chars.push(ch)
     }
   }
   if (chars.length === 0) return undefined
   const score = chars.reduce((acc, ch) => acc + ch.prob, 0) / chars.length
   if (score < config.minLineScore) return undefined
-  const words = cropWords(restoreSpaces(chars, ink, config.spaceGap * config.recHeight), ink)
+  const words = cropWords(restoreSpaces(chars, ink, config.spaceGap * config.recHeight, stride), ink, stride)
   if (words.length === 0) return undefined
   return { box, words: wordsOnPage(crop, words, config.foldFullWidth) }
 })
