@@ -1,4 +1,12 @@
 import { defineProject } from "vitest/config"
 import { shared } from "../../vitest.shared.ts"
 
-export default defineProject(shared)
+/** The server's tests, and the repository's examples (`examples/*.test.ts`, a user's own test written with the testkit). */
+export default defineProject({
+  ...shared,
+  test: {
+    ...shared.test,
+    dir: "../..",
+    include: ["packages/server/test/**/*.test.ts", "examples/**/*.test.ts"]
+  }
+})

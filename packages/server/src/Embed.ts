@@ -26,12 +26,14 @@ import {
   Ports,
   Processing,
   Skill,
+  Skills,
   Timestamp,
   Worker
 } from "@legible/core"
 import { OnnxReader } from "@legible/ocr-onnx"
 import { Effect, Layer, Option, Schedule } from "effect"
 import type * as Layers from "./Layers.js"
+import * as Operations from "./Operations.js"
 
 /** What to build. Every part is optional. */
 export interface Options {
@@ -84,6 +86,20 @@ export const toSkill = (spec: SkillSpec, clientId: string, now: Timestamp.Timest
         updatedAt: now
       } satisfies Skill.Skill)
 }
+
+/** Creates a client's skill from a definition (as written to `POST /api/skills`), or stores its next version. */
+export const defineSkill = Effect.fn("Embed.defineSkill")(function* (
+  clientId: string,
+  slug: string,
+  definition: typeof Extensions.SkillDefinition.Type
+) {
+  yield* Operations.ensureClient(clientId)
+  return yield* Skills.apply(clientId, slug, {
+    name: definition.name,
+    instructions: definition.instructions ?? "",
+    fields: definition.fields.map(ExtensionHandlers.toSkillField)
+  })
+})
 
 /** Settings of one direct extraction. */
 export interface ExtractNowOptions {
