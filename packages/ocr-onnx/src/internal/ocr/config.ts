@@ -19,7 +19,7 @@ export interface OcrConfig {
   readonly detMaxBoxes: number
   /** A component this many times longer than wide has its own angle; shorter ones take the page's axis. */
   readonly detMinElongation: number
-  /** Recognition input height (fixed by the model). */
+  /** Recognition input height (fixed by the model: 48 for PP-OCRv3/v4, 32 for older CRNN ones). */
   readonly recHeight: number
   /** Longest recognition input, in pixels at height 48; longer lines are split at gaps. */
   readonly recMaxWidth: number
@@ -28,7 +28,8 @@ export interface OcrConfig {
    * is about 60 with the unclip margin. Skipping them saves reading thousands of columns of nothing.
    */
   readonly recMaxAspect: number
-  /** Classifier input width (fixed by the model). */
+  /** Classifier input height and width (fixed by the model). */
+  readonly clsHeight: number
   readonly clsWidth: number
   /** Lines per classifier run. */
   readonly clsBatch: number
@@ -61,6 +62,7 @@ export const defaultOcrConfig: OcrConfig = {
   recHeight: 48,
   recMaxWidth: 1280,
   recMaxAspect: 150,
+  clsHeight: 48,
   clsWidth: 192,
   clsBatch: 8,
   clsThreshold: 0.9,

@@ -131,9 +131,9 @@ export const sliceColumns = (crop: LineCrop, start: number, end: number): Float3
 }
 
 /**
- * Writes the classifier input for one box into `batch` at slot `index` ([N, 3, 48, clsWidth]): the box at height
- * 48, as wide as its aspect ratio allows up to `clsWidth` (squeezed beyond it), zero-padded on the right, as
- * PaddleOCR's cls resize does.
+ * Writes the classifier input for one box into `batch` at slot `index` ([N, 3, clsHeight, clsWidth]): the box at
+ * height `clsHeight`, as wide as its aspect ratio allows up to `clsWidth` (squeezed beyond it), zero-padded on
+ * the right, as PaddleOCR's cls resize does.
  */
 export const writeClsInput = (
   image: PageImage,
@@ -142,7 +142,7 @@ export const writeClsInput = (
   batch: Float32Array,
   index: number
 ): void => {
-  const height = config.recHeight
+  const height = config.clsHeight
   const width = config.clsWidth
   const used = Math.max(1, Math.min(width, Math.ceil((height * box.width) / box.height)))
   const sx = box.width / used

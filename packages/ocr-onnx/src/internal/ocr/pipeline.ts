@@ -62,9 +62,9 @@ const classify = Effect.fnUntraced(function* (
   const flips: Array<boolean> = []
   for (let from = 0; from < boxes.length; from += config.clsBatch) {
     const chunk = boxes.slice(from, from + config.clsBatch)
-    const batch = new Float32Array(chunk.length * 3 * config.recHeight * config.clsWidth)
+    const batch = new Float32Array(chunk.length * 3 * config.clsHeight * config.clsWidth)
     for (const [k, box] of chunk.entries()) writeClsInput(image, box, config, batch, k)
-    const out = yield* runOne(session, batch, [chunk.length, 3, config.recHeight, config.clsWidth])
+    const out = yield* runOne(session, batch, [chunk.length, 3, config.clsHeight, config.clsWidth])
     flips.push(...clsFlips(out.data, chunk.length, config.clsThreshold))
   }
   return applyFlips(boxes, flips)
