@@ -137,6 +137,21 @@ describe("recognizePage with fake sessions", () => {
     })
   )
 
+  it.effect("accepts a recognizer without a space class (trained without use_space_char)", () =>
+    Effect.gen(function* () {
+      const noSpace = session((input) => {
+        const classes = labels.length - 1
+        const t = Math.floor(input.dims[3]! / 8)
+        const data = new Float32Array(t * classes)
+        const script: Record<number, number> = { 1: 1, 3: 2, 7: 3 }
+        for (let k = 0; k < t; k++) data[k * classes + (script[k] ?? 0)] = 0.9
+        return { data, dims: [1, t, classes] }
+      })
+      const result = yield* recognizePage(engine({ rec: noSpace }), page)
+      expect(result.lines.map((l) => l.words.map((w) => w.text).join(" "))).toEqual(["abc", "abc"])
+    })
+  )
+
   it.effect("drops lines read with too little confidence", () =>
     Effect.gen(function* () {
       const result = yield* recognizePage(engine({ rec: rec(0.4) }), page)
@@ -149,6 +164,8 @@ describe("recognizePage with fake sessions", () => {
       const error = yield* Effect.flip(recognizePage(engine({ rec: rec(0.9, labels.length + 1) }), page))
       expect(error).toBeInstanceOf(OcrError)
       expect(error.message).toMatch(/6 classes but the dictionary gives 5/)
+      const fewer = yield* Effect.flip(recognizePage(engine({ rec: rec(0.9, labels.length - 2) }), page))
+      expect(fewer.message).toMatch(/3 classes but the dictionary gives 5/)
     })
   )
 

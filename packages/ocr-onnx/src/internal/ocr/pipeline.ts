@@ -92,7 +92,8 @@ const recognizeLine = Effect.fnUntraced(function* (
     const to = Math.min(crop.width, end + PIECE_MARGIN)
     const out = yield* runOne(engine.rec, sliceColumns(crop, from, to), [1, 3, crop.height, to - from])
     const [t, c] = out.dims.slice(-2)
-    if (t === undefined || c === undefined || c !== engine.labels.length) {
+    // A recognizer trained without use_space_char has no class for the space: one fewer.
+    if (t === undefined || c === undefined || (c !== engine.labels.length && c !== engine.labels.length - 1)) {
       return yield* new OcrError({
         message: `the recognizer has ${c} classes but the dictionary gives ${engine.labels.length} (blank + entries + space)`
       })
