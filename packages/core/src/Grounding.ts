@@ -63,6 +63,8 @@ export interface WordIndex {
   readonly words: ReadonlyArray<IndexedWord>
   /** Every word's key in reading order, a page break as `PAGE_BREAK`. */
   readonly text: Uint16Array
+  /** `text` as a string, for the exact searches of the filter. */
+  readonly string: string
   /** The word of each character of `text` (`-1` for page breaks). */
   readonly charWord: Int32Array
   readonly wordById: ReadonlyMap<string, number>
@@ -123,9 +125,14 @@ export const index = (document: Pick<ReadDocument, "pages">): WordIndex => {
       line++
     }
   })
+  const text = Uint16Array.from(codes)
+  let string = ""
+  // In slices: spreading a whole document's codes into one call could exceed the engine's argument limit.
+  for (let at = 0; at < text.length; at += 8_192) string += String.fromCharCode(...text.subarray(at, at + 8_192))
   return {
     words,
-    text: Uint16Array.from(codes),
+    text,
+    string,
     charWord: Int32Array.from(owners),
     wordById: new Map(words.map((w, i) => [w.id, i])),
     labels: new Map()
@@ -173,6 +180,8 @@ const similarity = (a: string, b: string): number => {
  */
 const approximateSearch = (
   text: Uint16Array,
+  from: number,
+  to: number,
   pattern: string,
   k: number,
   hit: (end: number, distance: number) => void
@@ -184,7 +193,7 @@ const approximateSearch = (
   for (let i = 0; i <= m; i++) column[i] = i
   // Rows 0..k start within k; row k+1 is computed in the first column as the first one that may drop to k.
   let active = Math.min(k + 1, m)
-  for (let j = 0; j < text.length; j++) {
+  for (let j = from; j < to; j++) {
     const c = text[j]!
     let diagonal = 0
     let above = 0
@@ -203,6 +212,42 @@ const approximateSearch = (
       column[active] = k + 1
     }
   }
+}
+
+/**
+ * `approximateSearch` over the whole text, filtered: cut into k+1 pieces, a pattern within k edits keeps one piece
+ * intact (pigeonhole), so only the windows around exact occurrences of a piece (found by the engine's `indexOf`)
+ * need the dynamic programme. Pieces shorter than 3 characters would match everywhere: then the whole text is searched.
+ */
+const search = (idx: WordIndex, pattern: string, k: number, hit: (end: number, distance: number) => void): void => {
+  const m = pattern.length
+  const n = idx.text.length
+  const size = Math.floor(m / (k + 1))
+  if (size < 3) {
+    approximateSearch(idx.text, 0, n, pattern, k, hit)
+    return
+  }
+  const windows: Array<readonly [number, number]> = []
+  for (let piece = 0; piece <= k; piece++) {
+    const offset = piece * size
+    const part = pattern.slice(offset, piece === k ? m : offset + size)
+    for (let at = idx.string.indexOf(part); at >= 0; at = idx.string.indexOf(part, at + 1)) {
+      windows.push([Math.max(0, at - offset - k), Math.min(n, at - offset + m + k)])
+    }
+  }
+  windows.sort((a, b) => a[0] - b[0])
+  let start = -1
+  let end = -1
+  for (const [a, b] of windows) {
+    if (a <= end) {
+      end = Math.max(end, b)
+      continue
+    }
+    if (start >= 0) approximateSearch(idx.text, start, end, pattern, k, hit)
+    start = a
+    end = b
+  }
+  if (start >= 0) approximateSearch(idx.text, start, end, pattern, k, hit)
 }
 
 interface Run {
@@ -235,7 +280,7 @@ const findRuns = (
   // The first and last hit ending in each word: the runs ending at that word start somewhere between.
   const firstEnd = new Map<number, number>()
   const lastEnd = new Map<number, number>()
-  approximateSearch(idx.text, pattern, k, (end) => {
+  search(idx, pattern, k, (end) => {
     const w = idx.charWord[end]!
     // A match may end on a page break (counted as an insertion): that is no word's run.
     if (w < 0) return
