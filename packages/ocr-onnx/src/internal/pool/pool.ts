@@ -229,7 +229,12 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
             }
             return
           }
-          if (outcome._tag === "Broken") yield* Deferred.fail(job.result, outcome.error)
+          if (outcome._tag === "Broken") {
+            yield* Deferred.fail(job.result, outcome.error)
+            yield* Effect.logWarning(
+              `replacing worker thread ${thread?.threadId ?? "(none)"}: ${outcome.error.message}`
+            )
+          }
           if (thread !== undefined) {
             counters.replaced++
             yield* retire
