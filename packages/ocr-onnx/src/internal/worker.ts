@@ -73,6 +73,7 @@ interface PageRead {
 // OCR failures are not the document's fault (a model that cannot load or run): retryable, like a crashed worker.
 const workerFailed = (message: string) => new Document.DocumentError({ reason: "WorkerFailed", message })
 
+// Fails to compile when the schema above and mupdf's `Limits` drift apart.
 const limitsCheck = (limits: WorkerSettings["limits"]): Limits => limits
 
 const settings = Schema.decodeUnknownSync(WorkerSettings)(workerData)
