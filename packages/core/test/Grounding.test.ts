@@ -181,6 +181,36 @@ describe("Grounding properties", () => {
   )
 
   it.prop(
+    "a run of at least 10 characters with one character misread, dropped or added is still grounded",
+    [
+      Page,
+      Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1_000 })),
+      Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1_000 }))
+    ],
+    ([words, at, typo]) => {
+      const d = doc([{ y: 40, words }])
+      const start = at % words.length
+      let end = start
+      while (end < words.length && words.slice(start, end).join("").length < 10) end++
+      const run = words.slice(start, end).join(" ")
+      if (run.replace(/ /g, "").length < 10) return
+      const letters = [...run].map((c, i) => [c, i] as const).filter(([c]) => c !== " ")
+      const [c, i] = letters[typo % letters.length] ?? ["x", 0]
+      const other = c === "x" ? "y" : "x"
+      const literal = [
+        `${run.slice(0, i)}${other}${run.slice(i + 1)}`,
+        `${run.slice(0, i)}${run.slice(i + 1)}`,
+        `${run.slice(0, i)}${other}${run.slice(i)}`
+      ][typo % 3]
+      if (literal === undefined) return
+      const found = Grounding.match(Grounding.index(d), literal)
+      assert.isDefined(found, literal)
+      assert.isAtLeast(found?.score ?? 0, Grounding.defaultOptions.threshold)
+    },
+    seeded(5103, 300)
+  )
+
+  it.prop(
     "never throws, and returns only ids of the document's words",
     [Schema.Array(Schema.String).check(Schema.isMaxLength(30)), Schema.String, Schema.Array(Schema.String)],
     ([words, literal, labels]) => {
