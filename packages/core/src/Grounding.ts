@@ -442,7 +442,7 @@ export const match = (
   }
   const runs = findRuns(idx, key(literal), options, true).filter((r) => !excluded(r))
   if (runs.length === 0) return undefined
-  const best = Math.max(...runs.map((r) => r.score))
+  const best = runs.reduce((high, r) => Math.max(high, r.score), 0)
   const occurrences = runs.filter((r) => r.score >= best - options.tie)
   let chosen = occurrences[0]!
   if (occurrences.length > 1) {
