@@ -1,3 +1,6 @@
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
 import { assert, describe, it } from "@effect/vitest"
 import { Values } from "@legible/core"
 import { Schema } from "effect"
@@ -437,3 +440,23 @@ describe("Values robustness", () => {
     seeded(4302, 1000)
   )
 })
+
+const SROIE_KEYS = fileURLToPath(new URL("../../../../shared/data/sroie/key/", import.meta.url))
+
+describe.skipIf(!fs.existsSync(SROIE_KEYS))(
+  "Values on real receipts (../shared/data/sroie, skipped when absent)",
+  () => {
+    it("parses every printed date (day-first, 2- and 4-digit years, / and -) and total", () => {
+      const files = fs.readdirSync(SROIE_KEYS)
+      assert.strictEqual(files.length, 30)
+      for (const file of files) {
+        const truth = JSON.parse(fs.readFileSync(path.join(SROIE_KEYS, file), "utf8")) as Record<string, string>
+        const [, d, m, y] = /^(\d{2})[/-](\d{2})[/-](\d{2}|\d{4})$/.exec(truth.date ?? "") ?? []
+        assert.isDefined(y, `${file}: ${truth.date}`)
+        const year = y?.length === 2 ? `20${y}` : y
+        assert.strictEqual(Values.parse("date", truth.date ?? ""), `${year}-${m}-${d}`, file)
+        assert.strictEqual(Values.parse("float", truth.total ?? ""), Number(truth.total), file)
+      }
+    })
+  }
+)
