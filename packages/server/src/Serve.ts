@@ -56,7 +56,7 @@ export const api = (
         readiness: sql`SELECT 1`
       })
       const listening = Layer.effectDiscard(
-        HttpServer.addressFormattedWith((address) => Effect.logInfo("listening", { address }))
+        HttpServer.addressFormattedWith((address) => Effect.logInfo("listening").pipe(Effect.annotateLogs({ address })))
       )
       return HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
         Layer.merge(listening),
@@ -88,13 +88,17 @@ export const worker = (settings: Config.Settings): Layer.Layer<never, never, Pro
       yield* Effect.addFinalizer(() =>
         Effect.gen(function* () {
           const inFlight = yield* running.inFlight
-          yield* Effect.logInfo("worker stopping", { inFlight, graceSeconds: settings.worker.shutdownGraceSeconds })
+          yield* Effect.logInfo("worker stopping").pipe(
+            Effect.annotateLogs({ inFlight, graceSeconds: settings.worker.shutdownGraceSeconds })
+          )
           yield* running.stop(settings.worker.shutdownGraceSeconds * 1000)
           yield* Effect.logInfo("worker stopped")
         })
       )
       if (settings.retentionDays !== undefined) yield* Effect.forkScoped(Archive.schedule(settings.retentionDays))
-      yield* Effect.logInfo("worker started", { workerId: id, concurrency: settings.worker.concurrency })
+      yield* Effect.logInfo("worker started").pipe(
+        Effect.annotateLogs({ workerId: id, concurrency: settings.worker.concurrency })
+      )
     })
   )
 

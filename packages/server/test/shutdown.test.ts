@@ -65,7 +65,11 @@ describe("graceful worker stops", () => {
     const id = await api!.submit(key, SAMPLE_SCAN, "scan.jpg")
     await processing(id)
     expect(await worker.stop("SIGTERM", 90_000)).toBe(0)
-    expect(worker.stderr()).toMatch(/"worker stopping",\{"inFlight":1/)
+    const stopping = worker
+      .stderr()
+      .split("\n")
+      .find((line) => line.includes('"worker stopping"'))
+    expect(JSON.parse(stopping ?? "{}")).toMatchObject({ annotations: { inFlight: 1, graceSeconds: 60 } })
     const read = (await api!.key("GET", `/v1/extractions/${id}`, key)).body as Json
     expect(read.status).toBe("completado")
     expect(await attempts(id)).toBe(1)
