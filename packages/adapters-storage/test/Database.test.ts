@@ -16,6 +16,7 @@ const tablesOf = Effect.gen(function* () {
 
 const expectedTables = [
   "api_keys",
+  "catalog_keys",
   "catalog_records",
   "catalogs",
   "clients",
