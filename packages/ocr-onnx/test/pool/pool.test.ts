@@ -50,7 +50,8 @@ const settled = (pool: Pool.Pool) =>
     Effect.orDie
   )
 
-describe("pool", () => {
+// The tests are independent (a pool each) and mostly wait on timers and thread start-up: run them together.
+describe.concurrent("pool", () => {
   it.live("runs as many tasks at once as it has threads", () =>
     Effect.gen(function* () {
       const pool = yield* Pool.make({ ...settings, size: 2 })
