@@ -16,7 +16,7 @@ import * as Serve from "./Serve.js"
 export const VERSION = "0.1.0"
 
 const withStorage = <A, E, R>(settings: Config.Settings, effect: Effect.Effect<A, E, R>) =>
-  effect.pipe(Effect.provide(Layers.storage(settings)), Effect.provide(Serve.logging(settings)))
+  effect.pipe(Effect.provide(Layers.stores(settings)), Effect.provide(Serve.logging(settings)))
 
 const readText = (path: string) =>
   Effect.tryPromise({

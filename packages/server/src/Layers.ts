@@ -34,13 +34,22 @@ export const database = (
   return Database.layer({ engine: "pglite", dataDir: `${settings.dataDir}/${PGLITE_DIR}` }).pipe(Layer.provide(lock))
 }
 
-/** Every storage port over the database (documents in it, or in `LEGIBLE_DOCUMENTS_DIR`). */
+const documents = (settings: Config.Settings) =>
+  SqlStorage.layer({
+    documents: settings.documentsDir === undefined ? undefined : { directory: settings.documentsDir }
+  })
+
+/** The stores over the database (documents in it, or in `LEGIBLE_DOCUMENTS_DIR`): what the api role needs. */
+export const stores = (
+  settings: Config.Settings
+): Layer.Layer<Ports.StorageServices | DatabaseServices, Errors.StorageError | DataDirInUse> =>
+  documents(settings).pipe(Layer.provideMerge(database(settings)))
+
+/** Every storage port, the job queue (one listening connection) and the catalog matcher over the database. */
 export const storage = (
   settings: Config.Settings
 ): Layer.Layer<StorageServices, Errors.StorageError | DataDirInUse> => {
-  const stores = SqlStorage.layer({
-    documents: settings.documentsDir === undefined ? undefined : { directory: settings.documentsDir }
-  })
+  const stores = documents(settings)
   // `stores` is one layer value: built once and shared by the matcher (layers are memoized by reference).
   const ports = Layer.mergeAll(stores, SqlJobQueue.layer(), CatalogMatching.layer.pipe(Layer.provide(stores)))
   return ports.pipe(Layer.provideMerge(database(settings)))
@@ -92,7 +101,15 @@ export const extractor = (settings: Config.Settings): Layer.Layer<Extractor.Fiel
 /** Everything processing and the HTTP layer need. */
 export type Services = StorageServices | Document.DocumentReader | Extractor.FieldExtractor
 
-/** Storage, reader and extractor together. */
+/** What the api role needs: the stores, the reader (type sniffing) and the extractor (`supports`). */
+export const api = (
+  settings: Config.Settings
+): Layer.Layer<
+  Ports.StorageServices | DatabaseServices | Document.DocumentReader | Extractor.FieldExtractor,
+  Errors.StorageError | DataDirInUse | Document.DocumentError
+> => Layer.mergeAll(stores(settings), reader(settings), extractor(settings))
+
+/** Storage, queue, matcher, reader and extractor together. */
 export const all = (
   settings: Config.Settings
 ): Layer.Layer<Services, Errors.StorageError | DataDirInUse | Document.DocumentError> =>

@@ -104,8 +104,8 @@ export const worker = (settings: Config.Settings): Layer.Layer<never, never, Pro
 
 /** The layer of a role over the real services of the settings. */
 export const layer = (settings: Config.Settings, role: Role): Layer.Layer<never, StartError> => {
-  const parts =
-    role === "api" ? api(settings) : role === "worker" ? worker(settings) : Layer.merge(api(settings), worker(settings))
+  if (role === "api") return api(settings).pipe(Layer.provide(Layers.api(settings)))
+  const parts = role === "worker" ? worker(settings) : Layer.merge(api(settings), worker(settings))
   return parts.pipe(Layer.provide(Layers.all(settings)))
 }
 
