@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url"
 import { defineProject } from "vitest/config"
 import { shared } from "../../vitest.shared.ts"
 
@@ -6,7 +7,8 @@ export default defineProject({
   ...shared,
   test: {
     ...shared.test,
-    dir: "../..",
+    // Absolute: the repository root, wherever vitest is started from.
+    dir: fileURLToPath(new URL("../..", import.meta.url)),
     include: ["packages/server/test/**/*.test.ts", "examples/**/*.test.ts"]
   }
 })
