@@ -74,6 +74,9 @@ const FILLERS = 89
 
 const keyOf = (word: string) => CatalogMatch.normalize(word).key
 
+/** A prime stride through the name pool (coprime with its size, checked). */
+const STRIDE = 1_000_003
+
 /** Seeds every catalog (sizes times `scale`); returns the measured ones by name, and the seconds spent. */
 export const seed = (log: (line: string) => void, scale = 1) =>
   Effect.gen(function* () {
@@ -112,16 +115,17 @@ export const seed = (log: (line: string) => void, scale = 1) =>
       `JOIN bench_words ${alias} ON ${alias}.kind = '${kind}' AND ${alias}.i = ${position}`
     // Candidates (15% more than needed), then the first `size` distinct names per catalog, in generation order.
     yield* sql.unsafe(`ANALYZE bench_words`)
+    // One pool of distinct names (15% more candidates than the largest catalog plus its absent names).
+    const candidates = Math.round(Math.max(...all.map((c) => c.size)) * 1.45)
     yield* sql.unsafe(`
-      CREATE UNLOGGED TABLE bench_names AS
+      CREATE UNLOGGED TABLE bench_pool AS
       WITH h AS MATERIALIZED (
-        SELECT c.id AS catalog_id, c.size, c.seed, g,
-          hashint8extended(g, c.seed) & ${Number.MAX_SAFE_INTEGER} AS a,
-          hashint8extended(g, c.seed + 1000) & ${Number.MAX_SAFE_INTEGER} AS b
-        FROM bench_catalogs c, generate_series(0::bigint, (c.size * 1.15)::bigint) g
+        SELECT g, hashint8extended(g, 7) & ${Number.MAX_SAFE_INTEGER} AS a,
+          hashint8extended(g, 1007) & ${Number.MAX_SAFE_INTEGER} AS b
+        FROM generate_series(0::bigint, ${candidates - 1}::bigint) g
       ),
       p AS (
-        SELECT h.catalog_id, h.size, h.seed, h.g, a % 10 AS pattern,
+        SELECT h.g, a % 10 AS pattern,
           1 + (a / 10) % ${ACTIVITIES.length} AS i_act, 1 + (a / 1000) % ${SURNAMES.length} AS i_s1,
           1 + (a / 1000000) % ${SURNAMES.length} AS i_s2, 1 + b % ${FIRST_NAMES.length} AS i_fir,
           1 + (b / 100) % ${PLACES.length} AS i_pla, 1 + (b / 10000) % ${SYLLABLES.length} AS y1,
@@ -130,7 +134,7 @@ export const seed = (log: (line: string) => void, scale = 1) =>
         FROM h
       ),
       n AS (
-        SELECT p.catalog_id, p.size, p.seed, p.g, p.pattern, p.amp,
+        SELECT p.g, p.pattern, p.amp,
           lower(y1.d || y2.d || CASE WHEN three THEN y3.d ELSE '' END) AS coined,
           act.d AS act_d, act.n AS act_n, s1.d AS s1_d, s1.n AS s1_n, s2.d AS s2_d, s2.n AS s2_n,
           fir.d AS fir_d, fir.n AS fir_n, pla.d AS pla_d, pla.n AS pla_n,
@@ -140,7 +144,7 @@ export const seed = (log: (line: string) => void, scale = 1) =>
           ${word("y2", "syl", "p.y2")} ${word("y3", "syl", "p.y3")} ${word("leg", "leg", "p.i_leg")}
       ),
       names AS (
-        SELECT catalog_id, size, seed, g, leg_d, leg_n,
+        SELECT g, leg_d, leg_n,
           CASE pattern
             WHEN 0 THEN act_d || ' ' || s1_d || ' ' || s2_d
             WHEN 1 THEN act_d || ' ' || s1_d || ' ' || s2_d
@@ -166,16 +170,27 @@ export const seed = (log: (line: string) => void, scale = 1) =>
         FROM n
       ),
       firsts AS (
-        SELECT DISTINCT ON (catalog_id, norm) * FROM names ORDER BY catalog_id, norm, g
-      ),
-      ranked AS (
-        SELECT *, row_number() OVER (PARTITION BY catalog_id ORDER BY g) AS k FROM firsts
+        SELECT DISTINCT ON (norm) * FROM names ORDER BY norm, g
       )
-      SELECT catalog_id, md5(catalog_id::text || '-' || g)::uuid AS id, k,
-        base || CASE WHEN leg_d = '' THEN '' ELSE ' ' || leg_d END AS nombre, norm, leg_n AS legal,
-        substr('ABCDEFGHJ', 1 + ((k * 31 + seed) % 9)::int, 1) || lpad(((k * 7919 + seed * 104729) % 100000000)::text, 8, '0') AS cif,
-        k % 4 = 0 AS hyphen
-      FROM ranked WHERE k <= size`)
+      SELECT row_number() OVER (ORDER BY g) AS pos, base || CASE WHEN leg_d = '' THEN '' ELSE ' ' || leg_d END AS nombre,
+        norm, leg_n AS legal
+      FROM firsts`)
+    const [pool] = yield* sql<{ size: number }>`SELECT count(*)::int AS size FROM bench_pool`
+    const poolSize = pool?.size ?? 0
+    const largest = Math.max(...all.map((c) => c.size))
+    if (poolSize < largest * 1.02 || poolSize % STRIDE === 0) {
+      return yield* Effect.die(new Error(`a pool of ${poolSize} names cannot hold a ${largest}-record catalog`))
+    }
+    // Catalog c holds pool positions 1 + ((j × STRIDE + seed × 7919) mod pool) for j < size: distinct names, a
+    // different subset per catalog (the largest takes most of the pool; the rest are its absent names).
+    yield* sql.unsafe(`
+      CREATE UNLOGGED TABLE bench_names AS
+      SELECT c.id AS catalog_id, md5(c.id::text || '-' || j)::uuid AS id, p.nombre, p.norm, p.legal,
+        substr('ABCDEFGHJ', 1 + ((j * 31 + c.seed) % 9)::int, 1)
+          || lpad(((j * 7919 + c.seed * 104729) % 100000000)::text, 8, '0') AS cif,
+        j % 4 = 0 AS hyphen
+      FROM bench_catalogs c CROSS JOIN LATERAL generate_series(0::bigint, c.size - 1) j
+      JOIN bench_pool p ON p.pos = 1 + ((j * ${STRIDE} + c.seed * 7919) % ${poolSize})`)
     log(`  generated names in ${((performance.now() - started) / 1000).toFixed(1)} s`)
 
     // Constraints and secondary indexes are dropped for the load and rebuilt after, as the migration defined them.
@@ -207,15 +222,25 @@ export const seed = (log: (line: string) => void, scale = 1) =>
       UPDATE catalogs c SET record_count = n.count
       FROM (SELECT catalog_id, count(*) AS count FROM bench_names GROUP BY catalog_id) n WHERE c.id = n.catalog_id`)
     log(`  inserted key rows at ${((performance.now() - started) / 1000).toFixed(1)} s`)
-    for (const c of constraints.filter((c) => c.definition.startsWith("PRIMARY"))) {
-      yield* rebuild(sql, `ALTER TABLE ${c.table} ADD CONSTRAINT ${c.name} ${c.definition}`)
-    }
-    for (const index of indexes) {
-      yield* rebuild(sql, index.definition)
-      log(`  rebuilt ${index.name} at ${((performance.now() - started) / 1000).toFixed(1)} s`)
-    }
+    // Keys and indexes are built side by side (one pooled connection each); foreign keys come back NOT VALID:
+    // the load made them true, and validating 6M rows would only slow the run.
+    const builds = [
+      ...constraints
+        .filter((c) => c.definition.startsWith("PRIMARY"))
+        .map((c) => ({ name: c.name, statement: `ALTER TABLE ${c.table} ADD CONSTRAINT ${c.name} ${c.definition}` })),
+      ...indexes.map((index) => ({ name: index.name, statement: index.definition }))
+    ]
+    yield* Effect.forEach(
+      builds,
+      (build) =>
+        Effect.andThen(
+          rebuild(sql, build.statement),
+          Effect.sync(() => log(`  built ${build.name} at ${((performance.now() - started) / 1000).toFixed(1)} s`))
+        ),
+      { concurrency: 3, discard: true }
+    )
     for (const c of constraints.filter((c) => !c.definition.startsWith("PRIMARY"))) {
-      yield* rebuild(sql, `ALTER TABLE ${c.table} ADD CONSTRAINT ${c.name} ${c.definition}`)
+      yield* sql.unsafe(`ALTER TABLE ${c.table} ADD CONSTRAINT ${c.name} ${c.definition} NOT VALID`)
     }
     yield* sql.unsafe("VACUUM (ANALYZE) catalog_records")
     yield* sql.unsafe("VACUUM (ANALYZE) catalog_keys")
@@ -238,14 +263,13 @@ export const measuredCatalogs = Effect.gen(function* () {
 const rebuild = (sql: SqlClient.SqlClient, statement: string) =>
   sql.withTransaction(Effect.andThen(sql.unsafe("SET LOCAL maintenance_work_mem = '1GB'"), sql.unsafe(statement)))
 
-/** Names of the same generator (a filler catalog's) that `catalog` does not hold, compared on the normalized key. */
+/** Names of the pool that `catalog` does not hold (compared on the normalized key), in a fixed shuffled order. */
 export const absentNames = (catalog: BenchCatalog, count: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return yield* sql<{ nombre: string }>`
-      SELECT n.nombre FROM bench_names n
-      WHERE n.catalog_id = md5('bench-catalog-filler-0')::uuid
-        AND NOT EXISTS (SELECT 1 FROM catalog_keys k WHERE k.space = md5(${catalog.id}::uuid::text || '/nombre')::uuid
-          AND k.norm = n.norm)
-      ORDER BY md5(n.id::text || 'absent') LIMIT ${count}`
+      SELECT p.nombre FROM bench_pool p
+      WHERE NOT EXISTS (SELECT 1 FROM catalog_keys k WHERE k.space = md5(${catalog.id}::uuid::text || '/nombre')::uuid
+        AND k.norm = p.norm)
+      ORDER BY md5(p.pos::text || 'absent') LIMIT ${count}`
   })

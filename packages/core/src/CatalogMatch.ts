@@ -14,9 +14,10 @@
  *   one record is one edit away and it is also the best candidate.
  * - `exacta`: equality of the normalized key (or folded identifier) on every key column read; score 1.0. Among equal
  *   records, those with the same raw identifier or legal form are preferred; still several distinct → `not_found`.
- * - `aproximada`: a candidate equal once OCR confusables are folded (rn/m, cl/d, 0/o, 1/i/l, 5/s, 8/b) wins as in
+ * - `aproximada`: a candidate equal once OCR confusables are folded (0/o, 1/i/l, 5/s, 8/b, rn/m, cl/d) wins as in
  *   `exacta`, with score 1.0. Otherwise, per key column, 0.85 × edit ratio + 0.15 × trigram similarity on those
- *   folded keys (the better of names alone and names with legal forms), averaged over key columns; `found` needs
+ *   folded keys — the edit ratio averaged with the one where e/c, u/v, t/f, a/o, n/h are folded too, so such a
+ *   misreading costs half an edit; names with legal forms when that lines them up — averaged over key columns; `found` needs
  *   score ≥ threshold and a lead over the best record with other catalog values of max(0.03, 0.75 × (1 − score))
  *   (`leadNeeded`). `not_found` reports the best score. Weights, margins and `DEFAULT_THRESHOLD` (0.8) were chosen on
  *   the benchmark's generator at a tenth of its size (1k/10k/100k catalogs), then measured at full size.
@@ -58,8 +59,10 @@ export const RUNNER_UP_MARGIN = Score.RUNNER_UP_MARGIN
 export const RELATIVE_MARGIN = Score.RELATIVE_MARGIN
 /** The lead over the runner-up a best score needs: max(`RUNNER_UP_MARGIN`, `RELATIVE_MARGIN` × (1 − best)). */
 export const leadNeeded: (best: number) => number = Score.leadNeeded
-/** Folds the characters OCR confuses (rn→m, cl→d, vv→w, 0→o, 1/i→l, 5→s, 8→b) in a normalized key. */
+/** Folds the characters OCR confuses (0→o, 1/i→l, 5→s, 8→b, then rn→m, cl→d, vv→w) in a normalized key. */
 export const skeleton: (key: string) => string = Score.skeleton
+/** Folds the lookalikes OCR confuses less reliably (e→c, u→v, t→f, a→o, n→h) in a skeleton. */
+export const lookalike: (folded: string) => string = Score.lookalike
 /** Identifiers shorter than this match exactly only. */
 export const ONE_EDIT_MIN_LENGTH = Score.ONE_EDIT_MIN_LENGTH
 

@@ -33,9 +33,10 @@ const exactSearches = (query: CatalogMatch.ColumnQuery): ReadonlyArray<CatalogMa
 export const make: Effect.Effect<CatalogMatcher["Service"], never, CatalogStore> = Effect.gen(function* () {
   const store = yield* CatalogStore
 
+  // Searches that do not depend on each other run together: on a PostgreSQL pool that is one round trip.
   const searchAll = (clientId: ClientId, catalogId: string, searches: ReadonlyArray<CatalogMatch.CatalogQuery>) =>
     Effect.map(
-      Effect.forEach(searches, (query) => store.search(clientId, catalogId, query)),
+      Effect.forEach(searches, (query) => store.search(clientId, catalogId, query), { concurrency: "unbounded" }),
       (results) => results.flat()
     )
 
@@ -75,26 +76,31 @@ export const make: Effect.Effect<CatalogMatcher["Service"], never, CatalogStore>
   ): Effect.fn.Return<CatalogValue, StorageError> {
     const config = field.catalog
     if (config === undefined) return yield* Effect.die(new Error(`field ${field.name} is not a catalog field`))
-    const catalog = yield* store.get(clientId, config.catalogId)
-    const info = { id: config.catalogId, name: catalog?.name ?? "" }
     const queries = CatalogMatch.prepare(config.keyColumns, extracted)
-    const [first] = queries
-    if (catalog === undefined || first === undefined) {
-      return CatalogMatch.catalogValue(info, config, extracted, { record: undefined, score: 0 })
-    }
     const columns = [...config.keyColumns, ...config.outputColumns]
-    if (config.method === "exacta") {
-      // Every key column read must be equal: the first one's hits hold every possible match.
-      const candidates = unique(yield* searchAll(clientId, config.catalogId, exactSearches(first)))
-      return CatalogMatch.catalogValue(info, config, extracted, CatalogMatch.decideExact(queries, candidates, columns))
-    }
-    const perColumn = yield* Effect.forEach(queries, (query) => approximateCandidates(clientId, config, query))
-    const candidates = unique(perColumn.flat())
+    const decide = Effect.gen(function* () {
+      const [first] = queries
+      if (first === undefined) return { record: undefined, score: 0 }
+      if (config.method === "exacta") {
+        // Every key column read must be equal: the first one's hits hold every possible match.
+        const candidates = unique(yield* searchAll(clientId, config.catalogId, exactSearches(first)))
+        return CatalogMatch.decideExact(queries, candidates, columns)
+      }
+      const perColumn = yield* Effect.forEach(queries, (query) => approximateCandidates(clientId, config, query), {
+        concurrency: "unbounded"
+      })
+      return CatalogMatch.decideApproximate(queries, unique(perColumn.flat()), columns, config.threshold)
+    })
+    // The catalog (for its name) is read alongside the searches, which check the client themselves.
+    const [catalog, decision] = yield* Effect.all([store.get(clientId, config.catalogId), decide], {
+      concurrency: "unbounded"
+    })
+    const info = { id: config.catalogId, name: catalog?.name ?? "" }
     return CatalogMatch.catalogValue(
       info,
       config,
       extracted,
-      CatalogMatch.decideApproximate(queries, candidates, columns, config.threshold)
+      catalog === undefined ? { record: undefined, score: 0 } : decision
     )
   })
 

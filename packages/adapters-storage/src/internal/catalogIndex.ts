@@ -32,7 +32,8 @@ const PAGE = 20_000
 /** Records filled per chunk before yielding to other fibers. */
 const CHUNK = 50_000
 
-interface Entry {
+/** A cached index and the records version it was built at. */
+export interface Entry {
   readonly version: number
   readonly index: CatalogMatch.TrigramIndex
 }
@@ -45,6 +46,8 @@ export interface IndexCache {
     version: number,
     records: number
   ) => Effect.Effect<CatalogMatch.TrigramIndex | undefined, SqlError>
+  /** The cached index of a catalog column and the version it was built at, whatever the current version. */
+  readonly peek: (catalogId: string, column: string) => Entry | undefined
   /** Bytes the cached indexes hold. */
   readonly bytes: () => number
 }
@@ -122,5 +125,15 @@ export const make = (sql: SqlClient.SqlClient, options: IndexOptions): IndexCach
       )
     })
 
-  return { get, bytes: () => total }
+  const peek = (catalogId: string, column: string) => {
+    const key = `${catalogId}/${column}`
+    const entry = entries.get(key)
+    if (entry !== undefined) {
+      entries.delete(key)
+      entries.set(key, entry)
+    }
+    return entry
+  }
+
+  return { get, peek, bytes: () => total }
 }

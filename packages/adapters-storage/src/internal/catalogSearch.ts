@@ -21,6 +21,20 @@ const toRecord = (row: RecordRow): Catalog.CatalogRecord => ({ id: row.id, value
 
 const reverse = (text: string) => [...text].reverse().join("")
 
+type Similar = Extract<CatalogMatch.CatalogQuery, { _tag: "Similar" }>
+
+const hitIds = (index: CatalogMatch.TrigramIndex, query: Similar) =>
+  index.search(query.text, query.minSimilarity, query.limit).map((hit) => index.idAt(hit.position))
+
+/** The records of `rows` in the order of `ids` (the index's ranking). */
+const inOrder = (ids: ReadonlyArray<string>, rows: ReadonlyArray<RecordRow>): Array<Catalog.CatalogRecord> => {
+  const byId = new Map(rows.map((row) => [row.id, row]))
+  return ids.flatMap((id) => {
+    const row = byId.get(id)
+    return row === undefined ? [] : [toRecord(row)]
+  })
+}
+
 /** Answers `query` on the catalog column; `catalogId` is a lower-case UUID. */
 export const run = (
   sql: SqlClient.SqlClient,
@@ -82,23 +96,44 @@ export const run = (
           .map((row) => toRecord(row))
       }
       case "Similar": {
+        // A cached index is searched first and checked in the same round trip that fetches its hits: the
+        // catalog's current version (and owner) comes back with the records. A stale index falls through.
+        const cached = indexes.peek(catalogId, query.column)
+        if (cached !== undefined) {
+          const ids = hitIds(cached.index, query)
+          const rows = yield* sql<{
+            version: bigint | number
+            id: string | null
+            values: Record<string, string> | null
+          }>`
+            SELECT c.records_version AS version, r.id, r."values" FROM catalogs c
+            LEFT JOIN catalog_records r ON r.catalog_id = c.id
+              AND r.id IN (SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
+            WHERE c.id = ${catalogId} AND c.client_id = ${clientId}`
+          const [first] = rows
+          if (first === undefined) return []
+          if (Number(first.version) === cached.version) {
+            return inOrder(
+              ids,
+              rows.flatMap((row) =>
+                row.id === null || row.values === null ? [] : [{ id: row.id, values: row.values }]
+              )
+            )
+          }
+        }
         const [meta] = yield* sql<{ version: bigint | number; count: bigint | number }>`
           SELECT records_version AS version, record_count AS count FROM catalogs
           WHERE id = ${catalogId} AND client_id = ${clientId}`
         if (meta === undefined) return []
         const index = yield* indexes.get(catalogId, query.column, Number(meta.version), Number(meta.count))
         if (index === undefined) return yield* similarInSql(sql, catalogId, space, query)
-        const ids = index.search(query.text, query.minSimilarity, query.limit).map((hit) => index.idAt(hit.position))
+        const ids = hitIds(index, query)
         if (ids.length === 0) return []
         const rows = yield* sql<RecordRow>`
           SELECT r.id, r."values" FROM catalog_records r
           WHERE r.catalog_id = ${catalogId}
             AND r.id IN (SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`
-        const byId = new Map(rows.map((row) => [row.id, row]))
-        return ids.flatMap((id) => {
-          const row = byId.get(id)
-          return row === undefined ? [] : [toRecord(row)]
-        })
+        return inOrder(ids, rows)
       }
     }
   })
@@ -107,12 +142,7 @@ export const run = (
  * Trigram candidates by `pg_trgm`: `%` uses the GIN index (led by the search space) with the threshold set for this
  * transaction only, then the best `limit` by similarity.
  */
-const similarInSql = (
-  sql: SqlClient.SqlClient,
-  catalogId: string,
-  space: Fragment,
-  query: Extract<CatalogMatch.CatalogQuery, { _tag: "Similar" }>
-) =>
+const similarInSql = (sql: SqlClient.SqlClient, catalogId: string, space: Fragment, query: Similar) =>
   sql.withTransaction(
     Effect.gen(function* () {
       yield* sql`SELECT set_config('pg_trgm.similarity_threshold', ${String(Math.min(1, Math.max(0, query.minSimilarity)))}, true)`

@@ -7,7 +7,7 @@
 import { fuzzy } from "fast-fuzzy"
 import type { CatalogRecord } from "../Catalog.js"
 import { type Identifier, identifierOf, type NormalizedText, normalizeText, withinOneEdit } from "./catalogText.js"
-import { similarity } from "./catalogTrigrams.js"
+import { similarityToSet, trigrams } from "./catalogTrigrams.js"
 
 /** Weights of the text score: edit ratio and trigram similarity (they sum to 1). */
 export const WEIGHTS = { edit: 0.85, trigram: 0.15 } as const
@@ -33,6 +33,8 @@ export interface ColumnQuery {
   readonly column: string
   readonly value: string
   readonly text: NormalizedText
+  /** The reading folded for scoring. */
+  readonly prepared: PreparedText
   /** Present when the value reads as an identifier (then it matches as one). */
   readonly identifier: Identifier | undefined
 }
@@ -47,7 +49,9 @@ export const prepare = (
     if (value === undefined) return []
     const text = normalizeText(value)
     const identifier = identifierOf(value)
-    return text.key === "" && identifier === undefined ? [] : [{ column, value, text, identifier }]
+    return text.key === "" && identifier === undefined
+      ? []
+      : [{ column, value, text, prepared: prepareText(text), identifier }]
   })
 
 /** The full Damerau-Levenshtein ratio of two normalized strings: 1 − distance / longer length. */
@@ -79,23 +83,91 @@ export const skeleton = (key: string): string =>
 /** A normalized value with its legal form spelled out after the name (`acme sa de cv`). */
 const withLegal = (text: NormalizedText): string => (text.legal === "" ? text.key : `${text.key} ${text.legal}`)
 
-/** Edit ratio and trigram similarity of two texts, on their skeletons. */
-export const textParts = (a: string, b: string): { readonly edit: number; readonly trigram: number } => {
-  const sa = skeleton(a)
-  const sb = skeleton(b)
-  return { edit: editRatio(sa, sb), trigram: similarity(sa, sb) }
+const LOOKALIKES: Readonly<Record<string, string>> = { e: "c", u: "v", t: "f", a: "o", n: "h" }
+
+/**
+ * A skeleton with the letters OCR confuses often but not always also folded (e/c, u/v, t/f, a/o, n/h): scoring
+ * averages the edit ratios with and without this fold, so such a misreading costs half an edit — folding them
+ * outright would make "Sador" and "Sadar" the same name.
+ */
+export const lookalike = (folded: string): string => folded.replace(/[eutan]/g, (c) => LOOKALIKES[c] ?? c)
+
+/** One side of a comparison, folded once: its skeleton, its lookalike fold, the skeleton's trigrams. */
+interface Side {
+  readonly skeleton: string
+  readonly lookalike: string
+  readonly trigrams: ReadonlySet<number>
+}
+
+const side = (text: string): Side => {
+  const folded = skeleton(text)
+  return { skeleton: folded, lookalike: lookalike(folded), trigrams: trigrams(folded) }
+}
+
+/**
+ * An upper bound of both edit ratios of two same-fold strings without aligning them: every edit changes their
+ * character counts by at most two, so distance ≥ (Σ |count difference|) / 2 (used to skip candidates that cannot
+ * matter before calling `fuzzy()` on them).
+ */
+const ratioBound = (a: string, b: string): number => {
+  const counts = new Int16Array(128)
+  for (let i = 0; i < a.length; i++) counts[a.charCodeAt(i) & 127] = (counts[a.charCodeAt(i) & 127] ?? 0) + 1
+  for (let i = 0; i < b.length; i++) counts[b.charCodeAt(i) & 127] = (counts[b.charCodeAt(i) & 127] ?? 0) - 1
+  let diff = 0
+  for (const c of counts) diff += Math.abs(c)
+  const longer = Math.max(a.length, b.length)
+  return longer === 0 ? 1 : 1 - diff / 2 / longer
+}
+
+/** What was read, folded once for every candidate: the name alone and with its legal form. */
+export interface PreparedText {
+  readonly text: NormalizedText
+  readonly name: Side
+  readonly full: Side
+}
+
+/** Folds a normalized reading for scoring. */
+export const prepareText = (text: NormalizedText): PreparedText => ({
+  text,
+  name: side(text.key),
+  full: side(withLegal(text))
+})
+
+/** Edit ratio (mean of skeletons and lookalike folds) and trigram similarity (skeletons) of two texts. */
+export const textParts = (a: string, b: string): { readonly edit: number; readonly trigram: number } =>
+  partsAgainst(a, side(b))
+
+/** Edit ratio and trigram similarity of a stored text against a reading; `precise: false` bounds the edit ratio. */
+const partsAgainst = (stored: string, read: Side, precise = true) => {
+  const folded = skeleton(stored)
+  const alike = lookalike(folded)
+  const edit = precise
+    ? (editRatio(folded, read.skeleton) + editRatio(alike, read.lookalike)) / 2
+    : ratioBound(alike, read.lookalike)
+  return { edit, trigram: similarityToSet(folded, read.trigrams) }
 }
 
 const blend = (parts: { readonly edit: number; readonly trigram: number }) =>
   WEIGHTS.edit * parts.edit + WEIGHTS.trigram * parts.trigram
 
 /**
- * The text score of two normalized values: the blend on the names, or on the names with their legal forms when
- * that is higher — so a legal form the OCR damaged beyond recognition (left in the key) still lines up with the
- * record's, while different legal forms never lower the score of equal names.
+ * The text score of a record's value against a prepared reading. Equal legal forms: the names with their legal forms
+ * (never lower than the names alone). A legal form the record has and the reading lacks: the better of both, since
+ * the OCR may have misread the form beyond recognition and left it in the key. Otherwise the names alone, so
+ * different legal forms never lower the score of equal names.
  */
-export const textScore = (a: NormalizedText, b: NormalizedText): number =>
-  Math.max(blend(textParts(a.key, b.key)), blend(textParts(withLegal(a), withLegal(b))))
+export const scoreText = (stored: NormalizedText, read: PreparedText, precise = true): number => {
+  const legal = read.text.legal
+  if (legal !== "" && legal === stored.legal) return blend(partsAgainst(withLegal(stored), read.full, precise))
+  const name = blend(partsAgainst(stored.key, read.name, precise))
+  if (legal === "" && stored.legal !== "") {
+    return Math.max(name, blend(partsAgainst(withLegal(stored), read.full, precise)))
+  }
+  return name
+}
+
+/** The text score of two normalized values (`b` is the reading). */
+export const textScore = (a: NormalizedText, b: NormalizedText): number => scoreText(a, prepareText(b))
 
 /** How one column of a record compares with what was read. */
 export interface ColumnScore {
@@ -117,8 +189,11 @@ export interface ColumnScore {
 
 const none: ColumnScore = { score: 0, exact: false, perfect: false, preference: 0, oneEdit: false, acceptable: false }
 
-/** Scores one column of a record against what was read. */
-export const scoreColumn = (query: ColumnQuery, stored: string | undefined): ColumnScore => {
+/**
+ * Scores one column of a record against what was read. With `precise: false` a text score is only an upper bound
+ * (no `fuzzy()` call); every other member is exact.
+ */
+export const scoreColumn = (query: ColumnQuery, stored: string | undefined, precise = true): ColumnScore => {
   if (stored === undefined || stored.trim() === "") return none
   if (query.identifier !== undefined) {
     const mine = identifierOf(stored)
@@ -143,7 +218,7 @@ export const scoreColumn = (query: ColumnQuery, stored: string | undefined): Col
     return { score: 1, exact: false, perfect: true, preference: legal, oneEdit: false, acceptable: true }
   }
   // Text, or an identifier read against a value that is not one (the column holds text): the threshold decides.
-  const score = textScore(text, query.text)
+  const score = scoreText(text, query.prepared, precise)
   return { score, exact: false, perfect: false, preference: 0, oneEdit: false, acceptable: true }
 }
 
@@ -159,9 +234,9 @@ export interface Scored {
   readonly acceptable: boolean
 }
 
-/** Scores a record on every query column. */
-export const score = (queries: ReadonlyArray<ColumnQuery>, record: CatalogRecord): Scored => {
-  const columns = queries.map((q) => scoreColumn(q, record.values[q.column]))
+/** Scores a record on every query column (`precise: false`: text scores are upper bounds). */
+export const score = (queries: ReadonlyArray<ColumnQuery>, record: CatalogRecord, precise = true): Scored => {
+  const columns = queries.map((q) => scoreColumn(q, record.values[q.column], precise))
   return {
     record,
     columns,
@@ -242,21 +317,32 @@ export const decideApproximate = (
   columns: ReadonlyArray<string>,
   threshold: number
 ): Decision => {
-  const scored = distinct(
-    candidates.map((record) => score(queries, record)),
+  const bounded = distinct(
+    candidates.map((record) => score(queries, record, false)),
     columns
   )
-  const perfect = scored.filter((s) => s.perfect)
+  const perfect = bounded.filter((s) => s.perfect)
   if (perfect.length > 0) {
     const chosen = preferring(perfect)
     return chosen.length === 1 && chosen[0] !== undefined ? { record: chosen[0].record, score: 1 } : noMatch(1)
   }
-  const ranked = [...scored].sort((a, b) => b.score - a.score || byId(a, b))
+  // Precise scores (with `fuzzy()`) best bound first, until a bound falls below what could still be the best or
+  // block it: the rest can be neither.
+  const scored: Array<Scored> = []
+  let top = Number.NEGATIVE_INFINITY
+  for (const candidate of [...bounded].sort((a, b) => b.score - a.score || byId(a, b))) {
+    if (scored.length >= 2 && candidate.score < top - leadNeeded(top)) break
+    const precise = score(queries, candidate.record)
+    scored.push(precise)
+    top = Math.max(top, precise.score)
+  }
+  const ranked = scored.sort((a, b) => b.score - a.score || byId(a, b))
   const [best, runnerUp] = ranked
   if (best === undefined) return noMatch(0)
   const ahead = runnerUp === undefined || best.score - runnerUp.score >= leadNeeded(best.score)
+  // One-edit flags are exact in the bounded scores too: count them over every candidate.
   const uniqueEdits = queries.every(
-    (_, i) => !(best.columns[i]?.oneEdit ?? false) || scored.filter((s) => s.columns[i]?.oneEdit).length === 1
+    (_, i) => !(best.columns[i]?.oneEdit ?? false) || bounded.filter((s) => s.columns[i]?.oneEdit).length === 1
   )
   return best.score >= threshold && ahead && best.acceptable && uniqueEdits
     ? { record: best.record, score: best.score }

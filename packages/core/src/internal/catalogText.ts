@@ -160,16 +160,38 @@ const ocrLegal = (joined: string): string =>
 /** Spellings this long also match one edit away (shorter ones are too close to ordinary words). */
 const LEGAL_FUZZY_LENGTH = 5
 
-/** The canonical legal form a run of trailing words spells, exactly, after undoing OCR misreadings, or one edit away. */
-const legalOf = (joined: string): string | undefined => {
+/** The longest spelling: longer trailing runs cannot be a legal form, even one edit away. */
+const LEGAL_MAX_LENGTH = Math.max(...[...legalBySpelling.keys()].map((s) => s.length))
+
+/** Spellings of `LEGAL_FUZZY_LENGTH` or more characters, by length. */
+const fuzzyByLength: ReadonlyMap<number, ReadonlyArray<readonly [string, string]>> = (() => {
+  const out = new Map<number, Array<readonly [string, string]>>()
+  for (const [spelling, canonical] of legalBySpelling) {
+    if (spelling.length < LEGAL_FUZZY_LENGTH) continue
+    const list = out.get(spelling.length) ?? []
+    list.push([spelling, canonical])
+    out.set(spelling.length, list)
+  }
+  return out
+})()
+
+/**
+ * The canonical legal form trailing words spell: exactly, after undoing OCR misreadings, or one edit away (long
+ * spellings only, and only from short words or a single word: "sa dde cv", "limitcd", not "sur sa").
+ */
+const legalOf = (tail: ReadonlyArray<string>): string | undefined => {
+  const joined = tail.join("")
+  if (joined.length > LEGAL_MAX_LENGTH + 1) return undefined
   const exact = legalBySpelling.get(joined)
   if (exact !== undefined) return exact
   const read = ocrLegal(joined)
   const unfolded = legalBySpelling.get(read)
   if (unfolded !== undefined) return unfolded
-  if (read.length < LEGAL_FUZZY_LENGTH) return undefined
-  for (const [spelling, canonical] of legalBySpelling) {
-    if (spelling.length >= LEGAL_FUZZY_LENGTH && withinOneEdit(spelling, read)) return canonical
+  if (read.length < LEGAL_FUZZY_LENGTH || (tail.length > 1 && tail.some((w) => w.length > 4))) return undefined
+  for (const length of [read.length - 1, read.length, read.length + 1]) {
+    for (const [spelling, canonical] of fuzzyByLength.get(length) ?? []) {
+      if (withinOneEdit(spelling, read)) return canonical
+    }
   }
   return undefined
 }
@@ -189,7 +211,7 @@ export const normalizeText = (value: string): NormalizedText => {
   let legal = ""
   let name = tokens
   for (let i = Math.max(1, tokens.length - LEGAL_MAX_TOKENS); i < tokens.length; i++) {
-    const canonical = legalOf(tokens.slice(i).join(""))
+    const canonical = legalOf(tokens.slice(i))
     if (canonical !== undefined) {
       legal = canonical
       name = tokens.slice(0, i)

@@ -49,14 +49,16 @@ export const trigrams = (text: string): Set<number> => {
 export const similarityOf = (shared: number, a: number, b: number): number =>
   a <= 0 || b <= 0 ? 0 : Math.fround(shared / (a + b - shared))
 
-/** `pg_trgm`'s `similarity(a, b)` for normalized keys. */
-export const similarity = (a: string, b: string): number => {
+/** `pg_trgm`'s `similarity()` of a normalized key and the trigram set of another. */
+export const similarityToSet = (a: string, tb: ReadonlySet<number>): number => {
   const ta = trigrams(a)
-  const tb = trigrams(b)
   let shared = 0
   for (const code of ta) if (tb.has(code)) shared++
   return similarityOf(shared, ta.size, tb.size)
 }
+
+/** `pg_trgm`'s `similarity(a, b)` for normalized keys. */
+export const similarity = (a: string, b: string): number => similarityToSet(a, trigrams(b))
 
 /** A hit of an index search: the record's position in the index and its trigram similarity to the query. */
 export interface IndexHit {
