@@ -74,6 +74,25 @@ export const makeWorld = async (options: {
     ...options.env
   }
   const server = await startServer({ env, args: ["serve", "--role", options.split ? "api" : "all"] })
+  let worker: Running | undefined
+  try {
+    return await populate(options, env, server, (started) => {
+      worker = started
+    })
+  } catch (error) {
+    // A set-up that fails must not leave its processes serving.
+    await worker?.stop("SIGKILL")
+    await server.stop("SIGKILL")
+    throw error
+  }
+}
+
+const populate = async (
+  options: { readonly engine: "pglite" | "postgres"; readonly split: boolean },
+  env: Record<string, string>,
+  server: Server,
+  onWorker: (worker: Running) => void
+): Promise<World> => {
   const api = client(server.url)
   const tokens = { alice: token(USERS.alice), bob: token(USERS.bob), root: token(USERS.root) }
   // Keys first: creating one records the token's user and client, which the operator endpoints rely on.
@@ -91,6 +110,7 @@ export const makeWorld = async (options: {
   if (options.split) {
     queuedRead = (await api.key("GET", `/v1/extractions/${alice1}`, keys.alice)).body as Json
     worker = await startWorker(env)
+    onWorker(worker)
   }
   const alice2 = await api.submit(keys.alice, SAMPLE_PDF, "otra-factura.pdf")
   const bob1 = await api.submit(keys.bob, SAMPLE_PDF, "factura-bob.pdf")
