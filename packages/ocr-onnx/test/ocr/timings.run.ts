@@ -3,7 +3,8 @@
  * on the synthetic invoice rendered at 200 DPI: upright PNG, skewed 1° noisy JPEG, upside down, and the running-text
  * page. One engine, one thread per session, pages one after another, as in an OCR worker.
  * Run: `npx vitest run --config packages/ocr-onnx/test/ocr/timings.config.ts` (OCR_TIMING_RUNS sets the runs per
- * page, default 5).
+ * page, default 5). Wall times suffer from other load on the machine; `cpu` (user + system time of the process
+ * during the page; onnxruntime runs one thread) does much less.
  */
 import { it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -41,25 +42,27 @@ it.live(
         )
         yield* recognizePage(engine, image)
         log(
-          `page                              ${"size".padEnd(10)} lines words   det    cls    rec  total (median ms of ${RUNS})`
+          `page                              ${"size".padEnd(10)} lines words   det    cls    rec  total    cpu (median ms of ${RUNS})`
         )
         for (const [name, page] of pages) {
-          const runs: Array<{ det: number; cls: number; rec: number; total: number }> = []
+          const runs: Array<{ det: number; cls: number; rec: number; total: number; cpu: number }> = []
           let lines = 0
           let words = 0
           for (let k = 0; k < RUNS; k++) {
             const t0 = performance.now()
+            const c0 = process.cpuUsage()
             const result = yield* recognizePage(engine, page)
-            runs.push({ ...result.timings, total: performance.now() - t0 })
+            const cpu = process.cpuUsage(c0)
+            runs.push({ ...result.timings, total: performance.now() - t0, cpu: (cpu.user + cpu.system) / 1000 })
             lines = result.lines.length
             words = result.lines.reduce((acc, l) => acc + l.words.length, 0)
           }
-          const m = (k: "det" | "cls" | "rec" | "total") =>
+          const m = (k: "det" | "cls" | "rec" | "total" | "cpu") =>
             median(runs.map((r) => r[k]))
               .toFixed(0)
               .padStart(6)
           log(
-            `${name.padEnd(34)}${`${page.width}×${page.height}`.padEnd(10)} ${String(lines).padStart(5)} ${String(words).padStart(5)} ${m("det")} ${m("cls")} ${m("rec")} ${m("total")}`
+            `${name.padEnd(34)}${`${page.width}×${page.height}`.padEnd(10)} ${String(lines).padStart(5)} ${String(words).padStart(5)} ${m("det")} ${m("cls")} ${m("rec")} ${m("total")} ${m("cpu")}`
           )
         }
         const usage = process.resourceUsage()
