@@ -1,10 +1,10 @@
 /**
  * `npm run bench -w @legible/server`: the BUILT server against a bare `node:http` server in the same run.
  *
- * For PGlite and for PostgreSQL (a fresh `legible_test_*` database): requests/s and p99 of `GET /v1/extractions/{id}`
- * and `GET /v1/extractions?…` (20 completed extractions in the list) under `CONNECTIONS` keep-alive loopback clients
- * for `SECONDS` seconds, each against the bare server answering the same JSON from memory (its own process too), and
- * the ratio; then the latency from submit to `completado` of a 1-page born-digital PDF and of a 1-page scan with the
+ * For PGlite and for PostgreSQL (a fresh `legible_test_*` database): requests/s and p99 of `GET /v1/extractions/{id}`,
+ * `GET /v1/extractions?…` (20 completed extractions in the list) and `/healthz` (the HTTP stack alone) under
+ * `CONNECTIONS` keep-alive loopback clients for `SECONDS` seconds, each against the bare server answering the same
+ * JSON from memory (its own process too), and the ratio; then the latency from submit to `completado` of a 1-page born-digital PDF and of a 1-page scan with the
  * `local` model (`ROUNDS` each, sequential, polled every 10 ms). Settings: BENCH_CONNECTIONS, BENCH_SECONDS,
  * BENCH_ROUNDS. The machine's load average is printed: figures taken on a busy machine are not comparable.
  */
@@ -88,7 +88,7 @@ const measure = async (engine: string, env: Record<string, string>, dir: string)
     for (const id of ids) await api.awaitFinal(key, id)
     const readPath = `/v1/extractions/${ids[0]}`
     const routes: Record<string, string> = {}
-    for (const path of [readPath, LIST_QUERY]) {
+    for (const path of [readPath, LIST_QUERY, "/healthz"]) {
       const response = await api.raw(path, { headers: { "x-api-key": key } })
       expect(response.status).toBe(200)
       routes[path] = await response.text()
@@ -99,7 +99,8 @@ const measure = async (engine: string, env: Record<string, string>, dir: string)
     const rows: Array<Row> = []
     for (const [endpoint, path] of [
       ["GET /v1/extractions/{id}", readPath],
-      ["GET /v1/extractions?…", LIST_QUERY]
+      ["GET /v1/extractions?…", LIST_QUERY],
+      ["GET /healthz (no database)", "/healthz"]
     ] as const) {
       const run = (base: string) =>
         load({
