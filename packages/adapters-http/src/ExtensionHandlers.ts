@@ -3,7 +3,7 @@ import {
   Archive,
   Catalogs,
   Errors as CoreErrors,
-  type Directory,
+  Directory,
   type Ports,
   Quotas,
   type Skill,
@@ -52,22 +52,35 @@ const skillView = (skill: Skill.Skill) => ({
 
 const VERSION = /^[1-9]\d{0,8}$/
 
+/**
+ * Records the token's user (and its client) before a write that references the client: an operator may manage
+ * skills and catalogs before ever creating a key.
+ */
+const recordUser = Effect.fnUntraced(function* (user: Directory.User) {
+  yield* (yield* Directory.Directory).upsertUser(user)
+})
+
 /** The skill endpoints. */
 export const skills = HttpApiBuilder.group(
   Api,
   "skills",
   Effect.fn(function* (handlers) {
-    const services = yield* Effect.context<Ports.SkillStore | Ports.CatalogStore>()
-    const run = <A, E, R extends Ports.SkillStore | Ports.CatalogStore>(effect: Effect.Effect<A, E, R>) =>
-      effect.pipe(Effect.provideContext(services), Errors.respond)
+    const services = yield* Effect.context<Ports.SkillStore | Ports.CatalogStore | Directory.Directory>()
+    const run = <A, E, R extends Ports.SkillStore | Ports.CatalogStore | Directory.Directory>(
+      effect: Effect.Effect<A, E, R>
+    ) => effect.pipe(Effect.provideContext(services), Errors.respond)
     return handlers.handleAll({
       create: ({ payload }) =>
         Effect.flatMap(CurrentUser, (user) =>
-          run(Skills.create(user.clientId, payload.slug, toDefinition(payload))).pipe(Effect.map(skillView))
+          run(Effect.andThen(recordUser(user), Skills.create(user.clientId, payload.slug, toDefinition(payload)))).pipe(
+            Effect.map(skillView)
+          )
         ),
       update: ({ params, payload }) =>
         Effect.flatMap(CurrentUser, (user) =>
-          run(Skills.update(user.clientId, params.slug, toDefinition(payload))).pipe(Effect.map(skillView))
+          run(Effect.andThen(recordUser(user), Skills.update(user.clientId, params.slug, toDefinition(payload)))).pipe(
+            Effect.map(skillView)
+          )
         ),
       list: () =>
         Effect.flatMap(CurrentUser, (user) =>
@@ -96,13 +109,13 @@ export const catalogs = HttpApiBuilder.group(
   Api,
   "catalogs",
   Effect.fn(function* (handlers) {
-    const services = yield* Effect.context<Ports.CatalogStore>()
-    const run = <A, E, R extends Ports.CatalogStore>(effect: Effect.Effect<A, E, R>) =>
+    const services = yield* Effect.context<Ports.CatalogStore | Directory.Directory>()
+    const run = <A, E, R extends Ports.CatalogStore | Directory.Directory>(effect: Effect.Effect<A, E, R>) =>
       effect.pipe(Effect.provideContext(services), Errors.respond)
     return handlers.handleAll({
       create: ({ payload }) =>
         Effect.flatMap(CurrentUser, (user) =>
-          run(Catalogs.create(user.clientId, payload)).pipe(
+          run(Effect.andThen(recordUser(user), Catalogs.create(user.clientId, payload))).pipe(
             Effect.map((c) => ({ id: c.id, name: c.name, columns: c.columns, created_at: c.createdAt, records: 0 }))
           )
         ),

@@ -32,6 +32,19 @@ const skillBody = (extra: Record<string, unknown> = {}) => ({
 
 describe("skills (extension)", () => {
   it(
+    "a client that never created a key can create skills and catalogs (its user is recorded first, not a 500)",
+    withApp(async (app) => {
+      const headers = { ...(await as(Fixtures.user({ id: "user-new", clientId: "client-new" }))) }
+      const skill = await send(app, "POST", "/api/skills", skillBody(), headers)
+      expect(skill.status).toBe(201)
+      const updated = await send(app, "PUT", "/api/skills/albaran", { ...skillBody(), slug: undefined }, headers)
+      expect(updated.status).toBe(200)
+      const catalog = await send(app, "POST", "/api/catalogs", { name: "Proveedores", columns: ["cif"] }, headers)
+      expect(catalog.status).toBe(201)
+    })
+  )
+
+  it(
     "creates version 1 (201), refuses the same slug (409), stores new versions on PUT, reads any version, deletes",
     withApp(async (app) => {
       const created = await send(app, "POST", "/api/skills", skillBody())
