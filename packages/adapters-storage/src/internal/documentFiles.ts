@@ -4,9 +4,10 @@ import * as path from "node:path"
 import { Errors } from "@legible/core"
 import { Effect } from "effect"
 
+// A file-system failure is a storage access failure (spec 4.4: 500), not a passing outage of the database (503).
 const failure = (operation: string) => (cause: unknown) =>
   new Errors.StorageError({
-    reason: "Unavailable",
+    reason: "Unknown",
     message: `${operation}: ${cause instanceof Error ? cause.message : String(cause)}`,
     cause
   })
