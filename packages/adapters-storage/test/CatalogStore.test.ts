@@ -1,13 +1,18 @@
-import { assert, layer } from "@effect/vitest"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import { assert, describe, it, layer } from "@effect/vitest"
 import { Directory, Ports } from "@legible/core"
 import { Fixtures, Memory, TestIds } from "@legible/testkit"
 import { Effect, Layer } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient } from "effect/sql"
+import * as Migrator from "effect/sql/Migrator"
+import * as Database from "../src/Database.js"
 import * as CatalogIndex from "../src/internal/catalogIndex.js"
+import { migrations } from "../src/internal/migrations.js"
 import * as SqlCatalogStore from "../src/SqlCatalogStore.js"
 import * as SqlStorage from "../src/SqlStorage.js"
 import { catalogStoreContract } from "./contracts/CatalogStore.js"
-import { pglite, postgres, postgresWith } from "./support/databases.js"
+import { freshPostgresUrl, pglite, postgres, postgresWith } from "./support/databases.js"
 
 catalogStoreContract("PGlite", SqlStorage.layer().pipe(Layer.provide(pglite)))
 // Every trigram search through the in-process index (the default keeps small catalogs in `pg_trgm`).
@@ -105,3 +110,63 @@ layer(SqlStorage.layer().pipe(Layer.provideMerge(postgresWith({ maxConnections: 
     )
   }
 )
+
+describe("migration 2_catalog_search", () => {
+  it.effect(
+    "writes the normalized columns and record counts of catalogs stored before it (PostgreSQL)",
+    () =>
+      Effect.gen(function* () {
+        const url = yield* freshPostgresUrl
+        const sql = yield* PgClient.make({ url, maxConnections: 1 })
+        const catalogId = TestIds.uuid(0x7c00_0001)
+        const before = Migrator.make({})({
+          loader: Migrator.fromRecord({ "1_initial": migrations["1_initial"] }),
+          table: Database.migrationsTable
+        })
+        yield* Effect.gen(function* () {
+          yield* before
+          yield* sql`INSERT INTO clients (id, name) VALUES ('client-backfill', 'Backfill')`
+          yield* sql`INSERT INTO catalogs (id, client_id, name, columns, created_at)
+            VALUES (${catalogId}, 'client-backfill', 'Proveedores', '["cif", "nombre"]'::jsonb, now())`
+          for (const [n, cif, nombre] of [
+            [1, "B12345678", "Suministros Acme, S.L."],
+            [2, "A87654321", "Papelería Globex S.A."]
+          ] as const) {
+            yield* sql`INSERT INTO catalog_records (catalog_id, id, "values")
+              VALUES (${catalogId}, ${TestIds.uuid(0x7c00_0100 + n)}, ${JSON.stringify({ cif, nombre })}::jsonb)`
+          }
+          const ran = yield* Database.migrate
+          assert.deepStrictEqual(
+            ran.map(([, name]) => name),
+            ["catalog_search"]
+          )
+          const store = yield* SqlCatalogStore.make
+          const found = yield* store.search("client-backfill", catalogId, {
+            _tag: "Key",
+            column: "nombre",
+            key: "suministros acme",
+            limit: 5
+          })
+          assert.deepStrictEqual(
+            found.map((r) => r.id),
+            [TestIds.uuid(0x7c00_0101)]
+          )
+          const byCif = yield* store.search("client-backfill", catalogId, {
+            _tag: "Identifier",
+            column: "cif",
+            identifier: "A87654321",
+            limit: 5
+          })
+          assert.deepStrictEqual(
+            byCif.map((r) => r.id),
+            [TestIds.uuid(0x7c00_0102)]
+          )
+          const [counts] = yield* sql<{
+            record_count: bigint
+          }>`SELECT record_count FROM catalogs WHERE id = ${catalogId}`
+          assert.strictEqual(Number(counts?.record_count), 2)
+        }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+      }).pipe(Effect.scoped, Effect.provide(Reactivity.layer)),
+    60_000
+  )
+})

@@ -265,23 +265,29 @@ const makeIndex = (
     const codes = [...trigrams(query)]
     const n = codes.length
     if (n === 0 || limit <= 0) return []
+    // The hot loops index typed arrays within their bounds by construction (hence the `!`).
     let touchedCount = 0
     for (const code of codes) {
-      const end = offsets[code + 1] ?? 0
-      for (let p = offsets[code] ?? 0; p < end; p++) {
-        const r = postings[p] ?? 0
-        if (shared[r] === 0) touched[touchedCount++] = r
-        shared[r] = (shared[r] ?? 0) + 1
+      const end = offsets[code + 1]!
+      for (let p = offsets[code]!; p < end; p++) {
+        const r = postings[p]!
+        const count = shared[r]!
+        if (count === 0) touched[touchedCount++] = r
+        shared[r] = count + 1
       }
     }
+    // similarity = c / (n + m − c) ≤ c / n: fewer than `minShared` shared trigrams can never reach the floor.
+    const minShared = Math.max(1, Math.ceil(minSimilarity * n - 1e-9))
     // The best `limit` in a heap whose root is the worst kept: no array of every record above the floor.
     const better = (x: IndexHit, y: IndexHit) =>
       x.similarity > y.similarity || (x.similarity === y.similarity && compareIds(ids, x.position, y.position) < 0)
     const heap: Array<IndexHit> = []
     for (let t = 0; t < touchedCount; t++) {
-      const r = touched[t] ?? 0
-      const s = similarityOf(shared[r] ?? 0, n, counts[r] ?? 0)
+      const r = touched[t]!
+      const count = shared[r]!
       shared[r] = 0
+      if (count < minShared) continue
+      const s = similarityOf(count, n, counts[r]!)
       if (s < minSimilarity) continue
       const root = heap[0]
       if (heap.length === limit && root !== undefined && s < root.similarity) continue
