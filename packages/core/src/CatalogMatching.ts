@@ -1,7 +1,7 @@
 /**
  * The `CatalogMatcher` over the `CatalogStore`: prepares what was read, asks the store for candidates (indexed exact
  * lookups first; then one-edit identifiers or trigram candidates for `aproximada`), and decides in core
- * (`CatalogMatch`). Holds no state: every search goes to the store.
+ * (`CatalogMatch`). Every search goes to the store; only catalog names are remembered, in a bounded cache.
  */
 import { Effect, Layer } from "effect"
 import type { CatalogRecord } from "./Catalog.js"
@@ -29,9 +29,25 @@ const exactSearches = (query: CatalogMatch.ColumnQuery): ReadonlyArray<CatalogMa
       ])
 ]
 
+/** Catalog names the matcher remembers (a few hundred bytes each). */
+const NAME_CACHE = 1_000
+
 /** Builds the matcher over the `CatalogStore` in context. */
 export const make: Effect.Effect<CatalogMatcher["Service"], never, CatalogStore> = Effect.gen(function* () {
   const store = yield* CatalogStore
+
+  // Catalog names by client and catalog, for `catalog_info`, in a bounded cache (oldest out first): an exact hit
+  // then costs one round trip, not two side by side.
+  const names = new Map<string, string>()
+  const remember = (key: string, name: string | undefined) => {
+    names.delete(key)
+    if (name === undefined) return
+    names.set(key, name)
+    if (names.size > NAME_CACHE) {
+      const oldest = names.keys().next()
+      if (oldest.done !== true) names.delete(oldest.value)
+    }
+  }
 
   // Searches that do not depend on each other run together: on a PostgreSQL pool that is one round trip.
   const searchAll = (clientId: ClientId, catalogId: string, searches: ReadonlyArray<CatalogMatch.CatalogQuery>) =>
@@ -91,10 +107,24 @@ export const make: Effect.Effect<CatalogMatcher["Service"], never, CatalogStore>
       })
       return CatalogMatch.decideApproximate(queries, unique(perColumn.flat()), columns, config.threshold)
     })
+    const key = `${clientId}\u0000${config.catalogId}`
+    const known = names.get(key)
+    if (known !== undefined) {
+      // A record found proves the catalog is still the client's: its remembered name stands. Not found: read again.
+      const decision = yield* decide
+      if (decision.record !== undefined) {
+        return CatalogMatch.catalogValue({ id: config.catalogId, name: known }, config, extracted, decision)
+      }
+      const catalog = yield* store.get(clientId, config.catalogId)
+      remember(key, catalog?.name)
+      const name = catalog?.name ?? ""
+      return CatalogMatch.catalogValue({ id: config.catalogId, name }, config, extracted, decision)
+    }
     // The catalog (for its name) is read alongside the searches, which check the client themselves.
     const [catalog, decision] = yield* Effect.all([store.get(clientId, config.catalogId), decide], {
       concurrency: "unbounded"
     })
+    remember(key, catalog?.name)
     const info = { id: config.catalogId, name: catalog?.name ?? "" }
     return CatalogMatch.catalogValue(
       info,

@@ -77,6 +77,26 @@ describe("CatalogMatching", () => {
       })
     )
 
+    it.effect("the remembered catalog name is used only while records are found; a removed catalog reads again", () =>
+      Effect.gen(function* () {
+        const catalogs = yield* Ports.CatalogStore
+        const id = Fixtures.fixtureId(90)
+        yield* catalogs.create(Fixtures.catalog({ id, name: "Temporal" }))
+        yield* catalogs.upsertRecords(Fixtures.client.id, id, [
+          { id: Fixtures.fixtureId(91), values: { cif: "B99999999", nombre: "Temporal SL" } }
+        ])
+        const matcher = yield* Ports.CatalogMatcher
+        const field = proveedor({ catalogId: id })
+        const first = yield* matcher.match(Fixtures.client.id, field, { cif: "B99999999" })
+        assert.deepStrictEqual([first.matching.status, first.catalog_info.name], ["found", "Temporal"])
+        const again = yield* matcher.match(Fixtures.client.id, field, { cif: "B99999999" })
+        assert.deepStrictEqual([again.matching.status, again.catalog_info.name], ["found", "Temporal"])
+        assert.isTrue(yield* catalogs.remove(Fixtures.client.id, id))
+        const gone = yield* matcher.match(Fixtures.client.id, field, { cif: "B99999999" })
+        assert.deepStrictEqual([gone.matching.status, gone.catalog_info.name], ["not_found", ""])
+      })
+    )
+
     it.effect("a field without catalog settings is a defect of the caller", () =>
       Effect.gen(function* () {
         const matcher = yield* Ports.CatalogMatcher
