@@ -12,23 +12,6 @@ import type { CatalogValue } from "./Field.js"
 import { CatalogMatcher, CatalogStore } from "./Ports.js"
 import type { CatalogFieldConfig, SkillField } from "./Skill.js"
 
-/** The equality searches of one column: its normalized key and, when it reads as one, its folded identifier. */
-const exactSearches = (query: CatalogMatch.ColumnQuery): ReadonlyArray<CatalogMatch.CatalogQuery> => [
-  ...(query.text.key === ""
-    ? []
-    : [{ _tag: "Key", column: query.column, key: query.text.key, limit: CatalogMatch.EXACT_CANDIDATES } as const]),
-  ...(query.identifier === undefined
-    ? []
-    : [
-        {
-          _tag: "Identifier",
-          column: query.column,
-          identifier: query.identifier.folded,
-          limit: CatalogMatch.EXACT_CANDIDATES
-        } as const
-      ])
-]
-
 /** Catalog names the matcher remembers (a few hundred bytes each). */
 const NAME_CACHE = 1_000
 
@@ -49,12 +32,29 @@ export const make: Effect.Effect<CatalogMatcher["Service"], never, CatalogStore>
     }
   }
 
-  // Searches that do not depend on each other run together: on a PostgreSQL pool that is one round trip.
-  const searchAll = (clientId: ClientId, catalogId: string, searches: ReadonlyArray<CatalogMatch.CatalogQuery>) =>
-    Effect.map(
-      Effect.forEach(searches, (query) => store.search(clientId, catalogId, query), { concurrency: "unbounded" }),
-      (results) => results.flat()
-    )
+  /**
+   * The records equal to what was read in one column: by folded identifier when it reads as one (the common case
+   * for tax ids: one lookup), else — or when that finds nothing — by normalized key.
+   */
+  const exactCandidates = Effect.fnUntraced(function* (
+    clientId: ClientId,
+    catalogId: string,
+    query: CatalogMatch.ColumnQuery
+  ) {
+    const limit = CatalogMatch.EXACT_CANDIDATES
+    if (query.identifier !== undefined) {
+      const identifier = query.identifier.folded
+      const hits = yield* store.search(clientId, catalogId, {
+        _tag: "Identifier",
+        column: query.column,
+        identifier,
+        limit
+      })
+      if (hits.length > 0) return hits
+    }
+    if (query.text.key === "") return []
+    return yield* store.search(clientId, catalogId, { _tag: "Key", column: query.column, key: query.text.key, limit })
+  })
 
   /** Candidates of one column for `aproximada`: its exact hits, or else its near ones. */
   const approximateCandidates = Effect.fnUntraced(function* (
@@ -62,7 +62,7 @@ export const make: Effect.Effect<CatalogMatcher["Service"], never, CatalogStore>
     config: CatalogFieldConfig,
     query: CatalogMatch.ColumnQuery
   ) {
-    const exact = yield* searchAll(clientId, config.catalogId, exactSearches(query))
+    const exact = yield* exactCandidates(clientId, config.catalogId, query)
     if (exact.length > 0) return exact
     const identifier = query.identifier
     if (identifier !== undefined && identifier.folded.length >= CatalogMatch.ONE_EDIT_MIN_LENGTH) {
@@ -99,7 +99,7 @@ export const make: Effect.Effect<CatalogMatcher["Service"], never, CatalogStore>
       if (first === undefined) return { record: undefined, score: 0 }
       if (config.method === "exacta") {
         // Every key column read must be equal: the first one's hits hold every possible match.
-        const candidates = unique(yield* searchAll(clientId, config.catalogId, exactSearches(first)))
+        const candidates = yield* exactCandidates(clientId, config.catalogId, first)
         return CatalogMatch.decideExact(queries, candidates, columns)
       }
       const perColumn = yield* Effect.forEach(queries, (query) => approximateCandidates(clientId, config, query), {
