@@ -7,11 +7,12 @@ import { Effect } from "effect"
 import * as Assembly from "./Assembly.js"
 import { type DocumentError, DocumentReader, type ReadDocument, type ReadOptions } from "./Document.js"
 import type { StorageError } from "./Errors.js"
-import type { ExtractionResult, Word } from "./Extraction.js"
+import type { ExtractionResult, Mode, Word } from "./Extraction.js"
 import { type ExtractorError, FieldExtractor } from "./Extractor.js"
 import type { CatalogValue } from "./Field.js"
 import * as Grounding from "./Grounding.js"
 import { CatalogMatcher, DocumentStore, ExtractionStore, type Lease, SkillStore } from "./Ports.js"
+import type { Skill, SkillField } from "./Skill.js"
 import { JobFailure, type JobHandler } from "./Worker.js"
 
 /** Settings of processing. */
@@ -57,6 +58,62 @@ const fromDocument = (e: DocumentError) =>
 const fromExtractor = (e: ExtractorError) =>
   new JobFailure({ permanent: e.permanent, message: `field extraction failed (${e.reason}): ${e.message}` })
 
+const toJobFailure = (e: DocumentError | ExtractorError | StorageError): JobFailure =>
+  e._tag === "DocumentError" ? fromDocument(e) : e._tag === "ExtractorError" ? fromExtractor(e) : fromStorage(e)
+
+/** What `run` processes: the skill, the original bytes, and the client, mode and model they run with. */
+export interface RunInput {
+  readonly skill: Skill
+  readonly bytes: Uint8Array
+  readonly clientId: string
+  readonly mode: Mode
+  readonly model: string
+}
+
+/** A catalog search for one field (the `CatalogMatcher` port's `match`, or a caller's own). */
+export type Match<E> = (
+  clientId: string,
+  field: SkillField,
+  extracted: Readonly<Record<string, string>>
+) => Effect.Effect<CatalogValue, E>
+
+/**
+ * The pipeline without storage or queue: read (page images only for `ocr_pdf`) → extract → match catalog fields →
+ * ground, parse and assemble. The job handler and in-process callers (`Embed.extractNow`) share it.
+ */
+export const run = Effect.fnUntraced(function* <E>(
+  input: RunInput,
+  match: Match<E>,
+  options: Partial<ProcessingOptions> = {}
+): Effect.fn.Return<ExtractionResult, DocumentError | ExtractorError | E, DocumentReader | FieldExtractor> {
+  const settings = { ...defaultOptions, ...options }
+  const { skill, bytes, mode, model } = input
+  const document = yield* (yield* DocumentReader).read(bytes, mode === "ocr_pdf" ? { images: settings.images } : {})
+  const extracted = yield* (yield* FieldExtractor).extract({ skill, document, original: bytes, mode, model })
+  const matches = yield* Effect.forEach(
+    Assembly.catalogRequests(skill.fields, extracted.values),
+    (request) =>
+      match(input.clientId, request.field, request.extracted).pipe(
+        Effect.map((value): readonly [string, CatalogValue] => [request.path, value])
+      ),
+    { concurrency: settings.catalogConcurrency }
+  )
+  const fields = Assembly.assemble({
+    skill,
+    values: extracted.values,
+    words: Grounding.index(document),
+    catalog: new Map(matches),
+    grounding: settings.grounding
+  })
+  return {
+    fields,
+    usage: extracted.usage,
+    words: wordsByPage(document),
+    fullText: document.fullText,
+    numPages: document.numPages
+  }
+})
+
 /** A job handler with the given settings (see `process` for the defaults). */
 export const makeHandler = (options: Partial<ProcessingOptions> = {}): JobHandler<Services> => {
   const settings = { ...defaultOptions, ...options }
@@ -79,37 +136,11 @@ export const makeHandler = (options: Partial<ProcessingOptions> = {}): JobHandle
     const extractor = yield* FieldExtractor
     if (!extractor.supports(record.model)) return yield* permanent(`model ${record.model} is not available`)
 
-    const document = yield* (yield* DocumentReader)
-      .read(stored.bytes, record.mode === "ocr_pdf" ? { images: settings.images } : {})
-      .pipe(Effect.mapError(fromDocument))
-    const extracted = yield* extractor
-      .extract({ skill, document, original: stored.bytes, mode: record.mode, model: record.model })
-      .pipe(Effect.mapError(fromExtractor))
-
-    const matcher = yield* CatalogMatcher
-    const matches = yield* Effect.forEach(
-      Assembly.catalogRequests(skill.fields, extracted.values),
-      (request) =>
-        matcher
-          .match(record.clientId, request.field, request.extracted)
-          .pipe(Effect.map((value): readonly [string, CatalogValue] => [request.path, value])),
-      { concurrency: settings.catalogConcurrency }
-    ).pipe(Effect.mapError(fromStorage))
-
-    const fields = Assembly.assemble({
-      skill,
-      values: extracted.values,
-      words: Grounding.index(document),
-      catalog: new Map(matches),
-      grounding: settings.grounding
-    })
-    return {
-      fields,
-      usage: extracted.usage,
-      words: wordsByPage(document),
-      fullText: document.fullText,
-      numPages: document.numPages
-    }
+    return yield* run(
+      { skill, bytes: stored.bytes, clientId: record.clientId, mode: record.mode, model: record.model },
+      (yield* CatalogMatcher).match,
+      settings
+    ).pipe(Effect.mapError(toJobFailure))
   })
 }
 

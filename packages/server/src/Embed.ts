@@ -13,7 +13,6 @@ import { Router } from "@legible/adapters-llm"
 import { Database, SqlJobQueue, SqlStorage } from "@legible/adapters-storage"
 import {
   type ApiKeys,
-  Assembly,
   CatalogMatching,
   type Directory,
   Document,
@@ -22,7 +21,6 @@ import {
   Extractions,
   Extractor,
   type Field,
-  Grounding,
   Ports,
   Processing,
   Skill,
@@ -61,6 +59,9 @@ export const layer = (
     Router.layer(options.extractor ?? { local: true })
   )
 }
+
+/** The fields of a result, as `extractNow` and `awaitFinal` return them (spec 2.7). */
+export type DetailedFields = ReadonlyArray<Field.DetailedField>
 
 /** A skill for `extractNow`: a stored `Skill`, or a definition as written to `POST /api/skills`. */
 export type SkillSpec = Skill.Skill | typeof Extensions.SkillDefinition.Type
@@ -129,37 +130,14 @@ export const extractNow = Effect.fn("Embed.extractNow")(function* (
   if (!extractor.supports(model)) {
     return yield* new Errors.InvalidRequest({ message: `no configured provider serves the model "${model}"` })
   }
-  const read = yield* (yield* Document.DocumentReader).read(
-    document,
-    mode === "ocr_pdf" ? { images: Processing.defaultOptions.images } : {}
-  )
-  const extracted = yield* extractor.extract({ skill: resolved, document: read, original: document, mode, model })
-  const requests = Assembly.catalogRequests(resolved.fields, extracted.values)
   const matcher = yield* Effect.serviceOption(Ports.CatalogMatcher)
-  if (requests.length > 0 && Option.isNone(matcher)) {
-    return yield* new Errors.InvalidRequest({ message: "the skill has catalog fields: provide a CatalogMatcher" })
-  }
-  const matches = Option.isNone(matcher)
-    ? []
-    : yield* Effect.forEach(requests, (request) =>
-        matcher.value
-          .match(clientId, request.field, request.extracted)
-          .pipe(Effect.map((value): readonly [string, Field.CatalogValue] => [request.path, value]))
-      )
-  const fields = Assembly.assemble({
-    skill: resolved,
-    values: extracted.values,
-    words: Grounding.index(read),
-    catalog: new Map(matches),
-    grounding: Processing.defaultOptions.grounding
+  const match: Processing.Match<Errors.StorageError | Errors.InvalidRequest> = Option.isSome(matcher)
+    ? matcher.value.match
+    : () =>
+        Effect.fail(new Errors.InvalidRequest({ message: "the skill has catalog fields: provide a CatalogMatcher" }))
+  return yield* Processing.run({ skill: resolved, bytes: document, clientId, mode, model }, match, {
+    catalogConcurrency: 1
   })
-  return {
-    fields,
-    usage: extracted.usage,
-    words: Processing.wordsByPage(read),
-    fullText: read.fullText,
-    numPages: read.numPages
-  } satisfies Extraction.ExtractionResult
 })
 
 /** The principal of in-process submissions: `user` acting for its client, live (or the sandbox with `sandbox`). */
