@@ -63,6 +63,8 @@ export interface Settings {
     readonly pageTimeoutSeconds: number
     readonly maxPages: number
   }
+  /** When catalogs are searched with an in-process trigram index, and how many bytes those indexes may hold. */
+  readonly catalogIndex: { readonly minRecords: number; readonly cacheBytes: number }
   readonly retentionDays: number | undefined
   readonly logLevel: LogLevel
   readonly logFormat: "json" | "pretty"
@@ -116,6 +118,8 @@ export const variables = Config.all({
   ocrWorkers: text("LEGIBLE_OCR_WORKERS"),
   ocrPageTimeoutSeconds: text("LEGIBLE_OCR_PAGE_TIMEOUT_SECONDS"),
   ocrMaxPages: text("LEGIBLE_OCR_MAX_PAGES"),
+  catalogIndexMinRecords: text("LEGIBLE_CATALOG_INDEX_MIN_RECORDS"),
+  catalogIndexCacheMb: text("LEGIBLE_CATALOG_INDEX_CACHE_MB"),
   retentionDays: text("LEGIBLE_RETENTION_DAYS"),
   logLevel: text("LEGIBLE_LOG_LEVEL"),
   logFormat: text("LEGIBLE_LOG_FORMAT")
@@ -250,6 +254,10 @@ export const resolve = (v: Variables, cwd: string): Settings | InvalidSettings =
         workers: v.ocrWorkers === undefined ? undefined : int("LEGIBLE_OCR_WORKERS", v.ocrWorkers, 1, 1, 256),
         pageTimeoutSeconds: number("LEGIBLE_OCR_PAGE_TIMEOUT_SECONDS", v.ocrPageTimeoutSeconds, 60, 1, 3600),
         maxPages: int("LEGIBLE_OCR_MAX_PAGES", v.ocrMaxPages, 500, 1, 100_000)
+      },
+      catalogIndex: {
+        minRecords: int("LEGIBLE_CATALOG_INDEX_MIN_RECORDS", v.catalogIndexMinRecords, 5_000, 1, 1_000_000_000),
+        cacheBytes: int("LEGIBLE_CATALOG_INDEX_CACHE_MB", v.catalogIndexCacheMb, 256, 0, 1_048_576) * 1024 * 1024
       },
       retentionDays:
         v.retentionDays === undefined ? undefined : int("LEGIBLE_RETENTION_DAYS", v.retentionDays, 1, 1, 36_500),

@@ -3,7 +3,7 @@
  * directory, locked to one process, or PostgreSQL), every SQL store, the job queue, the catalog matcher, the OCR
  * reader and the routed `FieldExtractor`.
  */
-import { Database, SqlJobQueue, SqlStorage } from "@legible/adapters-storage"
+import { Database, SqlCatalogStore, SqlJobQueue, SqlStorage } from "@legible/adapters-storage"
 import { CatalogMatching, type Document, type Errors, type Extractor, type Ports } from "@legible/core"
 import { Duration, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -34,10 +34,14 @@ export const database = (
   return Database.layer({ engine: "pglite", dataDir: `${settings.dataDir}/${PGLITE_DIR}` }).pipe(Layer.provide(lock))
 }
 
+// The catalog store with the configured in-process index options replaces `SqlStorage`'s default one.
 const documents = (settings: Config.Settings) =>
-  SqlStorage.layer({
-    documents: settings.documentsDir === undefined ? undefined : { directory: settings.documentsDir }
-  })
+  Layer.mergeAll(
+    SqlStorage.layer({
+      documents: settings.documentsDir === undefined ? undefined : { directory: settings.documentsDir }
+    }),
+    SqlCatalogStore.layerWith(settings.catalogIndex)
+  )
 
 /** The stores over the database (documents in it, or in `LEGIBLE_DOCUMENTS_DIR`): what the api role needs. */
 export const stores = (

@@ -26,6 +26,7 @@ describe("Config", () => {
         maxBodyBytes: 40 * 1024 * 1024,
         worker: { concurrency: 2, leaseSeconds: 60, maxAttempts: 3, pollSeconds: 5, shutdownGraceSeconds: 30 },
         ocr: { workers: undefined, pageTimeoutSeconds: 60, maxPages: 500 },
+        catalogIndex: { minRecords: 5_000, cacheBytes: 256 * 1024 * 1024 },
         retentionDays: undefined,
         logLevel: "Info",
         logFormat: "json"
@@ -52,6 +53,8 @@ describe("Config", () => {
         LEGIBLE_LEASE_SECONDS: "2.5",
         LEGIBLE_MAX_ATTEMPTS: "5",
         LEGIBLE_OCR_WORKERS: "3",
+        LEGIBLE_CATALOG_INDEX_MIN_RECORDS: "20000",
+        LEGIBLE_CATALOG_INDEX_CACHE_MB: "0",
         LEGIBLE_RETENTION_DAYS: "90",
         LEGIBLE_LOG_LEVEL: "debug",
         LEGIBLE_SHUTDOWN_GRACE_SECONDS: "10",
@@ -70,6 +73,7 @@ describe("Config", () => {
         maxBodyBytes: 1048576,
         worker: { concurrency: 8, leaseSeconds: 2.5, maxAttempts: 5, shutdownGraceSeconds: 10 },
         ocr: { workers: 3 },
+        catalogIndex: { minRecords: 20_000, cacheBytes: 0 },
         retentionDays: 90,
         logLevel: "Debug"
       })
