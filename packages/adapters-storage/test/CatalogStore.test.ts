@@ -1,6 +1,6 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Directory, Ports } from "@legible/core"
+import { CatalogMatch, Directory, Ports } from "@legible/core"
 import { Fixtures, Memory, TestIds } from "@legible/testkit"
 import { Effect, Layer } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
@@ -8,6 +8,7 @@ import { SqlClient } from "effect/sql"
 import * as Migrator from "effect/sql/Migrator"
 import * as Database from "../src/Database.js"
 import * as CatalogIndex from "../src/internal/catalogIndex.js"
+import { addPage } from "../src/internal/catalogIndexWorker.js"
 import { migrations } from "../src/internal/migrations.js"
 import * as SqlCatalogStore from "../src/SqlCatalogStore.js"
 import * as SqlStorage from "../src/SqlStorage.js"
@@ -168,5 +169,66 @@ describe("migration 2_catalog_search", () => {
         }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
       }).pipe(Effect.scoped, Effect.provide(Reactivity.layer)),
     60_000
+  )
+})
+
+describe("in-process index builds in a worker thread", () => {
+  const WORDS = ["acme", "globex", "initech", "umbrella", "hooli", "stark", "wayne", "tyrell", "cyberdyne", "soylent"]
+  const N = 200_000
+  const PAGE = 20_000
+  const keyOf = (i: number) => `${WORDS[i % 10]} ${WORDS[Math.floor(i / 10) % 10]} ${i.toString(36)}`
+  const pages = Array.from({ length: N / PAGE }, (_, p) => {
+    const range = Array.from({ length: PAGE }, (_, k) => p * PAGE + k)
+    return { _tag: "Rows" as const, ids: range.map(TestIds.uuid).join(""), keys: range.map(keyOf).join("\n") }
+  })
+
+  it.live(
+    "a 200k-record index builds while the event loop keeps its pace; the same build here would hold it",
+    () =>
+      Effect.gen(function* () {
+        const lags: Array<number> = []
+        let last = performance.now()
+        const timer = setInterval(() => {
+          const now = performance.now()
+          lags.push(now - last)
+          last = now
+        }, 5)
+        const index = yield* CatalogIndex.buildInWorker((send) =>
+          Effect.sync(() => {
+            for (const page of pages) send(page)
+          })
+        ).pipe(Effect.ensuring(Effect.sync(() => clearInterval(timer))))
+        assert.strictEqual(index.size, N)
+        const [hit] = index.search(keyOf(123_457), 0.5, 1)
+        assert.strictEqual(index.idAt(hit?.position ?? -1), TestIds.uuid(123_457))
+
+        // The contrast: the same build on this thread holds the event loop for all of its duration.
+        const started = performance.now()
+        const builder = new CatalogMatch.TrigramIndexBuilder()
+        for (const page of pages) addPage(builder, page)
+        const here = builder.build()
+        const onThread = performance.now() - started
+        assert.strictEqual(here.size, N)
+        const worst = Math.max(...lags)
+        assert.isAtLeast(lags.length, 20, "the timer ran throughout the build")
+        assert.isBelow(
+          worst,
+          Math.max(50, onThread / 5),
+          `worst timer lag ${worst.toFixed(1)} ms vs ${onThread.toFixed(0)} ms on thread`
+        )
+      }),
+    60_000
+  )
+
+  it.effect("a page whose ids and keys do not pair up fails the build (the store then searches in SQL)", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(
+        CatalogIndex.buildInWorker((send) =>
+          Effect.sync(() => send({ _tag: "Rows", ids: TestIds.uuid(1), keys: "acme\nglobex" }))
+        )
+      )
+      assert.strictEqual(error._tag, "IndexBuildFailed")
+      assert.include(error.message, "2 keys came with 1 ids")
+    })
   )
 })

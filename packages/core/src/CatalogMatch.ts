@@ -105,6 +105,10 @@ export const retrievalFloor: (threshold: number) => number = Score.retrievalFloo
 export type TrigramIndex = Trigrams.TrigramIndex
 /** A hit of an index search. */
 export type IndexHit = Trigrams.IndexHit
+/** The typed arrays of a `TrigramIndex`, transferable between threads. */
+export type TrigramIndexParts = Trigrams.TrigramIndexParts
+/** The index over built parts (e.g. transferred back from the worker thread that built them). */
+export const trigramIndexOf: (parts: TrigramIndexParts) => TrigramIndex = Trigrams.fromParts
 /** Collects records and builds a `TrigramIndex`. */
 export const TrigramIndexBuilder = Trigrams.TrigramIndexBuilder
 /** The type of a `TrigramIndexBuilder`. */

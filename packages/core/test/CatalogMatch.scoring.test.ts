@@ -53,10 +53,7 @@ describe("trigram similarity", () => {
       )
       const builder = new CatalogMatch.TrigramIndexBuilder()
       for (const [i, key] of keys.entries()) builder.add(ids[i] ?? "", key)
-      const steps = builder.build(7)
-      let step = steps.next()
-      while (step.done !== true) step = steps.next()
-      const index = step.value
+      const index = builder.build()
       const expected = keys
         .map((key, i) => ({ id: ids[i] ?? "", s: referenceSimilarity(key, query) }))
         .filter((x) => x.s >= 0.2)

@@ -3,14 +3,18 @@
  * records version. `pg_trgm`'s GIN scan costs grow with the catalog (measured on PostgreSQL 15: ~8–17 ms at 100k
  * records and ~50–60 ms at 1M for one approximate search), where counting shared trigrams over in-process postings
  * stays around 1 ms at 100k and ~10 ms at 1M; so catalogs from `minRecords` up are searched in process, smaller
- * ones (and any the cache cannot hold) with `pg_trgm` in SQL. An index is built from `catalog_keys` page by page,
- * then filled in chunks with yields in between, so the event loop is never held for long; concurrent searches of
- * the same catalog version share one build.
+ * ones (and any the cache cannot hold) with `pg_trgm` in SQL. An index is built off the event loop: `catalog_keys`
+ * is read page by page (each page aggregated by SQL into two strings, so this thread handles two values, not 20,000
+ * rows) and sent to a worker thread, which builds the typed arrays and transfers them back without a copy (see
+ * `catalogIndexWorker.ts`). Concurrent searches of the same catalog version share one build; a build that fails in
+ * its worker is not retried at that version (searches use SQL).
  */
+import { Worker } from "node:worker_threads"
 import { CatalogMatch } from "@legible/core"
-import { Deferred, Effect, Exit } from "effect"
+import { Data, Deferred, Effect, Exit } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import { type FromWorker, type RowsMessage, UUID_LENGTH } from "./catalogIndexWorker.js"
 
 /** When a catalog column is indexed in process, and how much the cache may hold. */
 export interface IndexOptions {
@@ -26,11 +30,56 @@ export const defaultOptions: IndexOptions = { minRecords: 5_000, cacheBytes: 256
 /** Bytes per record of an index, measured (postings, counts, id, scratch): to skip what the cache cannot hold. */
 const BYTES_PER_RECORD = 140
 
+/** Failed builds remembered (so a broken worker is not started again on every search). */
+const FAILED_KEPT = 1_000
+
 /** Rows per page when reading a column to index it. */
 const PAGE = 20_000
 
-/** Records filled per chunk before yielding to other fibers. */
-const CHUNK = 50_000
+/**
+ * The worker script: `dist/internal/catalogIndexWorker.js`. From the sources (tests run TypeScript), that is the
+ * built copy two folders up; from `dist` it sits next to this file. Worker threads need JavaScript either way.
+ */
+const workerScript = new URL(
+  import.meta.url.endsWith(".ts") ? "../../dist/internal/catalogIndexWorker.js" : "./catalogIndexWorker.js",
+  import.meta.url
+)
+
+/** A worker thread could not build an index (its script missing, a thread that died, rows that did not pair up). */
+export class IndexBuildFailed extends Data.TaggedError("IndexBuildFailed")<{ readonly message: string }> {}
+
+/**
+ * Builds an index in a worker thread from the pages `feed` sends (`send` posts one page; it never blocks), and
+ * returns it once the worker has transferred the arrays back. The thread ends with the build, however it ends.
+ */
+export const buildInWorker = <E, R>(
+  feed: (send: (page: RowsMessage) => void) => Effect.Effect<void, E, R>
+): Effect.Effect<CatalogMatch.TrigramIndex, E | IndexBuildFailed, R> =>
+  Effect.acquireUseRelease(
+    Effect.try({
+      try: () => {
+        // Flags of the parent (a test runner's loaders, --inspect) do not apply to the worker script.
+        const worker = new Worker(workerScript, { execArgv: [] })
+        const result = Deferred.makeUnsafe<CatalogMatch.TrigramIndexParts, IndexBuildFailed>()
+        const failWith = (message: string) => Deferred.doneUnsafe(result, Exit.fail(new IndexBuildFailed({ message })))
+        worker.on("message", (message: FromWorker) => {
+          if (message._tag === "Built") Deferred.doneUnsafe(result, Exit.succeed(message.parts))
+          else failWith(message.message)
+        })
+        worker.on("error", (error: Error) => failWith(`the index worker failed: ${error.message}`))
+        worker.on("exit", (code) => failWith(`the index worker exited (code ${code}) before its index was built`))
+        return { worker, result }
+      },
+      catch: (error) => new IndexBuildFailed({ message: `an index worker could not be started: ${String(error)}` })
+    }),
+    ({ worker, result }) =>
+      Effect.gen(function* () {
+        yield* feed((page) => worker.postMessage(page))
+        worker.postMessage({ _tag: "Build" })
+        return CatalogMatch.trigramIndexOf(yield* Deferred.await(result))
+      }),
+    ({ worker }) => Effect.promise(() => worker.terminate())
+  )
 
 /** A cached index and the records version it was built at. */
 export interface Entry {
@@ -57,6 +106,8 @@ export const make = (sql: SqlClient.SqlClient, options: IndexOptions): IndexCach
   // Map order is recency order: a hit moves its entry to the end, eviction takes from the front.
   const entries = new Map<string, Entry>()
   const building = new Map<string, Deferred.Deferred<CatalogMatch.TrigramIndex | undefined>>()
+  // Column versions whose build failed in its worker (bounded: the latest ones only), searched in SQL.
+  const failed = new Set<string>()
   let total = 0
 
   const store = (key: string, entry: Entry) => {
@@ -76,27 +127,27 @@ export const make = (sql: SqlClient.SqlClient, options: IndexOptions): IndexCach
     }
   }
 
+  /** Reads the column page by page in record id order, each page as two aggregated strings, into a worker. */
   const build = (catalogId: string, column: string) =>
-    Effect.gen(function* () {
-      const builder = new CatalogMatch.TrigramIndexBuilder()
-      let after = "00000000-0000-0000-0000-000000000000"
-      while (true) {
-        const rows = yield* sql<{ record_id: string; norm: string }>`
-          SELECT record_id, norm FROM catalog_keys
-          WHERE catalog_id = ${catalogId} AND record_id > ${after} AND column_name = ${column}
-          ORDER BY record_id LIMIT ${PAGE}`
-        for (const row of rows) builder.add(row.record_id, row.norm)
-        const last = rows.at(-1)
-        if (last === undefined || rows.length < PAGE) break
-        after = last.record_id
-      }
-      const steps = builder.build(CHUNK)
-      while (true) {
-        const step = steps.next()
-        if (step.done === true) return step.value
-        yield* Effect.yieldNow
-      }
-    })
+    buildInWorker((send) =>
+      Effect.gen(function* () {
+        let after = "00000000-0000-0000-0000-000000000000"
+        while (true) {
+          const [page] = yield* sql<{ ids: string | null; keys: string | null; n: bigint | number }>`
+            SELECT string_agg(record_id::text, '' ORDER BY record_id) AS ids,
+              string_agg(norm, chr(10) ORDER BY record_id) AS keys, count(*) AS n
+            FROM (
+              SELECT record_id, norm FROM catalog_keys
+              WHERE catalog_id = ${catalogId} AND record_id > ${after} AND column_name = ${column}
+              ORDER BY record_id LIMIT ${PAGE}
+            ) t`
+          if (page === undefined || page.ids === null) return
+          send({ _tag: "Rows", ids: page.ids, keys: page.keys ?? "" })
+          if (Number(page.n) < PAGE) return
+          after = page.ids.slice(-UUID_LENGTH)
+        }
+      })
+    )
 
   const get = (catalogId: string, column: string, version: number, records: number) =>
     Effect.gen(function* () {
@@ -109,12 +160,30 @@ export const make = (sql: SqlClient.SqlClient, options: IndexOptions): IndexCach
         return entry.index
       }
       const buildKey = `${key}@${version}`
+      if (failed.has(buildKey)) return undefined
       const pending = building.get(buildKey)
       if (pending !== undefined) return yield* Deferred.await(pending)
       const done = Deferred.makeUnsafe<CatalogMatch.TrigramIndex | undefined>()
       building.set(buildKey, done)
       return yield* build(catalogId, column).pipe(
         Effect.tap((index) => Effect.sync(() => store(key, { version, index }))),
+        Effect.catchTag("IndexBuildFailed", (error) =>
+          Effect.as(
+            Effect.andThen(
+              Effect.sync(() => {
+                failed.add(buildKey)
+                if (failed.size > FAILED_KEPT) failed.delete(failed.values().next().value ?? buildKey)
+              }),
+              Effect.logWarning("catalog index build failed: searching in SQL", {
+                catalogId,
+                column,
+                version,
+                error: error.message
+              })
+            ),
+            undefined
+          )
+        ),
         // Waiters get the index, or `undefined` (search in SQL) when this build failed or was interrupted.
         Effect.onExit((exit) =>
           Effect.andThen(
