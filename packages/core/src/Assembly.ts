@@ -9,9 +9,11 @@
  *   the extraction (a clash between odd field names gets a `#n` suffix).
  * - Extractor output of the wrong shape never fails: numbers and booleans become their text, other shapes of a simple
  *   field count as not found; a scalar given for a list is a one-item list; list items that carry nothing are dropped.
- * - Spec 2.5.3 makes a list item a simple value or a dictionary of simple values, so a `catalog` list, or an object or
- *   catalog sub-field inside a list item, is given as a `string` value of what was read (key columns joined by
- *   spaces); catalog matching runs for catalog fields outside lists, at any depth of objects.
+ * - Catalog matching runs for every catalog field: at any depth of objects, each item of a `catalog` list, and a
+ *   catalog sub-field of each item of an object list (invoice lines matched to a product catalog). Those carry the
+ *   catalog value of spec 2.5.4 where spec 2.5.3 shows a simple value: "catalog fields keep the shape of 2.5"
+ *   (spec 2.7), and a consumer needs `catalog_values`. An object inside a list item, and a catalog field inside such
+ *   an object, are given as a `string` value of what was read (key columns joined by spaces).
  * - Dates are day-first unless the field's description, or else the skill's instructions, say month-first
  *   (`MM/DD`, `month first`, `mes/día`).
  */
@@ -84,7 +86,46 @@ const extractedKeys = (field: SkillField, v: unknown): Record<string, string> =>
 const itemsOf = (v: unknown): ReadonlyArray<unknown> =>
   Array.isArray(v) ? v : v === null || v === undefined ? [] : [v]
 
-/** Every catalog search the extraction needs: catalog fields at any depth of objects, outside list items. */
+/** The text of a value that a list item can only carry as a string (an object, or a catalog field inside one). */
+const flatText = (field: SkillField, v: unknown): string | null => {
+  if (field.type === "catalog") {
+    const keys = Object.values(extractedKeys(field, v))
+    return keys.length === 0 ? null : keys.join(" ")
+  }
+  if (field.type === "object" && isDict(v)) {
+    const parts = byOrder(field.fields ?? []).flatMap((sub) => {
+      const text = flatText(sub, v[sub.name])
+      return text === null ? [] : [text]
+    })
+    return parts.length === 0 ? null : parts.join(" ")
+  }
+  return literalOf(v)
+}
+
+/** The literal of a value in a list item: what was read, as text. */
+const literalFor = (field: SkillField, v: unknown): string | null =>
+  field.type === "object" || field.type === "catalog" ? flatText(field, v) : literalOf(v)
+
+/** The items of an object list that are kept (those carrying something), each with its sub-fields' literals. */
+const objectItems = (subs: ReadonlyArray<SkillField>, v: unknown) =>
+  itemsOf(v).flatMap((item) => {
+    if (!isDict(item)) return []
+    const literals = new Map(subs.map((sub) => [sub.name, literalFor(sub, item[sub.name])]))
+    return [...literals.values()].every((l) => l === null) ? [] : [{ item, literals }]
+  })
+
+/** The items of a simple (or catalog) list that are kept, with their literals. */
+const simpleItems = (field: SkillField, v: unknown) =>
+  itemsOf(v).flatMap((item) => {
+    const literal = literalFor(field, item)
+    return literal === null ? [] : [{ item, literal }]
+  })
+
+/**
+ * Every catalog search the extraction needs: catalog fields at any depth of objects, each kept item of a catalog
+ * list (`codigos[1]`), and catalog sub-fields of each kept item of an object list (`lineas[2].producto`). Item
+ * indexes count kept items, as the assembled list does.
+ */
 export const catalogRequests = (
   fields: ReadonlyArray<SkillField>,
   values: ExtractedFields
@@ -92,10 +133,26 @@ export const catalogRequests = (
   const requests: Array<CatalogRequest> = []
   const walk = (level: ReadonlyArray<SkillField>, container: unknown, prefix: string) => {
     for (const field of level) {
-      if (field.isList) continue
       const v = isDict(container) ? container[field.name] : undefined
       const path = `${prefix}${field.name}`
-      if (field.type === "catalog") requests.push({ path, field, extracted: extractedKeys(field, v) })
+      if (field.isList && field.type === "catalog") {
+        for (const [n, { item }] of simpleItems(field, v).entries()) {
+          requests.push({ path: `${path}[${n}]`, field, extracted: extractedKeys(field, item) })
+        }
+      } else if (field.isList && field.type === "object") {
+        const subs = byOrder(field.fields ?? [])
+        for (const [n, { item }] of objectItems(subs, v).entries()) {
+          for (const sub of subs) {
+            if (sub.type !== "catalog" || sub.isList) continue
+            requests.push({
+              path: `${path}[${n}].${sub.name}`,
+              field: sub,
+              extracted: extractedKeys(sub, item[sub.name])
+            })
+          }
+        }
+      } else if (field.isList) continue
+      else if (field.type === "catalog") requests.push({ path, field, extracted: extractedKeys(field, v) })
       else if (field.type === "object") walk(field.fields ?? [], v, `${path}.`)
     }
   }
@@ -163,37 +220,19 @@ export const assemble = (input: AssemblyInput): Array<DetailedField> => {
   const simpleType = (field: SkillField): SimpleType =>
     field.type === "object" || field.type === "catalog" ? "string" : field.type
 
-  /** The text of a value that a list item can only carry as a string (an object or catalog sub-field). */
-  const flatText = (field: SkillField, v: unknown): string | null => {
-    if (field.type === "catalog") {
-      const keys = Object.values(extractedKeys(field, v))
-      return keys.length === 0 ? null : keys.join(" ")
-    }
-    if (field.type === "object" && isDict(v)) {
-      const parts = byOrder(field.fields ?? []).flatMap((sub) => {
-        const text = flatText(sub, v[sub.name])
-        return text === null ? [] : [text]
-      })
-      return parts.length === 0 ? null : parts.join(" ")
-    }
-    return literalOf(v)
-  }
-
-  const literalFor = (field: SkillField, v: unknown): string | null =>
-    field.type === "object" || field.type === "catalog" ? flatText(field, v) : literalOf(v)
+  /** The catalog result at `path`, or `not_found` with what was read. */
+  const catalogAt = (field: SkillField, v: unknown, path: string): CatalogValue =>
+    input.catalog.get(path) ?? notFound(field, extractedKeys(field, v))
 
   const listOfObjects = (
     field: SkillField,
     v: unknown,
     path: string
-  ): Array<{ [name: string]: DetailedSimpleValue }> => {
+  ): Array<{ [name: string]: DetailedSimpleValue | CatalogValue }> => {
     const subs = byOrder(field.fields ?? [])
     const used = new Set<string>()
-    const out: Array<{ [name: string]: DetailedSimpleValue }> = []
-    for (const item of itemsOf(v)) {
-      if (!isDict(item)) continue
-      const literals = new Map(subs.map((sub) => [sub.name, literalFor(sub, item[sub.name])]))
-      if ([...literals.values()].every((l) => l === null)) continue
+    const out: Array<{ [name: string]: DetailedSimpleValue | CatalogValue }> = []
+    for (const { item, literals } of objectItems(subs, v)) {
       const at = `${path}[${out.length}]`
       // The most distinctive value of the row (the longest) is grounded first; the others are looked for on its row.
       const anchor = subs
@@ -215,26 +254,29 @@ export const assemble = (input: AssemblyInput): Array<DetailedField> => {
       const near = anchor === undefined ? undefined : grounded.get(anchor.name)?.word_ids
       for (const sub of subs) if (sub !== anchor) ground(sub, near !== undefined && near.length > 0 ? near : undefined)
       for (const value of grounded.values()) for (const id of value.word_ids) used.add(id)
-      const dict: { [name: string]: DetailedSimpleValue } = {}
+      // A catalog sub-field is grounded like the others (its words place the row) but carries its catalog value.
+      const dict: { [name: string]: DetailedSimpleValue | CatalogValue } = {}
       for (const sub of subs) {
         const value = grounded.get(sub.name)
-        if (value !== undefined) dict[sub.name] = value
+        if (value === undefined) continue
+        dict[sub.name] =
+          sub.type === "catalog" && !sub.isList ? catalogAt(sub, item[sub.name], `${at}.${sub.name}`) : value
       }
       out.push(dict)
     }
     return out
   }
 
-  const listOfSimple = (field: SkillField, v: unknown, path: string): Array<DetailedSimpleValue> => {
+  const listOfSimple = (field: SkillField, v: unknown, path: string): Array<DetailedSimpleValue | CatalogValue> => {
     const used = new Set<string>()
-    const out: Array<DetailedSimpleValue> = []
-    for (const item of itemsOf(v)) {
-      const literal = literalFor(field, item)
-      if (literal === null) continue
-      const value = simple(field, simpleType(field), literal, `${path}[${out.length}]`, {
-        labels: labelsOf(field),
-        exclude: used
-      })
+    const out: Array<DetailedSimpleValue | CatalogValue> = []
+    for (const { item, literal } of simpleItems(field, v)) {
+      const at = `${path}[${out.length}]`
+      if (field.type === "catalog") {
+        out.push(catalogAt(field, item, at))
+        continue
+      }
+      const value = simple(field, simpleType(field), literal, at, { labels: labelsOf(field), exclude: used })
       for (const id of value.word_ids) used.add(id)
       out.push(value)
     }
@@ -253,9 +295,7 @@ export const assemble = (input: AssemblyInput): Array<DetailedField> => {
         }
       }
       if (field.type === "object") return { ...base, value: build(field.fields ?? [], v, `${path}.`) }
-      if (field.type === "catalog") {
-        return { ...base, value: input.catalog.get(path) ?? notFound(field, extractedKeys(field, v)) }
-      }
+      if (field.type === "catalog") return { ...base, value: catalogAt(field, v, path) }
       return { ...base, value: simple(field, field.type, literalOf(v), path, { labels: labelsOf(field) }) }
     })
 

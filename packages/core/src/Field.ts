@@ -66,7 +66,7 @@ export interface FieldOf<V> {
 export type FieldValueOf<V> =
   | V
   | ReadonlyArray<FieldOf<V>>
-  | ReadonlyArray<V | { readonly [name: string]: V }>
+  | ReadonlyArray<V | CatalogValue | { readonly [name: string]: V | CatalogValue }>
   | CatalogValue
   | null
 
@@ -80,7 +80,9 @@ const makeField = <V extends Schema.Top>(simple: V) => {
       CatalogValue,
       simple,
       Schema.Array(Schema.suspend(() => field)),
-      Schema.Array(Schema.Union([simple, Schema.Record(Schema.String, simple)]))
+      Schema.Array(
+        Schema.Union([simple, CatalogValue, Schema.Record(Schema.String, Schema.Union([simple, CatalogValue]))])
+      )
     ])
   }) as never
   return field
@@ -97,6 +99,9 @@ export type DetailedField = FieldOf<DetailedSimpleValue>
 const isSimple = (v: unknown): v is DetailedSimpleValue =>
   typeof v === "object" && v !== null && !Array.isArray(v) && "literal" in v && "parsed" in v
 
+const isCatalog = (v: unknown): v is CatalogValue =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && "type" in v && v.type === "catalog" && "matching" in v
+
 const isField = (v: unknown): v is DetailedField =>
   typeof v === "object" && v !== null && "name" in v && "order" in v && "type" in v && "value" in v
 
@@ -112,12 +117,18 @@ export const toPlain = (fields: ReadonlyArray<DetailedField>): Array<Field> =>
     if (value.every(isField)) return { ...f, value: toPlain(value) }
     return {
       ...f,
+      // Catalog values in list items (spec 2.5.4) are the same in both reads.
       value: value.map((item) =>
         isSimple(item)
           ? plainValue(item)
-          : Object.fromEntries(
-              Object.entries(item as Record<string, DetailedSimpleValue>).map(([k, v]) => [k, plainValue(v)])
-            )
+          : isCatalog(item)
+            ? item
+            : Object.fromEntries(
+                Object.entries(item as Record<string, DetailedSimpleValue | CatalogValue>).map(([k, v]) => [
+                  k,
+                  isSimple(v) ? plainValue(v) : v
+                ])
+              )
       )
     }
   })

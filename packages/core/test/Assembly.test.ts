@@ -242,37 +242,94 @@ describe("Assembly", () => {
     assert.strictEqual(parsed("Fecha DD/MM/AAAA", "dates are MM/DD"), "2026-12-03")
   })
 
-  it("flattens catalog values inside lists to strings (spec 2.5.3 list items hold simple values)", () => {
-    const fields = assemble(
-      { cifs: ["B12345678", { cif: "A87654321" }] },
-      {
-        instructions: "",
-        fields: [
-          {
-            name: "cifs",
-            order: 1,
-            type: "catalog",
-            isList: true,
-            description: "",
-            aliases: [],
-            catalog: { catalogId: "c", keyColumns: ["cif"], outputColumns: [], method: "exacta", threshold: 1 }
-          }
-        ]
-      }
-    )
-    const cifs = byName(fields, "cifs") as ReadonlyArray<Field.DetailedSimpleValue>
+  it("gives each catalog list item, and the catalog sub-field of each list item, its catalog value by path", () => {
+    const cat = (name: string, order: number, keyColumn: string, isList = false): Skill.SkillField => ({
+      name,
+      order,
+      type: "catalog",
+      isList,
+      description: "",
+      aliases: [],
+      catalog: { catalogId: "c", keyColumns: [keyColumn], outputColumns: [], method: "exacta", threshold: 1 }
+    })
+    const lineas: Skill.SkillField = {
+      name: "lineas",
+      order: 2,
+      type: "object",
+      isList: true,
+      description: "",
+      aliases: [],
+      fields: [
+        cat("producto", 1, "sku"),
+        { name: "importe", order: 2, type: "float", isList: false, description: "", aliases: [] }
+      ]
+    }
+    const s = { instructions: "", fields: [cat("cifs", 1, "cif", true), lineas] }
+    const values = {
+      cifs: ["B12345678", "  ", { cif: "A87654321" }],
+      lineas: [{ producto: "PAPEL-A4", importe: "45,00" }, {}, { producto: { sku: "TONER-N" }, importe: "89,90" }]
+    }
+    const requests = Assembly.catalogRequests(s.fields, values)
     assert.deepStrictEqual(
-      cifs.map((v) => [v.id, v.literal, v.parsed, v.type, v.word_ids]),
+      requests.map((r) => [r.path, r.field.name, r.extracted]),
       [
-        ["cifs[0]", "B12345678", "B12345678", "string", ["w10"]],
-        ["cifs[1]", "A87654321", "A87654321", "string", []]
+        ["cifs[0]", "cifs", { cif: "B12345678" }],
+        ["cifs[1]", "cifs", { cif: "A87654321" }],
+        ["lineas[0].producto", "producto", { sku: "PAPEL-A4" }],
+        ["lineas[1].producto", "producto", { sku: "TONER-N" }]
       ]
     )
+    // Results for some paths only: the others are not_found with what was read.
+    const fields = Assembly.assemble({
+      skill: s,
+      values,
+      words,
+      catalog: new Map([
+        ["cifs[1]", proveedor],
+        ["lineas[1].producto", proveedor]
+      ])
+    })
+    const cifs = byName(fields, "cifs") as ReadonlyArray<Field.CatalogValue>
+    assert.deepStrictEqual(
+      cifs.map((v) => [v.type, v.matching.status, v.matching.extracted_values]),
+      [
+        ["catalog", "not_found", { cif: "B12345678" }],
+        ["catalog", "found", { cif: "B12345678" }]
+      ]
+    )
+    const rows = byName(fields, "lineas") as ReadonlyArray<
+      Record<string, Field.DetailedSimpleValue | Field.CatalogValue>
+    >
+    assert.strictEqual(rows.length, 2, "the empty item is dropped, as in the requests")
+    assert.deepStrictEqual(rows[0]?.producto, {
+      type: "catalog",
+      matching: {
+        status: "not_found",
+        method: "exacta",
+        score: 0,
+        threshold_used: null,
+        extracted_values: { sku: "PAPEL-A4" },
+        key_columns: ["sku"]
+      },
+      catalog_values: {},
+      catalog_info: { id: "c", name: "", output_columns: [] }
+    })
+    assert.strictEqual(rows[1]?.producto, proveedor)
+    assert.deepStrictEqual((rows[1]?.importe as Field.DetailedSimpleValue | undefined)?.parsed, 89.9)
+    // The plain read keeps catalog values as they are and drops the detailed members of the others.
+    const plain = Field.toPlain(fields)
+    const plainRows = plain.find((f) => f.name === "lineas")?.value as ReadonlyArray<Record<string, unknown>>
+    assert.deepStrictEqual(plainRows[1], { producto: proveedor, importe: { literal: "89,90", parsed: 89.9 } })
+    const plainCifs = plain.find((f) => f.name === "cifs")?.value as ReadonlyArray<unknown> | undefined
+    assert.deepStrictEqual(plainCifs?.[1], proveedor)
+    // Both reads decode with the result schemas.
+    assert.isTrue(Schema.is(Schema.Array(Field.DetailedField))(fields))
+    assert.isTrue(Schema.is(Schema.Array(Field.Field))(plain))
   })
 })
 
 describe("Assembly.catalogRequests", () => {
-  it("lists catalog fields outside lists, at any depth of objects, with what was read per key column", () => {
+  it("lists catalog fields at any depth of objects and in lists, with what was read per key column", () => {
     const cat = (name: string, order: number, keyColumns: readonly [string, ...Array<string>]): Skill.SkillField => ({
       name,
       order,
@@ -304,7 +361,8 @@ describe("Assembly.catalogRequests", () => {
       requests.map((r) => [r.path, r.extracted]),
       [
         ["proveedor", { cif: "B12345678", nombre: "7" }],
-        ["envio.pais", { iso: "ES" }]
+        ["envio.pais", { iso: "ES" }],
+        ["listado[0]", { cif: "A1" }]
       ]
     )
     assert.deepStrictEqual(

@@ -1,6 +1,16 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { CatalogMatch, CatalogMatching, Directory, Ports, type Skill } from "@legible/core"
-import { Fixtures, Memory } from "@legible/testkit"
+import {
+  CatalogMatch,
+  CatalogMatching,
+  Directory,
+  Document,
+  Extractor,
+  type Field,
+  Ports,
+  Processing,
+  type Skill
+} from "@legible/core"
+import { Fake, Fixtures, Memory } from "@legible/testkit"
 import { Effect, Layer } from "effect"
 
 const setup = Effect.gen(function* () {
@@ -19,6 +29,28 @@ const proveedor = (catalog: Partial<Skill.CatalogFieldConfig> = {}): Skill.Skill
 }
 
 const stores = Layer.effectDiscard(setup).pipe(Layer.provideMerge(Memory.layer))
+
+/** Processing without a real document: an empty page, and an extractor that reads `values`. */
+const readerAndExtractor = (values: Extractor.ExtractedFields) =>
+  Layer.mergeAll(
+    Fake.layer(Document.DocumentReader, {
+      read: () =>
+        Effect.succeed({
+          mimeType: "application/pdf",
+          numPages: 1,
+          pages: [{ page: 1, width: 595, height: 842, source: "ocr" as const, lines: [], markdown: "" }],
+          fullText: "",
+          images: []
+        })
+    }),
+    Fake.layer(Extractor.FieldExtractor, {
+      extract: () =>
+        Effect.succeed({
+          values,
+          usage: { tokens_consumidos: 0, prompt_tokens: 0, response_tokens: 0, duration: 0, model: "local" }
+        })
+    })
+  )
 
 describe("CatalogMatching", () => {
   layer(Layer.provideMerge(CatalogMatching.layer, stores))((it) => {
@@ -95,6 +127,73 @@ describe("CatalogMatching", () => {
         const gone = yield* matcher.match(Fixtures.client.id, field, { cif: "B99999999" })
         assert.deepStrictEqual([gone.matching.status, gone.catalog_info.name], ["not_found", ""])
       })
+    )
+
+    it.effect(
+      "catalog fields in list items are matched: each invoice line's supplier, each item of a catalog list",
+      () =>
+        Effect.gen(function* () {
+          const matcher = yield* Ports.CatalogMatcher
+          const text = (name: string, order: number): Skill.SkillField => ({
+            name,
+            order,
+            type: "string",
+            isList: false,
+            description: "",
+            aliases: []
+          })
+          const byName = proveedor({
+            keyColumns: ["nombre"],
+            outputColumns: ["cif"],
+            method: "aproximada",
+            threshold: CatalogMatch.DEFAULT_THRESHOLD
+          })
+          const lineas: Skill.SkillField = {
+            ...text("lineas", 1),
+            type: "object",
+            isList: true,
+            fields: [text("concepto", 1), { ...byName, order: 2 }]
+          }
+          const cifs: Skill.SkillField = { ...proveedor(), name: "cifs", order: 2, isList: true }
+          const values = {
+            lineas: [
+              { concepto: "Papel", proveedor: "PAPELERIA GL0BEX SA" },
+              { concepto: "Pan", proveedor: "Hermanos Quintero" },
+              { concepto: "Sillas", proveedor: "Initech 0ficinas SL" }
+            ],
+            cifs: ["B1234S678", "A87654321", "X00000000"]
+          }
+          const result = yield* Processing.run(
+            {
+              skill: Fixtures.skill({ fields: [lineas, cifs] }),
+              bytes: new Uint8Array(),
+              clientId: Fixtures.client.id,
+              mode: "ocr_only",
+              model: "local"
+            },
+            matcher.match
+          ).pipe(Effect.provide(readerAndExtractor(values)))
+          const rows = result.fields.find((f) => f.name === "lineas")?.value as ReadonlyArray<
+            Record<string, Field.DetailedSimpleValue | Field.CatalogValue>
+          >
+          const supplierOf = (row: (typeof rows)[number] | undefined) =>
+            row?.proveedor as Field.CatalogValue | undefined
+          assert.deepStrictEqual(
+            rows.map((row) => supplierOf(row)?.matching.catalog_record_id),
+            [Fixtures.ids.recordGlobex, undefined, Fixtures.ids.recordInitech]
+          )
+          assert.deepStrictEqual(supplierOf(rows[0])?.catalog_values, {
+            nombre: "Papelería Globex S.A.",
+            cif: "A87654321"
+          })
+          assert.strictEqual(supplierOf(rows[1])?.matching.status, "not_found")
+          assert.strictEqual((rows[2]?.concepto as Field.DetailedSimpleValue | undefined)?.literal, "Sillas")
+          const items = result.fields.find((f) => f.name === "cifs")?.value as ReadonlyArray<Field.CatalogValue>
+          assert.deepStrictEqual(
+            items.map((v) => v.matching.catalog_record_id),
+            [Fixtures.ids.recordAcme, Fixtures.ids.recordGlobex, undefined]
+          )
+        })
     )
 
     it.effect("a field without catalog settings is a defect of the caller", () =>

@@ -3,9 +3,19 @@
  * searches of catalog matching (`search`), also through the `CatalogMatcher` built on the store under test.
  */
 import { assert, layer } from "@effect/vitest"
-import { type Catalog, CatalogMatch, CatalogMatching, Ports, type Skill } from "@legible/core"
-import { Fixtures } from "@legible/testkit"
-import { Effect } from "effect"
+import {
+  type Catalog,
+  CatalogMatch,
+  CatalogMatching,
+  Document,
+  Extractor,
+  type Field,
+  Ports,
+  Processing,
+  type Skill
+} from "@legible/core"
+import { Fake, Fixtures } from "@legible/testkit"
+import { Effect, Layer } from "effect"
 import { at, idOf, type StoresLayer, tenant } from "./support.js"
 
 const id = (n: number) => idOf(2, n)
@@ -69,6 +79,28 @@ const field = (catalogN: number, catalog: Partial<Skill.CatalogFieldConfig>): Sk
     ...catalog
   }
 })
+
+/** A reader of an empty page and an extractor that reads `values`: what `Processing.run` needs besides matching. */
+const readerAndExtractor = (values: Extractor.ExtractedFields) =>
+  Layer.mergeAll(
+    Fake.layer(Document.DocumentReader, {
+      read: () =>
+        Effect.succeed({
+          mimeType: "application/pdf",
+          numPages: 1,
+          pages: [{ page: 1, width: 595, height: 842, source: "ocr" as const, lines: [], markdown: "" }],
+          fullText: "",
+          images: []
+        })
+    }),
+    Fake.layer(Extractor.FieldExtractor, {
+      extract: () =>
+        Effect.succeed({
+          values,
+          usage: { tokens_consumidos: 0, prompt_tokens: 0, response_tokens: 0, duration: 0, model: "local" }
+        })
+    })
+  )
 
 /** The ranking `Similar` must give, computed here from the records (best first, then id). */
 const expectedSimilar = (text: string, minSimilarity: number, limit: number) =>
@@ -319,6 +351,76 @@ export const catalogStoreContract = (name: string, stores: StoresLayer) =>
         assert.deepStrictEqual(theirs.catalog_info, { id: id(46), name: "", output_columns: ["nombre"] })
         const nothing = yield* matcher.match(clientId, byCif, {})
         assert.deepStrictEqual([nothing.matching.status, nothing.matching.score], ["not_found", 0])
+      })
+    )
+
+    it.effect("matcher in list items: each invoice line's catalog sub-field and each catalog list item", () =>
+      Effect.gen(function* () {
+        const clientId = yield* withSuppliers("catalogs-match-lines", 47)
+        const matcher = yield* CatalogMatching.make
+        const concepto: Skill.SkillField = {
+          name: "concepto",
+          order: 1,
+          type: "string",
+          isList: false,
+          description: "",
+          aliases: []
+        }
+        const lineas: Skill.SkillField = {
+          ...concepto,
+          name: "lineas",
+          type: "object",
+          isList: true,
+          fields: [concepto, { ...field(47, {}), order: 2 }]
+        }
+        const cifs: Skill.SkillField = {
+          ...field(47, { method: "exacta", keyColumns: ["cif"], outputColumns: ["nombre"], threshold: 1 }),
+          name: "cifs",
+          order: 2,
+          isList: true
+        }
+        const values = {
+          lineas: [
+            { concepto: "Reactivos", proveedor: "Laboratorlos Quimifarrna SA" },
+            { concepto: "Pan", proveedor: "Panadería San Roque" },
+            {},
+            { concepto: "Tornillos", proveedor: { nombre: "Ferreteria El So1" } }
+          ],
+          cifs: ["B1234S678", "B99999999"]
+        }
+        const result = yield* Processing.run(
+          {
+            skill: Fixtures.skill({ fields: [lineas, cifs] }),
+            bytes: new Uint8Array(),
+            clientId,
+            mode: "ocr_only",
+            model: "local"
+          },
+          matcher.match
+        ).pipe(Effect.provide(readerAndExtractor(values)))
+        const rows = result.fields.find((f) => f.name === "lineas")?.value as ReadonlyArray<
+          Record<string, Field.CatalogValue>
+        >
+        assert.deepStrictEqual(
+          rows.map((row) => [row.proveedor?.matching.status, row.proveedor?.matching.catalog_record_id]),
+          [
+            ["found", recordOf("A90909090").id],
+            ["not_found", undefined],
+            ["found", recordOf("B55555551").id]
+          ]
+        )
+        assert.deepStrictEqual(rows[0]?.proveedor?.catalog_values, {
+          nombre: "Laboratorios Quimifarma S.A.",
+          cif: "A90909090"
+        })
+        const items = result.fields.find((f) => f.name === "cifs")?.value as ReadonlyArray<Field.CatalogValue>
+        assert.deepStrictEqual(
+          items.map((v) => [v.matching.status, v.matching.catalog_record_id, v.catalog_info.name]),
+          [
+            ["found", recordOf("B12345678").id, "Proveedores"],
+            ["not_found", undefined, "Proveedores"]
+          ]
+        )
       })
     )
 
