@@ -9,8 +9,11 @@
  *   attachments opens), `Corrupt` (mupdf cannot open it, or a damaged file yields no pages), `NoPages`,
  *   `TooManyPages` (counted before any page loads), `TooManyPixels` (image headers read before decoding).
  * - `withPage(document, index, use)` loads page `index` (0-based), runs `use`, destroys the page; whatever mupdf
- *   throws on the way becomes `Corrupt`.
+ *   throws on the way becomes `Corrupt`. A PDF page whose Flate content streams inflate beyond
+ *   `MAX_PAGE_CONTENT_BYTES` (a decompression bomb: 1 GB of content from 1 MB) is `Corrupt` before mupdf parses it,
+ *   in milliseconds, instead of tying the worker up until the page time limit.
  */
+import { inflateSync, constants as zlib } from "node:zlib"
 import type { Document } from "@legible/core"
 import { Effect, type Scope } from "effect"
 import { fileTypeFromBuffer } from "file-type"
@@ -192,6 +195,82 @@ export const openDocument = (
     (opened) => Effect.sync(() => opened.document.destroy())
   )
 
+/**
+ * The most a PDF page's content streams may inflate to: 64 MiB. Real pages stay far below (a dense vector drawing
+ * is a few MB); mupdf would otherwise lex every byte of a bomb, a 1 GB stream for minutes.
+ */
+export const MAX_PAGE_CONTENT_BYTES = 64 * 1024 * 1024
+
+const isFlate = (name: mupdf.PDFObject): boolean =>
+  name.isName() && (name.asName() === "FlateDecode" || name.asName() === "Fl")
+
+/**
+ * How many times a stream is Flate-compressed, when Flate is its only filter (nested Flate included); 0 otherwise:
+ * other filters are left to mupdf (a damaged or exotic stream is its call, not this guard's).
+ */
+const flateLayers = (stream: mupdf.PDFObject): number => {
+  const filter = stream.get("Filter")
+  const names = filter.isArray() ? Array.from({ length: filter.length }, (_, i) => filter.get(i)) : [filter]
+  const layers = names.length > 0 && names.every(isFlate) ? names.length : 0
+  for (const name of names) name.destroy()
+  if (filter.isArray()) filter.destroy()
+  return layers
+}
+
+/** Inflates up to `cap` bytes; `undefined` when the data goes beyond it, the bytes inflated so far when damaged. */
+const inflateAtMost = (data: Uint8Array, cap: number): Uint8Array | undefined => {
+  try {
+    return inflateSync(data, { maxOutputLength: Math.max(1, cap), finishFlush: zlib.Z_SYNC_FLUSH })
+  } catch (error) {
+    if (error instanceof Error && "code" in error && error.code === "ERR_BUFFER_TOO_LARGE") return undefined
+    return new Uint8Array(0)
+  }
+}
+
+/** Whether the Flate content streams of PDF page `index` inflate to more than `cap` bytes in all. */
+export const contentOverflows = (pdf: mupdf.PDFDocument, index: number, cap: number): boolean => {
+  const page = pdf.findPage(index)
+  // Not resolved: a stream's data is reached through its indirect reference (a resolved copy is the dictionary).
+  const contents = page.get("Contents")
+  const streams = contents.isArray() ? Array.from({ length: contents.length }, (_, i) => contents.get(i)) : [contents]
+  let total = 0
+  let over = false
+  for (const stream of streams) {
+    if (over || !stream.isStream()) continue
+    const layers = flateLayers(stream)
+    if (layers === 0) continue
+    const raw = stream.readRawStream()
+    let data: Uint8Array | undefined = raw.asUint8Array()
+    for (let layer = 0; layer < layers && data !== undefined; layer++) data = inflateAtMost(data, cap - total + 1)
+    raw.destroy()
+    if (data === undefined) over = true
+    else total += data.length
+    if (total > cap) over = true
+  }
+  for (const stream of streams) stream.destroy()
+  if (contents.isArray()) contents.destroy()
+  page.destroy()
+  return over
+}
+
+const checkContent = (opened: OpenedDocument, index: number): Effect.Effect<void, Document.DocumentError> => {
+  const pdf = opened.kind === "pdf" ? opened.document.asPDF() : null
+  if (pdf === null) return Effect.void
+  return Effect.flatMap(
+    attempt(() => contentOverflows(pdf, index, MAX_PAGE_CONTENT_BYTES), `page ${index + 1} cannot be loaded`),
+    (over) =>
+      over
+        ? Effect.fail(
+            fail(
+              "Corrupt",
+              `page ${index + 1}: its content inflates beyond ${MAX_PAGE_CONTENT_BYTES / 1024 / 1024} MB ` +
+                "(a decompression bomb)"
+            )
+          )
+        : Effect.void
+  )
+}
+
 /** Loads page `index` (0-based), runs `use` on it and destroys it; a mupdf failure is `Corrupt`. */
 export const withPage = <A>(
   opened: OpenedDocument,
@@ -199,7 +278,10 @@ export const withPage = <A>(
   use: (page: mupdf.Page) => Effect.Effect<A, Document.DocumentError>
 ): Effect.Effect<A, Document.DocumentError> =>
   Effect.acquireUseRelease(
-    attempt(() => opened.document.loadPage(index), `page ${index + 1} cannot be loaded`),
+    Effect.andThen(
+      checkContent(opened, index),
+      attempt(() => opened.document.loadPage(index), `page ${index + 1} cannot be loaded`)
+    ),
     (page) =>
       Effect.flatMap(
         attempt(() => use(page), `page ${index + 1} cannot be read`),
