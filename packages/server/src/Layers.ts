@@ -76,13 +76,25 @@ export const reader = (settings: Config.Settings): Layer.Layer<Document.Document
     )
   )
 
+/** The longest a provider's `retry-after` (or a backoff) may hold a job: 30 s, and never more than half its lease. */
+export const providerWaitCap = (settings: Config.Settings): Duration.Duration =>
+  Duration.millis(Math.min(30_000, (settings.worker.leaseSeconds * 1000) / 2))
+
+/**
+ * What every provider gets: our timeout, attempts and concurrency, and waits capped below the job lease (a
+ * `retry-after: 3600` must not hold a job an hour; the adapters' own 30 s cap is above a short lease).
+ */
+export const providerOptions = (settings: Config.Settings) => ({
+  timeout: Duration.seconds(settings.llm.timeoutSeconds),
+  maxAttempts: settings.llm.maxAttempts,
+  concurrency: settings.llm.concurrency,
+  retryAfterCap: providerWaitCap(settings),
+  backoffCap: Duration.min(Duration.seconds(20), providerWaitCap(settings))
+})
+
 /** The `FieldExtractor` routing models to the configured providers; `local` is always served. */
 export const extractor = (settings: Config.Settings): Layer.Layer<Extractor.FieldExtractor> => {
-  const common = {
-    timeout: Duration.seconds(settings.llm.timeoutSeconds),
-    maxAttempts: settings.llm.maxAttempts,
-    concurrency: settings.llm.concurrency
-  }
+  const common = providerOptions(settings)
   const options = {
     anthropic:
       settings.anthropic === undefined
