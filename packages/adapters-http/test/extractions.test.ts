@@ -115,7 +115,7 @@ describe("GET /v1/extractions", () => {
         "sort_by=fecha",
         "sort_order=up",
         "include_archived=yes",
-        `search=${"x".repeat(201)}`,
+        `search=${"x".repeat(256)}`,
         "search=%00",
         "limit=1&limit=2",
         "status=completado&status=error"

@@ -6,8 +6,11 @@ import { type Status, statuses } from "./Extraction.js"
 export const DEFAULT_LIMIT = 50
 /** Largest accepted `limit`. */
 export const MAX_LIMIT = 500
-/** Longest accepted `search` string, in characters. */
-export const MAX_SEARCH = 200
+/**
+ * Longest accepted `search` string, in characters: the longest file name (`Extractions.MAX_FILE_NAME`), so any
+ * stored name can be searched in full; a longer string could match nothing.
+ */
+export const MAX_SEARCH = 255
 
 /** Sort keys of spec 4.3. */
 export type SortBy = "fecha_creacion" | "status" | "origin_name"

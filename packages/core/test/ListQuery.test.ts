@@ -158,8 +158,9 @@ describe("ListQuery.parse invalid queries → InvalidRequest naming the paramete
     refuse({ habilidad_slug: "" }, "habilidad_slug")
     refuse({ habilidad_slug: "x".repeat(101) }, "habilidad_slug")
   })
-  it("search over 200 characters or with NUL", () => {
-    refuse({ search: "x".repeat(201) }, "search")
+  it("search over 255 characters (the longest file name) or with NUL; a whole 255-character name is accepted", () => {
+    refuse({ search: "x".repeat(ListQuery.MAX_SEARCH + 1) }, "search")
+    assert.strictEqual(accept({ search: "x".repeat(255) }).search, "x".repeat(255))
     refuse({ search: "a\u0000b" }, "search")
   })
 
