@@ -10,8 +10,8 @@ import { fileURLToPath } from "node:url"
 import { Document } from "@legible/core"
 import { Effect, Schema, type Scope } from "effect"
 import type { Limits } from "./mupdf/limits.js"
-import { sniff } from "./mupdf/open.js"
 import * as Pool from "./pool/pool.js"
+import { sniff } from "./sniff.js"
 import type { ReadTask, WorkerSettings } from "./worker.js"
 
 /** Everything the reader runs with, defaults applied (see `OnnxReader.Options` for their meaning). */

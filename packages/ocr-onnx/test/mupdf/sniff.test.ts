@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { type FramesResult, imageFrames } from "../../src/internal/mupdf/imageHeader.js"
-import { sniff } from "../../src/internal/mupdf/open.js"
+import { sniff } from "../../src/internal/sniff.js"
 import { invoice, raster, textPdf, tiff } from "../support/synthetic.js"
 import { bmp, gif, jbig2Header, jp2Header, jpegHeader, pgm, png, psdHeader, tiffHeaders } from "./images.js"
 

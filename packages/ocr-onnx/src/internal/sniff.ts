@@ -1,0 +1,76 @@
+/**
+ * Document type sniffing from magic numbers, without mupdf: the main thread (`reader.ts`, and through the reader the
+ * HTTP layer's upload checks) sniffs every upload, and importing mupdf would load its WASM there for nothing.
+ *
+ * `sniff(bytes)` → the type from magic numbers (`file-type`, plus PNM and JBIG2, which it does not know), never a
+ * file name. Accepted: PDF and the image types this mupdf build decodes (PNG, JPEG, TIFF, GIF, BMP, PNM/PAM, PSD,
+ * JPEG 2000, JBIG2). Anything else (HTML, ZIP, executables, text, WebP, HEIC…) is `UnsupportedType`.
+ */
+import type { Document } from "@legible/core"
+import { Effect } from "effect"
+import { fileTypeFromBuffer } from "file-type"
+import { documentError as fail } from "./mupdf/errors.js"
+
+/** A sniffed, supported type: the MIME type reported to callers, and whether mupdf opens it as a PDF. */
+export interface Sniffed {
+  readonly mimeType: string
+  readonly kind: "pdf" | "image"
+}
+
+// Image types as file-type names them → the name mupdf's image handler accepts (it then recognises the bytes).
+export const imageTypes: Readonly<Record<string, string>> = {
+  "image/png": "image/png",
+  "image/apng": "image/png",
+  "image/jpeg": "image/jpeg",
+  "image/tiff": "image/tiff",
+  "image/gif": "image/gif",
+  "image/bmp": "image/bmp",
+  "image/vnd.adobe.photoshop": "image/vnd.adobe.photoshop",
+  "image/jp2": "image/jp2",
+  "image/jpx": "image/jp2",
+  "image/j2c": "image/jp2",
+  "image/x-portable-anymap": "pnm",
+  "image/jbig2": "jbig2"
+}
+
+const startsWith = (bytes: Uint8Array, prefix: ReadonlyArray<number>, at = 0): boolean =>
+  prefix.every((b, i) => bytes[at + i] === b)
+
+// file-type knows neither netpbm nor standalone JBIG2.
+const sniffExtra = (bytes: Uint8Array): string | undefined => {
+  if (startsWith(bytes, [0x97, 0x4a, 0x42, 0x32, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/jbig2"
+  const second = bytes[1] ?? 0
+  const separator = bytes[2] ?? 0
+  const isPnmDigit = (second >= 0x31 && second <= 0x37) || second === 0x46 || second === 0x66 // 1–7, F, f
+  if (bytes[0] === 0x50 && isPnmDigit && (separator === 0x0a || separator === 0x0d || separator === 0x20)) {
+    return "image/x-portable-anymap"
+  }
+  return undefined
+}
+
+// The PDF specification lets readers accept "%PDF-" anywhere in the first 1024 bytes (junk before the header).
+const hasPdfHeader = (bytes: Uint8Array): boolean => {
+  const head = bytes.subarray(0, 1024)
+  for (let i = head.indexOf(0x25); i >= 0 && i + 5 <= head.length; i = head.indexOf(0x25, i + 1)) {
+    if (startsWith(head, [0x25, 0x50, 0x44, 0x46, 0x2d], i)) return true
+  }
+  return false
+}
+
+/** The type of a document from its first bytes, or `UnsupportedType`. */
+export const sniff = (bytes: Uint8Array): Effect.Effect<Sniffed, Document.DocumentError> =>
+  Effect.gen(function* () {
+    if (bytes.length === 0) return yield* fail("UnsupportedType", "the document is empty")
+    const detected = yield* Effect.promise(() => fileTypeFromBuffer(bytes).catch(() => undefined))
+    const mimeType = detected?.mime ?? sniffExtra(bytes) ?? (hasPdfHeader(bytes) ? "application/pdf" : undefined)
+    if (mimeType === "application/pdf") return { mimeType, kind: "pdf" } as const
+    if (mimeType !== undefined && imageTypes[mimeType] !== undefined) {
+      return { mimeType: mimeType === "image/apng" ? "image/png" : mimeType, kind: "image" } as const
+    }
+    return yield* fail(
+      "UnsupportedType",
+      mimeType === undefined
+        ? "the document is not a PDF or a supported image (its type is not recognised from its content)"
+        : `documents of type ${mimeType} are not supported (PDF, PNG, JPEG, TIFF, GIF, BMP, PNM, PSD, JPEG 2000, JBIG2 are)`
+    )
+  })
