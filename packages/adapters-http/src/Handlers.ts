@@ -11,13 +11,12 @@ import {
   type Extractor,
   type Ports
 } from "@legible/core"
-import { create as contentDisposition } from "content-disposition"
 import { type Duration, Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./Api.js"
 import * as Errors from "./Errors.js"
-import { toWellFormed } from "./Schemas.js"
+import * as Disposition from "./internal/disposition.js"
 import { CurrentCaller, CurrentUser } from "./Security.js"
 import * as Submission from "./Submission.js"
 
@@ -118,8 +117,7 @@ export const extractions = (settings: Submission.Settings) =>
             return HttpServerResponse.uint8Array(document.bytes, {
               contentType: document.mimeType,
               headers: {
-                // A stored name that is not well-formed Unicode would make the encoder throw: U+FFFD stands in.
-                "content-disposition": contentDisposition(toWellFormed(document.fileName)),
+                "content-disposition": Disposition.header(document.fileName),
                 "x-content-type-options": "nosniff",
                 "cache-control": "private, no-store"
               }

@@ -183,6 +183,8 @@ describe("GET /v1/extractions/{id}/document", () => {
         "日本語.pdf",
         "ñandú çà €.pdf",
         "..\\..\\windows\\win.ini",
+        "../../etc/passwd",
+        "100% real.pdf",
         "plain.pdf"
       ]
       for (const [i, name] of hostile.entries()) {
@@ -199,6 +201,13 @@ describe("GET /v1/extractions/{id}/document", () => {
         expect(parsed.type).toBe("attachment")
         expect(parsed.parameters.filename, name).toBe(name)
         expect(/^[\x20-\x7e]*$/.test(header), header).toBe(true)
+        // RFC 6266 Appendix D: the ASCII fallback holds no quote, backslash, percent sign or slash; when it had to
+        // differ from the name, filename* carries the name exactly.
+        const match = /filename=(?:"([^"]*)"|([^;\s]*))/.exec(header)
+        const fallback = match?.[1] ?? match?.[2]
+        expect(fallback, header).toMatch(/^[\x20-\x7e]+$/)
+        expect(fallback, header).not.toMatch(/["\\%/]/)
+        if (fallback !== name) expect(header, name).toContain("filename*=UTF-8''")
       }
       // A stored name with a lone surrogate (impossible through the API) still downloads, with U+FFFD in its place.
       const odd = putExtraction(app, Fixtures.extraction({ id: TestIds.uuid(399), originName: "odd\ud800.pdf" }))
