@@ -12,7 +12,7 @@ import { Exit, Schema } from "effect"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Json, SAMPLE_PDF, SAMPLE_SCAN, token } from "../test/support/http.js"
-import { figure, type Stack, seedSkill, startStack } from "./support/ab.js"
+import { figure, rawRequest, type Stack, seedSkill, startStack } from "./support/ab.js"
 
 /** Longest time an answer may take (generous: 2 cores are shared with other suites). */
 const DEADLINE_MS = 10_000
@@ -531,6 +531,116 @@ describe("fuzz: the public endpoints never answer 5xx, never hang, never break t
     expect(requests).toBe(2200)
   })
 
+  it("fuzz raw HTTP/1.1 (methods, paths, duplicated and odd headers, wrong Content-Length, chunked bodies) over a socket: 300 requests → no 5xx, no hang", async () => {
+    const method = fc.constantFrom("GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS", "HEAD", "TRACE", "get", "BREW")
+    const path = fc.constantFrom(
+      "/v1/extractions",
+      "/v1/extractions/",
+      "/v1/extractions?limit=1&limit=2",
+      "/v1//extractions",
+      "/v1/extractions/%ZZ",
+      "/v1/extractions/<id0>/status",
+      "/v1/extractions/<id0>/document",
+      "/api/api-keys",
+      "/api/api-keys/",
+      "/api/api-keys/../api-keys/",
+      "/api/quotas/client-fuzz",
+      "/openapi.json",
+      "/healthz",
+      "/readyz",
+      "/nope",
+      "*",
+      "http://evil.test/v1/extractions",
+      `/v1/extractions?search=${"%25".repeat(3000)}`
+    )
+    const header = fc.oneof(
+      fc.constantFrom(
+        "x-api-key: <live>",
+        "x-api-key: <live>",
+        "x-api-key: <test>",
+        "authorization: Bearer <jwt>",
+        "authorization: Bearer <jwt>",
+        "content-type: application/json",
+        "content-type: application/json",
+        "content-type: text/plain",
+        "content-type: application/json; charset=utf-16",
+        "content-encoding: gzip",
+        "transfer-encoding: gzip",
+        "expect: 100-continue",
+        "accept: text/html",
+        "accept-encoding: br, gzip",
+        "range: bytes=0-10",
+        "if-none-match: *",
+        "x-request-id: ../../etc",
+        `x-request-id: ${"r".repeat(500)}`,
+        "x-forwarded-for: 127.0.0.1, 10.0.0.1",
+        "host: evil.test",
+        "origin: https://evil.test"
+      ),
+      fc
+        .tuple(
+          fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/),
+          fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 100 })
+        )
+        .map(([name, value]) => `${name}: ${value}`)
+    )
+    const body = fc.oneof(
+      fc.constant(""),
+      fc.constant(JSON.stringify({ file_name: "a.pdf", skill: "factura-es", file_base64: b64(SAMPLE_PDF) })),
+      fc.constant(JSON.stringify({ status: "incompleto" })),
+      fc.constant(JSON.stringify({ nombre: "raw" })),
+      fc.json({ maxDepth: 2 })
+    )
+    const framing = fc.constantFrom("exact", "exact", "short", "chunked", "bad-chunked")
+    let answered = 0
+    const rawStatuses = new Map<number, number>()
+    await fc.assert(
+      fc.asyncProperty(
+        method,
+        path,
+        fc.array(header, { maxLength: 6 }),
+        body,
+        framing,
+        async (m, rawPath, hs, text, frame) => {
+          const target = rawPath.replace("<id0>", ids[0]!)
+          const lines = hs.map((h) => h.replace("<live>", keys.live).replace("<test>", keys.test).replace("<jwt>", jwt))
+          const bytes = Buffer.from(text, "utf8")
+          let head = [`${m} ${target} HTTP/1.1`, "Host: 127.0.0.1", ...lines]
+          let payload = bytes
+          if (frame === "short") head = [...head, `Content-Length: ${Math.max(0, bytes.byteLength - 3)}`]
+          if (frame === "chunked" || frame === "bad-chunked") {
+            head = [...head, "Transfer-Encoding: chunked"]
+            const size = frame === "chunked" ? bytes.byteLength.toString(16) : "zz"
+            payload = Buffer.concat([Buffer.from(`${size}\r\n`), bytes, Buffer.from("\r\n0\r\n\r\n")])
+          }
+          const started = performance.now()
+          const reply = await rawRequest(stack.server.url, head, payload, DEADLINE_MS, frame === "exact").catch(
+            (error: unknown) => {
+              throw new Error(`${m} ${target} ${JSON.stringify(lines)} ${frame}: ${String(error)}`)
+            }
+          )
+          const ms = performance.now() - started
+          answered++
+          requests++
+          rawStatuses.set(reply.status, (rawStatuses.get(reply.status) ?? 0) + 1)
+          if (reply.status >= 500 || ms > DEADLINE_MS) {
+            throw new Error(
+              `${m} ${target} ${JSON.stringify(lines)} ${frame} → ${reply.status} in ${ms} ms: ${reply.body}`
+            )
+          }
+        }
+      ),
+      { seed: SEED, numRuns: 300, endOnFailure: true }
+    )
+    const spread = [...rawStatuses.entries()].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`)
+    // The raw requests reach the application (successes and its refusals), not only Node's parser.
+    expect({ spread, reached: [200, 401, 404].every((status) => rawStatuses.has(status)) }).toEqual({
+      spread,
+      reached: true
+    })
+    figure("fuzz", `${answered} raw HTTP/1.1 requests → 0 × 5xx, 0 hangs; ${spread.join(", ")}`)
+  })
+
   it("fuzz hostile JSON texts (deep nesting, __proto__, duplicate members, huge numbers, lone surrogates, BOM) on every JSON endpoint → no 5xx, spec shapes", async () => {
     const valid = JSON.stringify({ file_name: "a.pdf", skill: "factura-es", file_base64: b64(SAMPLE_PDF) })
     const texts = [
@@ -557,12 +667,23 @@ describe("fuzz: the public endpoints never answer 5xx, never hang, never break t
     ]
     const targets = [
       { route: "submit" as const, method: "POST", path: "/v1/extractions", auth: { "x-api-key": keys.live } },
-      { route: "status" as const, method: "PATCH", path: `/v1/extractions/${ids[0]}/status`, auth: { "x-api-key": keys.live } },
+      {
+        route: "status" as const,
+        method: "PATCH",
+        path: `/v1/extractions/${ids[0]}/status`,
+        auth: { "x-api-key": keys.live }
+      },
       { route: "keysCreate" as const, method: "POST", path: "/api/api-keys/", auth: { authorization: `Bearer ${jwt}` } }
     ]
     for (const target of targets) {
       for (const text of texts) {
-        await send(target.route, target.method, target.path, { ...target.auth, "content-type": "application/json" }, text)
+        await send(
+          target.route,
+          target.method,
+          target.path,
+          { ...target.auth, "content-type": "application/json" },
+          text
+        )
       }
     }
     figure("fuzz", `${texts.length} hostile JSON texts × ${targets.length} endpoints → 0 × 5xx, 0 shape violations`)

@@ -161,13 +161,15 @@ export interface RawReply {
 
 /**
  * Sends `head` (the request line and header lines, without the final blank line) and `body` over a fresh socket
- * with `Connection: close`, and reads the whole answer; fails after `timeoutMs`.
+ * with `Connection: close` (and the body's `Content-Length` unless `contentLength` is false: the head then frames
+ * the body itself), and reads the whole answer; fails after `timeoutMs`.
  */
 export const rawRequest = (
   url: string,
   head: ReadonlyArray<string | Buffer>,
   body: Buffer = Buffer.alloc(0),
-  timeoutMs = 10_000
+  timeoutMs = 10_000,
+  contentLength = true
 ): Promise<RawReply> =>
   new Promise((resolve, reject) => {
     const { hostname, port } = new URL(url)
@@ -195,7 +197,7 @@ export const rawRequest = (
     })
     socket.on("connect", () => {
       const crlf = Buffer.from("\r\n")
-      const lines = [...head, "Connection: close", `Content-Length: ${body.byteLength}`]
+      const lines = [...head, "Connection: close", ...(contentLength ? [`Content-Length: ${body.byteLength}`] : [])]
       const bytes = lines.flatMap((l) => [typeof l === "string" ? Buffer.from(l, "latin1") : l, crlf])
       // No half-close (FIN) after the request: Node drops the answer of a request whose client half-closed.
       socket.write(Buffer.concat([...bytes, crlf, body]))
