@@ -127,6 +127,39 @@ export const pixelFlood = (width = 100_000, height = 100_000): Uint8Array => {
 }
 
 /**
+ * A real, decodable PNG of `width` × `height` white 8-bit grey pixels (default 9,950 × 9,950: 99 megapixels, just
+ * under the reader's 100 MP cap) in about 100 KB: a flood that must be decoded, not refused from its header.
+ */
+export const giantPng = async (width = 9_950, height = 9_950): Promise<Uint8Array> => {
+  const deflate = createDeflate({ level: constants.Z_BEST_COMPRESSION })
+  const out: Array<Buffer> = []
+  deflate.on("data", (b: Buffer) => out.push(b))
+  const done = new Promise<void>((resolve, reject) => {
+    deflate.on("end", resolve)
+    deflate.on("error", reject)
+  })
+  const row = Buffer.alloc(width + 1, 255)
+  row[0] = 0 // filter type None
+  for (let y = 0; y < height; y++) {
+    if (!deflate.write(row)) await new Promise((resolve) => deflate.once("drain", resolve))
+  }
+  deflate.end()
+  await done
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(width, 0)
+  header.writeUInt32BE(height, 4)
+  header.set([8, 0, 0, 0, 0], 8)
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk("IHDR", header),
+      chunk("IDAT", Buffer.concat(out)),
+      chunk("IEND", new Uint8Array(0))
+    ])
+  )
+}
+
+/**
  * A PDF of `10 ** depth` pages (default 100,000) in a few hundred bytes: each page-tree node lists the same child
  * ten times, so the tree is `depth` levels of shared references above one page object.
  */
