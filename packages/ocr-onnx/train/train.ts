@@ -1,0 +1,159 @@
+/**
+ * Trains the Latin recognition head: `npm run train:rec -w @legible/ocr-onnx [-- --lines 12000 --seed 7 …]`.
+ *
+ * 1. Generates synthetic lines (`generate.ts`, one process per shard; `--workers`), each through the real detector
+ *    and crop, and caches the frozen PP-OCRv4 backbone's features with the labels (`--cache`, reused when present).
+ * 2. Initialises a head over `models/latin_dict.txt` from the Chinese one and trains it with CTC + Adam.
+ * 3. Scores it and the Chinese head on held-out lines (another seed), and writes `models/latin_head.bin`.
+ * Prints the data size and the time of each step.
+ */
+import { execFile } from "node:child_process"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+import { parseArgs, promisify } from "node:util"
+import { chineseModels } from "../dist/internal/ocr/engine.js"
+import { encodeHead, type HeadWeights, readHead } from "../dist/internal/ocr/graft.js"
+import { greedy, initialHead, logits, type TrainSample, train } from "./head.ts"
+import { readSamples } from "./samples.ts"
+import { seeded } from "./text.ts"
+
+const { values } = parseArgs({
+  options: {
+    seed: { type: "string", default: "20261122" },
+    lines: { type: "string", default: "7500" },
+    validation: { type: "string", default: "600" },
+    workers: { type: "string", default: "3" },
+    epochs: { type: "string", default: "6" },
+    batch: { type: "string", default: "16" },
+    rate: { type: "string", default: "0.003" },
+    anchor: { type: "string", default: "0.0001" },
+    cache: { type: "string", default: Path.join(Os.tmpdir(), "legible-rec-cache") },
+    out: { type: "string", default: fileURLToPath(new URL("../models/latin_head.bin", import.meta.url)) }
+  }
+})
+const seed = Number(values.seed)
+const lines = Number(values.lines)
+const validation = Number(values.validation)
+const workers = Number(values.workers)
+const dictionaryPath = fileURLToPath(new URL("../models/latin_dict.txt", import.meta.url))
+const dictionary = Fs.readFileSync(dictionaryPath, "utf8").replace(/\n$/, "").split("\n")
+const labels = ["", ...dictionary, " "]
+const log = (line: string) => process.stdout.write(`${line}\n`)
+const exec = promisify(execFile)
+
+const shard = async (shardSeed: number, count: number): Promise<string> => {
+  Fs.mkdirSync(values.cache, { recursive: true })
+  const file = Path.join(values.cache, `lines-${shardSeed}-${count}.bin`)
+  if (Fs.existsSync(file)) return file
+  const script = fileURLToPath(new URL("./generate.ts", import.meta.url))
+  const partial = `${file}.partial`
+  const { stdout } = await exec(process.execPath, [script, String(shardSeed), String(count), dictionaryPath, partial], {
+    maxBuffer: 1 << 20
+  })
+  Fs.renameSync(partial, file)
+  log(`  shard ${shardSeed}: ${stdout.trim().split("\n").pop()}`)
+  return file
+}
+
+const started = performance.now()
+log(`train:rec seed ${seed}, ${lines} training + ${validation} held-out lines, ${workers} generator processes`)
+const perShard = Math.ceil(lines / workers)
+const files = await Promise.all([
+  ...Array.from({ length: workers }, (_, k) => shard(seed + 1 + k, perShard)),
+  shard(seed + 1000, validation)
+])
+const generatedMs = performance.now() - started
+const old = readHead(new Uint8Array(Fs.readFileSync(chineseModels().recognition)))
+const trainSamples: Array<TrainSample> = files.slice(0, workers).flatMap((f) => readSamples(f, old.inputs))
+const heldOut = readSamples(files[workers]!, old.inputs)
+const bytes = files.reduce((n, f) => n + Fs.statSync(f).size, 0)
+const timesteps = trainSamples.reduce((n, s) => n + s.t, 0)
+const chars = trainSamples.reduce((n, s) => n + s.labels.length, 0)
+log(
+  `data: ${trainSamples.length} lines (${chars} characters, ${timesteps} timesteps), ${heldOut.length} held out; ` +
+    `feature cache ${(bytes / 1e6).toFixed(0)} MB; generation ${(generatedMs / 1000).toFixed(0)} s`
+)
+
+const oldLabels = ["", ...Fs.readFileSync(chineseModels().dictionary, "utf8").split(/\r?\n/), " "]
+const random = seeded(seed)
+const initial = initialHead(old, oldLabels, labels, random)
+
+const editDistance = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): number => {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.length]!
+}
+
+const special = /[^\x20-\x7e]/
+
+/** CER, special-character recall (multiset, per line) and exact lines of a head on the held-out lines. */
+const score = (head: HeadWeights, names: ReadonlyArray<string>) => {
+  let errors = 0
+  let length = 0
+  let specialTotal = 0
+  let specialFound = 0
+  let exact = 0
+  for (const s of heldOut) {
+    const truth = Array.from(s.labels, (k) => labels[k]!)
+    const read = greedy(logits(head, s.features, s.t), s.t, head.classes).map((k) => names[k] ?? "")
+    // The Chinese head reads full-width forms; the pipeline folds them to ASCII.
+    const folded = read.map((ch) =>
+      ch.replace(/[\uff01-\uff5e]/g, (x) => String.fromCharCode(x.charCodeAt(0) - 0xfee0))
+    )
+    errors += editDistance(folded, truth)
+    length += truth.length
+    if (folded.join("") === truth.join("")) exact++
+    const counts = new Map<string, number>()
+    for (const ch of folded) counts.set(ch, (counts.get(ch) ?? 0) + 1)
+    for (const ch of truth) {
+      if (!special.test(ch)) continue
+      specialTotal++
+      const n = counts.get(ch) ?? 0
+      if (n > 0) {
+        specialFound++
+        counts.set(ch, n - 1)
+      }
+    }
+  }
+  return { cer: errors / length, special: specialFound / specialTotal, exact: exact / heldOut.length }
+}
+
+const show = (name: string, r: ReturnType<typeof score>) =>
+  log(
+    `  ${name}: CER ${(r.cer * 100).toFixed(2)} %, special characters recalled ${(r.special * 100).toFixed(1)} %, ` +
+      `lines exact ${(r.exact * 100).toFixed(1)} %`
+  )
+log("held-out synthetic lines:")
+show("Chinese PP-OCRv4 head", score(old, oldLabels))
+show("Latin head, initialised", score(initial, labels))
+
+const trainStarted = performance.now()
+const head = train(initial, trainSamples, {
+  epochs: Number(values.epochs),
+  batch: Number(values.batch),
+  learningRate: Number(values.rate),
+  anchor: Number(values.anchor),
+  random,
+  onEpoch: (epoch, loss, trained) => {
+    const r = score(trained, labels)
+    log(
+      `  epoch ${epoch + 1}: loss ${loss.toFixed(3)}, held-out CER ${(r.cer * 100).toFixed(2)} %, ` +
+        `special ${(r.special * 100).toFixed(1)} % (${((performance.now() - trainStarted) / 1000).toFixed(0)} s)`
+    )
+  }
+})
+const trainedMs = performance.now() - trainStarted
+show("Latin head, trained", score(head, labels))
+Fs.writeFileSync(values.out, encodeHead(head))
+log(
+  `wrote ${values.out} (${(Fs.statSync(values.out).size / 1024).toFixed(0)} KB); training ${(trainedMs / 1000).toFixed(0)} s, ` +
+    `total ${((performance.now() - started) / 1000).toFixed(0)} s`
+)
