@@ -27,6 +27,7 @@ import {
   submission,
   submitMany,
   tagOf,
+  textBombPdf,
   waitFor
 } from "./support/cQueue.js"
 
@@ -147,7 +148,6 @@ describe("C. queue and workers", () => {
     await setQuota(db.url, d.clientId, 10_000)
     await d.addWorker()
     await d.addWorker()
-    const crashes = new Map<string, number>()
     const ids: Array<string> = []
     const submit = async (count: number) => {
       const base = ids.length
@@ -162,18 +162,17 @@ describe("C. queue and workers", () => {
     }
     await submit(8)
     const started = Date.now()
-    let kills = 0
-    while (kills < 20) {
+    const killed: Array<number> = []
+    const replacements: Array<Promise<unknown>> = []
+    while (killed.length < 20) {
       // Keep work waiting, so the next victim has something in flight.
       const [open] = await query(db.url, "SELECT count(*)::int AS n FROM jobs WHERE state IN ('queued','running')")
       if ((open?.n as number) < 6) await submit(6)
-      const alive = d.workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null)
-      const [victim, held] = await waitFor(
-        `a worker holding a job (kill ${kills + 1})`,
+      const victim = await waitFor(
+        `a worker holding a job (kill ${killed.length + 1})`,
         async () => {
-          for (const w of alive) {
-            const jobs = await heldBy(db.url, w.pid)
-            if (jobs.length > 0) return [w, jobs] as const
+          for (const w of d.workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null)) {
+            if ((await heldBy(db.url, w.pid)).length > 0) return w
           }
           return undefined
         },
@@ -182,21 +181,32 @@ describe("C. queue and workers", () => {
       )
       victim.child.kill("SIGKILL")
       expect(await victim.exited).toBe("SIGKILL")
-      kills += 1
-      for (const id of held) crashes.set(id, (crashes.get(id) ?? 0) + 1)
+      killed.push(victim.pid)
       d.workers.splice(d.workers.indexOf(victim), 1)
-      await d.addWorker()
+      // The replacement starts while the next round goes on with the workers still alive.
+      replacements.push(d.addWorker())
     }
+    await Promise.all(replacements)
     await awaitAllFinal(db.url, ids.length, 180_000)
     const seconds = (Date.now() - started) / 1000
 
     const rows = await jobRows(db.url)
     expect(rows).toHaveLength(ids.length)
     const claims = new Map((await claimsPerJob(db.url)).map((c) => [c.id as string, c]))
-    let crashedJobs = 0
+    // A crashed attempt: a claim by a killed worker that did not end the job (the kill came first).
+    const crashedRows = await query(
+      db.url,
+      `SELECT c.extraction_id::text AS id, count(*)::int AS n FROM job_claims c
+       WHERE (${killed.map((pid) => `c.worker LIKE '%-${pid}-%'`).join(" OR ")})
+         AND NOT EXISTS (SELECT 1 FROM job_finals f WHERE f.job_id = c.job_id AND f.worker = c.worker)
+       GROUP BY c.extraction_id`
+    )
+    const crashes = new Map(crashedRows.map((r) => [r.id as string, r.n as number]))
+    const crashedAttempts = [...crashes.values()].reduce((a, b) => a + b, 0)
+    // Every kill cost at least one job an attempt (the victim held one).
+    expect(crashedAttempts).toBeGreaterThanOrEqual(20)
     for (const row of rows) {
       const crashed = crashes.get(row.id) ?? 0
-      if (crashed > 0) crashedJobs += 1
       expect(FINAL, row.id).toContain(row.status)
       expect(row.jobs, row.id).toBe(1)
       const claim = claims.get(row.id)!
@@ -209,6 +219,7 @@ describe("C. queue and workers", () => {
         expect(row.status, `${row.id}: ${row.error_message}`).toBe("error")
         expect(row.attempts).toBe(6)
         expect(crashed).toBe(6)
+        expect(row.error_message).toMatch(/interrupted 6 times/)
       }
       expect(claim.claims, row.id).toBe(row.attempts)
       expect(row.e_attempts, row.id).toBe(row.attempts)
@@ -217,9 +228,9 @@ describe("C. queue and workers", () => {
     expect(await quotaUsed(db.url, d.clientId)).toBe(ids.length)
     const completed = rows.filter((r) => r.status === "completado").length
     console.log(
-      `C12 20 kill -9 (${crashedJobs} jobs crashed, ${[...crashes.values()].reduce((a, b) => a + b, 0)} crashed attempts): ` +
-        `${ids.length}/${ids.length} final exactly once (${completed} completado), 0 procesando, ` +
-        `quota used ${ids.length} for ${ids.length} submissions, ${seconds.toFixed(1)} s`
+      `C12 20 × kill -9 mid-job: ${crashes.size} jobs lost ${crashedAttempts} attempts to the kills; ` +
+        `${ids.length}/${ids.length} final exactly once (${completed} completado, attempts = crashes + 1 each), ` +
+        `0 procesando, quota used ${ids.length} for ${ids.length} submissions, ${seconds.toFixed(1)} s`
     )
   })
 
@@ -382,6 +393,43 @@ describe("C. queue and workers", () => {
         `permanent after 1 attempt: provider 400 ×2, ${files.map((f) => f.name).join(", ")}`
     )
     for (const [i, id] of permanent.entries()) console.log(`C14 ${files[i]!.name}: ${rows.get(id)!.error_message}`)
+  })
+
+  it("C15 a file that breaks the parser on every attempt ends in error after the retry limit; 100 normal jobs beside it complete", async () => {
+    const db = await database()
+    const d = await deployment({
+      databaseUrl: db.url,
+      name: "c15",
+      env: { LEGIBLE_OCR_PAGE_TIMEOUT_SECONDS: "1", LEGIBLE_MAX_ATTEMPTS: "3" },
+      workers: 2
+    })
+    await installClaimLog(db.url)
+    const bomb = textBombPdf()
+    const [bombId] = await submitMany(d, 1, () => ({ document: bomb, name: "bomb.pdf", extra: LOCAL }))
+    const started = Date.now()
+    const normal = await submitMany(d, 100, (i) => ({
+      document: invoicePdf(tagOf("c15", i)),
+      name: `c15-${i}.pdf`,
+      extra: LOCAL
+    }))
+    await awaitAllFinal(db.url, 101, 240_000)
+    const seconds = (Date.now() - started) / 1000
+    const rows = new Map((await jobRows(db.url)).map((r) => [r.id, r]))
+    const poisoned = rows.get(bombId!)!
+    expect(poisoned).toMatchObject({ status: "error", state: "failed", attempts: 3, jobs: 1 })
+    expect(poisoned.error_message).toMatch(/gave up after 3 attempts|interrupted 3 times/)
+    const claims = await query(
+      db.url,
+      `SELECT count(*)::int AS n FROM job_claims c JOIN jobs j ON j.id = c.job_id WHERE j.extraction_id = '${bombId}'`
+    )
+    expect(claims[0]?.n).toBe(3)
+    expect(normal.filter((id) => rows.get(id)?.status !== "completado")).toEqual([])
+    // The parser broke, the worker processes did not.
+    for (const w of d.workers) expect(w.child.exitCode, w.stderr().slice(-2000)).toBe(null)
+    console.log(
+      `C15 parser bomb (${(bomb.length / 1024).toFixed(0)} KB, 1.5 M text operators): error after 3 attempts ` +
+        `("${poisoned.error_message}"); 100/100 normal jobs completado in ${seconds.toFixed(1)} s; 2/2 worker processes alive`
+    )
   })
 
   it("C16 SIGTERM: no new claims, in-flight jobs finish (long grace) or are released (short grace), exit 0 within the grace", async () => {

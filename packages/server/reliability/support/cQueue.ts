@@ -35,8 +35,13 @@ export const textPdf = (lines: ReadonlyArray<string>, options: { readonly compre
     lines.map((line, i) => `BT /F1 11 Tf 56 ${760 - (i % 60) * 12} Td (${pdfText(line)}) Tj ET`).join("\n"),
     "latin1"
   )
-  const stream = options.compress === true ? deflateSync(content) : content
-  const filter = options.compress === true ? " /Filter /FlateDecode" : ""
+  return options.compress === true
+    ? pdfWithStream(deflateSync(content), " /Filter /FlateDecode")
+    : pdfWithStream(content, "")
+}
+
+/** A one-page PDF (Helvetica as /F1) whose page content is `stream`, its `/Filter` entry `filter`. */
+const pdfWithStream = (stream: Uint8Array, filter: string): Uint8Array => {
   const objects: Array<Buffer> = [
     Buffer.from("<< /Type /Catalog /Pages 2 0 R >>"),
     Buffer.from("<< /Type /Pages /Kids [3 0 R] /Count 1 >>"),
@@ -46,7 +51,7 @@ export const textPdf = (lines: ReadonlyArray<string>, options: { readonly compre
     Buffer.from("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"),
     Buffer.concat([
       Buffer.from(`<< /Length ${stream.length}${filter} >>\nstream\n`),
-      stream,
+      Buffer.from(stream),
       Buffer.from("\nendstream")
     ])
   ]
@@ -73,6 +78,18 @@ export const textPdf = (lines: ReadonlyArray<string>, options: { readonly compre
   ].join("\n")
   parts.push(Buffer.from(xref))
   return new Uint8Array(Buffer.concat(parts))
+}
+
+/**
+ * A parser bomb: one page whose (deflated, ~1 MB) content stream shows `words` tiny words, each placed on its own
+ * spot — tens of megabytes of text operators that take the reader far past a short page time limit on every try.
+ */
+export const textBombPdf = (words = 1_500_000): Uint8Array => {
+  const ops: Array<string> = ["BT /F1 2 Tf"]
+  for (let i = 0; i < words; i++) ops.push(`1 0 0 1 ${(i * 7) % 580} ${(i * 3) % 830} Tm (w${i % 10}) Tj`)
+  ops.push("ET")
+  const content = deflateSync(Buffer.from(ops.join("\n"), "latin1"))
+  return pdfWithStream(content, " /Filter /FlateDecode")
 }
 
 /** An invoice-like PDF tagged `tag` (found again in the text a provider is sent). */

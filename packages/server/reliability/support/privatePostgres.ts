@@ -63,13 +63,13 @@ export const startPrivatePostgres = async (options: { readonly database?: string
   const port = await freePort()
   const pgCtl = Path.join(bin, "pg_ctl")
   asPostgres(`${quote(Path.join(bin, "initdb"))} -D ${quote(dir)} -A trust -U postgres --no-sync -E UTF8 >/dev/null`)
-  // Small and quick: no fsync (a crash of the machine is not what the tests simulate), a socket in the cluster dir.
+  // Small and quick: no fsync (a crash of the machine is not what the tests simulate; a killed server keeps what
+  // the OS has), but synchronous commits, so an acknowledged commit survives an immediate stop.
   const serverOptions = [
     `-p ${port}`,
     `-k ${dir}`,
     "-c listen_addresses=127.0.0.1",
     "-c fsync=off",
-    "-c synchronous_commit=off",
     "-c full_page_writes=off",
     "-c max_connections=200",
     "-c shared_buffers=64MB"
