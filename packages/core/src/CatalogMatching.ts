@@ -1,7 +1,7 @@
 /**
  * The `CatalogMatcher` over the `CatalogStore`: prepares what was read, asks the store for candidates (indexed exact
- * lookups first; then one-edit identifiers or trigram candidates for `aproximada`), and decides in core
- * (`CatalogMatch`). Every search goes to the store; only catalog names are remembered, in a bounded cache.
+ * lookups for `exacta` and identifiers; one-edit identifiers or trigram candidates for `aproximada`), and decides in
+ * core (`CatalogMatch`). Every search goes to the store; only catalog names are remembered, in a bounded cache.
  */
 import { Effect, Layer } from "effect"
 import type { CatalogRecord } from "./Catalog.js"
@@ -56,23 +56,29 @@ export const make: Effect.Effect<CatalogMatcher["Service"], never, CatalogStore>
     return yield* store.search(clientId, catalogId, { _tag: "Key", column: query.column, key: query.text.key, limit })
   })
 
-  /** Candidates of one column for `aproximada`: its exact hits, or else its near ones. */
+  /**
+   * Candidates of one column for `aproximada`. An identifier reading: its exact hits, or else its one-edit ones, or
+   * else trigram candidates. A text reading: trigram candidates at once, in one search — records equal to the
+   * reading have similarity 1 and come first, so an exact lookup before it would only add a round trip.
+   */
   const approximateCandidates = Effect.fnUntraced(function* (
     clientId: ClientId,
     config: CatalogFieldConfig,
     query: CatalogMatch.ColumnQuery
   ) {
-    const exact = yield* exactCandidates(clientId, config.catalogId, query)
-    if (exact.length > 0) return exact
     const identifier = query.identifier
-    if (identifier !== undefined && identifier.folded.length >= CatalogMatch.ONE_EDIT_MIN_LENGTH) {
-      const near = yield* store.search(clientId, config.catalogId, {
-        _tag: "NearIdentifier",
-        column: query.column,
-        identifier: identifier.folded,
-        limit: CatalogMatch.EXACT_CANDIDATES
-      })
-      if (near.length > 0) return near
+    if (identifier !== undefined) {
+      const exact = yield* exactCandidates(clientId, config.catalogId, query)
+      if (exact.length > 0) return exact
+      if (identifier.folded.length >= CatalogMatch.ONE_EDIT_MIN_LENGTH) {
+        const near = yield* store.search(clientId, config.catalogId, {
+          _tag: "NearIdentifier",
+          column: query.column,
+          identifier: identifier.folded,
+          limit: CatalogMatch.EXACT_CANDIDATES
+        })
+        if (near.length > 0) return near
+      }
     }
     if (query.text.key === "") return []
     // Also for an identifier with no identifier hit: the column may hold text (a name read as a code).

@@ -47,12 +47,13 @@ export const run = (
     const space = sql`md5(${catalogId}::uuid::text || '/' || ${query.column})::uuid`
     const owned = sql`EXISTS (SELECT 1 FROM catalogs c WHERE c.id = ${catalogId} AND c.client_id = ${clientId})`
     switch (query._tag) {
+      // Exact lookups are index-only scans of (space, norm|ident) INCLUDE (record_id): the space already names the
+      // catalog column, so no other `catalog_keys` column is read (which would fetch its heap page).
       case "Key": {
         const rows = yield* sql<RecordRow>`
           SELECT r.id, r."values" FROM catalog_keys k
-          JOIN catalog_records r ON r.catalog_id = k.catalog_id AND r.id = k.record_id
-          WHERE k.space = ${space} AND k.norm = ${query.key.slice(0, CatalogMatch.INDEXED_KEY_LENGTH)}
-            AND k.catalog_id = ${catalogId} AND ${owned}
+          JOIN catalog_records r ON r.catalog_id = ${catalogId} AND r.id = k.record_id
+          WHERE k.space = ${space} AND k.norm = ${query.key.slice(0, CatalogMatch.INDEXED_KEY_LENGTH)} AND ${owned}
           ORDER BY k.record_id LIMIT ${query.limit}`
         // Keys are indexed up to INDEXED_KEY_LENGTH: a longer one is checked in full here.
         return rows
@@ -66,8 +67,8 @@ export const run = (
       case "Identifier": {
         const rows = yield* sql<RecordRow>`
           SELECT r.id, r."values" FROM catalog_keys k
-          JOIN catalog_records r ON r.catalog_id = k.catalog_id AND r.id = k.record_id
-          WHERE k.space = ${space} AND k.ident = ${query.identifier} AND k.catalog_id = ${catalogId} AND ${owned}
+          JOIN catalog_records r ON r.catalog_id = ${catalogId} AND r.id = k.record_id
+          WHERE k.space = ${space} AND k.ident = ${query.identifier} AND ${owned}
           ORDER BY k.record_id LIMIT ${query.limit}`
         return rows.map(toRecord)
       }

@@ -65,32 +65,89 @@ export const editRatio = (a: string, b: string): number =>
     useSeparatedUnicode: true
   })
 
-const SKELETON: Readonly<Record<string, string>> = { "0": "o", "1": "l", i: "l", "5": "s", "8": "b" }
+/** Character codes folded by `skeleton` (0→o, 1/i→l, 5→s, 8→b); every other code maps to itself. */
+const SKELETON_CODES = (() => {
+  const codes = new Uint16Array(128).map((_, c) => c)
+  for (const [from, to] of [
+    ["0", "o"],
+    ["1", "l"],
+    ["i", "l"],
+    ["5", "s"],
+    ["8", "b"]
+  ] as const) {
+    codes[from.charCodeAt(0)] = to.charCodeAt(0)
+  }
+  return codes
+})()
+
+/** Character codes folded by `lookalike` (e→c, u→v, t→f, a→o, n→h). */
+const LOOKALIKE_CODES = (() => {
+  const codes = new Uint16Array(128).map((_, c) => c)
+  for (const [from, to] of [
+    ["e", "c"],
+    ["u", "v"],
+    ["t", "f"],
+    ["a", "o"],
+    ["n", "h"]
+  ] as const) {
+    codes[from.charCodeAt(0)] = to.charCodeAt(0)
+  }
+  return codes
+})()
+
+const R = 114
+const N = 110
+const C = 99
+const L = 108
+const V = 118
 
 /**
  * A key with the characters OCR confuses folded the same way on both sides before scoring (0→o, 1/i→l, 5→s, 8→b,
  * then rn→m, cl→d, vv→w): a misreading then costs nothing, and two records differing only there tie (so neither
  * is found over the other).
  */
-export const skeleton = (key: string): string =>
-  // Letters first, so "garcia" and its misreading "garcla" both become "garda".
-  key
-    .replace(/[01i58]/g, (c) => SKELETON[c] ?? c)
-    .replaceAll("rn", "m")
-    .replaceAll("cl", "d")
-    .replaceAll("vv", "w")
+export const skeleton = (key: string): string => {
+  // One pass: characters folded first, so "garcia" and its misreading "garcla" both become "garda"; then the pairs,
+  // left to right (they share no letter, so this is the same as replacing each pair in turn).
+  const fold = (i: number) => {
+    const c = key.charCodeAt(i)
+    return c < 128 ? (SKELETON_CODES[c] ?? c) : c
+  }
+  let out = ""
+  const n = key.length
+  for (let i = 0; i < n; i++) {
+    const c = fold(i)
+    const next = i + 1 < n ? fold(i + 1) : -1
+    if (c === R && next === N) {
+      out += "m"
+      i++
+    } else if (c === C && next === L) {
+      out += "d"
+      i++
+    } else if (c === V && next === V) {
+      out += "w"
+      i++
+    } else out += String.fromCharCode(c)
+  }
+  return out
+}
 
 /** A normalized value with its legal form spelled out after the name (`acme sa de cv`). */
 const withLegal = (text: NormalizedText): string => (text.legal === "" ? text.key : `${text.key} ${text.legal}`)
-
-const LOOKALIKES: Readonly<Record<string, string>> = { e: "c", u: "v", t: "f", a: "o", n: "h" }
 
 /**
  * A skeleton with the letters OCR confuses often but not always also folded (e/c, u/v, t/f, a/o, n/h): scoring
  * averages the edit ratios with and without this fold, so such a misreading costs half an edit — folding them
  * outright would make "Sador" and "Sadar" the same name.
  */
-export const lookalike = (folded: string): string => folded.replace(/[eutan]/g, (c) => LOOKALIKES[c] ?? c)
+export const lookalike = (folded: string): string => {
+  let out = ""
+  for (let i = 0; i < folded.length; i++) {
+    const c = folded.charCodeAt(i)
+    out += String.fromCharCode(c < 128 ? (LOOKALIKE_CODES[c] ?? c) : c)
+  }
+  return out
+}
 
 /** One side of a comparison, folded once: its skeleton, its lookalike fold, the skeleton's trigrams. */
 interface Side {
@@ -110,14 +167,28 @@ const side = (text: string): Side => {
  * matter before calling `fuzzy()` on them).
  */
 const ratioBound = (a: string, b: string): number => {
-  const counts = new Int16Array(128)
-  for (let i = 0; i < a.length; i++) counts[a.charCodeAt(i) & 127] = (counts[a.charCodeAt(i) & 127] ?? 0) + 1
-  for (let i = 0; i < b.length; i++) counts[b.charCodeAt(i) & 127] = (counts[b.charCodeAt(i) & 127] ?? 0) - 1
+  const counts = boundCounts
+  // Codes are masked to 0–127: the indexing below is within bounds (hence the `!`).
+  for (let i = 0; i < a.length; i++) counts[a.charCodeAt(i) & 127]! += 1
+  for (let i = 0; i < b.length; i++) counts[b.charCodeAt(i) & 127]! -= 1
+  // Sums the differences and clears the scratch counts on the way (only the codes the strings touched).
   let diff = 0
-  for (const c of counts) diff += Math.abs(c)
+  for (let i = 0; i < a.length; i++) {
+    const code = a.charCodeAt(i) & 127
+    diff += Math.abs(counts[code] ?? 0)
+    counts[code] = 0
+  }
+  for (let i = 0; i < b.length; i++) {
+    const code = b.charCodeAt(i) & 127
+    diff += Math.abs(counts[code] ?? 0)
+    counts[code] = 0
+  }
   const longer = Math.max(a.length, b.length)
   return longer === 0 ? 1 : 1 - diff / 2 / longer
 }
+
+/** Scratch counts of `ratioBound` (synchronous: all zero between calls). */
+const boundCounts = new Int32Array(128)
 
 /** What was read, folded once for every candidate: the name alone and with its legal form. */
 export interface PreparedText {
@@ -143,7 +214,7 @@ const partsAgainst = (stored: string, read: Side, precise = true) => {
   const alike = lookalike(folded)
   const edit = precise
     ? (editRatio(folded, read.skeleton) + editRatio(alike, read.lookalike)) / 2
-    : ratioBound(alike, read.lookalike)
+    : (ratioBound(folded, read.skeleton) + ratioBound(alike, read.lookalike)) / 2
   return { edit, trigram: similarityToSet(folded, read.trigrams) }
 }
 
