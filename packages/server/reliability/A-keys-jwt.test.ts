@@ -374,7 +374,7 @@ describe("A: API keys and JWT", () => {
         { name: "no iss", token: hs256({ alg: "HS256" }, claims({ iss: undefined }), SECRET) },
         { name: "wrong aud", token: hs256({ alg: "HS256" }, claims({ aud: "other-api" }), SECRET) },
         { name: "aud list without ours", token: hs256({ alg: "HS256" }, claims({ aud: ["a", "b"] }), SECRET) },
-        { name: "expired 31 s", token: hs256({ alg: "HS256" }, claims({ exp: now() - 45 }), SECRET) },
+        { name: "expired 45 s (tolerance 30 s)", token: hs256({ alg: "HS256" }, claims({ exp: now() - 45 }), SECRET) },
         { name: "expired a day", token: hs256({ alg: "HS256" }, claims({ exp: now() - 86_400 }), SECRET) },
         { name: "no exp", token: hs256({ alg: "HS256" }, claims({ exp: undefined }), SECRET) },
         { name: "not yet valid", token: hs256({ alg: "HS256" }, claims({ nbf: now() + 600 }), SECRET) },
@@ -576,19 +576,9 @@ describe("A: API keys and JWT", () => {
             message: /needs LEGIBLE_JWT_ISSUER and LEGIBLE_JWT_AUDIENCE/
           },
           {
-            name: "JWKS not http",
-            env: { LEGIBLE_JWT_JWKS_URL: "file:///etc/passwd", LEGIBLE_JWT_ISSUER: "i", LEGIBLE_JWT_AUDIENCE: "a" },
-            message: /LEGIBLE_JWT_JWKS_URL must be an http\(s\) URL/
-          },
-          {
             name: "secret and JWKS",
             env: { LEGIBLE_JWT_SECRET: SECRET, LEGIBLE_JWT_JWKS_URL: "http://127.0.0.1:9/jwks" },
             message: /not both/
-          },
-          {
-            name: "embedded, short secret",
-            env: { LEGIBLE_DATABASE_URL: "", LEGIBLE_JWT_SECRET: "short" },
-            message: /at least 32 bytes/
           }
         ]
         // Four at a time: each is a Node start-up that should end at the configuration check.

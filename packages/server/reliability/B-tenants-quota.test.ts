@@ -17,6 +17,9 @@ const USERS = {
   tess: { sub: "tess", clientId: "client-t", name: "Tess" }
 } as const
 
+/** Rounds of the quota race (RELIABILITY.md B9: 20). */
+const ROUNDS = 20
+
 const FINAL = new Set(["completado", "incompleto", "error"])
 const SWITCHABLE = new Set(["completado", "incompleto"])
 
@@ -241,7 +244,7 @@ describe("B: tenants, roles, quota", () => {
       Number((await stack.sql("SELECT used FROM quotas WHERE client_id = 'client-t'"))[0]?.used ?? Number.NaN)
     const models = [undefined, "gpt-4o-mini", "gpt-4o", "claude-sonnet-4-5", "o3-mini"]
     const sandbox = await mapLimit(
-      Array.from({ length: 20 }, (_, i) => i),
+      Array.from({ length: 10 }, (_, i) => i),
       5,
       (i) =>
         stack.api.submit(
@@ -299,7 +302,7 @@ describe("B: tenants, roles, quota", () => {
     expect(controlCalls).toBeGreaterThanOrEqual(1)
     figure(
       "B10",
-      `21 test-key submissions (5 models named) → used 0, model local, provider requests 0 (OpenAI) + 0 (Anthropic); ` +
+      `11 test-key submissions (5 models named) → used 0, model local, provider requests 0 (OpenAI) + 0 (Anthropic); ` +
         `live: 2 × 202 then 402 {limit 2, used 2}; control live job → ${controlCalls} OpenAI request(s)`
     )
   })
@@ -330,7 +333,7 @@ describe("B: tenants, roles, quota", () => {
       )
     const rounds: Array<{ accepted: number; refused: number; used: number; rows: number }> = []
     const durations: Array<number> = []
-    for (let round = 0; round < 20; round++) {
+    for (let round = 0; round < ROUNDS; round++) {
       await stack.sql("UPDATE quotas SET used = 0 WHERE client_id = 'client-q'")
       const rowsBefore = await rows()
       const started = performance.now()
@@ -365,7 +368,7 @@ describe("B: tenants, roles, quota", () => {
     const overshoot = Math.max(...rounds.map((r) => r.used - 50))
     figure(
       "B9",
-      `20 rounds × 200 concurrent POSTs (4 keys, quota 50) → every round 50 × 202 + 150 × 402 {limit 50, used 50}, ` +
+      `${ROUNDS} rounds × 200 concurrent POSTs (4 keys, quota 50) → every round 50 × 202 + 150 × 402 {limit 50, used 50}, ` +
         `stored used 50, rows +50, jobs = rows; overshoot ${overshoot}; slowest round ${Math.max(...durations).toFixed(0)} ms`
     )
   })

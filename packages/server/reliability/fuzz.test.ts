@@ -11,7 +11,7 @@ import { Extraction } from "@legible/core"
 import { Exit, Schema } from "effect"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Json, SAMPLE_PDF, SAMPLE_SCAN, token } from "../test/support/http.js"
+import { type Json, SAMPLE_PDF, token } from "../test/support/http.js"
 import { figure, rawRequest, type Stack, seedSkill, startStack } from "./support/ab.js"
 
 /** Longest time an answer may take (generous: 2 cores are shared with other suites). */
@@ -133,7 +133,7 @@ describe("fuzz: the public endpoints never answer 5xx, never hang, never break t
     }
     await seedSkill(stack.api, jwt)
     ids.push(await stack.api.submit(keys.live, SAMPLE_PDF, 'fuzz "1"; ñ.pdf', { model: "local" }))
-    ids.push(await stack.api.submit(keys.live, SAMPLE_SCAN, "scan.jpg", { model: "local" }))
+    ids.push(await stack.api.submit(keys.live, SAMPLE_PDF, "second.pdf", { model: "local" }))
     for (const id of ids) await stack.api.awaitFinal(keys.live, id, 120_000)
     ids.push(await stack.api.submit(keys.test, SAMPLE_PDF, "sandbox.pdf"))
     await stack.api.awaitFinal(keys.test, ids[2]!, 120_000)
