@@ -100,34 +100,38 @@ export const make: Effect.Effect<CatalogMatcher["Service"], never, CatalogStore>
     if (config === undefined) return yield* Effect.die(new Error(`field ${field.name} is not a catalog field`))
     const queries = CatalogMatch.prepare(config.keyColumns, extracted)
     const columns = [...config.keyColumns, ...config.outputColumns]
+    // The decision, and whether any search returned a record (which proves the catalog is still the client's).
     const decide = Effect.gen(function* () {
       const [first] = queries
-      if (first === undefined) return { record: undefined, score: 0 }
+      if (first === undefined) return { decision: { record: undefined, score: 0 }, seen: false }
       if (config.method === "exacta") {
         // Every key column read must be equal: the first one's hits hold every possible match.
         const candidates = yield* exactCandidates(clientId, config.catalogId, first)
-        return CatalogMatch.decideExact(queries, candidates, columns)
+        return { decision: CatalogMatch.decideExact(queries, candidates, columns), seen: candidates.length > 0 }
       }
       const perColumn = yield* Effect.forEach(queries, (query) => approximateCandidates(clientId, config, query), {
         concurrency: "unbounded"
       })
-      return CatalogMatch.decideApproximate(queries, unique(perColumn.flat()), columns, config.threshold)
+      const candidates = unique(perColumn.flat())
+      return {
+        decision: CatalogMatch.decideApproximate(queries, candidates, columns, config.threshold),
+        seen: candidates.length > 0
+      }
     })
     const key = `${clientId}\u0000${config.catalogId}`
     const known = names.get(key)
     if (known !== undefined) {
-      // A record found proves the catalog is still the client's: its remembered name stands. Not found: read again.
-      const decision = yield* decide
-      if (decision.record !== undefined) {
-        return CatalogMatch.catalogValue({ id: config.catalogId, name: known }, config, extracted, decision)
-      }
+      // Searches return records of the client's own catalogs only: any candidate proves the catalog is still theirs,
+      // and its remembered name stands (one round trip, found or not). No candidate at all: read it again.
+      const { decision, seen } = yield* decide
+      if (seen) return CatalogMatch.catalogValue({ id: config.catalogId, name: known }, config, extracted, decision)
       const catalog = yield* store.get(clientId, config.catalogId)
       remember(key, catalog?.name)
       const name = catalog?.name ?? ""
       return CatalogMatch.catalogValue({ id: config.catalogId, name }, config, extracted, decision)
     }
     // The catalog (for its name) is read alongside the searches, which check the client themselves.
-    const [catalog, decision] = yield* Effect.all([store.get(clientId, config.catalogId), decide], {
+    const [catalog, { decision }] = yield* Effect.all([store.get(clientId, config.catalogId), decide], {
       concurrency: "unbounded"
     })
     remember(key, catalog?.name)

@@ -109,7 +109,7 @@ describe("CatalogMatching", () => {
       })
     )
 
-    it.effect("the remembered catalog name is used only while records are found; a removed catalog reads again", () =>
+    it.effect("the remembered catalog name stands while searches return records; a removed catalog reads again", () =>
       Effect.gen(function* () {
         const catalogs = yield* Ports.CatalogStore
         const id = Fixtures.fixtureId(90)
@@ -194,6 +194,34 @@ describe("CatalogMatching", () => {
             [Fixtures.ids.recordAcme, Fixtures.ids.recordGlobex, undefined]
           )
         })
+    )
+
+    it.effect("a remembered name costs no read while searches return records, found or not; none: read again", () =>
+      Effect.gen(function* () {
+        const store = yield* Ports.CatalogStore
+        let reads = 0
+        const counting = Ports.CatalogStore.of({
+          ...store,
+          get: (clientId, id) =>
+            Effect.andThen(
+              Effect.sync(() => reads++),
+              store.get(clientId, id)
+            )
+        })
+        const matcher = yield* Effect.provideService(CatalogMatching.make, Ports.CatalogStore, counting)
+        const byName = proveedor({
+          keyColumns: ["nombre"],
+          outputColumns: ["cif"],
+          method: "aproximada",
+          threshold: CatalogMatch.DEFAULT_THRESHOLD
+        })
+        const found = yield* matcher.match(Fixtures.client.id, byName, { nombre: "PAPELERIA GL0BEX SA" })
+        assert.deepStrictEqual([found.matching.status, reads], ["found", 1])
+        const near = yield* matcher.match(Fixtures.client.id, byName, { nombre: "Papelería Hermanos Quintero" })
+        assert.deepStrictEqual([near.matching.status, near.catalog_info.name, reads], ["not_found", "Proveedores", 1])
+        const none = yield* matcher.match(Fixtures.client.id, byName, { nombre: "zzzz qqqq" })
+        assert.deepStrictEqual([none.matching.status, none.catalog_info.name, reads], ["not_found", "Proveedores", 2])
+      })
     )
 
     it.effect("a field without catalog settings is a defect of the caller", () =>
