@@ -23,7 +23,8 @@ const settings: Pool.Options = {
   rssLimitMb: 1_000_000,
   resourceLimits: { maxOldGenerationSizeMb: 64 },
   closeGraceMs: 3_000,
-  cancelGraceMs: 1_000
+  cancelGraceMs: 1_000,
+  busyGraceMs: 500
 }
 
 const tight: Pool.Options = { ...settings, pageTimeLimitMs: 800, taskTimeLimitMs: 2_000 }
@@ -109,6 +110,20 @@ describe.concurrent("pool", () => {
       expect(slowTask.reason).toBe("TimeLimit")
       expect(slowTask.message).toMatch(/the document took longer than the document time limit \(2000 ms\)/)
       expect((yield* run(pool, echo("still serving"))).value).toBe("still serving")
+    })
+  )
+
+  it.live("a thread inside a blocking (native) call past the grace is waited for, not terminated busy", () =>
+    Effect.gen(function* () {
+      // The page limit (0.8 s) passes during the first 2.5 s step; the cancel grace (1 s) ends inside it too. The
+      // busy grace lets the step return, the task sees its cancel flag and ends: the thread is never cut mid-call.
+      const pool = yield* Pool.make({ ...tight, busyGraceMs: 5_000 })
+      yield* run(pool, echo("the thread is up"))
+      const [elapsed, error] = yield* Effect.timed(failure(pool, { _tag: "Blocking", steps: 3, stepMs: 2_500 }))
+      expect(error.reason).toBe("TimeLimit")
+      expect(Duration.toMillis(elapsed)).toBeLessThan(tight.pageTimeLimitMs + tight.cancelGraceMs)
+      expect(yield* settled(pool)).toMatchObject({ replaced: 1, forced: 0 })
+      expect((yield* run(pool, echo("after"))).value).toBe("after")
     })
   )
 

@@ -42,7 +42,16 @@ export interface Options {
   readonly closeGraceMs: number
   /** How long a thread asked to stop its task may take before it is terminated busy. */
   readonly cancelGraceMs: number
+  /**
+   * How much longer a thread that did not stop within `cancelGraceMs` is waited for before it is terminated busy:
+   * terminating inside a native call aborts the process (see `thread.ts` `stop`), and one inference call on a
+   * large page can outlast the first grace on a loaded machine. Default `DEFAULT_BUSY_GRACE_MS`.
+   */
+  readonly busyGraceMs?: number | undefined
 }
+
+/** The default `busyGraceMs`: 60 s, far beyond one inference call, and still an end for a task stuck for good. */
+export const DEFAULT_BUSY_GRACE_MS = 60_000
 
 /** Counters, for logs and tests. */
 export interface Stats {
@@ -193,10 +202,13 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
         const current = thread
         thread = undefined
         if (current === undefined) return Effect.void
-        return Effect.flatMap(stop(current, options.cancelGraceMs), (forced) =>
-          Effect.sync(() => {
-            if (forced) counters.forced++
-          })
+        return Effect.flatMap(
+          // Closing keeps its own bound (`closeGraceMs`, then `cancelGraceMs`): the process is ending anyway.
+          stop(current, options.cancelGraceMs, closed ? 0 : (options.busyGraceMs ?? DEFAULT_BUSY_GRACE_MS)),
+          (forced) =>
+            Effect.sync(() => {
+              if (forced) counters.forced++
+            })
         )
       })
       /** Runs a job, answers its caller, then keeps, recycles or replaces the thread. */

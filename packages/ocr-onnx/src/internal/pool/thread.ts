@@ -89,13 +89,17 @@ export const spawn = (options: SpawnOptions, onExit: (thread: Thread) => void): 
 export const endsTask = (event: Event): boolean => event._tag !== "Ready" && event._tag !== "Progress"
 
 /**
- * Ends a thread; a busy one is first asked to stop (its task's cancel flag) and given `graceMs` to finish its task.
+ * Ends a thread; a busy one is first asked to stop (its task's cancel flag) and given `graceMs` to finish its task,
+ * then, if it has not, `busyGraceMs` more (with a warning) before it is terminated busy.
  * `worker.terminate()` must not land while the thread is inside a synchronous native call: onnxruntime-node runs
  * inference synchronously on the worker's JS thread, and a termination pending when that call returns makes the
- * addon throw a C++ exception that aborts the whole process. Once the task has ended, the thread is back in its
- * event loop and terminating it is safe. Returns whether the grace ran out (the thread was terminated busy).
+ * addon throw a C++ exception that aborts the whole process (seen with a 99-megapixel scan: its page ran over the
+ * limit, the grace ran out inside a detection call, and the worker process died with SIGABRT). Once the task has
+ * ended, the thread is back in its event loop and terminating it is safe; the second grace is for a native call
+ * that outlasts the first on a loaded machine, while a task stuck for good (a WASM loop) still ends. Returns
+ * whether both ran out (the thread was terminated busy).
  */
-export const stop = (thread: Thread, graceMs: number): Effect.Effect<boolean> =>
+export const stop = (thread: Thread, graceMs: number, busyGraceMs = 0): Effect.Effect<boolean> =>
   Effect.gen(function* () {
     const flag = thread.running
     let forced = false
@@ -105,6 +109,13 @@ export const stop = (thread: Thread, graceMs: number): Effect.Effect<boolean> =>
         endsTask(event) ? Effect.void : waitEnd
       )
       forced = Option.isNone(yield* waitEnd.pipe(Effect.timeoutOption(graceMs)))
+      if (forced && busyGraceMs > 0) {
+        yield* Effect.logWarning(
+          `worker thread ${thread.threadId} did not stop within ${graceMs} ms; waiting up to ${busyGraceMs} ms more ` +
+            "for its current (native) call to return before terminating it"
+        )
+        forced = Option.isNone(yield* waitEnd.pipe(Effect.timeoutOption(busyGraceMs)))
+      }
       thread.running = undefined
     }
     yield* thread.terminate
