@@ -219,9 +219,8 @@ describe("D uploads, parsing, downloads (api + 1 worker on PostgreSQL)", () => {
     const worker = stack.workers[0]!
     const bomb = await Files.flateBomb(1024)
     const giant = await Files.giantPng()
-    const hostile: Record<string, Uint8Array> = {
+    const refused: Record<string, Uint8Array> = {
       "pixel flood 100,000 × 100,000 PNG": Files.pixelFlood(),
-      "decodable 9,950 × 9,950 PNG (99 MP, under the cap)": giant,
       "100,000 pages (shared page tree)": Files.pagesBomb(5),
       "page tree containing itself": Files.pageTreeCycle(),
       "object cycles + self-drawing form": Files.objectCycles(),
@@ -233,44 +232,51 @@ describe("D uploads, parsing, downloads (api + 1 worker on PostgreSQL)", () => {
         Path.join(ODD_PDFS, "print_protection.pdf")
       )
     }
-    const before = memoryOf(worker.pid)
-    const started = new Map<string, number>()
-    const ids = new Map<string, string>()
-    for (const [name, bytes] of Object.entries(hostile)) {
-      const id = submitted(await submitRaw(stack, bytes, `${name}.pdf`))
-      ids.set(name, id)
-      started.set(id, performance.now())
-    }
-    const finishedAt = new Map<string, number>()
-    const deadline = performance.now() + 180_000
-    while (finishedAt.size < ids.size && performance.now() < deadline) {
-      const found = await rows(stack, [...ids.values()])
-      for (const [id, row] of found) {
-        if (!finishedAt.has(id) && FINAL.includes(row.status as string)) finishedAt.set(id, performance.now())
+    /** Submits the files together; returns each one's stored row and seconds from its submission to final. */
+    const batch = async (files: Record<string, Uint8Array>) => {
+      const started = new Map<string, number>()
+      const ids = new Map<string, string>()
+      for (const [name, bytes] of Object.entries(files)) {
+        const id = submitted(await submitRaw(stack, bytes, `${name}.pdf`))
+        ids.set(name, id)
+        started.set(id, performance.now())
       }
-      await new Promise((resolve) => setTimeout(resolve, 100))
+      const finishedAt = new Map<string, number>()
+      const deadline = performance.now() + 180_000
+      while (finishedAt.size < ids.size && performance.now() < deadline) {
+        for (const [id, row] of await rows(stack, [...ids.values()])) {
+          if (!finishedAt.has(id) && FINAL.includes(row.status as string)) finishedAt.set(id, performance.now())
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      const found = await rows(stack, [...ids.values()])
+      return [...ids].map(([name, id]) => ({
+        name,
+        row: found.get(id)!,
+        seconds: ((finishedAt.get(id) ?? Number.NaN) - started.get(id)!) / 1000
+      }))
     }
-    const found = await rows(stack, [...ids.values()])
-    const lines: Array<string> = []
-    let slowest = 0
-    for (const [name, id] of ids) {
-      const row = found.get(id)!
-      const seconds = ((finishedAt.get(id) ?? Number.NaN) - started.get(id)!) / 1000
-      // "Within seconds" is the promise for what is refused; the 99 MP page is read, and timed on its own line.
-      if (!name.startsWith("decodable")) slowest = Math.max(slowest, seconds)
-      lines.push(`  ${name}: ${row.status} in ${seconds.toFixed(1)} s (${String(row.error_message).slice(0, 90)})`)
+    const line = (r: { name: string; row: Record<string, unknown>; seconds: number }) =>
+      `  ${r.name}: ${r.row.status} in ${r.seconds.toFixed(1)} s, ${r.row.job_attempts} attempt(s) (${String(r.row.error_message).slice(0, 100)})`
+
+    const before = memoryOf(worker.pid)
+    const first = await batch(refused)
+    for (const { name, row } of first) {
       // Refused for what they are, after one attempt (not retried as if the machine had failed). A reference
-      // cycle mupdf detects and skips leaves a readable page, and a 99 MP image under the cap is a (blank) page
-      // to read within the limits: a final state is all that is asked of those two.
-      if (name.startsWith("object cycles") || name.startsWith("decodable")) expect(FINAL, name).toContain(row.status)
+      // cycle mupdf detects and skips leaves a readable page: a final state is all that is asked of it.
+      if (name.startsWith("object cycles")) expect(FINAL, name).toContain(row.status)
       else {
         expect(row.status, `${name}: ${JSON.stringify(row)}`).toBe("error")
         expect(String(row.error_message ?? ""), name).not.toBe("")
       }
-      // The 99 MP page may run over the page time limit, which is a transient failure: retried once.
-      if (name.startsWith("decodable")) expect(row.job_attempts, name).toBeLessThanOrEqual(2)
-      else expect(row.job_attempts, `${name}: ${JSON.stringify(row)}`).toBe(1)
+      expect(row.job_attempts, `${name}: ${JSON.stringify(row)}`).toBe(1)
     }
+    const slowest = Math.max(...first.map((r) => r.seconds))
+    // A decodable 99 MP page under the pixel cap is read within the limits (its time is the page limit's business,
+    // a transient failure retried once); what matters is that the process survives it.
+    const [big] = await batch({ "decodable 9,950 × 9,950 PNG (99 MP, under the cap)": giant })
+    expect(FINAL).toContain(big!.row.status)
+    expect(big!.row.job_attempts).toBeLessThanOrEqual(2)
     const after = memoryOf(worker.pid)
     // The same worker process is still up and takes the next jobs.
     expect(alive(worker), worker.stderr().slice(-2_000)).toBe(true)
@@ -283,11 +289,12 @@ describe("D uploads, parsing, downloads (api + 1 worker on PostgreSQL)", () => {
     expect(alive(worker), worker.stderr().slice(-2_000)).toBe(true)
     expect(worker.stderr()).not.toMatch(/out of memory|ERR_WORKER_OUT_OF_MEMORY|FATAL ERROR/i)
     console.log(
-      `D22: ${ids.size} hostile files → ${[...found.values()].filter((r) => r.status === "error").length} × error, slowest ${slowest.toFixed(1)} s; worker pid ${worker.pid} unchanged, ` +
-        `RSS ${before.rssMb.toFixed(0)} → ${after.rssMb.toFixed(0)} MB, peak ${after.peakMb.toFixed(0)} MB; ` +
-        `bomb ${(bomb.length / 2 ** 20).toFixed(2)} MB → 1024 MB, 99 MP PNG ${(giant.length / 1024).toFixed(0)} KB; next 3 jobs completado\n${lines.join("\n")}`
+      `D22: ${first.length} hostile files → ${first.filter((r) => r.row.status === "error").length} × error, slowest ${slowest.toFixed(1)} s; ` +
+        `a 99 MP PNG (${(giant.length / 1024).toFixed(0)} KB) → ${big!.row.status} in ${big!.seconds.toFixed(1)} s; ` +
+        `worker pid ${worker.pid} unchanged, RSS ${before.rssMb.toFixed(0)} → ${after.rssMb.toFixed(0)} MB, peak ${after.peakMb.toFixed(0)} MB; ` +
+        `bomb ${(bomb.length / 2 ** 20).toFixed(2)} MB → 1024 MB; next 3 jobs completado\n${[...first, big!].map(line).join("\n")}`
     )
-    expect(slowest).toBeLessThan(60)
+    expect(slowest).toBeLessThan(30)
   })
 
   it.skipIf(!existsSync(ODD_PDFS))(
