@@ -127,6 +127,41 @@ describe("recognizePage with fake sessions", () => {
     })
   )
 
+  it.effect("classifies a sample of the largest lines first, and the others only when one reads upside down", () =>
+    Effect.gen(function* () {
+      // A 400×800 page detected at 192×384 with twelve lines of different lengths.
+      const tall: PageImage = { ...page, height: 800, data: new Uint8Array(400 * 800 * 3).fill(255) }
+      const twelve = session((input) => {
+        const [, , h, w] = input.dims as [number, number, number, number]
+        const data = new Float32Array(h * w)
+        for (let k = 0; k < 12; k++) {
+          const y0 = 8 + 30 * k
+          for (let y = y0; y < y0 + 8; y++) data.fill(0.95, y * w + 20, y * w + 60 + 8 * k)
+        }
+        return { data, dims: [1, 1, h, w] }
+      })
+      const upright: Array<ReadonlyArray<number>> = []
+      const read = yield* recognizePage(engine({ det: twelve, cls: cls(0.1, upright) }), tall)
+      expect(read.lines).toHaveLength(12)
+      expect(read.rotation).toBe(0)
+      expect(upright).toEqual([[8, 3, 48, 192]])
+      const flipped: Array<ReadonlyArray<number>> = []
+      const turned = yield* recognizePage(engine({ det: twelve, cls: cls(0.95, flipped) }), tall)
+      expect(flipped).toEqual([
+        [8, 3, 48, 192],
+        [4, 3, 48, 192]
+      ])
+      expect(turned.rotation).toBe(180)
+      expect(turned.lines.map((l) => Math.abs(l.angle))).toEqual(Array(12).fill(180))
+      const all: Array<ReadonlyArray<number>> = []
+      yield* recognizePage(engine({ det: twelve, cls: cls(0.1, all) }), tall, { clsSample: 0 })
+      expect(all).toEqual([
+        [8, 3, 48, 192],
+        [4, 3, 48, 192]
+      ])
+    })
+  )
+
   it.effect("skips boxes too long for their height to be text (rules, borders)", () =>
     Effect.gen(function* () {
       const calls: Array<ReadonlyArray<number>> = []

@@ -33,6 +33,12 @@ export interface OcrConfig {
   readonly clsWidth: number
   /** Lines per classifier run. */
   readonly clsBatch: number
+  /**
+   * The classifier first reads this many lines, the largest (0: all at once). Only when one of them reads upside
+   * down are the others classified too: on an upright page (nearly every page) that is one run instead of one per
+   * `clsBatch` lines. A page whose largest lines are all upright is taken as upright throughout.
+   */
+  readonly clsSample: number
   /** A line is turned 180° when the classifier says so with at least this score. */
   readonly clsThreshold: number
   /** Whether to run the 180° classifier at all. */
@@ -65,6 +71,7 @@ export const defaultOcrConfig: OcrConfig = {
   clsHeight: 48,
   clsWidth: 192,
   clsBatch: 8,
+  clsSample: 8,
   clsThreshold: 0.9,
   useClassifier: true,
   spaceGap: 0.25,

@@ -53,7 +53,8 @@ const detect = Effect.fnUntraced(function* (session: InferenceSession, image: Pa
   return dbPostprocess({ data: out.data, width: input.width, height: input.height }, input.scaleX, input.scaleY, config)
 })
 
-const classify = Effect.fnUntraced(function* (
+/** The classifier's verdict on each box, `clsBatch` boxes per run. */
+const classifyAll = Effect.fnUntraced(function* (
   session: InferenceSession,
   image: PageImage,
   boxes: ReadonlyArray<OrientedBox>,
@@ -67,7 +68,24 @@ const classify = Effect.fnUntraced(function* (
     const out = yield* runOne(session, batch, [chunk.length, 3, config.clsHeight, config.clsWidth])
     flips.push(...clsFlips(out.data, chunk.length, config.clsThreshold))
   }
-  return applyFlips(boxes, flips)
+  return flips
+})
+
+/**
+ * The 180° classifier on a sample first (the `clsSample` largest boxes: detection returns them largest first), on
+ * the rest only when the sample has a line upside down.
+ */
+const classify = Effect.fnUntraced(function* (
+  session: InferenceSession,
+  image: PageImage,
+  boxes: ReadonlyArray<OrientedBox>,
+  config: OcrConfig
+) {
+  const size = config.clsSample > 0 ? Math.min(config.clsSample, boxes.length) : boxes.length
+  const sampled = yield* classifyAll(session, image, boxes.slice(0, size), config)
+  if (size === boxes.length || !sampled.includes(true)) return applyFlips(boxes, sampled)
+  const rest = yield* classifyAll(session, image, boxes.slice(size), config)
+  return applyFlips(boxes, [...sampled, ...rest])
 })
 
 /** Columns of context read on each side of a piece of a long line (a multiple of 8: one timestep per 8). */
