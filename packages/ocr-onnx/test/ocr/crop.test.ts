@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import type { OrientedBox } from "../../src/internal/ocr/box.js"
 import { defaultOcrConfig } from "../../src/internal/ocr/config.js"
 import { cropLine, inkColumns, sliceColumns, splitColumns, writeClsInput } from "../../src/internal/ocr/crop.js"
-import type { PageImage } from "../../src/internal/ocr/image.js"
+import { type PageImage, sampleRgb } from "../../src/internal/ocr/image.js"
 import { detSize, preprocess } from "../../src/internal/ocr/preprocess.js"
 
 /** An RGB image whose red channel is x, green y (both mod 256) and blue 7: every pixel says where it is. */
@@ -50,6 +50,42 @@ describe("cropLine", () => {
       expect(unnormalize(crop.tensor[2 * plane + k]!)).toBeCloseTo(52 + (i + 0.5) / 2 - 0.5, 3)
       expect(unnormalize(crop.tensor[plane + k]!)).toBeCloseTo(38 + (j + 0.5) / 2 - 0.5, 3)
       expect(unnormalize(crop.tensor[k]!)).toBeCloseTo(7, 3)
+    }
+  })
+
+  it("samples exactly what sampleRgb gives at each pixel's page position, clamped at the edges, gray or RGB", () => {
+    // Pseudo-random pixels, a skewed box hanging over the top, left and right edges.
+    let seed = 7
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648
+      return seed % 256
+    }
+    const rgb: PageImage = {
+      width: 90,
+      height: 60,
+      channels: 3,
+      data: Uint8Array.from({ length: 90 * 60 * 3 }, random)
+    }
+    const gray: PageImage = { width: 90, height: 60, channels: 1, data: Uint8Array.from({ length: 90 * 60 }, random) }
+    for (const image of [rgb, gray]) {
+      const b = box(45, 12, 130, 21, 0.3)
+      const crop = cropLine(image, b, defaultOcrConfig)
+      const plane = crop.width * crop.height
+      const want = new Float32Array(3)
+      for (let j = 0; j < crop.height; j += 5) {
+        for (let i = 0; i < crop.width; i += 7) {
+          const u = -b.width / 2 + (i + 0.5) * crop.scale
+          const v = -b.height / 2 + (j + 0.5) * crop.scale
+          const c = Math.cos(b.angle)
+          const s = Math.sin(b.angle)
+          sampleRgb(image, b.cx + u * c - v * s, b.cy + u * s + v * c, want)
+          const k = j * crop.width + i
+          expect(unnormalize(crop.tensor[2 * plane + k]!)).toBeCloseTo(want[0]!, 3)
+          expect(unnormalize(crop.tensor[plane + k]!)).toBeCloseTo(want[1]!, 3)
+          expect(unnormalize(crop.tensor[k]!)).toBeCloseTo(want[2]!, 3)
+          expect(crop.gray[k]!).toBeCloseTo(0.299 * want[0]! + 0.587 * want[1]! + 0.114 * want[2]!, 3)
+        }
+      }
     }
   })
 

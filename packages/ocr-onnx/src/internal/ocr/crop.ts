@@ -30,17 +30,44 @@ export const cropLine = (image: PageImage, box: OrientedBox, config: OcrConfig):
   const gray = new Float32Array(plane)
   const c = Math.cos(box.angle)
   const s = Math.sin(box.angle)
-  const rgb = new Float32Array(3)
+  // The bilinear sample of `sampleRgb`, inlined (this loop runs over every recognition input pixel of the page):
+  // along a row, the page position advances by (c, s)·scale per column.
+  const { data, channels } = image
+  const iw = image.width
+  const maxX = iw - 1
+  const maxY = image.height - 1
+  // Channel offsets of R, G, B (all 0 for gray).
+  const g = channels === 1 ? 0 : 1
+  const b = channels === 1 ? 0 : 2
+  const u0 = -box.width / 2 + 0.5 * scale
   for (let j = 0; j < height; j++) {
     const v = -box.height / 2 + (j + 0.5) * scale
+    const x0 = box.cx + u0 * c - v * s - 0.5
+    const y0 = box.cy + u0 * s + v * c - 0.5
+    const row = j * width
     for (let i = 0; i < width; i++) {
-      const u = -box.width / 2 + (i + 0.5) * scale
-      sampleRgb(image, box.cx + u * c - v * s, box.cy + u * s + v * c, rgb)
-      const k = j * width + i
-      tensor[k] = rgb[2]! / 127.5 - 1
-      tensor[plane + k] = rgb[1]! / 127.5 - 1
-      tensor[2 * plane + k] = rgb[0]! / 127.5 - 1
-      gray[k] = 0.299 * rgb[0]! + 0.587 * rgb[1]! + 0.114 * rgb[2]!
+      const fx = Math.min(Math.max(x0 + i * scale * c, 0), maxX)
+      const fy = Math.min(Math.max(y0 + i * scale * s, 0), maxY)
+      const xa = Math.floor(fx)
+      const ya = Math.floor(fy)
+      const ax = fx - xa
+      const ay = fy - ya
+      const p00 = (ya * iw + xa) * channels
+      const p10 = xa < maxX ? p00 + channels : p00
+      const p01 = ya < maxY ? p00 + iw * channels : p00
+      const p11 = xa < maxX ? p01 + channels : p01
+      const w00 = (1 - ax) * (1 - ay)
+      const w10 = ax * (1 - ay)
+      const w01 = (1 - ax) * ay
+      const w11 = ax * ay
+      const red = data[p00]! * w00 + data[p10]! * w10 + data[p01]! * w01 + data[p11]! * w11
+      const green = data[p00 + g]! * w00 + data[p10 + g]! * w10 + data[p01 + g]! * w01 + data[p11 + g]! * w11
+      const blue = data[p00 + b]! * w00 + data[p10 + b]! * w10 + data[p01 + b]! * w01 + data[p11 + b]! * w11
+      const k = row + i
+      tensor[k] = blue / 127.5 - 1
+      tensor[plane + k] = green / 127.5 - 1
+      tensor[2 * plane + k] = red / 127.5 - 1
+      gray[k] = 0.299 * red + 0.587 * green + 0.114 * blue
     }
   }
   return { box, width, height, scale, tensor, gray }
@@ -117,8 +144,9 @@ export const splitColumns = (ink: Uint8Array, maxWidth: number): Array<readonly 
   return out
 }
 
-/** The recognition tensor of crop columns [start, end). */
+/** The recognition tensor of crop columns [start, end) (the crop's own tensor when that is all of it). */
 export const sliceColumns = (crop: LineCrop, start: number, end: number): Float32Array => {
+  if (start === 0 && end === crop.width) return crop.tensor
   const w = end - start
   const out = new Float32Array(3 * crop.height * w)
   for (let c = 0; c < 3; c++) {
