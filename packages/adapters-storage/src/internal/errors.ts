@@ -1,9 +1,25 @@
 import { Errors } from "@legible/core"
-import { Effect } from "effect"
+import { Effect, Predicate } from "effect"
 import type { SqlError } from "effect/sql/SqlError"
+
+/** The SQLSTATE of a server error (`@effect/sql-pg` keeps the error's fields on the reason's cause). */
+const sqlState = (error: SqlError): string | undefined => {
+  const cause: unknown = "cause" in error.reason ? error.reason.cause : undefined
+  return Predicate.hasProperty(cause, "code") && typeof cause.code === "string" ? cause.code : undefined
+}
+
+/**
+ * SQLSTATEs of a server going away or not there yet, which `@effect/sql-pg` reports as unknown errors: class 57P
+ * (`admin_shutdown` as a stop or restart ends every session, `crash_shutdown`, `cannot_connect_now` while it starts
+ * up or shuts down) and `too_many_connections`. The request failed because the database is unavailable, not
+ * because of anything in it: 503, like a refused connection (PGlite's classifier counts 57P the same way).
+ */
+const unavailableState = (code: string | undefined): boolean =>
+  code !== undefined && (code.startsWith("57P") || code === "53300")
 
 /** The `StorageError` reason for a SQL failure: the edge answers 503 for `Unavailable`, 500 otherwise. */
 const reasonOf = (error: SqlError): Errors.StorageError["reason"] => {
+  if (unavailableState(sqlState(error))) return "Unavailable"
   switch (error.reason._tag) {
     case "ConnectionError":
     case "AuthenticationError":
