@@ -100,6 +100,17 @@ describe("renderForOcr", () => {
     })
   )
 
+  it.effect("a large image (a 600 DPI scan) renders down to 3,508 px; its page size stays 0.36 pt a pixel", () =>
+    Effect.gen(function* () {
+      const large = raster(card, { format: "jpeg", dpi: 1000 })
+      assert.isAbove(large.width, 3508)
+      const page = yield* render(large.bytes)
+      assert.deepStrictEqual(Math.max(page.width, page.height), 3508)
+      assert.closeTo(page.pageWidth, large.width * 0.36, 0.01)
+      assert.closeTo(page.scale * page.width, page.pageWidth, 0.5)
+    })
+  )
+
   it.effect("a /Rotate 90 page renders as displayed (landscape)", () =>
     Effect.gen(function* () {
       const page = yield* render(textPdf([invoice], { rotate: 90 }).bytes)
