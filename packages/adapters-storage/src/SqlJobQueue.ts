@@ -267,7 +267,18 @@ export const make = Effect.fnUntraced(function* (options: Options = {}) {
     )
   }
 
-  return Ports.JobQueue.of({ claim, heartbeat, complete, retry, fail, release, reap, awaitWork })
+  // A retry's `run_at` is news to this process's waiters, which sized their wait before it existed (with no job
+  // due, as long as the poll interval): wake them to size it again, so the retry runs after its backoff rather
+  // than at the next poll. Not a notification: a later wait is sized with the retry in view, and must not return
+  // before it is due.
+  const wakeWaiters = Ref.modify(wake, (state) => [
+    state.waiters,
+    { ...state, waiters: Deferred.makeUnsafe<void>() }
+  ]).pipe(Effect.flatMap((waiters) => Deferred.succeed(waiters, undefined)))
+  const retryAndWake = (lease: Ports.Lease, message: string, delayMs: number) =>
+    Effect.tap(retry(lease, message, delayMs), () => wakeWaiters)
+
+  return Ports.JobQueue.of({ claim, heartbeat, complete, retry: retryAndWake, fail, release, reap, awaitWork })
 })
 
 /** The job queue as a layer over the application's `SqlClient`. */
