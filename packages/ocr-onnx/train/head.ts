@@ -151,6 +151,7 @@ export const train = (initial: HeadWeights, samples: ReadonlyArray<TrainSample>,
   const beta2 = 0.999
   let step = 0
   const order = samples.map((_, i) => i)
+  const active: Array<number> = []
   for (let epoch = 0; epoch < options.epochs; epoch++) {
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(options.random() * (i + 1))
@@ -174,12 +175,18 @@ export const train = (initial: HeadWeights, samples: ReadonlyArray<TrainSample>,
         n++
         for (let t = 0; t < sample.t; t++) {
           const row = g.subarray(t * c, (t + 1) * c)
-          for (let k = 0; k < c; k++) gb[k]! += row[k]!
+          // Most classes have a negligible gradient at a timestep (softmax ≈ 0, no label there): the weight
+          // gradient only visits the others, which halves the cost of a step.
+          active.length = 0
+          for (let k = 0; k < c; k++) {
+            gb[k]! += row[k]!
+            if (Math.abs(row[k]!) > 1e-5) active.push(k)
+          }
           for (let j = 0; j < d; j++) {
             const f = sample.features[t * d + j]!
             if (f === 0) continue
             const w = j * c
-            for (let k = 0; k < c; k++) gw[w + k]! += f * row[k]!
+            for (const k of active) gw[w + k]! += f * row[k]!
           }
         }
       }

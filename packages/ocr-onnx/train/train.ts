@@ -25,7 +25,7 @@ const { values } = parseArgs({
     lines: { type: "string", default: "7500" },
     validation: { type: "string", default: "600" },
     workers: { type: "string", default: "3" },
-    epochs: { type: "string", default: "6" },
+    epochs: { type: "string", default: "2" },
     batch: { type: "string", default: "16" },
     rate: { type: "string", default: "0.003" },
     anchor: { type: "string", default: "0.0001" },
@@ -95,13 +95,13 @@ const editDistance = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): numbe
 const special = /[^\x20-\x7e]/
 
 /** CER, special-character recall (multiset, per line) and exact lines of a head on the held-out lines. */
-const score = (head: HeadWeights, names: ReadonlyArray<string>) => {
+const score = (head: HeadWeights, names: ReadonlyArray<string>, lines = heldOut.length) => {
   let errors = 0
   let length = 0
   let specialTotal = 0
   let specialFound = 0
   let exact = 0
-  for (const s of heldOut) {
+  for (const s of heldOut.slice(0, lines)) {
     const truth = Array.from(s.labels, (k) => labels[k]!)
     const read = greedy(logits(head, s.features, s.t), s.t, head.classes).map((k) => names[k] ?? "")
     // The Chinese head reads full-width forms; the pipeline folds them to ASCII.
@@ -123,7 +123,7 @@ const score = (head: HeadWeights, names: ReadonlyArray<string>) => {
       }
     }
   }
-  return { cer: errors / length, special: specialFound / specialTotal, exact: exact / heldOut.length }
+  return { cer: errors / length, special: specialFound / specialTotal, exact: exact / Math.min(lines, heldOut.length) }
 }
 
 const show = (name: string, r: ReturnType<typeof score>) =>
@@ -132,7 +132,8 @@ const show = (name: string, r: ReturnType<typeof score>) =>
       `lines exact ${(r.exact * 100).toFixed(1)} %`
   )
 log("held-out synthetic lines:")
-show("Chinese PP-OCRv4 head", score(old, oldLabels))
+// The Chinese head has 6,625 classes: scored on the first 150 held-out lines only, to save time.
+show("Chinese PP-OCRv4 head (150 lines)", score(old, oldLabels, 150))
 show("Latin head, initialised", score(initial, labels))
 
 const trainStarted = performance.now()

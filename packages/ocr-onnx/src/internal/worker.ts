@@ -48,7 +48,14 @@ const WorkerSettings = Schema.Struct({
     maxRenderSide: Schema.Finite,
     minRenderDpi: Schema.Finite
   }),
-  models: Schema.Struct({ detection: path, classifier: path, recognition: path, dictionary: path })
+  models: Schema.Struct({
+    recognizer: Schema.optionalKey(Schema.Literals(["latin", "chinese"])),
+    detection: path,
+    classifier: path,
+    recognition: path,
+    dictionary: path,
+    recognitionHead: path
+  })
 })
 /** What every worker thread is started with. */
 export type WorkerSettings = typeof WorkerSettings.Type
@@ -104,7 +111,7 @@ const withCancellation = (engine: OcrEngine): OcrEngine => ({
 const engineScope = Scope.makeUnsafe()
 const engine = Effect.runSync(
   Effect.cached(
-    makeEngine({ models: settings.models }).pipe(
+    makeEngine({ recognizer: settings.models.recognizer, models: settings.models }).pipe(
       Scope.provide(engineScope),
       Effect.map(withCancellation),
       Effect.mapError((error) => workerFailed(`the OCR models cannot be loaded: ${error.message}`))

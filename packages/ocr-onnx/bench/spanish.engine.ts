@@ -1,0 +1,112 @@
+/**
+ * An engine process of the Spanish benchmark: `node spanish.engine.ts <latin|chinese|tesseract> <input> <output>`.
+ * `latin` and `chinese` are our reader (built `dist/`, every image through `DocumentReader.read`) with that
+ * recognizer; `tesseract` is tesseract.js 7 with the Spanish and English `4.0.0_best_int` data (`spa+eng`) read from
+ * disk. Same protocol as `engines/` (input and output JSON).
+ */
+import * as Fs from "node:fs"
+import { createRequire } from "node:module"
+import * as Path from "node:path"
+import { Effect } from "effect"
+import Tesseract from "tesseract.js"
+import { OnnxReader } from "../dist/index.js"
+import type { EngineInput, EngineOutput, EnginePage } from "./engines/protocol.js"
+
+const [engine, inputPath, outputPath] = process.argv.slice(2)
+if ((engine !== "latin" && engine !== "chinese" && engine !== "tesseract") || !inputPath || !outputPath) {
+  throw new Error("usage: spanish.engine.ts <latin|chinese|tesseract> <input.json> <output.json>")
+}
+const input: EngineInput = JSON.parse(Fs.readFileSync(inputPath, "utf8"))
+
+const measure = async (
+  name: string,
+  startupMs: number,
+  read: (image: string, slot: number) => Promise<EnginePage>
+): Promise<EngineOutput> => {
+  const cpu = process.cpuUsage()
+  const started = performance.now()
+  const pages: Array<EnginePage> = []
+  let next = 0
+  await Promise.all(
+    Array.from({ length: input.workers }, async (_, slot) => {
+      while (next < input.images.length) {
+        const index = next++
+        pages[index] = await read(input.images[index]!, slot)
+      }
+    })
+  )
+  const wallMs = performance.now() - started
+  const used = process.cpuUsage(cpu)
+  return {
+    engine: name,
+    workers: input.workers,
+    startupMs,
+    wallMs,
+    cpuMs: (used.user + used.system) / 1000,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    pages
+  }
+}
+
+const ours = (recognizer: "latin" | "chinese") =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const loading = performance.now()
+        const reader = yield* OnnxReader.make({ poolSize: input.workers, models: { recognizer } })
+        // Threads start on demand: one read per thread of the first image loads mupdf and the models.
+        const first = Fs.readFileSync(input.images[0]!)
+        yield* Effect.all(
+          Array.from({ length: input.workers }, () => Effect.result(reader.read(first))),
+          { concurrency: "unbounded" }
+        )
+        const startupMs = performance.now() - loading
+        return yield* Effect.promise(() =>
+          measure(`ours (${recognizer})`, startupMs, async (image) => {
+            const t0 = performance.now()
+            const read = await Effect.runPromise(Effect.result(reader.read(Fs.readFileSync(image))))
+            const ms = performance.now() - t0
+            if (read._tag === "Failure") {
+              return { image, width: 0, height: 0, unit: "point", words: [], ms, error: read.failure.message }
+            }
+            const page = read.success.pages[0]
+            const words = (page?.lines ?? []).flatMap((line) =>
+              line.words.map((w) => ({ text: w.word, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1 }))
+            )
+            return { image, width: page?.width ?? 0, height: page?.height ?? 0, unit: "point", words, ms }
+          })
+        )
+      })
+    )
+  )
+
+const tesseract = async (): Promise<EngineOutput> => {
+  const require = createRequire(import.meta.url)
+  // Both packages hold a `4.0.0_best_int` folder; tesseract.js reads every language from one langPath.
+  const langPath = Fs.mkdtempSync(Path.join(Path.dirname(inputPath), "lang-"))
+  for (const lang of ["spa", "eng"]) {
+    const dir = Path.join(Path.dirname(require.resolve(`@tesseract.js-data/${lang}`)), "4.0.0_best_int")
+    for (const file of Fs.readdirSync(dir)) Fs.copyFileSync(Path.join(dir, file), Path.join(langPath, file))
+  }
+  const loading = performance.now()
+  const workers = await Promise.all(
+    Array.from({ length: input.workers }, () =>
+      Tesseract.createWorker(["spa", "eng"], Tesseract.OEM.LSTM_ONLY, { langPath, gzip: true, cacheMethod: "none" })
+    )
+  )
+  const startupMs = performance.now() - loading
+  const output = await measure("tesseract.js (spa+eng)", startupMs, async (image, slot) => {
+    const worker = workers[slot]!
+    const t0 = performance.now()
+    const result = await worker.recognize(Fs.readFileSync(image), {}, { blocks: true, text: false })
+    const words = (result.data.blocks ?? []).flatMap((block) =>
+      block.paragraphs.flatMap((p) => p.lines.flatMap((l) => l.words.map((w) => ({ text: w.text, ...w.bbox }))))
+    )
+    return { image, width: 0, height: 0, unit: "pixel", words, ms: performance.now() - t0 }
+  })
+  await Promise.all(workers.map((w) => w.terminate()))
+  return output
+}
+
+const output = engine === "tesseract" ? await tesseract() : await ours(engine)
+Fs.writeFileSync(outputPath, JSON.stringify(output))

@@ -1,0 +1,289 @@
+/**
+ * Spanish OCR benchmark, in one run on the same pages: our reader with the Latin recognizer (the default), with
+ * PP-OCRv4's Chinese recognizer (the one it replaced), and tesseract.js 7 with `spa+eng` data, offline.
+ *
+ * Sets: Spanish invoices, receipts and contracts that this benchmark renders itself with exact ground truth
+ * (`spanish.pages.ts`: clean 200 DPI, scanned 200 DPI with 0.6° skew, noisy 150 DPI with 1.5° skew), the
+ * text-layer pages of `../shared/data/invoices-ar` rendered to images (truth: the text layer) and the scanned
+ * `factura1475` (truth: the text layer that came with the scan, itself machine OCR, so only indicative, plus its
+ * annotated fields found in the text). FUNSD and SROIE (English) for ours before/after.
+ *
+ * Printed per set and engine: character error rate (both texts in one reading order, `metrics.ts`; skewed pages
+ * turned back by their known angle first), recall of the Spanish special characters (every non-ASCII character of
+ * the truth: ñ, accents, ¿ ¡, €, º ª…; per page, as multisets), word accuracy (truth words found among the words
+ * read, per page, as multisets), and pages per CPU-second. Run: `npm run bench:spanish -w @legible/ocr-onnx`.
+ * `SPANISH_BENCH_PAGES` (pages per kind and condition, default 2), `SPANISH_BENCH_ENGLISH` (FUNSD and SROIE pages,
+ * default 10).
+ */
+import { execFileSync } from "node:child_process"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+import { it } from "@effect/vitest"
+import { Effect } from "effect"
+import { buildDist } from "../test/pool/build.js"
+import { dataRoot, funsd, type Sample, sroie } from "./datasets.js"
+import type { EngineInput, EngineOutput, EnginePage } from "./engines/protocol.js"
+import { type Boxed, canonicalText, charErrors, normalize } from "./metrics.js"
+import { imageSize, scorePages } from "./scoring.js"
+import {
+  type Condition,
+  conditions,
+  pdfPage,
+  renderPage,
+  type SpanishPage,
+  spanishPages,
+  truthWords,
+  unrotate
+} from "./spanish.pages.js"
+
+const PER_KIND = Number(process.env.SPANISH_BENCH_PAGES ?? 2)
+const ENGLISH = Number(process.env.SPANISH_BENCH_ENGLISH ?? 10)
+const log = (line: string) => process.stdout.write(`${line}\n`)
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url))
+type EngineName = "latin" | "chinese" | "tesseract"
+
+const runEngine = (engine: EngineName, images: ReadonlyArray<string>, dir: string): EngineOutput => {
+  const input: EngineInput = { images, workers: Os.availableParallelism() }
+  const inputPath = Path.join(dir, `${engine}-input.json`)
+  const outputPath = Path.join(dir, `${engine}-output.json`)
+  Fs.writeFileSync(inputPath, JSON.stringify(input))
+  execFileSync(
+    Path.join(repoRoot, "node_modules/.bin/node"),
+    [fileURLToPath(new URL("./spanish.engine.ts", import.meta.url)), engine, inputPath, outputPath],
+    { cwd: dir, stdio: ["ignore", "ignore", "inherit"], timeout: 1_800_000 }
+  )
+  return JSON.parse(Fs.readFileSync(outputPath, "utf8"))
+}
+
+/** A page of a set: its image, truth (boxes in `truthUnit` pixels or points) and how to bring words to it. */
+interface Item {
+  readonly image: string
+  readonly truth: ReadonlyArray<Boxed>
+  /** Engine words (already in image pixels) in the truth's frame. */
+  readonly frame: (words: ReadonlyArray<Boxed>) => ReadonlyArray<Boxed>
+}
+
+const special = (text: string): Array<string> => Array.from(text.normalize("NFC")).filter((c) => c > "\x7e")
+
+const multisetHits = (truth: ReadonlyArray<string>, read: ReadonlyArray<string>): number => {
+  const counts = new Map<string, number>()
+  for (const x of read) counts.set(x, (counts.get(x) ?? 0) + 1)
+  let hits = 0
+  for (const x of truth) {
+    const n = counts.get(x) ?? 0
+    if (n > 0) {
+      hits++
+      counts.set(x, n - 1)
+    }
+  }
+  return hits
+}
+
+/** Words of an engine page in image pixels. */
+const pixelWords = (page: EnginePage | undefined, width: number): Array<Boxed> => {
+  const factor = page?.unit === "point" && page.width > 0 ? width / page.width : 1
+  return (page?.words ?? []).map((w) => ({
+    text: w.text,
+    x0: w.x0 * factor,
+    y0: w.y0 * factor,
+    x1: w.x1 * factor,
+    y1: w.y1 * factor
+  }))
+}
+
+interface SetScore {
+  readonly cer: number
+  readonly special: number
+  readonly specialCount: number
+  readonly words: number
+  readonly failures: number
+}
+
+const scoreSet = (output: EngineOutput, items: ReadonlyArray<Item>): SetScore => {
+  let errors = 0
+  let length = 0
+  let specialTotal = 0
+  let specialHits = 0
+  let wordTotal = 0
+  let wordHits = 0
+  let failures = 0
+  for (const item of items) {
+    const page = output.pages.find((p) => p.image === item.image)
+    if (page === undefined || page.error !== undefined) failures++
+    const words = item.frame(pixelWords(page, imageSize(item.image).width))
+    const truthText = canonicalText(item.truth)
+    const readText = canonicalText(words)
+    const e = charErrors(readText, truthText)
+    errors += e.errors
+    length += e.length
+    const truthSpecial = special(normalize(truthText))
+    specialTotal += truthSpecial.length
+    specialHits += multisetHits(truthSpecial, special(normalize(readText)))
+    const truthWordList = normalize(truthText).split(" ")
+    wordTotal += truthWordList.length
+    wordHits += multisetHits(truthWordList, normalize(readText).split(" "))
+  }
+  return {
+    cer: errors / Math.max(1, length),
+    special: specialHits / Math.max(1, specialTotal),
+    specialCount: specialTotal,
+    words: wordHits / Math.max(1, wordTotal),
+    failures
+  }
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(2)} %`
+const row = (cells: ReadonlyArray<string>) => `| ${cells.join(" | ")} |`
+
+const speed = (output: EngineOutput) => ({
+  perCpuSecond: output.pages.length / (output.cpuMs / 1000),
+  median: output.pages.map((p) => p.ms).toSorted((a, b) => a - b)[Math.floor(output.pages.length / 2)] ?? 0
+})
+
+it.live(
+  "Spanish OCR: Latin recognizer vs PP-OCRv4 Chinese vs tesseract.js spa+eng",
+  () =>
+    Effect.sync(() => {
+      buildDist()
+      const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "spanish-bench-"))
+      try {
+        const sets: Array<{ name: string; items: Array<Item> }> = []
+        const pages = spanishPages(PER_KIND)
+        conditions.forEach((condition: Condition, c) => {
+          const items = pages.map((page: SpanishPage, k): Item => {
+            const image = Path.join(dir, `es-${c}-${k}-${page.kind}.${condition.jpeg > 0 ? "jpg" : "png"}`)
+            Fs.writeFileSync(image, renderPage(page, condition, 1000 * c + k))
+            return { image, truth: truthWords(page), frame: (words) => unrotate(words, page, condition, 1) }
+          })
+          sets.push({ name: `Spanish pages, ${condition.name}`, items })
+        })
+        const ar = Path.join(dataRoot, "invoices-ar")
+        const hasAr = Fs.existsSync(ar)
+        let scan: Item | undefined
+        if (hasAr) {
+          const items = ["factura128", "factura1360", "factura3435", "factura4"].map((name): Item => {
+            const { png, truth } = pdfPage(Path.join(ar, `${name}.pdf`), 200)
+            const image = Path.join(dir, `${name}.png`)
+            Fs.writeFileSync(image, png)
+            return { image, truth, frame: (words) => words }
+          })
+          sets.push({ name: "invoices-ar text-layer pages (200 DPI)", items })
+          const { png, truth } = pdfPage(Path.join(ar, "factura1475.pdf"), 200)
+          const image = Path.join(dir, "factura1475.png")
+          Fs.writeFileSync(image, png)
+          scan = { image, truth, frame: (words) => words }
+          sets.push({ name: "factura1475 scan (truth: its own OCR text layer)", items: [scan] })
+        } else log(`invoices-ar skipped: ${ar} is absent`)
+
+        const images = sets.flatMap((s) => s.items.map((i) => i.image))
+        log(`Spanish benchmark: ${images.length} pages, ${Os.availableParallelism()} workers per engine`)
+        const outputs = new Map<EngineName, EngineOutput>()
+        for (const engine of ["latin", "chinese", "tesseract"] as const) {
+          log(`  ${engine}… (load average ${Os.loadavg()[0]?.toFixed(1)})`)
+          outputs.set(engine, runEngine(engine, images, dir))
+        }
+        const latin = outputs.get("latin")!
+        const chinese = outputs.get("chinese")!
+        const tess = outputs.get("tesseract")!
+
+        log("")
+        log(
+          row([
+            "set",
+            "pages",
+            "CER latin (ours)",
+            "CER tesseract.js",
+            "CER chinese (before)",
+            "special chars latin / tesseract / chinese",
+            "word accuracy latin / tesseract / chinese"
+          ])
+        )
+        log(row(["---", "---:", "---:", "---:", "---:", "---:", "---:"]))
+        for (const set of sets) {
+          const [l, t, c] = [latin, tess, chinese].map((o) => scoreSet(o, set.items)) as [SetScore, SetScore, SetScore]
+          log(
+            row([
+              set.name,
+              String(set.items.length),
+              pct(l.cer),
+              pct(t.cer),
+              pct(c.cer),
+              `${pct(l.special)} / ${pct(t.special)} / ${pct(c.special)} (of ${l.specialCount})`,
+              `${pct(l.words)} / ${pct(t.words)} / ${pct(c.words)}`
+            ])
+          )
+        }
+        if (scan !== undefined) {
+          // The annotated fields as printed on the page.
+          const fields = ["30715566474", "11/02/2023", "00001475", "00003", "44000,00", "Funes"]
+          for (const [name, output] of outputs) {
+            const text = canonicalText(
+              pixelWords(
+                output.pages.find((p) => p.image === scan.image),
+                imageSize(scan.image).width
+              )
+            )
+            const squeezed = text.replace(/[\s.$]/g, "")
+            const found = fields.filter((f) => squeezed.includes(f.replace(/[\s.$]/g, "")))
+            log(`factura1475 fields found by ${name}: ${found.length}/${fields.length} (${found.join(", ")})`)
+          }
+        }
+        log("")
+        log(row(["speed (all pages above)", "pages per CPU-second", "median page ms", "peak RSS MB"]))
+        log(row(["---", "---:", "---:", "---:"]))
+        for (const [name, output] of outputs) {
+          const s = speed(output)
+          log(row([name, s.perCpuSecond.toFixed(3), s.median.toFixed(0), output.maxRssMb.toFixed(0)]))
+        }
+
+        if (Fs.existsSync(Path.join(dataRoot, "funsd")) && Fs.existsSync(Path.join(dataRoot, "sroie"))) {
+          log("")
+          log(
+            row([
+              "English (before → after)",
+              "pages",
+              "CER chinese",
+              "CER latin",
+              "pages/CPU-s chinese",
+              "pages/CPU-s latin"
+            ])
+          )
+          log(row(["---", "---:", "---:", "---:", "---:", "---:"]))
+          for (const [name, samples, upper] of [
+            ["FUNSD", funsd(ENGLISH), false],
+            ["SROIE", sroie(ENGLISH), true]
+          ] as const) {
+            const list: ReadonlyArray<Sample> = samples
+            const sizes = new Map(list.map((s) => [s.image, imageSize(s.image)] as const))
+            const before = runEngine(
+              "chinese",
+              list.map((s) => s.image),
+              dir
+            )
+            const after = runEngine(
+              "latin",
+              list.map((s) => s.image),
+              dir
+            )
+            const b = scorePages(before, list, sizes, upper)
+            const a = scorePages(after, list, sizes, upper)
+            log(
+              row([
+                name,
+                String(list.length),
+                pct(b.cer),
+                pct(a.cer),
+                b.pagesPerCpuSecond.toFixed(3),
+                a.pagesPerCpuSecond.toFixed(3)
+              ])
+            )
+          }
+        } else log("FUNSD/SROIE skipped: ../shared/data is absent")
+      } finally {
+        Fs.rmSync(dir, { recursive: true, force: true })
+      }
+    }),
+  3_600_000
+)
