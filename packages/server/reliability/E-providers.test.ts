@@ -362,7 +362,7 @@ describe("E LLM providers through the real server (fake Anthropic and OpenAI ove
     )
   })
 
-  it("E29 a 25-page document (ocr_pdf, page images) and an 80-page text-heavy one (480k chars) → every request below the provider's limit, sent as page batches", async () => {
+  it("E29 a 25-page document (ocr_pdf, page images) and an 80-page text-heavy one (over the 400k-character text budget) → every request below the provider's limit, sent as page batches", async () => {
     const line = (page: number, n: number) =>
       `Pagina ${page} linea ${n}: Tornillos de acero inoxidable M6 x 20 mm, caja de 100 unidades, lote ${page * 100 + n}`
     const pages = (count: number, lines: number) =>
