@@ -1,6 +1,7 @@
 /**
  * The `ApiKeyStore` port over SQL. Only the SHA-256 of a key and its preview are stored; lookups go through the
  * unique hash index and read the revocation every time (no cache), so a revoked key fails on its next request.
+ * A key's user is the one of the key's own client (users are keyed by client and id).
  */
 import { type ApiKey, type Directory, Ports, type Timestamp } from "@legible/core"
 import { Effect, Layer } from "effect"
@@ -90,7 +91,7 @@ export const make: Effect.Effect<Ports.ApiKeyStore["Service"], never, SqlClient.
     const rows = yield* sql<AuthenticatedRow>`
       SELECT ${columns}, u.name AS user_name, u.email AS user_email, u.role AS user_role,
         u.client_id AS user_client_id
-      FROM api_keys k JOIN users u ON u.id = k.user_id
+      FROM api_keys k JOIN users u ON u.client_id = k.client_id AND u.id = k.user_id
       WHERE k.key_hash = ${hash} AND k.revoked_at IS NULL`.pipe(mapSqlError("ApiKeyStore.findActive"))
     const row = rows[0]
     if (row === undefined) return undefined

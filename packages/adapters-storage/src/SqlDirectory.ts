@@ -1,4 +1,7 @@
-/** The `Directory` port over SQL: clients and users, upserted as users present their tokens. */
+/**
+ * The `Directory` port over SQL: clients and users, upserted as users present their tokens. Users are keyed by
+ * (client_id, id), so the same `sub` in two clients is two rows.
+ */
 import { Directory } from "@legible/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -47,15 +50,14 @@ export const make: Effect.Effect<Directory.Directory["Service"], never, SqlClien
       )
       INSERT INTO users (id, client_id, name, email, role, updated_at)
       VALUES (${user.id}, ${user.clientId}, ${user.name}, ${user.email}, ${user.role}, now())
-      ON CONFLICT (id) DO UPDATE SET client_id = excluded.client_id, name = excluded.name,
-        email = excluded.email, role = excluded.role, updated_at = excluded.updated_at`.pipe(
-      mapSqlError("Directory.upsertUser")
-    )
+      ON CONFLICT (client_id, id) DO UPDATE SET name = excluded.name, email = excluded.email,
+        role = excluded.role, updated_at = excluded.updated_at`.pipe(mapSqlError("Directory.upsertUser"))
     return { ...user }
   })
 
-  const getUser = Effect.fn("Directory.getUser")(function* (id: string) {
-    const rows = yield* sql<UserRow>`SELECT id, client_id, name, email, role FROM users WHERE id = ${id}`.pipe(
+  const getUser = Effect.fn("Directory.getUser")(function* (clientId: string, id: string) {
+    const rows = yield* sql<UserRow>`
+      SELECT id, client_id, name, email, role FROM users WHERE client_id = ${clientId} AND id = ${id}`.pipe(
       mapSqlError("Directory.getUser")
     )
     const row = rows[0]

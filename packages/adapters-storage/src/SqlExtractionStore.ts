@@ -143,8 +143,10 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
       const rows = yield* sql<ExtractionRow>`
         UPDATE extractions SET status = ${change.status}, error_message = ${change.errorMessage},
           last_modification = ${change.lastModification}::timestamptz, last_user_id = ${change.lastUserId},
-          last_user_name = coalesce((SELECT name FROM users WHERE id = ${change.lastUserId}), ''),
-          last_user_email = coalesce((SELECT email FROM users WHERE id = ${change.lastUserId}), '')
+          last_user_name = coalesce((SELECT name FROM users
+            WHERE client_id = ${change.lastUserClientId} AND id = ${change.lastUserId}), ''),
+          last_user_email = coalesce((SELECT email FROM users
+            WHERE client_id = ${change.lastUserClientId} AND id = ${change.lastUserId}), '')
         WHERE id = ${id} AND client_id = ${scope.clientId} AND sandbox = ${scope.sandbox}
           AND status = ${expected}
         RETURNING ${record}`.pipe(mapSqlError("ExtractionStore.switchStatus"))

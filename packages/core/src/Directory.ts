@@ -16,7 +16,10 @@ export const Client = Schema.Struct({
 })
 export type Client = typeof Client.Type
 
-/** A user as known from the identity provider's token claims. */
+/**
+ * A user as known from the identity provider's token claims. A user is identified by its client and its id (the
+ * token's `sub`): providers make `sub` unique only within a client, so the same id in two clients is two users.
+ */
 export const User = Schema.Struct({
   id: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
   name: Schema.String,
@@ -26,15 +29,22 @@ export const User = Schema.Struct({
 })
 export type User = typeof User.Type
 
-/** The port to the clients and users known to legible. Users are recorded as they present tokens. */
+/**
+ * The port to the clients and users known to legible. Users are recorded as they present tokens, keyed by
+ * (client, id): one client's user never changes another client's user of the same id.
+ */
 export class Directory extends Context.Service<
   Directory,
   {
     /** Creates the client or renames it. */
     upsertClient(client: Client): Effect.Effect<Client, StorageError>
     getClient(id: ClientId): Effect.Effect<Client | undefined, StorageError>
-    /** Records the user (and its client, named after its id when new) with its latest name, email and role. */
+    /**
+     * Records the user (and its client, named after its id when new) with its latest name, email and role; only
+     * the user of that client and id is written.
+     */
     upsertUser(user: User): Effect.Effect<User, StorageError>
-    getUser(id: string): Effect.Effect<User | undefined, StorageError>
+    /** The user `id` of client `clientId`. */
+    getUser(clientId: ClientId, id: string): Effect.Effect<User | undefined, StorageError>
   }
 >()("@legible/core/Directory") {}

@@ -177,6 +177,11 @@ export interface StatusChange {
   readonly errorMessage: string | null
   readonly lastModification: Timestamp
   readonly lastUserId: string
+  /**
+   * The acting user's own client: users are keyed by (client, id), and a `global_admin` may act in another
+   * client's scope, so the scope does not say which client's user acted.
+   */
+  readonly lastUserClientId: string
 }
 
 /**
@@ -189,7 +194,7 @@ export const switchStatus = (
   current: Status,
   request: StatusRequest,
   now: Timestamp,
-  userId: string
+  user: { readonly clientId: string; readonly id: string }
 ): Result.Result<StatusChange, InvalidRequest> => {
   if (request.status !== "completado" && request.status !== "incompleto") {
     return Result.fail(new InvalidRequest({ message: "status must be 'completado' or 'incompleto'" }))
@@ -205,6 +210,7 @@ export const switchStatus = (
     status: request.status,
     errorMessage: request.status === "incompleto" ? (request.message ?? null) : null,
     lastModification: now,
-    lastUserId: userId
+    lastUserId: user.id,
+    lastUserClientId: user.clientId
   })
 }

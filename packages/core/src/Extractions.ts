@@ -125,7 +125,10 @@ export const switchStatus = Effect.fn("Extractions.switchStatus")(function* (
   // Compare-and-set: a concurrent switch between the read and the write is retried once against the new status.
   for (let round = 0; round < 2; round++) {
     const current = yield* find(scope, id)
-    const change = Extraction.switchStatus(current.status, body, yield* Timestamp.now, caller.user.id)
+    const change = Extraction.switchStatus(current.status, body, yield* Timestamp.now, {
+      clientId: caller.clientId,
+      id: caller.user.id
+    })
     if (Result.isFailure(change)) return yield* change.failure
     const updated = yield* store.switchStatus(scope, id, current.status, change.success)
     if (updated !== undefined) {

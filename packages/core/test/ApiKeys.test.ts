@@ -58,7 +58,7 @@ describe("ApiKeys.create", () => {
       assert.strictEqual(stored?.hash, ApiKey.hash(created.key))
       assert.notInclude(JSON.stringify([...state.apiKeys.values()]), created.key.slice("pk_live_".length))
       // The creator is recorded in the directory.
-      assert.deepStrictEqual(yield* (yield* Directory.Directory).getUser(ana.id), ana)
+      assert.deepStrictEqual(yield* (yield* Directory.Directory).getUser(ana.clientId, ana.id), ana)
     }).pipe(Effect.provide(world))
   )
 

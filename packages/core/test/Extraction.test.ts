@@ -36,7 +36,10 @@ describe("Extraction.switchStatus (spec 3.1)", () => {
           typeof status === "string" &&
           (switchable as ReadonlyArray<string>).includes(status)
         it(`${current} → ${JSON.stringify(status) ?? "undefined"} (message ${message === undefined ? "absent" : "sent"}): ${allowed ? "switched" : "400"}`, () => {
-          const outcome = Extraction.switchStatus(current, { status, message }, TestTime.at(1_000), "user-eva")
+          const outcome = Extraction.switchStatus(current, { status, message }, TestTime.at(1_000), {
+            clientId: "client-eva",
+            id: "user-eva"
+          })
           if (!allowed) {
             assert.isTrue(Result.isFailure(outcome))
             if (Result.isFailure(outcome)) {
@@ -52,7 +55,8 @@ describe("Extraction.switchStatus (spec 3.1)", () => {
               // Stored only when switching to incompleto; cleared for completado even when a message is sent.
               errorMessage: status === "incompleto" ? (message ?? null) : null,
               lastModification: TestTime.at(1_000),
-              lastUserId: "user-eva"
+              lastUserId: "user-eva",
+              lastUserClientId: "client-eva"
             })
           }
         })
@@ -65,7 +69,9 @@ describe("Extraction.switchStatus (spec 3.1)", () => {
     [Schema.String, Extraction.Status],
     ([status, current]) => {
       if (status === "completado" || status === "incompleto") return
-      assert.isTrue(Result.isFailure(Extraction.switchStatus(current, { status }, TestTime.now, "u")))
+      assert.isTrue(
+        Result.isFailure(Extraction.switchStatus(current, { status }, TestTime.now, { clientId: "c", id: "u" }))
+      )
     },
     seeded(201)
   )

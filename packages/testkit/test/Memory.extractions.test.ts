@@ -178,7 +178,8 @@ describe("Memory ExtractionStore writes", () => {
         status: "incompleto",
         errorMessage: "falta el total",
         lastModification: TestTime.at(5_000),
-        lastUserId: Fixtures.otherUser().id
+        lastUserId: Fixtures.otherUser().id,
+        lastUserClientId: Fixtures.otherUser().clientId
       }
       assert.isUndefined(yield* store.switchStatus(live, TestIds.uuid(1), "incompleto", change), "stale expectation")
       assert.isUndefined(yield* store.switchStatus({ ...live, sandbox: true }, TestIds.uuid(1), "completado", change))

@@ -22,7 +22,7 @@ describe("Memory Directory", () => {
       yield* directory.upsertUser(user)
       assert.deepStrictEqual(yield* directory.getClient("client-nueva"), { id: "client-nueva", name: "client-nueva" })
       yield* directory.upsertUser({ ...user, name: "Ana G." })
-      assert.strictEqual((yield* directory.getUser(user.id))?.name, "Ana G.")
+      assert.strictEqual((yield* directory.getUser(user.clientId, user.id))?.name, "Ana G.")
       yield* directory.upsertClient({ id: "client-nueva", name: "Nueva S.L." })
       assert.strictEqual((yield* directory.getClient("client-nueva"))?.name, "Nueva S.L.")
     }).pipe(Effect.provide(world))

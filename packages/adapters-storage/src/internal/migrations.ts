@@ -195,6 +195,25 @@ CREATE INDEX catalog_keys_ident_reversed_idx ON catalog_keys (space, reverse(ide
 CREATE INDEX catalog_keys_trgm_idx ON catalog_keys USING gin (space, norm gin_trgm_ops);
 `
 
+/**
+ * Users are per client: the identity provider's `sub` is unique only within its client, so two clients (or one
+ * multi-tenant provider) may issue the same one. Keyed by `id` alone, client B's "ana" creating a key rewrote
+ * client A's "ana" row, and A's keys then authenticated with B's name, email and role. The key becomes
+ * (client_id, id) and a key references its user within its own client. A key whose user row was already taken
+ * over by another client gets back a row of its own, as a plain `user` with no name or email (the next token of
+ * that user fills them in): the row it pointed at says nothing trustworthy about its own client's user.
+ */
+const usersPerClient = `
+ALTER TABLE api_keys DROP CONSTRAINT api_keys_user_id_fkey;
+ALTER TABLE users DROP CONSTRAINT users_pkey;
+ALTER TABLE users ADD CONSTRAINT users_pkey PRIMARY KEY (client_id, id);
+INSERT INTO users (id, client_id, name, email, role)
+  SELECT DISTINCT k.user_id, k.client_id, '', '', 'user' FROM api_keys k
+  WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.client_id = k.client_id AND u.id = k.user_id);
+ALTER TABLE api_keys ADD CONSTRAINT api_keys_user_fkey
+  FOREIGN KEY (client_id, user_id) REFERENCES users (client_id, id);
+`
+
 /** Migrations by `<id>_<name>`, run once each in id order by both engines. */
 export const migrations = {
   "1_initial": Effect.gen(function* () {
@@ -205,5 +224,9 @@ export const migrations = {
     const sql = yield* SqlClient.SqlClient
     yield* runScript(sql, catalogSearch)
     yield* CatalogKeys.backfill(sql)
+  }),
+  "3_users_per_client": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* runScript(sql, usersPerClient)
   })
 } as const

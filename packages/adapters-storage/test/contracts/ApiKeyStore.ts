@@ -1,6 +1,9 @@
-/** The `ApiKeyStore` contract: hash lookups, scoping, immediate revocation, throttled `last_used`. */
+/**
+ * The `ApiKeyStore` contract: hash lookups, scoping, immediate revocation, throttled `last_used`, and users keyed
+ * by client (the same `sub` in two clients is two users, each key acting as its own client's).
+ */
 import { assert, layer } from "@effect/vitest"
-import { ApiKey, Ports } from "@legible/core"
+import { ApiKey, ApiKeys, Directory, Ports } from "@legible/core"
 import { Fixtures } from "@legible/testkit"
 import { Effect } from "effect"
 import { at, exact, idOf, type StoresLayer, tenant } from "./support.js"
@@ -96,6 +99,83 @@ export const apiKeyStoreContract = (name: string, stores: StoresLayer) =>
         yield* keys.insert(keyOf(40, client.id, user.id, secret(40)))
         const error = yield* Effect.flip(keys.insert(keyOf(41, client.id, user.id, secret(40))))
         assert.strictEqual(error.reason, "Conflict")
+      })
+    )
+
+    it.effect("the same sub in two clients is two users: each key keeps its own client's user and role", () =>
+      Effect.gen(function* () {
+        const directory = yield* Directory.Directory
+        const keys = yield* Ports.ApiKeyStore
+        // The identity providers of two clients both issue the sub "ana"; A's is a global_admin, B's is not.
+        const anaOfA = Fixtures.user({
+          id: "ana",
+          clientId: "client-same-sub-a",
+          name: "Ana de A",
+          email: "ana@a.test",
+          role: "global_admin"
+        })
+        const anaOfB = Fixtures.user({
+          id: "ana",
+          clientId: "client-same-sub-b",
+          name: "Ana de B",
+          email: "ana@b.test"
+        })
+        const ofA = yield* ApiKeys.create(anaOfA, { nombre: "clave de A" })
+        const ofB = yield* ApiKeys.create(anaOfB, { nombre: "clave de B" })
+
+        // B's creation wrote B's user only: A's row is as A's token left it.
+        assert.deepStrictEqual(yield* directory.getUser(anaOfA.clientId, "ana"), anaOfA)
+        assert.deepStrictEqual(yield* directory.getUser(anaOfB.clientId, "ana"), anaOfB)
+
+        const callerA = yield* ApiKeys.authenticate(ofA.key)
+        assert.deepStrictEqual(
+          { clientId: callerA.clientId, user: callerA.user, role: callerA.role },
+          {
+            clientId: anaOfA.clientId,
+            user: { id: "ana", name: "Ana de A", email: "ana@a.test" },
+            role: "global_admin"
+          }
+        )
+        const callerB = yield* ApiKeys.authenticate(ofB.key)
+        assert.deepStrictEqual(
+          { clientId: callerB.clientId, user: callerB.user, role: callerB.role },
+          { clientId: anaOfB.clientId, user: { id: "ana", name: "Ana de B", email: "ana@b.test" }, role: "user" },
+          "B's key never acts as A's global_admin"
+        )
+        assert.deepStrictEqual((yield* keys.findActive(ApiKey.hash(ofB.key)))?.user, anaOfB)
+
+        // A later token of A's ana (demoted, renamed) changes A's user only, and B's new key still acts as B's.
+        const demoted = { ...anaOfA, name: "Ana A.", role: "user" as const }
+        yield* directory.upsertUser(demoted)
+        assert.strictEqual((yield* ApiKeys.authenticate(ofA.key)).role, "user")
+        assert.deepStrictEqual(yield* directory.getUser(anaOfB.clientId, "ana"), anaOfB)
+
+        // Listing and revoking stay per client.
+        assert.deepStrictEqual(
+          (yield* ApiKeys.list(anaOfA)).map((k) => k.id),
+          [ofA.id]
+        )
+        assert.deepStrictEqual(
+          (yield* ApiKeys.list(anaOfB)).map((k) => k.id),
+          [ofB.id]
+        )
+        const foreign = yield* Effect.flip(ApiKeys.revoke(anaOfB, ofA.id))
+        assert.strictEqual(foreign._tag, "ApiKeyNotFound")
+        assert.strictEqual((yield* ApiKeys.authenticate(ofA.key)).clientId, anaOfA.clientId)
+        yield* ApiKeys.revoke(anaOfA, ofA.id)
+        assert.strictEqual((yield* Effect.flip(ApiKeys.authenticate(ofA.key)))._tag, "InvalidApiKey")
+        assert.strictEqual((yield* ApiKeys.authenticate(ofB.key)).clientId, anaOfB.clientId, "B's key unaffected")
+      })
+    )
+
+    it.effect("a key refers to a user of its own client: the same id in another client does not do", () =>
+      Effect.gen(function* () {
+        const mine = yield* tenant("keys-own-user")
+        const theirs = yield* tenant("keys-own-user-other")
+        const keys = yield* Ports.ApiKeyStore
+        const error = yield* Effect.flip(keys.insert(keyOf(60, mine.client.id, theirs.user.id, secret(60))))
+        assert.strictEqual(error.reason, "Conflict")
+        assert.isUndefined(yield* keys.findActive(ApiKey.hash(secret(60))))
       })
     )
 

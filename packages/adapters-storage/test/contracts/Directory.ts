@@ -29,8 +29,23 @@ export const directoryContract = (name: string, stores: StoresLayer) =>
         assert.deepStrictEqual(yield* directory.getClient("dir-c2"), { id: "dir-c2", name: "dir-c2" })
         const changed = { ...user, name: "Ana María", email: "ana.maria@dir.test", role: "global_admin" as const }
         yield* directory.upsertUser(changed)
-        assert.deepStrictEqual(yield* directory.getUser("dir-u1"), changed)
-        assert.isUndefined(yield* directory.getUser("dir-nobody"))
+        assert.deepStrictEqual(yield* directory.getUser("dir-c2", "dir-u1"), changed)
+        assert.isUndefined(yield* directory.getUser("dir-c2", "dir-nobody"))
+      })
+    )
+
+    it.effect("the same user id in two clients is two users: upserting one never touches the other", () =>
+      Effect.gen(function* () {
+        const directory = yield* Directory.Directory
+        const ofA = Fixtures.user({ id: "dir-ana", clientId: "dir-c5", name: "Ana A", role: "global_admin" })
+        const ofB = Fixtures.user({ id: "dir-ana", clientId: "dir-c6", name: "Ana B", email: "ana@b.test" })
+        yield* directory.upsertUser(ofA)
+        yield* directory.upsertUser(ofB)
+        assert.deepStrictEqual(yield* directory.getUser("dir-c5", "dir-ana"), ofA)
+        assert.deepStrictEqual(yield* directory.getUser("dir-c6", "dir-ana"), ofB)
+        yield* directory.upsertUser({ ...ofA, name: "Ana A.", role: "user" })
+        assert.deepStrictEqual(yield* directory.getUser("dir-c6", "dir-ana"), ofB)
+        assert.isUndefined(yield* directory.getUser("dir-c7", "dir-ana"), "unknown in a third client")
       })
     )
 
@@ -48,7 +63,7 @@ export const directoryContract = (name: string, stores: StoresLayer) =>
         const directory = yield* Directory.Directory
         const users = Array.from({ length: 8 }, (_, i) => Fixtures.user({ id: `dir-race-${i}`, clientId: "dir-c4" }))
         yield* Effect.forEach(users, (user) => directory.upsertUser(user), { concurrency: "unbounded" })
-        for (const user of users) assert.deepStrictEqual(yield* directory.getUser(user.id), user)
+        for (const user of users) assert.deepStrictEqual(yield* directory.getUser(user.clientId, user.id), user)
       })
     )
   })

@@ -43,7 +43,13 @@ export const extractionStoreContract = (name: string, stores: StoresLayer) =>
         const documents = yield* Ports.DocumentStore
         const record = recordOf(mine, 110, { status: "completado" })
         yield* store.submit(submissionOf(record))
-        const change = { status: "incompleto", errorMessage: "x", lastModification: at(1), lastUserId: "u" } as const
+        const change = {
+          status: "incompleto",
+          errorMessage: "x",
+          lastModification: at(1),
+          lastUserId: "u",
+          lastUserClientId: "c"
+        } as const
         for (const scope of [scopeOf(theirs), scopeOf(mine, true)]) {
           assert.isUndefined(yield* store.get(scope, id(110)))
           assert.isUndefined(yield* documents.get(scope, id(110)))
@@ -59,7 +65,13 @@ export const extractionStoreContract = (name: string, stores: StoresLayer) =>
       Effect.gen(function* () {
         const mine = yield* tenant("ex-bad-id")
         const store = yield* Ports.ExtractionStore
-        const change = { status: "completado", errorMessage: null, lastModification: at(1), lastUserId: "u" } as const
+        const change = {
+          status: "completado",
+          errorMessage: null,
+          lastModification: at(1),
+          lastUserId: "u",
+          lastUserClientId: "c"
+        } as const
         for (const bad of ["not-a-uuid", "'; DROP TABLE extractions; --", "", "00000000-0000-4000-8000-00000000000g"]) {
           assert.isUndefined(yield* store.get(scopeOf(mine), bad))
           assert.isUndefined(yield* (yield* Ports.DocumentStore).get(scopeOf(mine), bad))
@@ -86,7 +98,8 @@ export const extractionStoreContract = (name: string, stores: StoresLayer) =>
           status: "incompleto",
           errorMessage: "falta el total",
           lastModification: at(5000),
-          lastUserId: reviewer.id
+          lastUserId: reviewer.id,
+          lastUserClientId: mine.client.id
         } as const
         assert.isUndefined(yield* store.switchStatus(scopeOf(mine), id(120), "incompleto", change), "stale expectation")
         assert.deepStrictEqual(yield* store.get(scopeOf(mine), id(120)), record)
@@ -107,6 +120,41 @@ export const extractionStoreContract = (name: string, stores: StoresLayer) =>
       })
     )
 
+    it.effect("switchStatus records the acting user of the acting user's client, not another with its id", () =>
+      Effect.gen(function* () {
+        const mine = yield* tenant("ex-actor")
+        const theirs = yield* tenant("ex-actor-other")
+        const directory = yield* Directory.Directory
+        // The same sub in both clients; a global_admin of `theirs` acts in `mine`'s scope.
+        yield* directory.upsertUser(
+          Fixtures.user({ id: "rev", clientId: mine.client.id, name: "Rita", email: "r@m.test" })
+        )
+        yield* directory.upsertUser(
+          Fixtures.user({
+            id: "rev",
+            clientId: theirs.client.id,
+            name: "Raúl",
+            email: "r@t.test",
+            role: "global_admin"
+          })
+        )
+        const store = yield* Ports.ExtractionStore
+        yield* store.submit(submissionOf(recordOf(mine, 125, { status: "completado" })))
+        const change = {
+          status: "incompleto",
+          errorMessage: null,
+          lastModification: at(1),
+          lastUserId: "rev",
+          lastUserClientId: theirs.client.id
+        } as const
+        const updated = yield* store.switchStatus(scopeOf(mine), id(125), "completado", change)
+        assert.deepStrictEqual(updated?.lastUser, { id: "rev", name: "Raúl", email: "r@t.test" })
+        const own = { ...change, status: "completado", lastUserClientId: mine.client.id } as const
+        const back = yield* store.switchStatus(scopeOf(mine), id(125), "incompleto", own)
+        assert.deepStrictEqual(back?.lastUser, { id: "rev", name: "Rita", email: "r@m.test" })
+      })
+    )
+
     it.effect("of ten concurrent switches from the same status, exactly one wins", () =>
       Effect.gen(function* () {
         const mine = yield* tenant("ex-cas-race")
@@ -116,7 +164,8 @@ export const extractionStoreContract = (name: string, stores: StoresLayer) =>
           status: "incompleto",
           errorMessage: null,
           lastModification: at(1),
-          lastUserId: mine.user.id
+          lastUserId: mine.user.id,
+          lastUserClientId: mine.client.id
         } as const
         const results = yield* Effect.forEach(
           Array.from({ length: 10 }, () => store.switchStatus(scopeOf(mine), id(130), "completado", change)),

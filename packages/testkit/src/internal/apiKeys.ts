@@ -1,6 +1,6 @@
 import { type ApiKey, Ports, Timestamp } from "@legible/core"
 import { Effect } from "effect"
-import { conflict, type State } from "./state.js"
+import { conflict, type State, userKey } from "./state.js"
 
 const MINUTE_MICROS = 60_000_000n
 
@@ -9,7 +9,7 @@ const newestFirst = (a: ApiKey.StoredApiKey, b: ApiKey.StoredApiKey): number =>
 
 /**
  * The in-memory `ApiKeyStore`: keys by id, looked up by hash (unique), revocation effective on the next lookup,
- * `last_used` written at most once a minute.
+ * `last_used` written at most once a minute. A key's user is the one of the key's own client.
  */
 export const make = (state: State): Ports.ApiKeyStore["Service"] =>
   Ports.ApiKeyStore.of({
@@ -19,8 +19,8 @@ export const make = (state: State): Ports.ApiKeyStore["Service"] =>
         if ([...state.apiKeys.values()].some((k) => k.hash === key.hash)) {
           return Effect.fail(conflict("an api key with this hash already exists"))
         }
-        const user = state.users.get(key.userId)
-        if (user === undefined || user.clientId !== key.clientId) {
+        const user = state.users.get(userKey(key.clientId, key.userId))
+        if (user === undefined) {
           return Effect.fail(conflict(`api key ${key.id} references unknown user ${key.userId} of ${key.clientId}`))
         }
         state.apiKeys.set(key.id, { ...key })
@@ -41,7 +41,7 @@ export const make = (state: State): Ports.ApiKeyStore["Service"] =>
       Effect.sync(() => {
         for (const key of state.apiKeys.values()) {
           if (key.hash !== hash || key.revokedAt !== null) continue
-          const user = state.users.get(key.userId)
+          const user = state.users.get(userKey(key.clientId, key.userId))
           return user === undefined ? undefined : { key, user }
         }
         return undefined

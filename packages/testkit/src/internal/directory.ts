@@ -1,8 +1,11 @@
 import { Directory } from "@legible/core"
 import { Effect } from "effect"
-import type { State } from "./state.js"
+import { type State, userKey } from "./state.js"
 
-/** The in-memory `Directory`: clients and users by id; a user's unknown client is created, named after its id. */
+/**
+ * The in-memory `Directory`: clients by id, users by (client, id); a user's unknown client is created, named after
+ * its id.
+ */
 export const make = (state: State): Directory.Directory["Service"] =>
   Directory.Directory.of({
     upsertClient: (client) =>
@@ -17,8 +20,8 @@ export const make = (state: State): Directory.Directory["Service"] =>
         if (!state.clients.has(user.clientId))
           state.clients.set(user.clientId, { id: user.clientId, name: user.clientId })
         const stored = { ...user }
-        state.users.set(user.id, stored)
+        state.users.set(userKey(user.clientId, user.id), stored)
         return stored
       }),
-    getUser: (id) => Effect.sync(() => state.users.get(id))
+    getUser: (clientId, id) => Effect.sync(() => state.users.get(userKey(clientId, id)))
   })

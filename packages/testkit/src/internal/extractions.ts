@@ -1,6 +1,6 @@
 import { Extraction, ListQuery, Ports } from "@legible/core"
 import { Clock, Effect } from "effect"
-import { conflict, internalId, next, notify, type State } from "./state.js"
+import { conflict, internalId, next, notify, type State, userKey } from "./state.js"
 
 const visible = (state: State, scope: Ports.Scope, id: string): Extraction.ExtractionRecord | undefined => {
   const record = state.extractions.get(id)
@@ -62,9 +62,9 @@ export const list = (state: State, scope: Ports.Scope, filter: ListQuery.Extract
   return { items: found.slice(filter.offset, filter.offset + filter.limit), count: found.length }
 }
 
-/** The actor recorded for a user id: the directory's name and email when the user is known. */
-const actor = (state: State, userId: string): Extraction.Actor => {
-  const user = state.users.get(userId)
+/** The actor recorded for a client's user: the directory's name and email when the user is known. */
+const actor = (state: State, clientId: string, userId: string): Extraction.Actor => {
+  const user = state.users.get(userKey(clientId, userId))
   return { id: userId, name: user?.name ?? "", email: user?.email ?? "" }
 }
 
@@ -117,7 +117,7 @@ export const make = (state: State): Ports.ExtractionStore["Service"] =>
           status: change.status,
           errorMessage: change.errorMessage,
           lastModification: change.lastModification,
-          lastUser: actor(state, change.lastUserId)
+          lastUser: actor(state, change.lastUserClientId, change.lastUserId)
         }
         state.extractions.set(id, updated)
         return updated

@@ -34,6 +34,7 @@ export interface DocumentEntry {
 /** The one mutable state every in-memory port shares. Each port method reads and writes it in one synchronous step. */
 export interface State {
   readonly clients: Map<Directory.ClientId, Directory.Client>
+  /** Users by `userKey(clientId, id)`: a user is identified by its client and id, as in SQL. */
   readonly users: Map<string, Directory.User>
   readonly apiKeys: Map<string, ApiKey.StoredApiKey>
   readonly skills: Map<string, SkillEntry>
@@ -64,6 +65,9 @@ export const make = (): State => ({
   waiters: new Set(),
   counter: 0
 })
+
+/** The key of user `id` of client `clientId` in `State.users`: unambiguous whatever characters either id holds. */
+export const userKey = (clientId: string, id: string): string => JSON.stringify([clientId, id])
 
 /** The next value of the state's counter. */
 export const next = (state: State): number => ++state.counter
