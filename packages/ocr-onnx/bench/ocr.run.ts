@@ -10,7 +10,8 @@
  * machine), peak RSS, and the ratios ours/tesseract.js. Targets: our CER ≤ tesseract.js's, our speed ≥ its.
  * Skips with a message when ../shared/data is absent. Run: `npm run bench -w @legible/ocr-onnx` (every bench),
  * or this one: `npx vitest run --config packages/ocr-onnx/vitest.bench.config.ts bench/ocr.run.ts`.
- * `OCR_BENCH_PAGES` changes the pages per dataset (default 30).
+ * `OCR_BENCH_PAGES` changes the pages per dataset (default 30); `OCR_BENCH_RECOGNIZER` (`latin` or `chinese`) picks
+ * our recognizer (default: the reader's default).
  */
 import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
@@ -25,6 +26,8 @@ import type { EngineInput, EngineOutput } from "./engines/protocol.js"
 import { imageSize, type Scores, scorePages } from "./scoring.js"
 
 const PAGES = Number(process.env.OCR_BENCH_PAGES ?? 30)
+const RECOGNIZER =
+  process.env.OCR_BENCH_RECOGNIZER === undefined ? undefined : (process.env.OCR_BENCH_RECOGNIZER as "latin" | "chinese")
 const log = (line: string) => process.stdout.write(`${line}\n`)
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url))
 
@@ -32,7 +35,7 @@ const repoRoot = fileURLToPath(new URL("../../../", import.meta.url))
 const runEngine = (script: string, samples: ReadonlyArray<Sample>, workers: number): EngineOutput => {
   const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "ocr-bench-"))
   try {
-    const input: EngineInput = { images: samples.map((s) => s.image), workers }
+    const input: EngineInput = { images: samples.map((s) => s.image), workers, recognizer: RECOGNIZER }
     Fs.writeFileSync(Path.join(dir, "input.json"), JSON.stringify(input))
     execFileSync(
       Path.join(repoRoot, "node_modules/.bin/node"),
@@ -121,7 +124,9 @@ it.live(
         { name: "FUNSD", samples: funsd(PAGES), upperCase: false },
         { name: "SROIE", samples: sroie(PAGES), upperCase: true }
       ]
-      log(`OCR benchmark: ${PAGES} pages per dataset, ${workers} worker threads per engine`)
+      log(
+        `OCR benchmark: ${PAGES} pages per dataset, ${workers} worker threads per engine, our recognizer: ${RECOGNIZER ?? "default"}`
+      )
       for (const dataset of datasets) {
         const sizes = new Map(dataset.samples.map((s) => [s.image, imageSize(s.image)] as const))
         const load = () => `load average ${Os.loadavg()[0]?.toFixed(1)}`

@@ -40,7 +40,10 @@ const blankPng = (): Uint8Array => {
 
 const program = Effect.gen(function* () {
   const loading = performance.now()
-  const reader = yield* OnnxReader.make({ poolSize: input.workers })
+  const reader = yield* OnnxReader.make({
+    poolSize: input.workers,
+    ...(input.recognizer === undefined ? {} : { models: { recognizer: input.recognizer } })
+  })
   // The pool starts its threads on demand: one blank page per thread loads mupdf and the models first.
   const warmup = blankPng()
   yield* Effect.all(
@@ -80,7 +83,7 @@ const program = Effect.gen(function* () {
   const wallMs = performance.now() - started
   const used = process.cpuUsage(cpu)
   return {
-    engine: "ours (PP-OCRv4, onnxruntime)",
+    engine: `ours (PP-OCRv4, ${input.recognizer ?? "default"} recognizer, onnxruntime)`,
     workers: input.workers,
     startupMs,
     wallMs,

@@ -7,6 +7,8 @@
 export interface EngineInput {
   readonly images: ReadonlyArray<string>
   readonly workers: number
+  /** Our engine's built-in recognizer (the reader's default when absent); tesseract.js ignores it. */
+  readonly recognizer?: "latin" | "chinese" | undefined
 }
 
 /** A word as an engine read it: box in the page's own unit (`unit`), top-left origin. */
