@@ -99,6 +99,34 @@ export const keys = (world: () => World) => {
     expect(again.status).toBe(404)
   })
 
+  it("the same sub in two clients is two users: one client's global_admin lends nothing to the other's keys", async () => {
+    const { api, ids, keys } = world()
+    // Two identity providers issue the sub "ana": a plain user of one client, then a global_admin of another.
+    const plain = token({ sub: "ana", clientId: "client-sub-a", name: "Ana A", email: "ana@a.test" })
+    const admin = token({ sub: "ana", clientId: "client-sub-b", name: "Ana B", role: "global_admin" })
+    const plainKey = await api.createKey(plain, "ana de a")
+    const adminKey = await api.createKey(admin, "ana de b")
+    // bob1 is completado: asking for completado again changes no status, whoever succeeds.
+    const asPlain = await api.key("PATCH", `/v1/extractions/${ids.bob1}/status?client_id=client-b`, plainKey, {
+      status: "completado"
+    })
+    expect(asPlain.status, "the plain user's key must not act as the other client's global_admin").toBe(404)
+    const asAdmin = await api.key("PATCH", `/v1/extractions/${ids.bob1}/status?client_id=client-b`, adminKey, {
+      status: "completado"
+    })
+    expect(asAdmin.status).toBe(200)
+    expect((asAdmin.body as Json).extraction).toMatchObject({ status: "completado", last_user_id: "ana" })
+    // The acting user recorded is the admin's own client's ana.
+    const listed = (await api.key("GET", "/v1/extractions", keys.bob)).body as Json
+    const bob1 = (listed.extractions as Array<Json>).find((e) => e.id === ids.bob1)
+    expect(bob1).toMatchObject({ last_user_id: "ana", last_user_name: "Ana B" })
+    // Each client lists and revokes its own key only.
+    const names = async (jwt: string) =>
+      (((await api.jwt("GET", "/api/api-keys/", jwt)).body as Json).api_keys as Array<Json>).map((k) => k.nombre)
+    expect(await names(plain)).toEqual(["ana de a"])
+    expect(await names(admin)).toEqual(["ana de b"])
+  })
+
   it("/v1 answers 401 without a key, with a malformed or unknown key", async () => {
     const { api, ids } = world()
     const unknown = `pk_live_${"A".repeat(43)}`
