@@ -83,7 +83,13 @@ export const ListQueryParams = Schema.Struct({
   habilidad_slug: param("Skill slug."),
   start_date: param("First day, `YYYY-MM-DD`, inclusive (UTC)."),
   end_date: param("Last day, `YYYY-MM-DD`, inclusive (UTC)."),
-  search: param("Case- and accent-insensitive substring of the file name, matched literally (≤ 200 characters)."),
+  search: Schema.optionalKey(
+    Schema.String.annotate({
+      description:
+        "Case- and accent-insensitive substring of the file name, matched literally (`%`, `_` and `\\` are " +
+        "themselves). A string no file name can hold (over 255 characters, or with a NUL) matches nothing."
+    })
+  ),
   limit: param("Maximum number of results, an integer from 1 to 500; default 50."),
   offset: param("Extension: results to skip first; default 0."),
   sort_by: Schema.optionalKey(Schema.Literals(["fecha_creacion", "status", "origin_name"])),

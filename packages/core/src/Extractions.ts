@@ -73,6 +73,7 @@ export const submit = Effect.fn("Extractions.submit")(function* (caller: Caller,
 export const list = Effect.fn("Extractions.list")(function* (caller: Caller, query: ListQuery.RawQuery) {
   const filter = ListQuery.parse(query)
   if (Result.isFailure(filter)) return yield* filter.failure
+  if (filter.success.matchesNothing) return { extractions: [], count: 0 }
   const page = yield* (yield* ExtractionStore).list(caller, filter.success)
   return { extractions: page.items.map(Extraction.toSummary), count: page.count }
 })

@@ -7,8 +7,9 @@ export const DEFAULT_LIMIT = 50
 /** Largest accepted `limit`. */
 export const MAX_LIMIT = 500
 /**
- * Longest accepted `search` string, in characters: the longest file name (`Extractions.MAX_FILE_NAME`), so any
- * stored name can be searched in full; a longer string could match nothing.
+ * Longest `search` string that can match, in characters: the longest file name (`Extractions.MAX_FILE_NAME`), so any
+ * stored name can be searched in full. A longer string, or one with a NUL (which no stored name holds), is still a
+ * literal search: it matches nothing, and the list answers 200 with no items without asking the store.
  */
 export const MAX_SEARCH = 255
 
@@ -26,6 +27,8 @@ export interface ExtractionFilter {
   readonly endDate?: string
   /** Case- and accent-insensitive substring of the file name; `%` and `_` match themselves. */
   readonly search?: string
+  /** The search can match no stored name (longer than any, or with a NUL): the list is empty. */
+  readonly matchesNothing?: true
   readonly limit: number
   /** Items to skip before the first returned one (an extension of the spec, default 0). */
   readonly offset: number
@@ -119,9 +122,8 @@ export const parse = (raw: RawQuery): Result.Result<ExtractionFilter, InvalidReq
     return bad("start_date must not be after end_date")
   }
   if (search !== undefined) {
-    if (search.length > MAX_SEARCH) return bad(`search must be at most ${MAX_SEARCH} characters`)
-    if (search.includes("\u0000")) return bad("search must not contain NUL characters")
-    if (search.length > 0) filter.search = search
+    if (search.length > MAX_SEARCH || search.includes("\u0000")) filter.matchesNothing = true
+    else if (search.length > 0) filter.search = search
   }
   if (limit !== undefined) {
     if (!INTEGER.test(limit) || Number(limit) < 1 || Number(limit) > MAX_LIMIT) {
