@@ -137,10 +137,8 @@ describe("migration 2_catalog_search", () => {
               VALUES (${catalogId}, ${TestIds.uuid(0x7c00_0100 + n)}, ${JSON.stringify({ cif, nombre })}::jsonb)`
           }
           const ran = yield* Database.migrate
-          assert.deepStrictEqual(
-            ran.map(([, name]) => name),
-            ["catalog_search"]
-          )
+          // Later migrations run after it; this test is about the first.
+          assert.deepStrictEqual(ran.map(([, name]) => name).slice(0, 1), ["catalog_search"])
           const store = yield* SqlCatalogStore.make
           const found = yield* store.search("client-backfill", catalogId, {
             _tag: "Key",
