@@ -294,7 +294,10 @@ describe("C. queue and workers", () => {
     expect(after).toEqual(before)
     expect(before[0]).toMatchObject({ status: "completado", state: "done", job_attempts: 2 })
     // The stale worker lives on and still works: with the other one stopped, it completes the next job.
+    const stopping = Date.now()
     expect(await other.stop("SIGTERM")).toBe(0)
+    const stopMs = Date.now() - stopping
+    const nextAt = Date.now()
     const [next] = await submitMany(d, 1, () => ({
       document: invoicePdf(tagOf("c13", 1)),
       name: "c13-next.pdf",
@@ -303,7 +306,9 @@ describe("C. queue and workers", () => {
     expect((await d.http.awaitFinal(d.key, next!, 60_000)).status).toBe("completado")
     expect(stale.child.exitCode).toBe(null)
     console.log(
-      "C13 stale worker woken after its lease: 0 rows changed (job and extraction identical), lease lost logged"
+      "C13 stale worker woken after its lease: 0 rows changed (job and extraction identical), lease lost logged; " +
+        `then it completed the next job alone in ${((Date.now() - nextAt) / 1000).toFixed(1)} s ` +
+        `(the other worker stopped in ${(stopMs / 1000).toFixed(1)} s)`
     )
   })
 
@@ -419,8 +424,21 @@ describe("C. queue and workers", () => {
       name: `c15-${i}.pdf`,
       extra: LOCAL
     }))
-    await awaitAllFinal(db.url, 101, 240_000)
+    await waitFor(
+      "the 100 normal jobs to complete",
+      async () => {
+        const [row] = await query(
+          db.url,
+          `SELECT count(*)::int AS n FROM extractions WHERE status = 'completado' AND origin_name LIKE 'c15-%'`
+        )
+        return row?.n === 100 ? true : undefined
+      },
+      240_000,
+      250
+    )
     const seconds = (Date.now() - started) / 1000
+    await awaitAllFinal(db.url, 101, 240_000)
+    const bombSeconds = (Date.now() - started) / 1000
     const rows = new Map((await jobRows(db.url)).map((r) => [r.id, r]))
     const poisoned = rows.get(bombId!)!
     expect(poisoned).toMatchObject({ status: "error", state: "failed", attempts: 3, jobs: 1 })
@@ -435,7 +453,8 @@ describe("C. queue and workers", () => {
     for (const w of d.workers) expect(w.child.exitCode, w.stderr().slice(-2000)).toBe(null)
     console.log(
       `C15 parser bomb (${(bomb.length / 1024).toFixed(0)} KB, 1.5 M text operators): error after 3 attempts ` +
-        `("${poisoned.error_message}"); 100/100 normal jobs completado in ${seconds.toFixed(1)} s; 2/2 worker processes alive`
+        `("${poisoned.error_message}"); 100/100 normal jobs completado in ${seconds.toFixed(1)} s, the bomb final after ${bombSeconds.toFixed(1)} s; ` +
+        "2/2 worker processes alive"
     )
   })
 
