@@ -452,7 +452,7 @@ describe("C. queue and workers", () => {
     // The parser broke, the worker processes did not.
     for (const w of d.workers) expect(w.child.exitCode, w.stderr().slice(-2000)).toBe(null)
     console.log(
-      `C15 parser bomb (${(bomb.length / 1024).toFixed(0)} KB, 1.5 M text operators): error after 3 attempts ` +
+      `C15 parser bomb (${(bomb.length / 1024).toFixed(0)} KB, 600 k text operators): error after 3 attempts ` +
         `("${poisoned.error_message}"); 100/100 normal jobs completado in ${seconds.toFixed(1)} s, the bomb final after ${bombSeconds.toFixed(1)} s; ` +
         "2/2 worker processes alive"
     )

@@ -81,10 +81,10 @@ const pdfWithStream = (stream: Uint8Array, filter: string): Uint8Array => {
 }
 
 /**
- * A parser bomb: one page whose (deflated, ~1 MB) content stream shows `words` tiny words, each placed on its own
+ * A parser bomb: one page whose (deflated, ~1.7 MB) content stream shows `words` tiny words, each placed on its own
  * spot — tens of megabytes of text operators that take the reader far past a short page time limit on every try.
  */
-export const textBombPdf = (words = 1_500_000): Uint8Array => {
+export const textBombPdf = (words = 600_000): Uint8Array => {
   const ops: Array<string> = ["BT /F1 2 Tf"]
   for (let i = 0; i < words; i++) ops.push(`1 0 0 1 ${(i * 7) % 580} ${(i * 3) % 830} Tm (w${i % 10}) Tj`)
   ops.push("ET")

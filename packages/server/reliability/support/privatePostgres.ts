@@ -1,8 +1,8 @@
 /**
  * A PostgreSQL server of the test's own: a fresh cluster (`initdb`, trust auth) on a free loopback port, which the
  * test may stop, kill or restart at will. The machine's shared server on 5432 serves every other test and must
- * never be restarted; faults are injected here instead. The tests run as root and PostgreSQL refuses root, so
- * every command runs as the `postgres` user, in a directory it owns; `dispose` stops the server and removes it.
+ * never be restarted; faults are injected here instead. PostgreSQL refuses to run as root: as root, every command
+ * runs as the `postgres` user, in a directory it owns; `dispose` stops the server and removes it.
  */
 import { execFileSync } from "node:child_process"
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
@@ -41,14 +41,16 @@ export interface PrivatePostgres {
   readonly dispose: () => void
 }
 
-const asPostgres = (command: string): string => {
-  // `su` runs a shell: the arguments are ours (paths under the temp dir, numbers), quoted for it.
-  return execFileSync("su", ["postgres", "-s", "/bin/sh", "-c", command], {
+const isRoot = (): boolean => process.getuid?.() === 0
+
+/** Runs a shell command as `postgres` when we are root (PostgreSQL refuses root), else as ourselves. */
+const asPostgres = (command: string): string =>
+  // The shell gets our own arguments only (paths under the temp dir, numbers), quoted for it.
+  execFileSync(isRoot() ? "su" : "sh", isRoot() ? ["postgres", "-s", "/bin/sh", "-c", command] : ["-c", command], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
     timeout: 120_000
   })
-}
 
 const quote = (value: string): string => `'${value.replaceAll("'", "'\\''")}'`
 
@@ -56,9 +58,11 @@ const quote = (value: string): string => `'${value.replaceAll("'", "'\\''")}'`
 export const startPrivatePostgres = async (options: { readonly database?: string } = {}): Promise<PrivatePostgres> => {
   const bin = pgBin()
   const root = mkdtempSync(Path.join(tmpdir(), "legible-pg-"))
-  const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim())
-  const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim())
-  chownSync(root, uid, gid)
+  if (isRoot()) {
+    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim())
+    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim())
+    chownSync(root, uid, gid)
+  }
   const dir = Path.join(root, "data")
   const port = await freePort()
   const pgCtl = Path.join(bin, "pg_ctl")
