@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url"
 import { parseArgs, promisify } from "node:util"
 import { chineseModels } from "../dist/internal/ocr/engine.js"
 import { encodeHead, type HeadWeights, readHead } from "../dist/internal/ocr/graft.js"
-import { greedy, initialHead, logits, type TrainSample, train } from "./head.ts"
+import { greedy, initialHead, logits, shiftSpecial, type TrainSample, train } from "./head.ts"
 import { readSamples } from "./samples.ts"
 import { seeded } from "./text.ts"
 
@@ -25,7 +25,7 @@ const { values } = parseArgs({
     lines: { type: "string", default: "7500" },
     validation: { type: "string", default: "600" },
     workers: { type: "string", default: "3" },
-    epochs: { type: "string", default: "2" },
+    epochs: { type: "string", default: "4" },
     batch: { type: "string", default: "16" },
     rate: { type: "string", default: "0.003" },
     anchor: { type: "string", default: "0.0001" },
@@ -137,7 +137,7 @@ show("Chinese PP-OCRv4 head (150 lines)", score(old, oldLabels, 150))
 show("Latin head, initialised", score(initial, labels))
 
 const trainStarted = performance.now()
-const head = train(initial, trainSamples, {
+const trained = train(initial, trainSamples, {
   epochs: Number(values.epochs),
   batch: Number(values.batch),
   learningRate: Number(values.rate),
@@ -152,7 +152,17 @@ const head = train(initial, trainSamples, {
   }
 })
 const trainedMs = performance.now() - trainStarted
-show("Latin head, trained", score(head, labels))
+show("Latin head, trained", score(trained, labels))
+// CTC training leaves the rarer accented classes slightly under-confident against their base letters: one shift
+// of their biases, chosen on the held-out lines by the lowest CER, trades that back.
+const shifts = [0, 0.25, 0.5, 0.75, 1, 1.5].map((delta) => ({
+  delta,
+  result: score(shiftSpecial(trained, labels, delta), labels)
+}))
+for (const { delta, result } of shifts) show(`  special-class bias +${delta}`, result)
+const best = shifts.reduce((a, b) => (b.result.cer < a.result.cer ? b : a))
+const head = shiftSpecial(trained, labels, best.delta)
+log(`chosen shift +${best.delta}`)
 Fs.writeFileSync(values.out, encodeHead(head))
 log(
   `wrote ${values.out} (${(Fs.statSync(values.out).size / 1024).toFixed(0)} KB); training ${(trainedMs / 1000).toFixed(0)} s, ` +
