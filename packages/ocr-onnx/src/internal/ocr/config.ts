@@ -3,7 +3,10 @@
  * which returns a new object: nothing in the engine is mutated per call.
  */
 export interface OcrConfig {
-  /** Detection input size relative to the page image (0.5: a 200 DPI render is detected at ≈100 DPI). */
+  /**
+   * Detection input size relative to the page image (0.5: a 200 DPI render is detected at ≈100 DPI). Lower loses
+   * text: 0.4 raised FUNSD's character error rate from 16.8 to 21.4 % (10 forms, detector CPU 265 → 165 ms).
+   */
   readonly detScale: number
   /** Cap on the detection input's longest side, in pixels (memory grows with it). */
   readonly detMaxSide: number

@@ -91,7 +91,11 @@ const classify = Effect.fnUntraced(function* (
 /** Columns of context read on each side of a piece of a long line (a multiple of 8: one timestep per 8). */
 const PIECE_MARGIN = 32
 
-/** One line recognised (batch size 1 beat batching on CPU), or undefined when it reads as nothing credible. */
+/**
+ * One line recognised, or undefined when it reads as nothing credible. One run per piece: batches beat it on no
+ * measure here (up to 8 pieces within 16 columns of each other, right-padded: recognizer CPU +8 % on FUNSD, +4 % on
+ * SROIE, for the same columns; the per-run overhead is only about 1.6 ms, 20 columns' worth).
+ */
 const recognizeLine = Effect.fnUntraced(function* (
   engine: OcrEngine,
   image: PageImage,
