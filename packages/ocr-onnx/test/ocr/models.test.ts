@@ -1,0 +1,38 @@
+/**
+ * Which recognizer the engine loads: the Latin head on PP-OCRv4 by default, PP-OCRv4's Chinese one on request, and a
+ * recognizer dropped in by path as it is (the built-in head is not grafted onto someone else's model).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { chineseModels, latinModels, recognizerConfig, resolveModels } from "../../src/internal/ocr/engine.js"
+
+describe("resolveModels", () => {
+  it("defaults to the Latin recognizer: PP-OCRv4 files, the Latin head and dictionary", () => {
+    const models = resolveModels(undefined)
+    expect(models).toEqual(latinModels())
+    expect(models.recognition).toBe(chineseModels().recognition)
+    expect(models.recognitionHead).toMatch(/models\/latin_head\.bin$/)
+    expect(models.dictionary).toMatch(/models\/latin_dict\.txt$/)
+    expect(recognizerConfig(models)).toEqual({ spaceGap: 0.35 })
+  })
+
+  it("selects PP-OCRv4's Chinese recognizer as shipped, with its own thresholds", () => {
+    const models = resolveModels("chinese")
+    expect(models).toEqual(chineseModels())
+    expect(models.recognitionHead).toBeUndefined()
+    expect(recognizerConfig(models)).toEqual({})
+  })
+
+  it("runs a recognizer or dictionary given by path as it is, unless a head is given with it", () => {
+    expect(resolveModels(undefined, { recognition: "/m/rec.onnx", dictionary: "/m/dict.txt" })).toEqual({
+      ...chineseModels(),
+      recognition: "/m/rec.onnx",
+      dictionary: "/m/dict.txt",
+      recognitionHead: undefined
+    })
+    expect(resolveModels(undefined, { dictionary: "/m/d.txt", recognitionHead: "/m/h.bin" }).recognitionHead).toBe(
+      "/m/h.bin"
+    )
+    // Only the detector replaced: the Latin recognizer stays.
+    expect(resolveModels(undefined, { detection: "/m/det.onnx" }).recognitionHead).toBe(latinModels().recognitionHead)
+  })
+})
