@@ -46,7 +46,7 @@ const echo = (value: string, sleepMs = 0) => ({ _tag: "Echo", value, sleepMs }) 
 /** The stats once every slot is idle (callers are answered before a thread is stopped or recycled). */
 const settled = (pool: Pool.Pool) =>
   pool.stats.pipe(
-    Effect.repeat({ until: (stats) => stats.busy === 0, schedule: Schedule.spaced(20) }),
+    Effect.repeat({ until: (stats) => stats.busy === 0 && stats.retiring === 0, schedule: Schedule.spaced(20) }),
     Effect.timeout(10_000),
     Effect.orDie
   )
@@ -124,6 +124,23 @@ describe.concurrent("pool", () => {
       expect(Duration.toMillis(elapsed)).toBeLessThan(tight.pageTimeLimitMs + tight.cancelGraceMs)
       expect(yield* settled(pool)).toMatchObject({ replaced: 1, forced: 0 })
       expect((yield* run(pool, echo("after"))).value).toBe("after")
+    })
+  )
+
+  it.live("a thread stuck in a long native call does not hold the queue: the next task runs on a new thread", () =>
+    Effect.gen(function* () {
+      // One 9 s blocking step: the caller has its TimeLimit at 0.8 s; the thread is waited for in the background
+      // (busy grace 12 s), and the next task starts a new thread at once instead of queueing behind the call.
+      const pool = yield* Pool.make({ ...tight, taskTimeLimitMs: 20_000, busyGraceMs: 12_000 })
+      const first = yield* run(pool, echo("the thread is up"))
+      const error = yield* failure(pool, { _tag: "Blocking", steps: 1, stepMs: 9_000 })
+      expect(error.reason).toBe("TimeLimit")
+      const [elapsed, next] = yield* Effect.timed(run(pool, echo("after")))
+      expect(next.value).toBe("after")
+      expect(next.threadId).not.toBe(first.threadId)
+      expect(Duration.toMillis(elapsed)).toBeLessThan(6_000)
+      expect((yield* pool.stats).retiring).toBe(1)
+      expect(yield* settled(pool)).toMatchObject({ replaced: 1, forced: 0, retiring: 0 })
     })
   )
 

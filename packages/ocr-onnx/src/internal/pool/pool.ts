@@ -13,7 +13,7 @@
  * started, lets running ones finish for `closeGraceMs`, then terminates every thread.
  */
 import type { ResourceLimits, Transferable } from "node:worker_threads"
-import { Clock, Deferred, Effect, Fiber, Option, Queue, type Scope } from "effect"
+import { Clock, Deferred, Effect, Fiber, FiberSet, Option, Queue, type Scope } from "effect"
 import { PoolError } from "./error.js"
 import { endsTask, spawn, stop, type Thread } from "./thread.js"
 
@@ -67,6 +67,8 @@ export interface Stats {
   /** Slots running a task or still stopping or recycling the thread after one. */
   readonly busy: number
   readonly maxBusy: number
+  /** Threads still being stopped in the background after their task ended without them (a time limit, a cancel). */
+  readonly retiring: number
   readonly queued: number
   /** Tasks that produced a result. */
   readonly completed: number
@@ -113,6 +115,8 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
     }
     let nextId = 0
     let closed = false
+    /** Threads being stopped in the background; closing waits for them, then interrupts (terminates) the rest. */
+    const retiring = yield* FiberSet.make<void>()
 
     const closedError = () => new PoolError({ reason: "Closed", message: "the document reader's pool is closed" })
 
@@ -202,14 +206,19 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
         const current = thread
         thread = undefined
         if (current === undefined) return Effect.void
-        return Effect.flatMap(
+        const ending = Effect.flatMap(
           // Closing keeps its own bound (`closeGraceMs`, then `cancelGraceMs`): the process is ending anyway.
           stop(current, options.cancelGraceMs, closed ? 0 : (options.busyGraceMs ?? DEFAULT_BUSY_GRACE_MS)),
           (forced) =>
             Effect.sync(() => {
               if (forced) counters.forced++
             })
-        )
+        ).pipe(Effect.onInterrupt(() => current.terminate))
+        // A thread still inside its task (a time limit, a cancelled caller) may take up to the busy grace to come
+        // back from a native call: it ends in the background, and this slot takes the next job on a new thread at
+        // once, so the queue never waits for it (for a while the pool holds one thread more than its size).
+        if (current.running !== undefined && !closed) return FiberSet.run(retiring, ending).pipe(Effect.asVoid)
+        return ending
       })
       /** Runs a job, answers its caller, then keeps, recycles or replaces the thread. */
       const handle = (job: Job) =>
@@ -274,6 +283,7 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
         // Slots finishing a task find the queue shut down and end, terminating their threads.
         yield* Fiber.awaitAll(slots).pipe(Effect.timeoutOption(options.closeGraceMs))
         yield* Fiber.interruptAll(slots)
+        yield* FiberSet.awaitEmpty(retiring).pipe(Effect.timeoutOption(options.cancelGraceMs))
       })
     )
 
@@ -296,7 +306,10 @@ export const make = (options: Options): Effect.Effect<Pool, never, Scope.Scope> 
         )
       })
 
-    const stats = Effect.sync((): Stats => ({ size: options.size, ...counters, queued: pending.size }))
+    const stats = Effect.map(
+      FiberSet.size(retiring),
+      (busyRetiring): Stats => ({ size: options.size, ...counters, retiring: busyRetiring, queued: pending.size })
+    )
 
     return { run, stats } satisfies Pool
   })
