@@ -308,6 +308,9 @@ layer(prepared, { timeout: 180_000, excludeTestServices: true })("queue with wor
         console.log(`queue processes: ${rounds.length} kill rounds, ${kills} kill -9`)
         yield* assertFinishedExactlyOnce
         const survivors = [...pool.values()]
+        // A replacement spawned late may still be starting: signalled before it installs its SIGTERM handler, it
+        // would die of the signal (exit code null) rather than drain. Wait until each says ready.
+        yield* Effect.forEach(survivors, (worker) => awaitReady(worker))
         yield* Effect.forEach(survivors, (worker) => signal(worker, "SIGTERM"))
         const exits = yield* Effect.forEach(survivors, (worker) => awaitExit(worker, 10_000))
         exits.forEach((exit, i) =>
