@@ -25,7 +25,7 @@ const { values } = parseArgs({
     lines: { type: "string", default: "7500" },
     validation: { type: "string", default: "600" },
     workers: { type: "string", default: "3" },
-    epochs: { type: "string", default: "8" },
+    epochs: { type: "string", default: "4" },
     batch: { type: "string", default: "16" },
     rate: { type: "string", default: "0.003" },
     anchor: { type: "string", default: "0.0001" },
