@@ -11,6 +11,7 @@ import * as Fs from "node:fs"
 import { createRequire } from "node:module"
 import * as Path from "node:path"
 import * as mupdf from "mupdf"
+import { seeded } from "../train/text.ts"
 import type { Boxed } from "./metrics.js"
 
 const require = createRequire(import.meta.url)
@@ -48,17 +49,6 @@ export const conditions: ReadonlyArray<Condition> = [
   { name: "scanned 200 DPI (0.6°, noise, JPEG 80)", dpi: 200, degrees: 0.6, noise: 14, jpeg: 80 },
   { name: "noisy 150 DPI (1.5°, heavy noise, JPEG 60)", dpi: 150, degrees: 1.5, noise: 32, jpeg: 60 }
 ]
-
-const seeded = (seed: number): (() => number) => {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const lato = (weight: string) => {
   const dir = Path.dirname(require.resolve("@expo-google-fonts/lato/package.json"))

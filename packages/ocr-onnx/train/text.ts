@@ -8,7 +8,7 @@
 /** A seeded generator of floats in [0, 1) (mulberry32). */
 export type Random = () => number
 
-/** mulberry32: small, fast and good enough for data generation. */
+/** mulberry32: small, fast and good enough for data generation (also the tests' and benchmarks' seeded rasters). */
 export const seeded = (seed: number): Random => {
   let a = seed >>> 0
   return () => {

@@ -15,6 +15,7 @@
  * `conditions` a second page of running text, for multi-page documents.
  */
 import * as mupdf from "mupdf"
+import { seeded } from "../../train/text.ts"
 import { encodeTiff } from "./tiff.js"
 
 /** A piece of text drawn on one baseline. `y` is the baseline in points from the top of the page. */
@@ -260,18 +261,6 @@ export const imagePdf = (
     pixmap.destroy()
   }
   return savePdf(doc)
-}
-
-// A fixed-seed generator (mulberry32), so noisy rasters are the same on every run.
-const seeded = (seed: number): (() => number) => {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 /**
