@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type Catalog, CatalogMatch, type Skill } from "@legible/core"
 import { Schema } from "effect"
+import { fuzzy } from "fast-fuzzy"
 import { seeded } from "./support.js"
 
 /** `pg_trgm`'s trigrams written out as strings, independently of the coded implementation. */
@@ -75,6 +76,43 @@ describe("edit ratio", () => {
     assert.strictEqual(CatalogMatch.editRatio("acme", "acne"), 0.75)
     assert.strictEqual(CatalogMatch.editRatio("acme", "amce"), 0.75, "a swap is one edit")
     assert.strictEqual(CatalogMatch.editRatio("acme", "acme iberica"), 1 - 8 / 12, "no substring matching")
+  })
+
+  // Swaps, doubled and dropped letters and spaces (also trailing) are common in the short alphabet of `EditText`.
+  const EditText = Schema.String.check(Schema.isPattern(/^[ab1 ]{0,12}$/))
+
+  it.prop(
+    "equals fast-fuzzy's fuzzy() without substring matching, on keys and identifiers",
+    [EditText, EditText],
+    ([a, b]) => {
+      const expected = fuzzy(a, b, {
+        useSellers: false,
+        useDamerau: true,
+        ignoreCase: false,
+        ignoreSymbols: false,
+        normalizeWhitespace: false,
+        useSeparatedUnicode: true
+      })
+      const actual = CatalogMatch.editRatio(a, b)
+      if (Number.isNaN(expected)) assert.isNaN(actual)
+      else assert.strictEqual(actual, expected)
+    },
+    seeded(913, 2000)
+  )
+
+  it("equals fuzzy() on long keys too (its scratch rows grow)", () => {
+    const long = "construcciones y reformas del mediterraneo hermanos garcia ".repeat(3)
+    const misread = long.replaceAll("rn", "m").replaceAll("cia", "cla")
+    const options = {
+      useSellers: false,
+      useDamerau: true,
+      ignoreCase: false,
+      ignoreSymbols: false,
+      normalizeWhitespace: false,
+      useSeparatedUnicode: true
+    }
+    assert.strictEqual(CatalogMatch.editRatio(long, misread), fuzzy(long, misread, options))
+    assert.strictEqual(CatalogMatch.editRatio("ab", "ba"), fuzzy("ab", "ba", options))
   })
 })
 

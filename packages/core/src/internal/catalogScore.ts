@@ -4,10 +4,9 @@
  * blend of the full Damerau-Levenshtein ratio (fast-fuzzy's `fuzzy()` without substring matching) and the trigram
  * similarity; several key columns average their scores.
  */
-import { fuzzy } from "fast-fuzzy"
 import type { CatalogRecord } from "../Catalog.js"
 import { type Identifier, identifierOf, type NormalizedText, normalizeText, withinOneEdit } from "./catalogText.js"
-import { similarityToSet, trigrams } from "./catalogTrigrams.js"
+import { similarityOf, trigrams } from "./catalogTrigrams.js"
 
 /** Weights of the text score: edit ratio and trigram similarity (they sum to 1). */
 export const WEIGHTS = { edit: 0.85, trigram: 0.15 } as const
@@ -47,23 +46,122 @@ export const prepare = (
   keyColumns.flatMap((column) => {
     const value = extracted[column]
     if (value === undefined) return []
-    const text = normalizeText(value)
-    const identifier = identifierOf(value)
-    return text.key === "" && identifier === undefined
-      ? []
-      : [{ column, value, text, prepared: prepareText(text), identifier }]
+    const { text, identifier } = storedValue(value)
+    if (text.key === "" && identifier === undefined) return []
+    // Folded for scoring only when an approximate decision scores text (never for `exacta`).
+    let prepared: PreparedText | undefined
+    const query: ColumnQuery = {
+      column,
+      value,
+      text,
+      identifier,
+      get prepared() {
+        prepared ??= prepareText(text)
+        return prepared
+      }
+    }
+    return [query]
   })
 
-/** The full Damerau-Levenshtein ratio of two normalized strings: 1 − distance / longer length. */
-export const editRatio = (a: string, b: string): number =>
-  fuzzy(a, b, {
-    useSellers: false,
-    useDamerau: true,
-    ignoreCase: false,
-    ignoreSymbols: false,
-    normalizeWhitespace: false,
-    useSeparatedUnicode: true
-  })
+/**
+ * A catalog value as scoring reads it: normalized, its identifier reading, and — on first use — its folded sides.
+ * Candidates come back for many readings (the same records are near many misreadings, and a decision scores each
+ * candidate twice), so values are kept in a bounded cache (oldest out first) instead of normalized per comparison.
+ */
+interface StoredValue {
+  readonly text: NormalizedText
+  readonly identifier: Identifier | undefined
+  name: Side | undefined
+  full: Side | undefined
+}
+
+/** Catalog values kept normalized (a few hundred bytes each). */
+const STORED_CACHE = 8_192
+
+const storedCache = new Map<string, StoredValue>()
+
+const storedValue = (value: string): StoredValue => {
+  const cached = storedCache.get(value)
+  if (cached !== undefined) return cached
+  const made: StoredValue = {
+    text: normalizeText(value),
+    identifier: identifierOf(value),
+    name: undefined,
+    full: undefined
+  }
+  storedCache.set(value, made)
+  if (storedCache.size > STORED_CACHE) {
+    const oldest = storedCache.keys().next()
+    if (oldest.done !== true) storedCache.delete(oldest.value)
+  }
+  return made
+}
+
+const nameSide = (stored: StoredValue): Side => {
+  stored.name ??= side(stored.text.key)
+  return stored.name
+}
+
+const fullSide = (stored: StoredValue): Side => {
+  if (stored.full === undefined)
+    stored.full = stored.text.legal === "" ? nameSide(stored) : side(withLegal(stored.text))
+  return stored.full
+}
+
+/**
+ * The full Damerau-Levenshtein ratio of two normalized strings: 1 − distance / longer length. The same arithmetic as
+ * fast-fuzzy's `fuzzy(a, b, { useSellers: false, useDamerau: true, ignoreCase: false, ignoreSymbols: false,
+ * normalizeWhitespace: false, useSeparatedUnicode: true })` (a transposition costs what substituting its second
+ * character would; trailing spaces dropped) on keys, which hold only `a-z`, `0-9` and spaces — without its per-call
+ * option object, NFKD splitting and row arrays (the tests hold the two equal).
+ */
+export const editRatio = (a: string, b: string): number => {
+  let la = a.length
+  let lb = b.length
+  while (la > 0 && a.charCodeAt(la - 1) === 32) la--
+  while (lb > 0 && b.charCodeAt(lb - 1) === 32) lb--
+  if (lb + 1 > editRows.prev.length) {
+    const width = Math.max(lb + 1, 2 * editRows.prev.length)
+    editRows.before = new Int32Array(width)
+    editRows.prev = new Int32Array(width)
+    editRows.row = new Int32Array(width)
+  }
+  // Three rolling rows of the (la + 1) × (lb + 1) matrix: `before` is row i − 1, `prev` row i, `row` row i + 1.
+  let before = editRows.before
+  let prev = editRows.prev
+  let row = editRows.row
+  for (let j = 0; j <= lb; j++) prev[j] = j
+  for (let i = 0; i < la; i++) {
+    const ai = a.charCodeAt(i)
+    const aPrev = i > 0 ? a.charCodeAt(i - 1) : -1
+    row[0] = i + 1
+    for (let j = 0; j < lb; j++) {
+      const bj = b.charCodeAt(j)
+      const cost = ai === bj ? 0 : 1
+      let min = row[j]! + 1
+      let m = prev[j + 1]! + 1
+      if (m < min) min = m
+      m = prev[j]! + cost
+      if (m < min) min = m
+      if (i > 0 && j > 0 && ai === b.charCodeAt(j - 1) && aPrev === bj) {
+        m = before[j - 1]! + cost
+        if (m < min) min = m
+      }
+      row[j + 1] = min
+    }
+    const spare = before
+    before = prev
+    prev = row
+    row = spare
+  }
+  editRows.before = before
+  editRows.prev = prev
+  editRows.row = row
+  return 1 - prev[lb]! / Math.max(la, lb)
+}
+
+/** Scratch rows of `editRatio` (synchronous: reused by every call, grown when a longer string comes). */
+const editRows = { before: new Int32Array(64), prev: new Int32Array(64), row: new Int32Array(64) }
 
 /** Character codes folded by `skeleton` (0→o, 1/i→l, 5→s, 8→b); every other code maps to itself. */
 const SKELETON_CODES = (() => {
@@ -206,16 +304,21 @@ export const prepareText = (text: NormalizedText): PreparedText => ({
 
 /** Edit ratio (mean of skeletons and lookalike folds) and trigram similarity (skeletons) of two texts. */
 export const textParts = (a: string, b: string): { readonly edit: number; readonly trigram: number } =>
-  partsAgainst(a, side(b))
+  partsAgainst(side(a), side(b))
 
-/** Edit ratio and trigram similarity of a stored text against a reading; `precise: false` bounds the edit ratio. */
-const partsAgainst = (stored: string, read: Side, precise = true) => {
-  const folded = skeleton(stored)
-  const alike = lookalike(folded)
+/** Edit ratio and trigram similarity of a stored side against a reading; `precise: false` bounds the edit ratio. */
+const partsAgainst = (stored: Side, read: Side, precise = true) => {
   const edit = precise
-    ? (editRatio(folded, read.skeleton) + editRatio(alike, read.lookalike)) / 2
-    : (ratioBound(folded, read.skeleton) + ratioBound(alike, read.lookalike)) / 2
-  return { edit, trigram: similarityToSet(folded, read.trigrams) }
+    ? (editRatio(stored.skeleton, read.skeleton) + editRatio(stored.lookalike, read.lookalike)) / 2
+    : (ratioBound(stored.skeleton, read.skeleton) + ratioBound(stored.lookalike, read.lookalike)) / 2
+  return { edit, trigram: sharedSimilarity(stored.trigrams, read.trigrams) }
+}
+
+/** `pg_trgm`'s similarity of two trigram sets. */
+const sharedSimilarity = (a: ReadonlySet<number>, b: ReadonlySet<number>): number => {
+  let shared = 0
+  for (const code of a) if (b.has(code)) shared++
+  return similarityOf(shared, a.size, b.size)
 }
 
 const blend = (parts: { readonly edit: number; readonly trigram: number }) =>
@@ -227,15 +330,19 @@ const blend = (parts: { readonly edit: number; readonly trigram: number }) =>
  * the OCR may have misread the form beyond recognition and left it in the key. Otherwise the names alone, so
  * different legal forms never lower the score of equal names.
  */
-export const scoreText = (stored: NormalizedText, read: PreparedText, precise = true): number => {
+const scoreStored = (stored: StoredValue, read: PreparedText, precise = true): number => {
   const legal = read.text.legal
-  if (legal !== "" && legal === stored.legal) return blend(partsAgainst(withLegal(stored), read.full, precise))
-  const name = blend(partsAgainst(stored.key, read.name, precise))
-  if (legal === "" && stored.legal !== "") {
-    return Math.max(name, blend(partsAgainst(withLegal(stored), read.full, precise)))
+  if (legal !== "" && legal === stored.text.legal) return blend(partsAgainst(fullSide(stored), read.full, precise))
+  const name = blend(partsAgainst(nameSide(stored), read.name, precise))
+  if (legal === "" && stored.text.legal !== "") {
+    return Math.max(name, blend(partsAgainst(fullSide(stored), read.full, precise)))
   }
   return name
 }
+
+/** The text score of a normalized value against a prepared reading (see `scoreStored`). */
+export const scoreText = (stored: NormalizedText, read: PreparedText, precise = true): number =>
+  scoreStored({ text: stored, identifier: undefined, name: undefined, full: undefined }, read, precise)
 
 /** The text score of two normalized values (`b` is the reading). */
 export const textScore = (a: NormalizedText, b: NormalizedText): number => scoreText(a, prepareText(b))
@@ -266,8 +373,9 @@ const none: ColumnScore = { score: 0, exact: false, perfect: false, preference: 
  */
 export const scoreColumn = (query: ColumnQuery, stored: string | undefined, precise = true): ColumnScore => {
   if (stored === undefined || stored.trim() === "") return none
+  const value = storedValue(stored)
   if (query.identifier !== undefined) {
-    const mine = identifierOf(stored)
+    const mine = value.identifier
     if (mine !== undefined) {
       const q = query.identifier
       if (mine.folded === q.folded) {
@@ -279,17 +387,17 @@ export const scoreColumn = (query: ColumnQuery, stored: string | undefined, prec
       return { score, exact: false, perfect: false, preference: 0, oneEdit, acceptable: oneEdit }
     }
   }
-  const text = normalizeText(stored)
+  const text = value.text
   if (text.key === "" || query.text.key === "") return none
   const legal = query.text.legal === "" || query.text.legal === text.legal ? 1 : 0
   if (text.key === query.text.key) {
     return { score: 1, exact: true, perfect: true, preference: 2 + legal, oneEdit: false, acceptable: true }
   }
-  if (skeleton(text.key) === skeleton(query.text.key)) {
+  if (nameSide(value).skeleton === query.prepared.name.skeleton) {
     return { score: 1, exact: false, perfect: true, preference: legal, oneEdit: false, acceptable: true }
   }
   // Text, or an identifier read against a value that is not one (the column holds text): the threshold decides.
-  const score = scoreText(text, query.prepared, precise)
+  const score = scoreStored(value, query.prepared, precise)
   return { score, exact: false, perfect: false, preference: 0, oneEdit: false, acceptable: true }
 }
 
