@@ -118,14 +118,22 @@ export type TrigramIndexBuilder = Trigrams.TrigramIndexBuilder
  * One search of a catalog column, as `CatalogStore.search` answers it. Results are records of the catalog, at most
  * `limit`, in the order given.
  * - `Key`: the records whose value normalizes to `key`; by id.
- * - `Identifier`: the records whose value is identifier-like with this folded form; by id.
+ * - `Identifier`: the records whose value is identifier-like with this folded form; by id. With `orKey`, when no
+ *   record has that identifier, the records whose value normalizes to `orKey` instead (as `Key` would return them):
+ *   an identifier reading's whole exact lookup in one search.
  * - `NearIdentifier`: the records whose folded identifier is exactly one edit from `identifier`; by trigram
  *   similarity of the identifiers (lower-cased), best first, then id.
  * - `Similar`: the records whose key has trigram similarity ≥ `minSimilarity` with `text`; best first, then id.
  */
 export type CatalogQuery =
   | { readonly _tag: "Key"; readonly column: string; readonly key: string; readonly limit: number }
-  | { readonly _tag: "Identifier"; readonly column: string; readonly identifier: string; readonly limit: number }
+  | {
+      readonly _tag: "Identifier"
+      readonly column: string
+      readonly identifier: string
+      readonly orKey?: string | undefined
+      readonly limit: number
+    }
   | { readonly _tag: "NearIdentifier"; readonly column: string; readonly identifier: string; readonly limit: number }
   | {
       readonly _tag: "Similar"

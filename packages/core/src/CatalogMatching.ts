@@ -34,7 +34,7 @@ export const make: Effect.Effect<CatalogMatcher["Service"], never, CatalogStore>
 
   /**
    * The records equal to what was read in one column: by folded identifier when it reads as one (the common case
-   * for tax ids: one lookup), else — or when that finds nothing — by normalized key.
+   * for tax ids), else — or when that finds nothing — by normalized key; one search either way (`orKey`).
    */
   const exactCandidates = Effect.fnUntraced(function* (
     clientId: ClientId,
@@ -43,14 +43,13 @@ export const make: Effect.Effect<CatalogMatcher["Service"], never, CatalogStore>
   ) {
     const limit = CatalogMatch.EXACT_CANDIDATES
     if (query.identifier !== undefined) {
-      const identifier = query.identifier.folded
-      const hits = yield* store.search(clientId, catalogId, {
+      return yield* store.search(clientId, catalogId, {
         _tag: "Identifier",
         column: query.column,
-        identifier,
+        identifier: query.identifier.folded,
+        orKey: query.text.key === "" ? undefined : query.text.key,
         limit
       })
-      if (hits.length > 0) return hits
     }
     if (query.text.key === "") return []
     return yield* store.search(clientId, catalogId, { _tag: "Key", column: query.column, key: query.text.key, limit })

@@ -65,12 +65,31 @@ export const run = (
           .map(toRecord)
       }
       case "Identifier": {
-        const rows = yield* sql<RecordRow>`
-          SELECT r.id, r."values" FROM catalog_keys k
+        const byIdentifier = sql`
+          SELECT r.id, r."values", 0 AS by_key FROM catalog_keys k
           JOIN catalog_records r ON r.catalog_id = ${catalogId} AND r.id = k.record_id
           WHERE k.space = ${space} AND k.ident = ${query.identifier} AND ${owned}
           ORDER BY k.record_id LIMIT ${query.limit}`
-        return rows.map(toRecord)
+        const key = query.orKey
+        if (key === undefined) return (yield* sql<RecordRow>`${byIdentifier}`).map(toRecord)
+        // The key lookup in the same statement, taken only when no record has the identifier (an index probe):
+        // one round trip where a miss on the identifier used to cost a second one.
+        const rows = yield* sql<RecordRow & { readonly by_key: number }>`
+          (${byIdentifier})
+          UNION ALL
+          (SELECT r.id, r."values", 1 AS by_key FROM catalog_keys k
+          JOIN catalog_records r ON r.catalog_id = ${catalogId} AND r.id = k.record_id
+          WHERE k.space = ${space} AND k.norm = ${key.slice(0, CatalogMatch.INDEXED_KEY_LENGTH)} AND ${owned}
+            AND NOT EXISTS (SELECT 1 FROM catalog_keys i WHERE i.space = ${space} AND i.ident = ${query.identifier})
+          ORDER BY k.record_id LIMIT ${query.limit})`
+        return rows
+          .filter(
+            (row) =>
+              Number(row.by_key) === 0 ||
+              key.length <= CatalogMatch.INDEXED_KEY_LENGTH ||
+              CatalogMatch.normalize(row.values[query.column] ?? "").key === key
+          )
+          .map(toRecord)
       }
       case "NearIdentifier": {
         // One edit leaves either the first ⌊n/2⌋ characters or the last ⌈n/2⌉ − 1 intact: two index ranges

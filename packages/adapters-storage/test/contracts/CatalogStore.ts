@@ -227,6 +227,19 @@ export const catalogStoreContract = (name: string, stores: StoresLayer) =>
         assert.deepStrictEqual(yield* search("NearIdentifier", "B12345699"), [], "two edits")
         const twins = [recordOf("B55555551").id, recordOf("B55555552").id].sort()
         assert.deepStrictEqual((yield* search("NearIdentifier", "B55555550")).sort(), twins)
+        // `orKey`: the key's records only when no record has the identifier (one search for an identifier reading).
+        const either = (identifier: string, orKey: string) =>
+          Effect.map(
+            catalogs.search(clientId, id(41), { _tag: "Identifier", column: "cif", identifier, orKey, limit: 10 }),
+            idsOf
+          )
+        assert.deepStrictEqual(yield* either("812345678", "b22222222"), [acme], "the identifier wins")
+        assert.deepStrictEqual(
+          yield* either("812345679", "b22222222"),
+          [recordOf("B22222222").id],
+          "no identifier: the key"
+        )
+        assert.deepStrictEqual(yield* either("812345679", "b99999999"), [], "neither")
       })
     )
 
@@ -269,6 +282,7 @@ export const catalogStoreContract = (name: string, stores: StoresLayer) =>
         const queries: ReadonlyArray<CatalogMatch.CatalogQuery> = [
           { _tag: "Key", column: "nombre", key: "suministros acme", limit: 5 },
           { _tag: "Identifier", column: "cif", identifier: "812345678", limit: 5 },
+          { _tag: "Identifier", column: "cif", identifier: "000000000", orKey: "b12345678", limit: 5 },
           { _tag: "NearIdentifier", column: "cif", identifier: "812345670", limit: 5 },
           { _tag: "Similar", column: "nombre", text: "suministros acme", minSimilarity: 0.3, limit: 5 }
         ]

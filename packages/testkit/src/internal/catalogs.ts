@@ -37,8 +37,12 @@ const search = (records: ReadonlyArray<Catalog.CatalogRecord>, query: CatalogMat
   switch (query._tag) {
     case "Key":
       return records.filter((r) => indexed(r)?.key === query.key).sort(byId)
-    case "Identifier":
-      return records.filter((r) => indexed(r)?.identifier === query.identifier).sort(byId)
+    case "Identifier": {
+      const hits = records.filter((r) => indexed(r)?.identifier === query.identifier)
+      const orKey = query.orKey
+      if (hits.length > 0 || orKey === undefined) return hits.sort(byId)
+      return records.filter((r) => indexed(r)?.key === orKey).sort(byId)
+    }
     case "NearIdentifier": {
       const wanted = query.identifier.toLowerCase()
       return ranked(
