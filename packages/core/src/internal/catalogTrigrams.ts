@@ -279,12 +279,20 @@ export const fromParts = (parts: TrigramIndexParts): TrigramIndex => {
   const shared = new Uint16Array(size)
   const touched = new Uint32Array(size)
   const search = (query: string, minSimilarity: number, limit: number): ReadonlyArray<IndexHit> => {
-    const codes = [...trigrams(query)]
+    // Shortest postings first: see the long ones below.
+    const codes = [...trigrams(query)].sort((a, b) => offsets[a + 1]! - offsets[a]! - (offsets[b + 1]! - offsets[b]!))
     const n = codes.length
     if (n === 0 || limit <= 0) return []
+    // similarity = c / (n + m − c) ≤ c / n: fewer than `minShared` shared trigrams can never reach the floor.
+    const minShared = Math.max(1, Math.ceil(minSimilarity * n - 1e-9))
+    // A record that can reach `minShared` is in at least one of the `n − minShared + 1` shortest postings: those are
+    // counted in full; the longest `minShared − 1` (the common trigrams, most of the work) only add to records
+    // already seen — by binary search per seen record when that reads fewer entries than the list holds.
+    const counted = n - minShared + 1
     // The hot loops index typed arrays within their bounds by construction (hence the `!`).
     let touchedCount = 0
-    for (const code of codes) {
+    for (let k = 0; k < counted; k++) {
+      const code = codes[k]!
       const end = offsets[code + 1]!
       for (let p = offsets[code]!; p < end; p++) {
         const r = postings[p]!
@@ -293,8 +301,30 @@ export const fromParts = (parts: TrigramIndexParts): TrigramIndex => {
         shared[r] = count + 1
       }
     }
-    // similarity = c / (n + m − c) ≤ c / n: fewer than `minShared` shared trigrams can never reach the floor.
-    const minShared = Math.max(1, Math.ceil(minSimilarity * n - 1e-9))
+    for (let k = counted; k < n; k++) {
+      const code = codes[k]!
+      const start = offsets[code]!
+      const end = offsets[code + 1]!
+      if (touchedCount * Math.log2(end - start + 2) < end - start) {
+        for (let t = 0; t < touchedCount; t++) {
+          const r = touched[t]!
+          let lo = start
+          let hi = end
+          while (lo < hi) {
+            const mid = (lo + hi) >>> 1
+            if (postings[mid]! < r) lo = mid + 1
+            else hi = mid
+          }
+          if (lo < end && postings[lo] === r) shared[r] = shared[r]! + 1
+        }
+      } else {
+        for (let p = start; p < end; p++) {
+          const r = postings[p]!
+          const count = shared[r]!
+          if (count !== 0) shared[r] = count + 1
+        }
+      }
+    }
     // The best `limit` in a heap whose root is the worst kept: no array of every record above the floor.
     const better = (x: IndexHit, y: IndexHit) =>
       x.similarity > y.similarity || (x.similarity === y.similarity && compareIds(ids, x.position, y.position) < 0)
