@@ -46,6 +46,20 @@ describe("trigram similarity", () => {
   )
 
   it.prop(
+    "scoring's trigram part is the same similarity, on the skeletons",
+    [Key, Key],
+    ([a, b]) => {
+      const expected = referenceSimilarity(CatalogMatch.skeleton(a), CatalogMatch.skeleton(b))
+      assert.strictEqual(CatalogMatch.textParts(a, b).trigram, expected)
+      assert.strictEqual(
+        CatalogMatch.textParts(`${a} ${a} ${b}`, b).trigram,
+        referenceSimilarity(CatalogMatch.skeleton(`${a} ${a} ${b}`), CatalogMatch.skeleton(b))
+      )
+    },
+    seeded(914, 300)
+  )
+
+  it.prop(
     "the in-process index returns what ranking every record would, in the same order",
     [Schema.Array(Key).check(Schema.isMinLength(1), Schema.isMaxLength(40)), Key],
     ([keys, query]) => {

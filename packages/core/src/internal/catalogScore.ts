@@ -6,7 +6,7 @@
  */
 import type { CatalogRecord } from "../Catalog.js"
 import { type Identifier, identifierOf, type NormalizedText, normalizeText, withinOneEdit } from "./catalogText.js"
-import { similarityOf, trigrams } from "./catalogTrigrams.js"
+import { sortedSimilarity, sortedTrigrams } from "./catalogTrigrams.js"
 
 /** Weights of the text score: edit ratio and trigram similarity (they sum to 1). */
 export const WEIGHTS = { edit: 0.85, trigram: 0.15 } as const
@@ -46,7 +46,9 @@ export const prepare = (
   keyColumns.flatMap((column) => {
     const value = extracted[column]
     if (value === undefined) return []
-    const { text, identifier } = storedValue(value)
+    const stored = storedValue(value)
+    const text = stored.text
+    const identifier = identifierIn(stored)
     if (text.key === "" && identifier === undefined) return []
     // Folded for scoring only when an approximate decision scores text (never for `exacta`).
     let prepared: PreparedText | undefined
@@ -64,19 +66,22 @@ export const prepare = (
   })
 
 /**
- * A catalog value as scoring reads it: normalized, its identifier reading, and — on first use — its folded sides.
- * Candidates come back for many readings (the same records are near many misreadings, and a decision scores each
- * candidate twice), so values are kept in a bounded cache (oldest out first) instead of normalized per comparison.
+ * A catalog value as scoring reads it: normalized, its identifier reading and its folded sides, each made on first
+ * use. A decision scores candidates twice (bounds first, then precisely the few that can matter), so values are
+ * kept for the decision under way (`storedCache`, cleared as each decision starts: short-lived, so the garbage
+ * collector never promotes them — a cache across decisions cost more in collection than it saved).
  */
 interface StoredValue {
+  readonly value: string
   readonly text: NormalizedText
-  readonly identifier: Identifier | undefined
+  /** The identifier reading (`null` until first read: only identifier queries need it). */
+  identifier: Identifier | undefined | null
   name: Side | undefined
   full: Side | undefined
 }
 
-/** Catalog values kept normalized (a few hundred bytes each). */
-const STORED_CACHE = 8_192
+/** Values kept at most during one decision (more only with many key columns; the oldest go first). */
+const STORED_CACHE = 1_024
 
 const storedCache = new Map<string, StoredValue>()
 
@@ -84,8 +89,9 @@ const storedValue = (value: string): StoredValue => {
   const cached = storedCache.get(value)
   if (cached !== undefined) return cached
   const made: StoredValue = {
+    value,
     text: normalizeText(value),
-    identifier: identifierOf(value),
+    identifier: null,
     name: undefined,
     full: undefined
   }
@@ -95,6 +101,11 @@ const storedValue = (value: string): StoredValue => {
     if (oldest.done !== true) storedCache.delete(oldest.value)
   }
   return made
+}
+
+const identifierIn = (stored: StoredValue): Identifier | undefined => {
+  if (stored.identifier === null) stored.identifier = identifierOf(stored.value)
+  return stored.identifier
 }
 
 const nameSide = (stored: StoredValue): Side => {
@@ -251,12 +262,12 @@ export const lookalike = (folded: string): string => {
 interface Side {
   readonly skeleton: string
   readonly lookalike: string
-  readonly trigrams: ReadonlySet<number>
+  readonly trigrams: Int32Array
 }
 
 const side = (text: string): Side => {
   const folded = skeleton(text)
-  return { skeleton: folded, lookalike: lookalike(folded), trigrams: trigrams(folded) }
+  return { skeleton: folded, lookalike: lookalike(folded), trigrams: sortedTrigrams(folded) }
 }
 
 /**
@@ -311,14 +322,7 @@ const partsAgainst = (stored: Side, read: Side, precise = true) => {
   const edit = precise
     ? (editRatio(stored.skeleton, read.skeleton) + editRatio(stored.lookalike, read.lookalike)) / 2
     : (ratioBound(stored.skeleton, read.skeleton) + ratioBound(stored.lookalike, read.lookalike)) / 2
-  return { edit, trigram: sharedSimilarity(stored.trigrams, read.trigrams) }
-}
-
-/** `pg_trgm`'s similarity of two trigram sets. */
-const sharedSimilarity = (a: ReadonlySet<number>, b: ReadonlySet<number>): number => {
-  let shared = 0
-  for (const code of a) if (b.has(code)) shared++
-  return similarityOf(shared, a.size, b.size)
+  return { edit, trigram: sortedSimilarity(stored.trigrams, read.trigrams) }
 }
 
 const blend = (parts: { readonly edit: number; readonly trigram: number }) =>
@@ -342,7 +346,7 @@ const scoreStored = (stored: StoredValue, read: PreparedText, precise = true): n
 
 /** The text score of a normalized value against a prepared reading (see `scoreStored`). */
 export const scoreText = (stored: NormalizedText, read: PreparedText, precise = true): number =>
-  scoreStored({ text: stored, identifier: undefined, name: undefined, full: undefined }, read, precise)
+  scoreStored({ value: "", text: stored, identifier: undefined, name: undefined, full: undefined }, read, precise)
 
 /** The text score of two normalized values (`b` is the reading). */
 export const textScore = (a: NormalizedText, b: NormalizedText): number => scoreText(a, prepareText(b))
@@ -375,7 +379,7 @@ export const scoreColumn = (query: ColumnQuery, stored: string | undefined, prec
   if (stored === undefined || stored.trim() === "") return none
   const value = storedValue(stored)
   if (query.identifier !== undefined) {
-    const mine = value.identifier
+    const mine = identifierIn(value)
     if (mine !== undefined) {
       const q = query.identifier
       if (mine.folded === q.folded) {
@@ -454,10 +458,12 @@ const byId = (a: Scored, b: Scored) => (a.record.id < b.record.id ? -1 : a.recor
  * stands for them), so duplicates in a catalog never make a match ambiguous.
  */
 const distinct = (scored: ReadonlyArray<Scored>, columns: ReadonlyArray<string>): Array<Scored> => {
+  // The lowest id of each group, without sorting them all (callers never depend on the order returned).
   const seen = new Map<string, Scored>()
-  for (const s of [...scored].sort(byId)) {
+  for (const s of scored) {
     const key = JSON.stringify(columns.map((c) => s.record.values[c] ?? null))
-    if (!seen.has(key)) seen.set(key, s)
+    const kept = seen.get(key)
+    if (kept === undefined || byId(s, kept) < 0) seen.set(key, s)
   }
   return [...seen.values()]
 }
@@ -474,6 +480,7 @@ export const decideExact = (
   candidates: ReadonlyArray<CatalogRecord>,
   columns: ReadonlyArray<string>
 ): Decision => {
+  storedCache.clear()
   const exact = distinct(
     candidates.map((record) => score(queries, record)).filter((s) => s.exact),
     columns
@@ -496,6 +503,7 @@ export const decideApproximate = (
   columns: ReadonlyArray<string>,
   threshold: number
 ): Decision => {
+  storedCache.clear()
   const bounded = distinct(
     candidates.map((record) => score(queries, record, false)),
     columns

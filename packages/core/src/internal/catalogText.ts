@@ -18,13 +18,19 @@ const SPECIAL_LETTERS: Readonly<Record<string, string>> = {
   ı: "i"
 }
 
+/** Text of ASCII characters only. */
+const ASCII = /^[\u0000-\u007f]*$/
+
 /** Accents and compatibility forms removed (NFKD, marks dropped), lower case. */
 export const foldText = (value: string): string =>
-  value
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .toLowerCase()
-    .replace(/[ßæœøłđðþı]/g, (c) => SPECIAL_LETTERS[c] ?? c)
+  // ASCII is its own NFKD form, has no marks and none of the special letters: lower case is all it needs.
+  ASCII.test(value)
+    ? value.toLowerCase()
+    : value
+        .normalize("NFKD")
+        .replace(/\p{M}+/gu, "")
+        .toLowerCase()
+        .replace(/[ßæœøłđðþı]/g, (c) => SPECIAL_LETTERS[c] ?? c)
 
 /**
  * Legal forms by canonical name, each with the spellings it absorbs once spaces and dots are gone ("S. A. de C.V.",
@@ -148,14 +154,24 @@ export const words = (folded: string): Array<string> => {
 }
 
 /** OCR misreadings undone when looking for a legal form ("5.L." → `sl`, "Lfda." → `ltda`, "Ltcl." → `ltd`). */
-const ocrLegal = (joined: string): string =>
-  joined
-    .replaceAll("5", "s")
-    .replaceAll("0", "o")
-    .replaceAll("1", "l")
-    .replaceAll("8", "b")
-    .replaceAll("cl", "d")
-    .replaceAll("f", "t")
+const ocrLegal = (joined: string): string => {
+  // One pass, as the replacements in turn would give: 5→s, 0→o, 1→l, 8→b, then "cl"→d left to right, then f→t.
+  let out = ""
+  let i = 0
+  while (i < joined.length) {
+    const c = ocrDigit(joined.charAt(i))
+    if (c === "c" && i + 1 < joined.length && ocrDigit(joined.charAt(i + 1)) === "l") {
+      out += "d"
+      i += 2
+    } else {
+      out += c === "f" ? "t" : c
+      i++
+    }
+  }
+  return out
+}
+
+const ocrDigit = (c: string): string => (c === "5" ? "s" : c === "0" ? "o" : c === "1" ? "l" : c === "8" ? "b" : c)
 
 /** Spellings this long also match one edit away (shorter ones are too close to ordinary words). */
 const LEGAL_FUZZY_LENGTH = 5

@@ -45,6 +45,61 @@ export const trigrams = (text: string): Set<number> => {
   return set
 }
 
+/** The distinct trigram codes of `text`, ascending (a compact set: two are intersected by merging). */
+export const sortedTrigrams = (text: string): Int32Array => {
+  // A key of n characters has at most n + 2 trigrams per word boundary: 2n + 2 bounds them all.
+  if (2 * text.length + 2 > sortScratch.length) sortScratch = new Int32Array(4 * text.length + 4)
+  const codes = sortScratch
+  let n = 0
+  const len = text.length
+  let i = 0
+  while (i < len) {
+    while (i < len && charCode(text.charCodeAt(i)) === 0) i++
+    if (i >= len) break
+    let j = i
+    while (j < len && charCode(text.charCodeAt(j)) !== 0) j++
+    let a = 0
+    let b = 0
+    for (let p = i; p <= j; p++) {
+      const c = p < j ? charCode(text.charCodeAt(p)) : 0
+      // Insertion sort as they come (a key has a few dozen), duplicates dropped.
+      const code = a * ALPHABET * ALPHABET + b * ALPHABET + c
+      let k = n
+      while (k > 0 && codes[k - 1]! > code) k--
+      if (k === 0 || codes[k - 1] !== code) {
+        codes.copyWithin(k + 1, k, n)
+        codes[k] = code
+        n++
+      }
+      a = b
+      b = c
+    }
+    i = j
+  }
+  return codes.slice(0, n)
+}
+
+/** Scratch of `sortedTrigrams` (synchronous; grown for long keys). */
+let sortScratch = new Int32Array(256)
+
+/** `pg_trgm`'s similarity of two `sortedTrigrams` sets. */
+export const sortedSimilarity = (a: Int32Array, b: Int32Array): number => {
+  let shared = 0
+  let i = 0
+  let j = 0
+  while (i < a.length && j < b.length) {
+    const x = a[i]!
+    const y = b[j]!
+    if (x === y) {
+      shared++
+      i++
+      j++
+    } else if (x < y) i++
+    else j++
+  }
+  return similarityOf(shared, a.length, b.length)
+}
+
 /** `pg_trgm`'s float4 similarity from the sizes of two trigram sets and how many they share. */
 export const similarityOf = (shared: number, a: number, b: number): number =>
   a <= 0 || b <= 0 ? 0 : Math.fround(shared / (a + b - shared))
