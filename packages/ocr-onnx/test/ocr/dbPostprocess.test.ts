@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { defaultOcrConfig } from "../../src/internal/ocr/config.js"
-import { dbPostprocess, type ProbabilityMap } from "../../src/internal/ocr/dbPostprocess.js"
+import { dbPostprocess, mergeOverlapping, type ProbabilityMap } from "../../src/internal/ocr/dbPostprocess.js"
 
 const deg = Math.PI / 180
 
@@ -128,5 +128,58 @@ describe("dbPostprocess", () => {
     const rects = Array.from({ length: 5 }, (_, k) => ({ cx: 60, cy: 20 + k * 40, w: 20 + k * 10, h: 12, angle: 0 }))
     const boxes = dbPostprocess(draw(120, 220, rects), 1, 1, { ...defaultOcrConfig, detMaxBoxes: 2 })
     expect(boxes.map((b) => Math.round(b.cy))).toEqual([180, 140])
+  })
+
+  // A monospace receipt line "3 CAFÉ MOLIDO": DB finds the quantity as a component of its own one narrow gap before
+  // the line, and the line's unclip margin (≈ 0.75 of its kernel height) reaches over most of it.
+  const receipt = (gap: number) =>
+    draw(320, 120, [
+      { cx: 160, cy: 40, w: 200, h: 10, angle: 0 },
+      { cx: 60 - gap - 4, cy: 40, w: 8, h: 10, angle: 0 }
+    ])
+
+  it("reads a short box inside a line's unclip margin once: merged into the line, which grows over it", () => {
+    const unmerged = dbPostprocess(receipt(2), 1, 1, { ...defaultOcrConfig, detMergeCover: 0 })
+    // The cause: two boxes over the same glyph, so the "3" was read alone and again at the edge of the line.
+    expect(unmerged).toHaveLength(2)
+    const [line, digit] = unmerged as [(typeof unmerged)[number], (typeof unmerged)[number]]
+    expect(line.cx - line.width / 2).toBeLessThan(digit.cx)
+    const boxes = dbPostprocess(receipt(2), 1, 1, defaultOcrConfig)
+    expect(boxes).toHaveLength(1)
+    const merged = boxes[0]!
+    // The merged box reaches the digit box's far edge, so the digit is read whole, and keeps the line's right end.
+    expect(merged.cx - merged.width / 2).toBeCloseTo(digit.cx - digit.width / 2, 1)
+    expect(merged.cx + merged.width / 2).toBeCloseTo(line.cx + line.width / 2, 1)
+    expect(merged.height).toBeCloseTo(line.height, 5)
+    expect(merged.cy).toBeCloseTo(line.cy, 5)
+  })
+
+  it("keeps a word that only touches a line's margin, and short boxes on the rows above and below", () => {
+    // Two cells away: most of the word lies outside the line's box.
+    expect(dbPostprocess(receipt(12), 1, 1, defaultOcrConfig)).toHaveLength(2)
+    // Rows 20 px apart: their unclipped boxes overlap, but the word sits off the line's axis.
+    const rows = draw(320, 120, [
+      { cx: 160, cy: 40, w: 200, h: 10, angle: 0 },
+      { cx: 100, cy: 60, w: 30, h: 10, angle: 0 }
+    ])
+    expect(dbPostprocess(rows, 1, 1, defaultOcrConfig)).toHaveLength(2)
+  })
+
+  it("merges a covered box into the larger one along the larger's axis, keeping the higher score", () => {
+    const line = { cx: 100, cy: 50, width: 100, height: 20, angle: 2 * deg, score: 0.7 }
+    const inside = { cx: 145, cy: 51.5, width: 20, height: 16, angle: 0, score: 0.9 }
+    const [merged, ...rest] = mergeOverlapping([inside, line], 0.5)
+    expect(rest).toEqual([])
+    expect(merged!.angle).toBe(line.angle)
+    expect(merged!.score).toBe(0.9)
+    // The inside box pokes 5 px out of the right end: the merged box ends there and starts where the line did.
+    const u = (x: number, y: number) => (x - line.cx) * Math.cos(line.angle) + (y - line.cy) * Math.sin(line.angle)
+    const left = u(merged!.cx, merged!.cy) - merged!.width / 2
+    expect(left).toBeCloseTo(-50, 5)
+    expect(merged!.width).toBeGreaterThan(104)
+    expect(merged!.width).toBeLessThan(108)
+    // Below half covered, or across the text at another angle: kept apart.
+    expect(mergeOverlapping([{ ...inside, cx: 158 }, line], 0.5)).toHaveLength(2)
+    expect(mergeOverlapping([{ ...inside, angle: 60 * deg }, line], 0.5)).toHaveLength(2)
   })
 })

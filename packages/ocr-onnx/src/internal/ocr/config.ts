@@ -22,6 +22,11 @@ export interface OcrConfig {
   readonly detMaxBoxes: number
   /** A component this many times longer than wide has its own angle; shorter ones take the page's axis. */
   readonly detMinElongation: number
+  /**
+   * A box with this fraction of its area inside a larger box on the same line is merged into it (0: never), see
+   * `mergeOverlapping` in `dbPostprocess.ts`.
+   */
+  readonly detMergeCover: number
   /** Recognition input height (fixed by the model: 48 for PP-OCRv3/v4, 32 for older CRNN ones). */
   readonly recHeight: number
   /** Longest recognition input, in pixels at height 48; longer lines are split at gaps. */
@@ -68,6 +73,7 @@ export const defaultOcrConfig: OcrConfig = {
   detMinSide: 3,
   detMaxBoxes: 1000,
   detMinElongation: 3,
+  detMergeCover: 0.5,
   recHeight: 48,
   recMaxWidth: 1280,
   recMaxAspect: 150,

@@ -1,4 +1,4 @@
-import { type OrientedBox, scaleBox } from "./box.js"
+import { normalizeAngle, type OrientedBox, scaleBox } from "./box.js"
 import type { OcrConfig } from "./config.js"
 
 /** The probability map the detector returns, [height, width] row-major, in detection pixels. */
@@ -138,6 +138,85 @@ const dominantAxis = (boxes: ReadonlyArray<OrientedBox>): number => {
   return c === 0 && s === 0 ? 0 : 0.5 * Math.atan2(s, c)
 }
 
+/** Fraction of `inner`'s area inside `outer`, on a grid of 8 × 8 sample points. */
+const coverage = (inner: OrientedBox, outer: OrientedBox): number => {
+  const c = Math.cos(inner.angle)
+  const s = Math.sin(inner.angle)
+  const oc = Math.cos(outer.angle)
+  const os = Math.sin(outer.angle)
+  let inside = 0
+  for (let i = 0; i < 8; i++) {
+    const u = ((i + 0.5) / 8 - 0.5) * inner.width
+    for (let j = 0; j < 8; j++) {
+      const v = ((j + 0.5) / 8 - 0.5) * inner.height
+      const dx = inner.cx + u * c - v * s - outer.cx
+      const dy = inner.cy + u * s + v * c - outer.cy
+      if (Math.abs(dx * oc + dy * os) <= outer.width / 2 && Math.abs(-dx * os + dy * oc) <= outer.height / 2) inside++
+    }
+  }
+  return inside / 64
+}
+
+/** `outer` stretched along its own axis over `inner`'s extent (its height and angle unchanged). */
+const stretchOver = (outer: OrientedBox, inner: OrientedBox): OrientedBox => {
+  const c = Math.cos(outer.angle)
+  const s = Math.sin(outer.angle)
+  const ic = Math.cos(inner.angle)
+  const is = Math.sin(inner.angle)
+  let u0 = -outer.width / 2
+  let u1 = outer.width / 2
+  for (const [su, sv] of [
+    [-1, -1],
+    [1, -1],
+    [1, 1],
+    [-1, 1]
+  ] as const) {
+    const x = inner.cx + (su * inner.width * ic - sv * inner.height * is) / 2 - outer.cx
+    const y = inner.cy + (su * inner.width * is + sv * inner.height * ic) / 2 - outer.cy
+    const u = x * c + y * s
+    u0 = Math.min(u0, u)
+    u1 = Math.max(u1, u)
+  }
+  const um = (u0 + u1) / 2
+  return {
+    ...outer,
+    cx: outer.cx + um * c,
+    cy: outer.cy + um * s,
+    width: u1 - u0,
+    score: Math.max(outer.score, inner.score)
+  }
+}
+
+/**
+ * Unclipped boxes that read the same text, merged. The unclip margin of a long line (about 0.75 of its kernel's
+ * height on each end) reaches over a short neighbour that DB found as a component of its own: on a monospace
+ * receipt the quantity "3" one character cell before "CAFÉ MOLIDO", read once alone and again at the edge of the
+ * line's crop ("3 3 CAFÉ"). A box with at least `detMergeCover` of its area inside a larger one, on the same line
+ * (centre within a quarter of the larger's height from its axis, height 0.4–1.5 times the larger's, axes within
+ * 10°), is
+ * dropped and the larger one stretched along its axis over it, so that its text is read once and whole even when
+ * the larger crop only cut into it.
+ */
+export const mergeOverlapping = (boxes: ReadonlyArray<OrientedBox>, minCover: number): Array<OrientedBox> => {
+  const kept: Array<OrientedBox> = []
+  for (const box of boxes.toSorted((a, b) => b.width * b.height - a.width * a.height)) {
+    const k = kept.findIndex((big) => {
+      const turn = Math.abs(normalizeAngle(2 * (box.angle - big.angle))) / 2
+      const across = -(box.cx - big.cx) * Math.sin(big.angle) + (box.cy - big.cy) * Math.cos(big.angle)
+      return (
+        turn < (10 * Math.PI) / 180 &&
+        Math.abs(across) <= big.height / 4 &&
+        box.height <= 1.5 * big.height &&
+        box.height >= 0.4 * big.height &&
+        coverage(box, big) >= minCover
+      )
+    })
+    if (k < 0) kept.push(box)
+    else kept[k] = stretchOver(kept[k]!, box)
+  }
+  return kept
+}
+
 /**
  * DB post-processing: threshold the probability map, label 8-connected components, keep those whose mean
  * probability reaches the box score, fit an oriented rectangle, unclip it by d = area·ratio/perimeter and return
@@ -146,7 +225,8 @@ const dominantAxis = (boxes: ReadonlyArray<OrientedBox>): number => {
  * Orientation: a component at least `detMinElongation` times longer than wide (a line of several characters)
  * takes its own moment angle; a shorter one (a number, a short word, one character) has no reliable angle of its
  * own and takes the page's: the length-weighted mean axis of the elongated ones. So a lone "2" in a table is read
- * at the page's skew, and upright on a page turned by 90°.
+ * at the page's skew, and upright on a page turned by 90°. Boxes that cover the same text are merged
+ * (`mergeOverlapping`).
  */
 export const dbPostprocess = (
   map: ProbabilityMap,
@@ -170,6 +250,7 @@ export const dbPostprocess = (
     if (Math.min(grown.width, grown.height) < config.detMinSide + 2) continue
     boxes.push(scaleBox(grown, scaleX, scaleY))
   }
-  boxes.sort((a, b) => b.width * b.height - a.width * a.height)
-  return boxes.length > config.detMaxBoxes ? boxes.slice(0, config.detMaxBoxes) : boxes
+  const merged = config.detMergeCover > 0 ? mergeOverlapping(boxes, config.detMergeCover) : boxes
+  merged.sort((a, b) => b.width * b.height - a.width * a.height)
+  return merged.length > config.detMaxBoxes ? merged.slice(0, config.detMaxBoxes) : merged
 }
