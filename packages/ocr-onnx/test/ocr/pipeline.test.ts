@@ -114,6 +114,41 @@ describe("recognizePage with fake sessions", () => {
     })
   )
 
+  it.effect("reads a line the classifier turned both ways and keeps the reading the recognizer is surer of", () =>
+    Effect.gen(function* () {
+      // Ink on the left of both lines: a crop read the right way up is darker on its left (the recognizer's input
+      // is normalised to [-1, 1], ink negative); this recognizer is sure of itself only on such crops.
+      const data = new Uint8Array(400 * 200 * 3).fill(255)
+      for (let y = 30; y < 160; y++) data.fill(0, (y * 400 + 40) * 3, (y * 400 + 120) * 3)
+      const inkLeft: PageImage = { ...page, data }
+      const calls: Array<ReadonlyArray<number>> = []
+      const sure = (input: Tensor) => {
+        const [, , h, w] = input.dims as [number, number, number, number]
+        let left = 0
+        let right = 0
+        for (let y = 0; y < h; y++) {
+          for (let x = 0; x < w / 4; x++) {
+            left += input.data[y * w + x]!
+            right += input.data[y * w + w - 1 - x]!
+          }
+        }
+        return left < right ? 0.95 : 0.6
+      }
+      const recognizer = session((input) => rec(sure(input)).run({ x: input }).pipe(Effect.runSync).y!, calls)
+      const result = yield* recognizePage(engine({ cls: cls(0.95), rec: recognizer }), inkLeft)
+      // The classifier said 180° for both lines; reading them both ways overrules it.
+      expect(result.rotation).toBe(0)
+      expect(result.lines.map((l) => l.angle)).toEqual([0, 0])
+      expect(result.lines.map((l) => l.words.map((w) => w.text).join(" "))).toEqual(["ab c", "ab c"])
+      expect(result.lines[0]!.words[0]!.confidence).toBeCloseTo(0.95, 5)
+      expect(calls).toHaveLength(4)
+      // Lines the classifier leaves upright are read once.
+      calls.length = 0
+      yield* recognizePage(engine({ cls: cls(0.1), rec: recognizer }), inkLeft)
+      expect(calls).toHaveLength(2)
+    })
+  )
+
   it.effect("takes per-call options without touching the engine's configuration", () =>
     Effect.gen(function* () {
       const calls: Array<ReadonlyArray<number>> = []

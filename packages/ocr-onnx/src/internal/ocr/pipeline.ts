@@ -132,7 +132,7 @@ const recognizeLine = Effect.fnUntraced(function* (
   if (score < config.minLineScore) return undefined
   const words = cropWords(restoreSpaces(chars, ink, config.spaceGap * config.recHeight, stride), ink, stride)
   if (words.length === 0) return undefined
-  return { box, words: wordsOnPage(crop, words, config.foldFullWidth) }
+  return { box, score, words: wordsOnPage(crop, words, config.foldFullWidth) }
 })
 
 const millis = (d: Duration.Duration): number => Duration.toMillis(d)
@@ -156,7 +156,18 @@ export const recognizePage = Effect.fn("OcrEngine.recognizePage")(function* (
       ? yield* Effect.timed(classify(cls, image, detected, config))
       : [Duration.zero, detected]
   const [recTime, recognized] = yield* Effect.timed(
-    Effect.forEach(boxes, (box) => recognizeLine(engine, image, box, config))
+    Effect.forEach(boxes, (box, k) => {
+      const upright = detected[k]!
+      if (box === upright) return recognizeLine(engine, image, box, config)
+      // A line the classifier turned is read both ways and kept the way the recognizer is surer of. The classifier
+      // sees a line squeezed into 192 columns: on an upright contract in Times it turned two of 22 long lines
+      // (1,600 columns and more at height 48), read as "n r osn p epn pns u e au p". Ties keep the turn.
+      return Effect.zipWith(
+        recognizeLine(engine, image, box, config),
+        recognizeLine(engine, image, upright, config),
+        (turned, asIs) => (asIs !== undefined && (turned === undefined || asIs.score > turned.score) ? asIs : turned)
+      )
+    })
   )
   const lines = recognized.filter((l) => l !== undefined)
   const order = readingOrder(lines.map((l) => l.box))
