@@ -4,6 +4,7 @@ import {
   cropWords,
   ctcDecode,
   foldFullWidth,
+  modelSpaces,
   parseDictionary,
   restoreSpaces,
   timestepColumn
@@ -67,6 +68,81 @@ describe("ctcDecode", () => {
 })
 
 const char = (text: string, first: number, last = first, prob = 0.9): CtcChar => ({ text, first, last, prob })
+
+/** Like `softmax`, with the space class's probability set where a third number is given. */
+const withSpace = (steps: ReadonlyArray<readonly [string, number, number?]>): Float32Array => {
+  const probs = softmax(steps.map(([label, p]) => [label, p] as const))
+  steps.forEach(([, , space], t) => {
+    if (space !== undefined) probs[t * C + C - 1] = space
+  })
+  return probs
+}
+
+describe("modelSpaces", () => {
+  // The Latin head reads "10€": the space it saw between 0 and € loses to the blank.
+  const steps = (space: number) =>
+    withSpace([
+      ["a", 0.9],
+      ["_", 0.9, 0.001],
+      ["b", 0.9],
+      ["_", 0.6, 0.002],
+      ["_", 0.5, space],
+      ["c", 0.9]
+    ])
+
+  it("puts a space where the space class reaches the threshold between two characters, at its likeliest step", () => {
+    const probs = steps(0.03)
+    const chars = ctcDecode(probs, 6, C, labels)
+    expect(chars.map((c) => c.text).join("")).toBe("abc")
+    const out = modelSpaces(chars, probs, C, 0.02)
+    expect(out.map((c) => c.text).join("")).toBe("ab c")
+    expect(out[2]).toEqual({ text: " ", first: 4, last: 4, prob: expect.closeTo(0.03, 5) })
+  })
+
+  it("adds nothing where the space stays under the threshold, or between adjacent timesteps", () => {
+    const probs = steps(0.015)
+    const chars = ctcDecode(probs, 6, C, labels)
+    expect(
+      modelSpaces(chars, probs, C, 0.02)
+        .map((c) => c.text)
+        .join("")
+    ).toBe("abc")
+    // Characters in consecutive timesteps leave no step for a space, whatever the space class says there.
+    const tight = withSpace([
+      ["a", 0.6, 0.3],
+      ["b", 0.6, 0.3]
+    ])
+    expect(
+      modelSpaces(ctcDecode(tight, 2, C, labels), tight, C, 0.02)
+        .map((c) => c.text)
+        .join("")
+    ).toBe("ab")
+  })
+
+  it("keeps the spaces already decoded without doubling them, and reads a piece at its timestep offset", () => {
+    const probs = withSpace([
+      ["a", 0.9],
+      [" ", 0.9],
+      ["_", 0.5, 0.4],
+      ["b", 0.9]
+    ])
+    const chars = ctcDecode(probs, 4, C, labels, 40)
+    const out = modelSpaces(chars, probs, C, 0.02, 40)
+    expect(out.map((c) => [c.text, c.first])).toEqual([
+      ["a", 40],
+      [" ", 41],
+      ["b", 43]
+    ])
+    const noSpace = steps(0.4)
+    const offset = modelSpaces(ctcDecode(noSpace, 6, C, labels, 16), noSpace, C, 0.02, 16)
+    expect(offset.map((c) => [c.text, c.first])).toEqual([
+      ["a", 16],
+      ["b", 18],
+      [" ", 20],
+      ["c", 21]
+    ])
+  })
+})
 
 describe("timestepColumn", () => {
   it("puts a timestep at the centre of its stride of columns", () => {

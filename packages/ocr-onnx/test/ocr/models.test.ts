@@ -12,7 +12,8 @@ describe("resolveModels", () => {
     expect(models.recognition).toBe(chineseModels().recognition)
     expect(models.recognitionHead).toMatch(/models\/latin_head\.bin$/)
     expect(models.dictionary).toMatch(/models\/latin_dict\.txt$/)
-    expect(recognizerConfig(models)).toEqual({ spaceGap: 0.35 })
+    // Spaces from the model's space probability; the column-gap rule off.
+    expect(recognizerConfig(models)).toEqual({ spaceGap: Number.POSITIVE_INFINITY, spaceProb: 0.1 })
   })
 
   it("selects PP-OCRv4's Chinese recognizer as shipped, with its own thresholds", () => {

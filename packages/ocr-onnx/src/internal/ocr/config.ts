@@ -57,6 +57,11 @@ export interface OcrConfig {
    * 0.25: synthetic pages 0.67 / 0.53 / 0.50 %, SROIE 8.5 / 7.6 / 6.7 %, FUNSD 16.6 / 16.4 / 16.5 % (10 pages each).
    */
   readonly spaceGap: number
+  /**
+   * A space between two characters where the model gives the space class at least this probability between them
+   * (0: off), see `modelSpaces` in `ctc.ts`.
+   */
+  readonly spaceProb: number
   /** Lines whose mean character probability is below this are dropped (PaddleOCR's drop_score). */
   readonly minLineScore: number
   /** Map full-width forms (U+FF01–FF5E, U+3000) that the Chinese dictionary prefers to ASCII. */
@@ -84,6 +89,7 @@ export const defaultOcrConfig: OcrConfig = {
   clsThreshold: 0.9,
   useClassifier: true,
   spaceGap: 0.25,
+  spaceProb: 0,
   minLineScore: 0.5,
   foldFullWidth: true
 }

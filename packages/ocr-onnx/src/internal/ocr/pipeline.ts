@@ -4,7 +4,7 @@ import type { OrientedBox } from "./box.js"
 import { applyFlips, clsFlips } from "./classify.js"
 import { type OcrConfig, withConfig } from "./config.js"
 import { cropLine, inkColumns, sliceColumns, splitColumns, writeClsInput } from "./crop.js"
-import { type CtcChar, cropWords, ctcDecode, restoreSpaces, timestepColumn } from "./ctc.js"
+import { type CtcChar, cropWords, ctcDecode, modelSpaces, restoreSpaces, timestepColumn } from "./ctc.js"
 import { dbPostprocess } from "./dbPostprocess.js"
 import { type InferenceSession, type OcrEngine, OcrError, type Tensor } from "./engine.js"
 import { type PageImage, validateImage } from "./image.js"
@@ -122,7 +122,13 @@ const recognizeLine = Effect.fnUntraced(function* (
     }
     if (t === 0) continue
     stride = (to - from) / t
-    for (const ch of ctcDecode(out.data, t, c, engine.labels, from / stride)) {
+    const decoded = ctcDecode(out.data, t, c, engine.labels, from / stride)
+    // Only a recognizer with a space class (one per label, the space last) has a space probability to read.
+    const spaced =
+      config.spaceProb > 0 && c === engine.labels.length
+        ? modelSpaces(decoded, out.data, c, config.spaceProb, from / stride)
+        : decoded
+    for (const ch of spaced) {
       const centre = (timestepColumn(ch.first, stride) + timestepColumn(ch.last, stride)) / 2
       if (centre >= start && centre < end) chars.push(ch)
     }
