@@ -13,7 +13,9 @@
  * the truth: ñ, accents, ¿ ¡, €, º ª…; per page, as multisets), word accuracy (truth words found among the words
  * read, per page, as multisets), and pages per CPU-second. Run: `npm run bench:spanish -w @legible/ocr-onnx`.
  * `SPANISH_BENCH_PAGES` (pages per kind and condition, default 2), `SPANISH_BENCH_ENGLISH` (FUNSD and SROIE pages,
- * default 10).
+ * default 10). `SPANISH_BENCH_ENGINES` (comma-separated subset of latin,chinese,tesseract; default all three; a missing
+ * engine's columns read n/a) and `SPANISH_BENCH_KEEP` (a directory: images and engine outputs are written there and
+ * kept, to compare what was read with the truth) are for quick iterations.
  */
 import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
@@ -40,14 +42,16 @@ import {
 
 const PER_KIND = Number(process.env.SPANISH_BENCH_PAGES ?? 2)
 const ENGLISH = Number(process.env.SPANISH_BENCH_ENGLISH ?? 10)
+const ENGINES = (process.env.SPANISH_BENCH_ENGINES ?? "latin,chinese,tesseract").split(",")
+const KEEP = process.env.SPANISH_BENCH_KEEP
 const log = (line: string) => process.stdout.write(`${line}\n`)
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url))
 type EngineName = "latin" | "chinese" | "tesseract"
 
-const runEngine = (engine: EngineName, images: ReadonlyArray<string>, dir: string): EngineOutput => {
+const runEngine = (engine: EngineName, images: ReadonlyArray<string>, dir: string, set = "spanish"): EngineOutput => {
   const input: EngineInput = { images, workers: Os.availableParallelism() }
-  const inputPath = Path.join(dir, `${engine}-input.json`)
-  const outputPath = Path.join(dir, `${engine}-output.json`)
+  const inputPath = Path.join(dir, `${set}-${engine}-input.json`)
+  const outputPath = Path.join(dir, `${set}-${engine}-output.json`)
   Fs.writeFileSync(inputPath, JSON.stringify(input))
   execFileSync(
     Path.join(repoRoot, "node_modules/.bin/node"),
@@ -147,7 +151,8 @@ it.live(
   () =>
     Effect.sync(() => {
       buildDist()
-      const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "spanish-bench-"))
+      if (KEEP !== undefined) Fs.mkdirSync(KEEP, { recursive: true })
+      const dir = KEEP ?? Fs.mkdtempSync(Path.join(Os.tmpdir(), "spanish-bench-"))
       try {
         const sets: Array<{ name: string; items: Array<Item> }> = []
         const pages = spanishPages(PER_KIND)
@@ -181,12 +186,22 @@ it.live(
         log(`Spanish benchmark: ${images.length} pages, ${Os.availableParallelism()} workers per engine`)
         const outputs = new Map<EngineName, EngineOutput>()
         for (const engine of ["latin", "chinese", "tesseract"] as const) {
+          if (!ENGINES.includes(engine)) continue
           log(`  ${engine}… (load average ${Os.loadavg()[0]?.toFixed(1)})`)
           outputs.set(engine, runEngine(engine, images, dir))
         }
-        const latin = outputs.get("latin")!
-        const chinese = outputs.get("chinese")!
-        const tess = outputs.get("tesseract")!
+        const none: EngineOutput = {
+          engine: "n/a",
+          workers: 0,
+          startupMs: 0,
+          wallMs: 0,
+          cpuMs: 0,
+          maxRssMb: 0,
+          pages: []
+        }
+        const latin = outputs.get("latin") ?? none
+        const chinese = outputs.get("chinese") ?? none
+        const tess = outputs.get("tesseract") ?? none
 
         log("")
         log(
@@ -257,15 +272,19 @@ it.live(
           ] as const) {
             const list: ReadonlyArray<Sample> = samples
             const sizes = new Map(list.map((s) => [s.image, imageSize(s.image)] as const))
-            const before = runEngine(
-              "chinese",
-              list.map((s) => s.image),
-              dir
-            )
+            const before = ENGINES.includes("chinese")
+              ? runEngine(
+                  "chinese",
+                  list.map((s) => s.image),
+                  dir,
+                  name
+                )
+              : none
             const after = runEngine(
               "latin",
               list.map((s) => s.image),
-              dir
+              dir,
+              name
             )
             const b = scorePages(before, list, sizes, upper)
             const a = scorePages(after, list, sizes, upper)
@@ -282,7 +301,7 @@ it.live(
           }
         } else log("FUNSD/SROIE skipped: ../shared/data is absent")
       } finally {
-        Fs.rmSync(dir, { recursive: true, force: true })
+        if (KEEP === undefined) Fs.rmSync(dir, { recursive: true, force: true })
       }
     }),
   3_600_000
