@@ -62,21 +62,17 @@ export const sortedTrigrams = (text: string): Int32Array => {
     let b = 0
     for (let p = i; p <= j; p++) {
       const c = p < j ? charCode(text.charCodeAt(p)) : 0
-      // Insertion sort as they come (a key has a few dozen), duplicates dropped.
-      const code = a * ALPHABET * ALPHABET + b * ALPHABET + c
-      let k = n
-      while (k > 0 && codes[k - 1]! > code) k--
-      if (k === 0 || codes[k - 1] !== code) {
-        codes.copyWithin(k + 1, k, n)
-        codes[k] = code
-        n++
-      }
+      codes[n++] = a * ALPHABET * ALPHABET + b * ALPHABET + c
       a = b
       b = c
     }
     i = j
   }
-  return codes.slice(0, n)
+  // Sorted in place, duplicates dropped, then copied out at their number.
+  codes.subarray(0, n).sort()
+  let distinct = 0
+  for (let k = 0; k < n; k++) if (k === 0 || codes[k] !== codes[distinct - 1]) codes[distinct++] = codes[k]!
+  return codes.slice(0, distinct)
 }
 
 /** Scratch of `sortedTrigrams` (synchronous; grown for long keys). */
