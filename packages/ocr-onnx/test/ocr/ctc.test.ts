@@ -119,6 +119,22 @@ describe("modelSpaces", () => {
     ).toBe("ab")
   })
 
+  it("adds no space after an opening mark", () => {
+    const marks = parseDictionary("¿\nb")
+    const probs = new Float32Array(3 * marks.length)
+    probs[1] = 0.9
+    probs[marks.length] = 0.5
+    probs[2 * marks.length - 1] = 0.4
+    probs[2 * marks.length + 2] = 0.9
+    const chars = ctcDecode(probs, 3, marks.length, marks)
+    expect(chars.map((c) => c.text).join("")).toBe("¿b")
+    expect(
+      modelSpaces(chars, probs, marks.length, 0.1)
+        .map((c) => c.text)
+        .join("")
+    ).toBe("¿b")
+  })
+
   it("keeps the spaces already decoded without doubling them, and reads a piece at its timestep offset", () => {
     const probs = withSpace([
       ["a", 0.9],
