@@ -6,8 +6,8 @@
 import { FakeAnthropic, FakeOpenAI } from "@legible/testkit"
 import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Json, type Reply, SAMPLE_PDF, token } from "../test/support/http.js"
-import { figure, mapLimit, type Stack, seedSkill, startStack } from "./support/ab.js"
+import { type Json, type Reply, SAMPLE_PDF, seedSkill, token } from "../test/support/http.js"
+import { figure, mapLimit, type Stack, startStack } from "./support/ab.js"
 
 const USERS = {
   alice: { sub: "alice", clientId: "client-a", name: "Alice" },

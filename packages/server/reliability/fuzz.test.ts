@@ -11,8 +11,8 @@ import { Extraction } from "@legible/core"
 import { Exit, Schema } from "effect"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Json, SAMPLE_PDF, token } from "../test/support/http.js"
-import { figure, rawRequest, type Stack, seedSkill, startStack } from "./support/ab.js"
+import { type Json, SAMPLE_PDF, seedSkill, token } from "../test/support/http.js"
+import { figure, rawRequest, type Stack, startStack } from "./support/ab.js"
 
 /** Longest time an answer may take (generous: 2 cores are shared with other suites). */
 const DEADLINE_MS = 10_000

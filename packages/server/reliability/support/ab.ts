@@ -6,8 +6,8 @@
  */
 import { createHash } from "node:crypto"
 import { connect } from "node:net"
-import * as Quickstart from "../../src/Quickstart.js"
-import { type Client, client, type Json } from "../../test/support/http.js"
+import { type Client, client } from "../../test/support/http.js"
+
 import { createDatabase, query, type TestDatabase } from "../../test/support/postgres.js"
 import { type Running, SECRET, type Server, startServer, startWorker, tempDir } from "../../test/support/process.js"
 
@@ -117,39 +117,6 @@ export const startStack = async (
 export const restartWorker = async (stack: Stack): Promise<void> => {
   await stack.worker?.stop("SIGKILL")
   stack.worker = await startWorker(stack.env)
-}
-
-const must = async (what: string, reply: Promise<{ status: number; body: unknown }>, status: number) => {
-  const r = await reply
-  if (r.status !== status) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`)
-  return r.body as Json
-}
-
-/**
- * The demo invoice skill (`factura-es`, with its supplier catalog) for the token's client; returns the skill id.
- * The token's user must exist (create a key first).
- */
-export const seedSkill = async (api: Client, jwt: string): Promise<string> => {
-  const catalog = await must(
-    "catalog",
-    api.jwt("POST", "/api/catalogs", jwt, { name: Quickstart.CATALOG, columns: ["cif", "nombre"] }),
-    201
-  )
-  await must(
-    "records",
-    api.jwt("POST", `/api/catalogs/${catalog.id as string}/records`, jwt, Quickstart.SUPPLIERS),
-    200
-  )
-  const skill = await must(
-    "skill",
-    api.jwt("POST", "/api/skills", jwt, {
-      slug: Quickstart.SKILL,
-      name: "Factura (España)",
-      fields: Quickstart.skillFields(catalog.id as string)
-    }),
-    201
-  )
-  return skill.id as string
 }
 
 /** A raw HTTP/1.1 answer: the status and the body text. */

@@ -4,8 +4,7 @@
  * catalogs and the demo invoice skill (through the operator endpoints), keys, and completed extractions of the
  * sample invoice.
  */
-import * as Quickstart from "../../src/Quickstart.js"
-import { type Client, client, type Json, SAMPLE_PDF, token } from "../support/http.js"
+import { type Client, client, type Json, SAMPLE_PDF, seedSkill, token } from "../support/http.js"
 import { type Running, SECRET, type Server, startServer, startWorker } from "../support/process.js"
 
 /** The users of the suite. */
@@ -33,31 +32,6 @@ export interface World {
   /** The worker process of split roles. */
   readonly worker: Running | undefined
   readonly stop: () => Promise<void>
-}
-
-const must = async (what: string, reply: Promise<{ status: number; body: unknown }>, status = 200): Promise<Json> => {
-  const r = await reply
-  if (r.status !== status) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`)
-  return r.body as Json
-}
-
-const seedClient = async (api: Client, jwt: string): Promise<string> => {
-  const catalog = await must(
-    "catalog",
-    api.jwt("POST", "/api/catalogs", jwt, { name: Quickstart.CATALOG, columns: ["cif", "nombre"] }),
-    201
-  )
-  await must("records", api.jwt("POST", `/api/catalogs/${catalog.id as string}/records`, jwt, Quickstart.SUPPLIERS))
-  const skill = await must(
-    "skill",
-    api.jwt("POST", "/api/skills", jwt, {
-      slug: Quickstart.SKILL,
-      name: "Factura (España)",
-      fields: Quickstart.skillFields(catalog.id as string)
-    }),
-    201
-  )
-  return skill.id as string
 }
 
 /** Starts the server and builds the world. `split` runs api and worker as two processes (PostgreSQL only). */
@@ -102,8 +76,8 @@ const populate = async (
     bob: await api.createKey(tokens.bob, "bob live"),
     root: await api.createKey(tokens.root, "root live")
   }
-  const aliceSkill = await seedClient(api, tokens.alice)
-  await seedClient(api, tokens.bob)
+  const aliceSkill = await seedSkill(api, tokens.alice)
+  await seedSkill(api, tokens.bob)
   const alice1 = await api.submit(keys.alice, SAMPLE_PDF, TRICKY_NAME)
   let queuedRead: Json | undefined
   let worker: Running | undefined

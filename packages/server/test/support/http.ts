@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs"
 import * as Path from "node:path"
 import * as Jwt from "../../src/Jwt.js"
+import * as Quickstart from "../../src/Quickstart.js"
 import { ROOT, SECRET, waitFor } from "./process.js"
 
 /** The sample invoice shipped in the repository. */
@@ -106,3 +107,37 @@ export const client = (base: string) => {
 
 /** A client of one server. */
 export type Client = ReturnType<typeof client>
+
+/** The reply's body when its status is `status`; otherwise fails naming the step, the status and the body. */
+export const must = async (
+  what: string,
+  reply: Promise<{ status: number; body: unknown }>,
+  status = 200
+): Promise<Json> => {
+  const r = await reply
+  if (r.status !== status) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`)
+  return r.body as Json
+}
+
+/**
+ * The demo invoice skill (`factura-es`, with its supplier catalog) for the token's client; returns the skill id.
+ * The token's user must exist (create a key first).
+ */
+export const seedSkill = async (api: Client, jwt: string): Promise<string> => {
+  const catalog = await must(
+    "catalog",
+    api.jwt("POST", "/api/catalogs", jwt, { name: Quickstart.CATALOG, columns: ["cif", "nombre"] }),
+    201
+  )
+  await must("records", api.jwt("POST", `/api/catalogs/${catalog.id as string}/records`, jwt, Quickstart.SUPPLIERS))
+  const skill = await must(
+    "skill",
+    api.jwt("POST", "/api/skills", jwt, {
+      slug: Quickstart.SKILL,
+      name: "Factura (España)",
+      fields: Quickstart.skillFields(catalog.id as string)
+    }),
+    201
+  )
+  return skill.id as string
+}
