@@ -111,7 +111,11 @@ const chunk = (type: string, data: Uint8Array): Buffer => {
 }
 
 /** A ~70-byte PNG whose IHDR (valid CRC) declares `width` × `height` 8-bit grey pixels, with one tiny IDAT. */
-export const pixelFlood = (width = 100_000, height = 100_000): Uint8Array => {
+export const pixelFlood = (width = 100_000, height = 100_000): Uint8Array =>
+  greyPng(width, height, Uint8Array.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]))
+
+/** A PNG of `width` × `height` 8-bit grey pixels with `idat` (zlib data) as its one IDAT chunk. */
+const greyPng = (width: number, height: number, idat: Uint8Array): Uint8Array => {
   const header = Buffer.alloc(13)
   header.writeUInt32BE(width, 0)
   header.writeUInt32BE(height, 4)
@@ -120,7 +124,7 @@ export const pixelFlood = (width = 100_000, height = 100_000): Uint8Array => {
     Buffer.concat([
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
       chunk("IHDR", header),
-      chunk("IDAT", Uint8Array.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])),
+      chunk("IDAT", idat),
       chunk("IEND", new Uint8Array(0))
     ])
   )
@@ -145,18 +149,7 @@ export const giantPng = async (width = 9_950, height = 9_950): Promise<Uint8Arra
   }
   deflate.end()
   await done
-  const header = Buffer.alloc(13)
-  header.writeUInt32BE(width, 0)
-  header.writeUInt32BE(height, 4)
-  header.set([8, 0, 0, 0, 0], 8)
-  return new Uint8Array(
-    Buffer.concat([
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-      chunk("IHDR", header),
-      chunk("IDAT", Buffer.concat(out)),
-      chunk("IEND", new Uint8Array(0))
-    ])
-  )
+  return greyPng(width, height, Buffer.concat(out))
 }
 
 /**
