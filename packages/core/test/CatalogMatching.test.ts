@@ -1,15 +1,5 @@
 import { assert, describe, layer } from "@effect/vitest"
-import {
-  CatalogMatch,
-  CatalogMatching,
-  Directory,
-  Document,
-  Extractor,
-  type Field,
-  Ports,
-  Processing,
-  type Skill
-} from "@legible/core"
+import { CatalogMatch, CatalogMatching, Directory, type Field, Ports, Processing, type Skill } from "@legible/core"
 import { Fake, Fixtures, Memory } from "@legible/testkit"
 import { Effect, Layer } from "effect"
 
@@ -29,28 +19,6 @@ const proveedor = (catalog: Partial<Skill.CatalogFieldConfig> = {}): Skill.Skill
 }
 
 const stores = Layer.effectDiscard(setup).pipe(Layer.provideMerge(Memory.layer))
-
-/** Processing without a real document: an empty page, and an extractor that reads `values`. */
-const readerAndExtractor = (values: Extractor.ExtractedFields) =>
-  Layer.mergeAll(
-    Fake.layer(Document.DocumentReader, {
-      read: () =>
-        Effect.succeed({
-          mimeType: "application/pdf",
-          numPages: 1,
-          pages: [{ page: 1, width: 595, height: 842, source: "ocr" as const, lines: [], markdown: "" }],
-          fullText: "",
-          images: []
-        })
-    }),
-    Fake.layer(Extractor.FieldExtractor, {
-      extract: () =>
-        Effect.succeed({
-          values,
-          usage: { tokens_consumidos: 0, prompt_tokens: 0, response_tokens: 0, duration: 0, model: "local" }
-        })
-    })
-  )
 
 describe("CatalogMatching", () => {
   layer(Layer.provideMerge(CatalogMatching.layer, stores))((it) => {
@@ -172,7 +140,7 @@ describe("CatalogMatching", () => {
               model: "local"
             },
             matcher.match
-          ).pipe(Effect.provide(readerAndExtractor(values)))
+          ).pipe(Effect.provide(Fake.readerAndExtractor(values)))
           const rows = result.fields.find((f) => f.name === "lineas")?.value as ReadonlyArray<
             Record<string, Field.DetailedSimpleValue | Field.CatalogValue>
           >

@@ -1,4 +1,5 @@
 /** Partial fakes of ports: supply the methods a test needs; any other method dies loudly, naming itself. */
+import { Document, Extractor } from "@legible/core"
 import { type Context, Effect, Layer } from "effect"
 
 /** The defect of a method a fake does not implement. */
@@ -37,3 +38,30 @@ export const make = <I, S extends object>(tag: Context.Key<I, S>, partial: Parti
 /** A layer of the port `tag` from a partial implementation (see `make`). */
 export const layer = <I, S extends object>(tag: Context.Key<I, S>, partial: Partial<S>): Layer.Layer<I> =>
   Layer.succeed(tag, make(tag, partial))
+
+/**
+ * What `Processing.run` needs besides storage and matching, without a real document: a reader of one empty page and
+ * an extractor that reads `values` (with zero usage).
+ */
+export const readerAndExtractor = (
+  values: Extractor.ExtractedFields
+): Layer.Layer<Document.DocumentReader | Extractor.FieldExtractor> =>
+  Layer.mergeAll(
+    layer(Document.DocumentReader, {
+      read: () =>
+        Effect.succeed({
+          mimeType: "application/pdf",
+          numPages: 1,
+          pages: [{ page: 1, width: 595, height: 842, source: "ocr" as const, lines: [], markdown: "" }],
+          fullText: "",
+          images: []
+        })
+    }),
+    layer(Extractor.FieldExtractor, {
+      extract: () =>
+        Effect.succeed({
+          values,
+          usage: { tokens_consumidos: 0, prompt_tokens: 0, response_tokens: 0, duration: 0, model: "local" }
+        })
+    })
+  )

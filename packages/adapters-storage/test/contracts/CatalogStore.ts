@@ -3,19 +3,9 @@
  * searches of catalog matching (`search`), also through the `CatalogMatcher` built on the store under test.
  */
 import { assert, layer } from "@effect/vitest"
-import {
-  type Catalog,
-  CatalogMatch,
-  CatalogMatching,
-  Document,
-  Extractor,
-  type Field,
-  Ports,
-  Processing,
-  type Skill
-} from "@legible/core"
+import { type Catalog, CatalogMatch, CatalogMatching, type Field, Ports, Processing, type Skill } from "@legible/core"
 import { Fake, Fixtures } from "@legible/testkit"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { at, idOf, type StoresLayer, tenant } from "./support.js"
 
 const id = (n: number) => idOf(2, n)
@@ -79,28 +69,6 @@ const field = (catalogN: number, catalog: Partial<Skill.CatalogFieldConfig>): Sk
     ...catalog
   }
 })
-
-/** A reader of an empty page and an extractor that reads `values`: what `Processing.run` needs besides matching. */
-const readerAndExtractor = (values: Extractor.ExtractedFields) =>
-  Layer.mergeAll(
-    Fake.layer(Document.DocumentReader, {
-      read: () =>
-        Effect.succeed({
-          mimeType: "application/pdf",
-          numPages: 1,
-          pages: [{ page: 1, width: 595, height: 842, source: "ocr" as const, lines: [], markdown: "" }],
-          fullText: "",
-          images: []
-        })
-    }),
-    Fake.layer(Extractor.FieldExtractor, {
-      extract: () =>
-        Effect.succeed({
-          values,
-          usage: { tokens_consumidos: 0, prompt_tokens: 0, response_tokens: 0, duration: 0, model: "local" }
-        })
-    })
-  )
 
 /** The ranking `Similar` must give, computed here from the records (best first, then id). */
 const expectedSimilar = (text: string, minSimilarity: number, limit: number) =>
@@ -411,7 +379,7 @@ export const catalogStoreContract = (name: string, stores: StoresLayer) =>
             model: "local"
           },
           matcher.match
-        ).pipe(Effect.provide(readerAndExtractor(values)))
+        ).pipe(Effect.provide(Fake.readerAndExtractor(values)))
         const rows = result.fields.find((f) => f.name === "lineas")?.value as ReadonlyArray<
           Record<string, Field.CatalogValue>
         >
