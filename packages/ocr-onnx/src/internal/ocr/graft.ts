@@ -37,7 +37,8 @@ const readVarint = (bytes: Uint8Array, at: number): readonly [number, number] =>
   }
 }
 
-const varint = (value: number): Array<number> => {
+/** A non-negative integer as protobuf varint bytes. */
+export const varint = (value: number): Array<number> => {
   const out: Array<number> = []
   let v = value
   while (v >= 0x80) {
@@ -75,7 +76,8 @@ export const fields = (bytes: Uint8Array): Array<Field> => {
   return out
 }
 
-const payload = (bytes: Uint8Array, f: Field): Uint8Array => bytes.subarray(f.valueStart, f.end)
+/** A field's value bytes (without tag or length prefix). */
+export const payload = (bytes: Uint8Array, f: Field): Uint8Array => bytes.subarray(f.valueStart, f.end)
 const textDecoder = new TextDecoder()
 const textEncoder = new TextEncoder()
 
@@ -90,7 +92,7 @@ const stringsOf = (bytes: Uint8Array, number: number): Array<string> =>
     .map((x) => textDecoder.decode(payload(bytes, x)))
 
 /** A length-delimited field with the given payload. */
-const message = (number: number, payload: Uint8Array): Uint8Array => {
+export const message = (number: number, payload: Uint8Array): Uint8Array => {
   const head = [...varint(number * 8 + 2), ...varint(payload.length)]
   const out = new Uint8Array(head.length + payload.length)
   out.set(head)
@@ -98,7 +100,8 @@ const message = (number: number, payload: Uint8Array): Uint8Array => {
   return out
 }
 
-const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+/** The byte arrays one after the other. */
+export const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
   let at = 0
   for (const p of parts) {
