@@ -84,6 +84,16 @@ describe("trigram similarity", () => {
   )
 })
 
+/** fast-fuzzy's `fuzzy()` as `editRatio` reproduces it: whole strings, Damerau, no folding of its own. */
+const FUZZY_OPTIONS = {
+  useSellers: false,
+  useDamerau: true,
+  ignoreCase: false,
+  ignoreSymbols: false,
+  normalizeWhitespace: false,
+  useSeparatedUnicode: true
+}
+
 describe("edit ratio", () => {
   it("is the full Damerau-Levenshtein ratio over the whole strings", () => {
     assert.strictEqual(CatalogMatch.editRatio("acme", "acme"), 1)
@@ -99,14 +109,7 @@ describe("edit ratio", () => {
     "equals fast-fuzzy's fuzzy() without substring matching, on keys and identifiers",
     [EditText, EditText],
     ([a, b]) => {
-      const expected = fuzzy(a, b, {
-        useSellers: false,
-        useDamerau: true,
-        ignoreCase: false,
-        ignoreSymbols: false,
-        normalizeWhitespace: false,
-        useSeparatedUnicode: true
-      })
+      const expected = fuzzy(a, b, FUZZY_OPTIONS)
       const actual = CatalogMatch.editRatio(a, b)
       if (Number.isNaN(expected)) assert.isNaN(actual)
       else assert.strictEqual(actual, expected)
@@ -114,19 +117,27 @@ describe("edit ratio", () => {
     seeded(913, 2000)
   )
 
+  // Keys around 32 characters: the shorter string is compared as one bit per character up to 32, by rows beyond.
+  const LongText = Schema.String.check(Schema.isPattern(/^[abcde1 ]{24,40}$/))
+
+  it.prop(
+    "equals fuzzy() on either side of 32 characters, swaps and trailing spaces included",
+    [LongText, LongText, Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 38 }))],
+    ([a, b, at]) => {
+      // A neighbour swap of `a` too, the edit the bit vectors track on their own.
+      const swapped = at + 1 < a.length ? a.slice(0, at) + a.charAt(at + 1) + a.charAt(at) + a.slice(at + 2) : a
+      assert.strictEqual(CatalogMatch.editRatio(a, b), fuzzy(a, b, FUZZY_OPTIONS))
+      assert.strictEqual(CatalogMatch.editRatio(a, swapped), fuzzy(a, swapped, FUZZY_OPTIONS))
+      assert.strictEqual(CatalogMatch.editRatio(b, a), CatalogMatch.editRatio(a, b))
+    },
+    seeded(914, 1000)
+  )
+
   it("equals fuzzy() on long keys too (its scratch rows grow)", () => {
     const long = "construcciones y reformas del mediterraneo hermanos garcia ".repeat(3)
     const misread = long.replaceAll("rn", "m").replaceAll("cia", "cla")
-    const options = {
-      useSellers: false,
-      useDamerau: true,
-      ignoreCase: false,
-      ignoreSymbols: false,
-      normalizeWhitespace: false,
-      useSeparatedUnicode: true
-    }
-    assert.strictEqual(CatalogMatch.editRatio(long, misread), fuzzy(long, misread, options))
-    assert.strictEqual(CatalogMatch.editRatio("ab", "ba"), fuzzy("ab", "ba", options))
+    assert.strictEqual(CatalogMatch.editRatio(long, misread), fuzzy(long, misread, FUZZY_OPTIONS))
+    assert.strictEqual(CatalogMatch.editRatio("ab", "ba"), fuzzy("ab", "ba", FUZZY_OPTIONS))
   })
 })
 

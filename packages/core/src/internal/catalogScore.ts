@@ -131,6 +131,67 @@ export const editRatio = (a: string, b: string): number => {
   let lb = b.length
   while (la > 0 && a.charCodeAt(la - 1) === 32) la--
   while (lb > 0 && b.charCodeAt(lb - 1) === 32) lb--
+  // A swap whose cost is zero never beats matching both characters, so fast-fuzzy's recurrence is the optimal string
+  // alignment distance: symmetric, and bit-parallel with the shorter string as the pattern when it fits in a word.
+  const distance =
+    la <= lb
+      ? la <= WORD && ascii(a, la)
+        ? osaWord(a, la, b, lb)
+        : osaRows(a, la, b, lb)
+      : lb <= WORD && ascii(b, lb)
+        ? osaWord(b, lb, a, la)
+        : osaRows(a, la, b, lb)
+  return 1 - distance / Math.max(la, lb)
+}
+
+/** Pattern lengths `osaWord` handles: one bit per character in a 32-bit word. */
+const WORD = 32
+
+const ascii = (text: string, length: number): boolean => {
+  for (let i = 0; i < length; i++) if (text.charCodeAt(i) >= 128) return false
+  return true
+}
+
+/** Bit masks of the pattern's positions per character code (scratch of `osaWord`: all zero between calls). */
+const patternMasks = new Int32Array(128)
+
+/**
+ * The optimal string alignment distance of a pattern of 1–32 ASCII characters and a text, in one pass over the text
+ * with the pattern's column as bit vectors (Hyyrö 2003, "A bit-vector algorithm for computing Levenshtein and
+ * Damerau edit distances"). Carries and shifts only move bits upwards, so the bits above the pattern never reach
+ * its last one, which tracks the distance.
+ */
+const osaWord = (pattern: string, m: number, text: string, n: number): number => {
+  if (m === 0) return n
+  const masks = patternMasks
+  for (let i = 0; i < m; i++) masks[pattern.charCodeAt(i)]! |= 1 << i
+  const last = 1 << (m - 1)
+  let vp = -1
+  let vn = 0
+  let d0 = 0
+  let previous = 0
+  let distance = m
+  for (let j = 0; j < n; j++) {
+    const c = text.charCodeAt(j)
+    const pm = c < 128 ? masks[c]! : 0
+    const swap = ((~d0 & pm) << 1) & previous
+    d0 = ((((pm & vp) >>> 0) + (vp >>> 0)) ^ vp) | pm | vn | swap
+    let hp = vn | ~(d0 | vp)
+    let hn = d0 & vp
+    if ((hp & last) !== 0) distance++
+    else if ((hn & last) !== 0) distance--
+    hp = (hp << 1) | 1
+    hn = hn << 1
+    vp = hn | ~(d0 | hp)
+    vn = hp & d0
+    previous = pm
+  }
+  for (let i = 0; i < m; i++) masks[pattern.charCodeAt(i)] = 0
+  return distance
+}
+
+/** The optimal string alignment distance by rows of the matrix, for patterns `osaWord` cannot take. */
+const osaRows = (a: string, la: number, b: string, lb: number): number => {
   if (lb + 1 > editRows.prev.length) {
     const width = Math.max(lb + 1, 2 * editRows.prev.length)
     editRows.before = new Int32Array(width)
@@ -168,10 +229,10 @@ export const editRatio = (a: string, b: string): number => {
   editRows.before = before
   editRows.prev = prev
   editRows.row = row
-  return 1 - prev[lb]! / Math.max(la, lb)
+  return prev[lb]!
 }
 
-/** Scratch rows of `editRatio` (synchronous: reused by every call, grown when a longer string comes). */
+/** Scratch rows of `osaRows` (synchronous: reused by every call, grown when a longer string comes). */
 const editRows = { before: new Int32Array(64), prev: new Int32Array(64), row: new Int32Array(64) }
 
 /** Character codes folded by `skeleton` (0→o, 1/i→l, 5→s, 8→b); every other code maps to itself. */
