@@ -202,8 +202,7 @@ export const modelBytes = (path: string, edits: ModelEdits): Effect.Effect<Uint8
  * off 4.68 / 4.42 / 11.08 %.
  */
 export const recognizerConfig = (models: OcrModels): Partial<OcrConfig> =>
-  // Any head over the Latin dictionary (the shipped one, or a candidate of `train/` given by path) is a Latin head.
-  models.recognitionHead !== undefined && models.dictionary === latinModels().dictionary
+  models.recognitionHead !== undefined && models.recognitionHead === latinModels().recognitionHead
     ? { spaceGap: Number.POSITIVE_INFINITY, spaceProb: 0.1 }
     : {}
 
