@@ -43,6 +43,18 @@ describe("CatalogMatch.normalize", () => {
     for (const [value, key] of cases) assert.strictEqual(normalize(value).key, key, value)
   })
 
+  it("folds Latin characters one by one as the whole value would fold (decomposed, or beyond Latin)", () => {
+    // A value with a character past Latin Extended-B is folded as a whole (NFKD over the value); one without, a
+    // character at a time. " Ω" only adds a separator, so both readings must agree on every Latin character, also
+    // when its decomposed form (base letter and combining marks) is what was written.
+    for (let code = 0; code < 0x250; code++) {
+      const value = `Ab${String.fromCharCode(code)}cD s.a.`
+      const whole = normalize(`${value} Ω`)
+      assert.deepStrictEqual(normalize(value), whole, `U+${code.toString(16)}`)
+      assert.deepStrictEqual(normalize(value.normalize("NFKD")), whole, `U+${code.toString(16)} decomposed`)
+    }
+  })
+
   const Word = Schema.String.check(Schema.isPattern(/^[a-z]{2,8}$/))
   const Words = Schema.Array(Word).check(Schema.isMinLength(1), Schema.isMaxLength(5))
   const Gap = Schema.Literals([" ", "  ", ", ", " - ", "; ", " / "])

@@ -18,19 +18,36 @@ const SPECIAL_LETTERS: Readonly<Record<string, string>> = {
   ı: "i"
 }
 
-/** Text of ASCII characters only. */
-const ASCII = /^[\u0000-\u007f]*$/
+/** Accents and compatibility forms removed (NFKD, marks dropped), lower case, special letters spelled out. */
+const foldSlowly = (value: string): string =>
+  value
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[ßæœøłđðþı]/g, (c) => SPECIAL_LETTERS[c] ?? c)
+
+/** Characters below this code fold one by one through `LATIN_FOLDS` (Basic Latin to Latin Extended-B). */
+const LATIN_END = 0x250
+
+/**
+ * Each Latin character folded on its own. Within this range folding is per character: NFKD decomposes each one
+ * independently, the marks it yields are dropped whatever their order, and lower-casing needs no context (the tests
+ * compare whole values both ways).
+ */
+const LATIN_FOLDS: ReadonlyArray<string> = Array.from({ length: LATIN_END }, (_, code) =>
+  foldSlowly(String.fromCharCode(code))
+)
 
 /** Accents and compatibility forms removed (NFKD, marks dropped), lower case. */
-export const foldText = (value: string): string =>
-  // ASCII is its own NFKD form, has no marks and none of the special letters: lower case is all it needs.
-  ASCII.test(value)
-    ? value.toLowerCase()
-    : value
-        .normalize("NFKD")
-        .replace(/\p{M}+/gu, "")
-        .toLowerCase()
-        .replace(/[ßæœøłđðþı]/g, (c) => SPECIAL_LETTERS[c] ?? c)
+export const foldText = (value: string): string => {
+  let out = ""
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i)
+    if (code >= LATIN_END) return foldSlowly(value)
+    out += LATIN_FOLDS[code]!
+  }
+  return out
+}
 
 /**
  * Legal forms by canonical name, each with the spellings it absorbs once spaces and dots are gone ("S. A. de C.V.",
@@ -133,12 +150,42 @@ const DOTTED = /^(?:[a-z0-9]{1,4}\.)+[a-z0-9]{0,4}$/
 /** A word glued to a dotted abbreviation by a lost space ("gijons.a.", "sevillas.l.u."). */
 const GLUED = /^([a-z0-9]{3,})((?:[a-z]\.){2,}[a-z]?)$/
 
+const APOSTROPHES = /['’`´]/g
+
+const DOT = 46
+const AMPERSAND = 38
+const PLUS = 43
+
+/** `a-z`, `0-9` and the dot: the characters a word is made of (the dot only until `words` reads abbreviations). */
+const isWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === DOT
+
 /** The words of a folded text: apostrophes join, `&`/`+` read "y", any other symbol separates. */
 export const words = (folded: string): Array<string> => {
   const out: Array<string> = []
-  const text = folded.replace(/['’`´]/g, "").replace(/[&+]/g, " y ")
-  for (const raw of text.split(/[^a-z0-9.]+/)) {
-    if (raw === "" || raw === ".") continue
+  const text = folded.replace(APOSTROPHES, "")
+  const n = text.length
+  let i = 0
+  while (i < n) {
+    const c = text.charCodeAt(i)
+    if (!isWordCode(c)) {
+      if (c === AMPERSAND || c === PLUS) out.push("y")
+      i++
+      continue
+    }
+    let j = i
+    let dotted = false
+    for (; j < n; j++) {
+      const d = text.charCodeAt(j)
+      if (!isWordCode(d)) break
+      if (d === DOT) dotted = true
+    }
+    const raw = text.slice(i, j)
+    i = j
+    if (!dotted) {
+      out.push(raw)
+      continue
+    }
+    if (raw === ".") continue
     if (DOTTED.test(raw)) {
       out.push(raw.replaceAll(".", ""))
       continue
@@ -155,6 +202,7 @@ export const words = (folded: string): Array<string> => {
 
 /** OCR misreadings undone when looking for a legal form ("5.L." → `sl`, "Lfda." → `ltda`, "Ltcl." → `ltd`). */
 const ocrLegal = (joined: string): string => {
+  if (!OCR_LEGAL.test(joined)) return joined
   // One pass, as the replacements in turn would give: 5→s, 0→o, 1→l, 8→b, then "cl"→d left to right, then f→t.
   let out = ""
   let i = 0
@@ -170,6 +218,9 @@ const ocrLegal = (joined: string): string => {
   }
   return out
 }
+
+/** What `ocrLegal` changes: one of its digits, an `f`, or a `c` before what reads as an `l`. */
+const OCR_LEGAL = /[5018f]|c[l1]/
 
 const ocrDigit = (c: string): string => (c === "5" ? "s" : c === "0" ? "o" : c === "1" ? "l" : c === "8" ? "b" : c)
 
@@ -192,18 +243,20 @@ const fuzzyByLength: ReadonlyMap<number, ReadonlyArray<readonly [string, string]
 })()
 
 /**
- * The canonical legal form trailing words spell: exactly, after undoing OCR misreadings, or one edit away (long
- * spellings only, and only from short words or a single word: "sa dde cv", "limitcd", not "sur sa").
+ * The canonical legal form the words of `tokens` from `start` spell: exactly, after undoing OCR misreadings, or one
+ * edit away (long spellings only, and only from short words or a single word: "sa dde cv", "limitcd", not "sur sa").
  */
-const legalOf = (tail: ReadonlyArray<string>): string | undefined => {
-  const joined = tail.join("")
-  if (joined.length > LEGAL_MAX_LENGTH + 1) return undefined
+const legalOf = (tokens: ReadonlyArray<string>, start: number): string | undefined => {
+  const joined = start === tokens.length - 1 ? (tokens[start] ?? "") : tokens.slice(start).join("")
   const exact = legalBySpelling.get(joined)
   if (exact !== undefined) return exact
   const read = ocrLegal(joined)
-  const unfolded = legalBySpelling.get(read)
+  const unfolded = read === joined ? undefined : legalBySpelling.get(read)
   if (unfolded !== undefined) return unfolded
-  if (read.length < LEGAL_FUZZY_LENGTH || (tail.length > 1 && tail.some((w) => w.length > 4))) return undefined
+  if (read.length < LEGAL_FUZZY_LENGTH) return undefined
+  for (let k = start; k < tokens.length && tokens.length - start > 1; k++) {
+    if ((tokens[k]?.length ?? 0) > 4) return undefined
+  }
   for (const length of [read.length - 1, read.length, read.length + 1]) {
     for (const [spelling, canonical] of fuzzyByLength.get(length) ?? []) {
       if (withinOneEdit(spelling, read)) return canonical
@@ -225,16 +278,26 @@ export interface NormalizedText {
 export const normalizeText = (value: string): NormalizedText => {
   const tokens = words(foldText(value))
   let legal = ""
-  let name = tokens
-  for (let i = Math.max(1, tokens.length - LEGAL_MAX_TOKENS); i < tokens.length; i++) {
-    const canonical = legalOf(tokens.slice(i))
+  let end = tokens.length
+  const first = Math.max(1, tokens.length - LEGAL_MAX_TOKENS)
+  // The letters from each start to the end: a run longer than every spelling (even one edit away) is no legal form.
+  let letters = 0
+  for (let i = first; i < tokens.length; i++) letters += tokens[i]?.length ?? 0
+  for (let i = first; i < tokens.length; i++) {
+    const canonical = letters > LEGAL_MAX_LENGTH + 1 ? undefined : legalOf(tokens, i)
     if (canonical !== undefined) {
       legal = canonical
-      name = tokens.slice(0, i)
+      end = i
       break
     }
+    letters -= tokens[i]?.length ?? 0
   }
-  return { key: name.map((w) => ABBREVIATIONS[w] ?? w).join(" "), legal }
+  let key = ""
+  for (let i = 0; i < end; i++) {
+    const word = tokens[i] ?? ""
+    key += i === 0 ? (ABBREVIATIONS[word] ?? word) : ` ${ABBREVIATIONS[word] ?? word}`
+  }
+  return { key, legal }
 }
 
 /** OCR confusables folded in identifiers, to the digit they are read as or for. */
@@ -282,12 +345,18 @@ export const withinOneEdit = (a: string, b: string): boolean => {
   const la = a.length
   const lb = b.length
   if (Math.abs(la - lb) > 1) return false
-  let i = 0
-  while (i < la && i < lb && a[i] === b[i]) i++
-  if (la === lb) {
-    return (
-      a.slice(i + 1) === b.slice(i + 1) || (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2))
-    )
-  }
-  return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1)
+  // The common prefix, then the common suffix of what is left: one edit leaves at most one character of each side
+  // between them, or (same lengths) a swapped pair.
+  let prefix = 0
+  const shorter = Math.min(la, lb)
+  while (prefix < shorter && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++
+  let suffix = 0
+  while (suffix < shorter - prefix && a.charCodeAt(la - 1 - suffix) === b.charCodeAt(lb - 1 - suffix)) suffix++
+  if (la !== lb) return prefix + suffix >= shorter
+  if (prefix + suffix >= la - 1) return true
+  return (
+    prefix + suffix === la - 2 &&
+    a.charCodeAt(prefix) === b.charCodeAt(prefix + 1) &&
+    a.charCodeAt(prefix + 1) === b.charCodeAt(prefix)
+  )
 }
