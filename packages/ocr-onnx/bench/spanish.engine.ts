@@ -53,7 +53,12 @@ const ours = (recognizer: "latin" | "chinese") =>
     Effect.scoped(
       Effect.gen(function* () {
         const loading = performance.now()
-        const reader = yield* OnnxReader.make({ poolSize: input.workers, models: { recognizer } })
+        // SPANISH_BENCH_HEAD: another Latin head file in place of models/latin_head.bin (a candidate of train/).
+        const head = recognizer === "latin" ? process.env.SPANISH_BENCH_HEAD : undefined
+        const reader = yield* OnnxReader.make({
+          poolSize: input.workers,
+          models: { recognizer, ...(head === undefined ? {} : { recognitionHead: head }) }
+        })
         // Threads start on demand: one read per thread of the first image loads mupdf and the models.
         const first = Fs.readFileSync(input.images[0]!)
         yield* Effect.all(

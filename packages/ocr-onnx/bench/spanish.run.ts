@@ -15,7 +15,8 @@
  * `SPANISH_BENCH_PAGES` (pages per kind and condition, default 2), `SPANISH_BENCH_ENGLISH` (FUNSD and SROIE pages,
  * default 10). `SPANISH_BENCH_ENGINES` (comma-separated subset of latin,chinese,tesseract; default all three; a missing
  * engine's columns read n/a) and `SPANISH_BENCH_KEEP` (a directory: images and engine outputs are written there and
- * kept, to compare what was read with the truth) are for quick iterations.
+ * kept, to compare what was read with the truth) are for quick iterations; `SPANISH_BENCH_HEAD` (a head file) reads
+ * the latin columns with that head in place of `models/latin_head.bin`, to compare candidates of `train/merge.ts`.
  */
 import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"

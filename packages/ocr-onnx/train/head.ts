@@ -213,9 +213,3 @@ export const train = (initial: HeadWeights, samples: ReadonlyArray<TrainSample>,
   }
   return head
 }
-
-/** The head with `delta` added to the bias of every class outside printable ASCII (and the blank and space). */
-export const shiftSpecial = (head: HeadWeights, labels: ReadonlyArray<string>, delta: number): HeadWeights => ({
-  ...head,
-  bias: head.bias.map((b, k) => (labels[k]! > "\x7e" ? b + delta : b))
-})

@@ -51,8 +51,8 @@ export const featureSession = async () => {
   return { session, output: head.features, pooled, dim: head.inputs }
 }
 
-/** The detector session and a function that finds the one text box of a line image (or undefined). */
-export const lineDetector = async () => {
+/** The detector session and a function that finds every text box of an image (DB post-processing included). */
+export const pageDetector = async () => {
   const session = await ort.InferenceSession.create(chineseModels().detection, sessionOptions)
   return async (image: PageImage) => {
     const input = preprocess(image, defaultOcrConfig)
@@ -60,12 +60,20 @@ export const lineDetector = async () => {
       [session.inputNames[0]!]: new ort.Tensor("float32", input.tensor, [1, 3, input.height, input.width])
     })
     const map = out[session.outputNames[0]!]!
-    const boxes = dbPostprocess(
+    return dbPostprocess(
       { data: map.data as Float32Array, width: input.width, height: input.height },
       input.scaleX,
       input.scaleY,
       defaultOcrConfig
     )
+  }
+}
+
+/** The detector session and a function that finds the one text box of a line image (or undefined). */
+export const lineDetector = async () => {
+  const detect = await pageDetector()
+  return async (image: PageImage) => {
+    const boxes = await detect(image)
     return boxes.length === 1 ? boxes[0] : undefined
   }
 }
@@ -80,6 +88,16 @@ export const encodeLabels = (text: string, dictionary: ReadonlyArray<string>): A
     out.push(k)
   }
   return out
+}
+
+/** One cache record: uint16 T, uint16 L, the L labels as uint16, then `rows` ([T, width] float32). */
+export const encodeRecord = (labels: ArrayLike<number>, t: number, rows: Float32Array): Buffer => {
+  const record = Buffer.alloc(4 + 2 * labels.length + 4 * rows.length)
+  record.writeUInt16LE(t, 0)
+  record.writeUInt16LE(labels.length, 2)
+  for (let i = 0; i < labels.length; i++) record.writeUInt16LE(labels[i]!, 4 + 2 * i)
+  Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength).copy(record, 4 + 2 * labels.length)
+  return record
 }
 
 /** Counts of one generation run. */
@@ -145,19 +163,15 @@ export const generate = async (options: {
       const p = out[features.pooled]!
       if (p.dims[1] !== POOLED || p.dims[3] !== t) throw new Error(`pooled map ${p.dims.join("×")}, T = ${t}`)
       const width = features.dim + POOLED
-      const record = Buffer.alloc(4 + 2 * labels.length + 4 * t * width)
-      record.writeUInt16LE(t, 0)
-      record.writeUInt16LE(labels.length, 2)
-      for (const [i, k] of labels.entries()) record.writeUInt16LE(k, 4 + 2 * i)
       const data = f.data as Float32Array
       const map = p.data as Float32Array
-      const row = new Float32Array(width)
+      const rows = new Float32Array(t * width)
       for (let i = 0; i < t; i++) {
-        row.set(data.subarray(i * features.dim, (i + 1) * features.dim))
+        rows.set(data.subarray(i * features.dim, (i + 1) * features.dim), i * width)
         // The pooled map is [1, 480, 1, T]: channel-major.
-        for (let ch = 0; ch < POOLED; ch++) row[features.dim + ch] = map[ch * t + i]!
-        Buffer.from(row.buffer).copy(record, 4 + 2 * labels.length + 4 * i * width)
+        for (let ch = 0; ch < POOLED; ch++) rows[i * width + features.dim + ch] = map[ch * t + i]!
       }
+      const record = encodeRecord(labels, t, rows)
       Fs.writeSync(fd, record)
       lines++
       timesteps += t
@@ -181,10 +195,11 @@ export interface Sample {
 
 /**
  * Reads a cache file written by `generate` (`dim`: the head's feature width), keeping the first `use` values of
- * each row (`dim` for the head's features alone, `dim + POOLED` for both).
+ * each row (`dim` for the head's features alone, `dim + POOLED` for both). `pooled`: the width of the pooled map
+ * in the file's rows (0 in files of real lines, `realLines.ts`, which cache the head's features alone).
  */
-export const readSamples = (path: string, dim: number, use = dim): Array<Sample> => {
-  const width = dim + POOLED
+export const readSamples = (path: string, dim: number, use = dim, pooled = POOLED): Array<Sample> => {
+  const width = dim + pooled
   const buffer = Fs.readFileSync(path)
   const out: Array<Sample> = []
   let at = 0

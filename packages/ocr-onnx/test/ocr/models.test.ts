@@ -33,6 +33,15 @@ describe("resolveModels", () => {
     expect(resolveModels(undefined, { dictionary: "/m/d.txt", recognitionHead: "/m/h.bin" }).recognitionHead).toBe(
       "/m/h.bin"
     )
+    // A head over another dictionary is not the Latin one: the Latin thresholds do not apply to it.
+    expect(recognizerConfig(resolveModels(undefined, { dictionary: "/m/d.txt", recognitionHead: "/m/h.bin" }))).toEqual(
+      {}
+    )
+    // Another head over the Latin dictionary (a candidate from train/) reads with the Latin thresholds.
+    expect(recognizerConfig(resolveModels(undefined, { recognitionHead: "/m/candidate.bin" }))).toEqual({
+      spaceGap: Number.POSITIVE_INFINITY,
+      spaceProb: 0.1
+    })
     // Only the detector replaced: the Latin recognizer stays.
     expect(resolveModels(undefined, { detection: "/m/det.onnx" }).recognitionHead).toBe(latinModels().recognitionHead)
   })

@@ -202,7 +202,8 @@ export const modelBytes = (path: string, edits: ModelEdits): Effect.Effect<Uint8
  * off 4.68 / 4.42 / 11.08 %.
  */
 export const recognizerConfig = (models: OcrModels): Partial<OcrConfig> =>
-  models.recognitionHead !== undefined && models.recognitionHead === latinModels().recognitionHead
+  // Any head over the Latin dictionary (the shipped one, or a candidate of `train/` given by path) is a Latin head.
+  models.recognitionHead !== undefined && models.dictionary === latinModels().dictionary
     ? { spaceGap: Number.POSITIVE_INFINITY, spaceProb: 0.1 }
     : {}
 

@@ -1,0 +1,107 @@
+/**
+ * Scores a head on cached line features the way the reader decodes them: softmax, greedy CTC (`ctcDecode`), the
+ * model's own spaces at `spaceProb` (`modelSpaces`), a line under `minLineScore` mean character probability dropped,
+ * words split on spaces and joined by one.
+ */
+
+import { editDistance } from "../bench/metrics.ts"
+import { defaultOcrConfig } from "../dist/internal/ocr/config.js"
+import { ctcDecode, modelSpaces } from "../dist/internal/ocr/ctc.js"
+import { logSoftmax } from "./ctc.ts"
+
+/** Row-wise softmax of logits [T, C]. */
+export const softmax = (z: Float32Array, t: number, c: number): Float32Array =>
+  Float32Array.from(logSoftmax(z, t, c), Math.exp)
+
+/** Decoding thresholds (defaults: the Latin recognizer's in the reader). */
+export interface DecodeOptions {
+  readonly spaceProb: number
+  readonly minLineScore: number
+}
+
+/** The reader's thresholds for the Latin head (`recognizerConfig` in engine.ts, `defaultOcrConfig`). */
+export const latinDecode: DecodeOptions = { spaceProb: 0.1, minLineScore: defaultOcrConfig.minLineScore }
+
+/** The text the reader would give for a line's logits ("" for a line it drops). */
+export const readLine = (
+  z: Float32Array,
+  t: number,
+  labels: ReadonlyArray<string>,
+  options: DecodeOptions = latinDecode
+): string => {
+  const c = labels.length
+  const probs = softmax(z, t, c)
+  const decoded = ctcDecode(probs, t, c, labels)
+  const chars = options.spaceProb > 0 ? modelSpaces(decoded, probs, c, options.spaceProb) : decoded
+  if (chars.length === 0) return ""
+  const score = chars.reduce((acc, ch) => acc + ch.prob, 0) / chars.length
+  if (score < options.minLineScore) return ""
+  return words(chars.map((ch) => ch.text).join(""))
+}
+
+/** Words split on white space and joined by one space. */
+export const words = (text: string): string =>
+  text
+    .split(/\s+/)
+    .filter((w) => w !== "")
+    .join(" ")
+
+const special = (c: string) => c > "\x7e"
+
+/** Scores of a head on a set of lines. */
+export interface LineScores {
+  readonly lines: number
+  /** Character error rate (edit distance over truth characters). */
+  readonly cer: number
+  /** Non-ASCII characters of the truth found in the line read (multiset), and how many there were. */
+  readonly special: number
+  readonly specialTotal: number
+  /** Non-ASCII characters read beyond those of the truth (on English lines: all of them are wrong). */
+  readonly strayNonAscii: number
+  readonly exact: number
+}
+
+/** Scores texts read against their truths; `upper` compares both in upper case (SROIE's labels are). */
+export const scoreTexts = (
+  pairs: ReadonlyArray<{ readonly truth: string; readonly read: string }>,
+  upper = false
+): LineScores => {
+  let errors = 0
+  let length = 0
+  let found = 0
+  let total = 0
+  let stray = 0
+  let exact = 0
+  for (const pair of pairs) {
+    const truth = Array.from(upper ? words(pair.truth).toUpperCase() : words(pair.truth))
+    const read = Array.from(upper ? pair.read.toUpperCase() : pair.read)
+    errors += editDistance(read.join(""), truth.join(""))
+    length += truth.length
+    if (read.join("") === truth.join("")) exact++
+    const counts = new Map<string, number>()
+    for (const ch of read) if (special(ch)) counts.set(ch, (counts.get(ch) ?? 0) + 1)
+    for (const ch of truth) {
+      if (!special(ch)) continue
+      total++
+      const n = counts.get(ch) ?? 0
+      if (n > 0) {
+        found++
+        counts.set(ch, n - 1)
+      }
+    }
+    for (const n of counts.values()) stray += n
+  }
+  return {
+    lines: pairs.length,
+    cer: errors / Math.max(1, length),
+    special: found / Math.max(1, total),
+    specialTotal: total,
+    strayNonAscii: stray,
+    exact: exact / Math.max(1, pairs.length)
+  }
+}
+
+/** One line of a score table. */
+export const formatScores = (name: string, r: LineScores): string =>
+  `${name}: CER ${(r.cer * 100).toFixed(2)} %, special ${(r.special * 100).toFixed(1)} % of ${r.specialTotal}, ` +
+  `stray non-ASCII ${r.strayNonAscii}, lines exact ${(r.exact * 100).toFixed(1)} % (${r.lines} lines)`

