@@ -6,7 +6,7 @@
  */
 import type { CatalogRecord } from "../Catalog.js"
 import { type Identifier, identifierOf, type NormalizedText, normalizeText, withinOneEdit } from "./catalogText.js"
-import { sortedSimilarity, sortedTrigrams } from "./catalogTrigrams.js"
+import { similarityToSorted, sortedTrigrams } from "./catalogTrigrams.js"
 
 /** Weights of the text score: edit ratio and trigram similarity (they sum to 1). */
 export const WEIGHTS = { edit: 0.85, trigram: 0.15 } as const
@@ -319,16 +319,31 @@ export const lookalike = (folded: string): string => {
   return out
 }
 
-/** One side of a comparison, folded once: its skeleton, its lookalike fold, the skeleton's trigrams. */
+/**
+ * One side of a comparison, folded once: its skeleton, and its lookalike fold when an edit ratio first needs it (the
+ * bounds read the lookalike counts off the skeleton). A stored value's trigrams are counted against the reading's set
+ * as they are compared; only a reading keeps its set (`ReadSide`).
+ */
 interface Side {
   readonly skeleton: string
-  readonly lookalike: string
+  lookalike: string | undefined
+}
+
+/** A reading's side, with the skeleton's trigrams (every candidate is compared with them). */
+interface ReadSide extends Side {
   readonly trigrams: Int32Array
 }
 
-const side = (text: string): Side => {
+const side = (text: string): Side => ({ skeleton: skeleton(text), lookalike: undefined })
+
+const readSide = (text: string): ReadSide => {
   const folded = skeleton(text)
-  return { skeleton: folded, lookalike: lookalike(folded), trigrams: sortedTrigrams(folded) }
+  return { skeleton: folded, lookalike: undefined, trigrams: sortedTrigrams(folded) }
+}
+
+const lookalikeOf = (side: Side): string => {
+  side.lookalike ??= lookalike(side.skeleton)
+  return side.lookalike
 }
 
 /**
@@ -336,21 +351,29 @@ const side = (text: string): Side => {
  * character counts by at most two, so distance ≥ (Σ |count difference|) / 2 (used to skip candidates that cannot
  * matter before calling `fuzzy()` on them).
  */
-const ratioBound = (a: string, b: string): number => {
+const ratioBound = (a: string, b: string, fold: Uint16Array = IDENTITY_CODES): number => {
   const counts = boundCounts
-  // Codes are masked to 0–127: the indexing below is within bounds (hence the `!`).
-  for (let i = 0; i < a.length; i++) counts[a.charCodeAt(i) & 127]! += 1
-  for (let i = 0; i < b.length; i++) counts[b.charCodeAt(i) & 127]! -= 1
+  // Codes are folded below 128, then masked to 0–127: the indexing below is within bounds (hence the `!`).
+  for (let i = 0; i < a.length; i++) {
+    const c = a.charCodeAt(i)
+    counts[c < 128 ? fold[c]! : c & 127]! += 1
+  }
+  for (let i = 0; i < b.length; i++) {
+    const c = b.charCodeAt(i)
+    counts[c < 128 ? fold[c]! : c & 127]! -= 1
+  }
   // Sums the differences and clears the scratch counts on the way (only the codes the strings touched).
   let diff = 0
   for (let i = 0; i < a.length; i++) {
-    const code = a.charCodeAt(i) & 127
-    diff += Math.abs(counts[code] ?? 0)
+    const c = a.charCodeAt(i)
+    const code = c < 128 ? fold[c]! : c & 127
+    diff += Math.abs(counts[code]!)
     counts[code] = 0
   }
   for (let i = 0; i < b.length; i++) {
-    const code = b.charCodeAt(i) & 127
-    diff += Math.abs(counts[code] ?? 0)
+    const c = b.charCodeAt(i)
+    const code = c < 128 ? fold[c]! : c & 127
+    diff += Math.abs(counts[code]!)
     counts[code] = 0
   }
   const longer = Math.max(a.length, b.length)
@@ -360,34 +383,38 @@ const ratioBound = (a: string, b: string): number => {
 /** Scratch counts of `ratioBound` (synchronous: all zero between calls). */
 const boundCounts = new Int32Array(128)
 
+/** Codes 0–127 mapped to themselves: `ratioBound` of the strings as they are. */
+const IDENTITY_CODES = new Uint16Array(128).map((_, c) => c)
+
 /** What was read, folded once for every candidate: the name alone and with its legal form. */
 export interface PreparedText {
   readonly text: NormalizedText
-  readonly name: Side
-  readonly full: Side
+  readonly name: ReadSide
+  readonly full: ReadSide
 }
 
 /** Folds a normalized reading for scoring. */
 export const prepareText = (text: NormalizedText): PreparedText => ({
   text,
-  name: side(text.key),
-  full: side(withLegal(text))
+  name: readSide(text.key),
+  full: readSide(withLegal(text))
 })
 
 /** Edit ratio (mean of skeletons and lookalike folds) and trigram similarity (skeletons) of two texts. */
-export const textParts = (a: string, b: string): { readonly edit: number; readonly trigram: number } =>
-  partsAgainst(side(a), side(b))
-
-/** Edit ratio and trigram similarity of a stored side against a reading; `precise: false` bounds the edit ratio. */
-const partsAgainst = (stored: Side, read: Side, precise = true) => {
-  const edit = precise
-    ? (editRatio(stored.skeleton, read.skeleton) + editRatio(stored.lookalike, read.lookalike)) / 2
-    : (ratioBound(stored.skeleton, read.skeleton) + ratioBound(stored.lookalike, read.lookalike)) / 2
-  return { edit, trigram: sortedSimilarity(stored.trigrams, read.trigrams) }
+export const textParts = (a: string, b: string): { readonly edit: number; readonly trigram: number } => {
+  const read = readSide(b)
+  return { edit: editOf(side(a), read, true), trigram: similarityToSorted(skeleton(a), read.trigrams) }
 }
 
-const blend = (parts: { readonly edit: number; readonly trigram: number }) =>
-  WEIGHTS.edit * parts.edit + WEIGHTS.trigram * parts.trigram
+/** The edit ratio of a stored side and a reading (mean of skeletons and lookalike folds), or its bound. */
+const editOf = (stored: Side, read: Side, precise: boolean): number =>
+  precise
+    ? (editRatio(stored.skeleton, read.skeleton) + editRatio(lookalikeOf(stored), lookalikeOf(read))) / 2
+    : (ratioBound(stored.skeleton, read.skeleton) + ratioBound(stored.skeleton, read.skeleton, LOOKALIKE_CODES)) / 2
+
+/** The blended score of a stored side against a reading; `precise: false` bounds the edit ratio. */
+const blendAgainst = (stored: Side, read: ReadSide, precise: boolean): number =>
+  WEIGHTS.edit * editOf(stored, read, precise) + WEIGHTS.trigram * similarityToSorted(stored.skeleton, read.trigrams)
 
 /**
  * The text score of a record's value against a prepared reading. Equal legal forms: the names with their legal forms
@@ -397,10 +424,10 @@ const blend = (parts: { readonly edit: number; readonly trigram: number }) =>
  */
 const scoreStored = (stored: StoredValue, read: PreparedText, precise = true): number => {
   const legal = read.text.legal
-  if (legal !== "" && legal === stored.text.legal) return blend(partsAgainst(fullSide(stored), read.full, precise))
-  const name = blend(partsAgainst(nameSide(stored), read.name, precise))
+  if (legal !== "" && legal === stored.text.legal) return blendAgainst(fullSide(stored), read.full, precise)
+  const name = blendAgainst(nameSide(stored), read.name, precise)
   if (legal === "" && stored.text.legal !== "") {
-    return Math.max(name, blend(partsAgainst(fullSide(stored), read.full, precise)))
+    return Math.max(name, blendAgainst(fullSide(stored), read.full, precise))
   }
   return name
 }

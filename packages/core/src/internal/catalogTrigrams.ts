@@ -17,39 +17,14 @@ const charCode = (c: number): number => {
   return 0
 }
 
-/** Calls `emit` with each trigram code of `text`, word by word (a code may repeat across words). */
-const eachTrigram = (text: string, emit: (code: number) => void): void => {
-  const n = text.length
-  let i = 0
-  while (i < n) {
-    while (i < n && charCode(text.charCodeAt(i)) === 0) i++
-    if (i >= n) return
-    let j = i
-    while (j < n && charCode(text.charCodeAt(j)) !== 0) j++
-    let a = 0
-    let b = 0
-    for (let p = i; p <= j; p++) {
-      const c = p < j ? charCode(text.charCodeAt(p)) : 0
-      emit(a * ALPHABET * ALPHABET + b * ALPHABET + c)
-      a = b
-      b = c
-    }
-    i = j
-  }
-}
-
-/** The distinct trigram codes of `text`. */
-export const trigrams = (text: string): Set<number> => {
-  const set = new Set<number>()
-  eachTrigram(text, (code) => set.add(code))
-  return set
-}
-
-/** The distinct trigram codes of `text`, ascending (a compact set: two are intersected by merging). */
-export const sortedTrigrams = (text: string): Int32Array => {
+/**
+ * Writes each trigram code of `text`, word by word (a code may repeat across words), into `codeScratch` and returns
+ * how many it wrote. Synchronous: callers read the scratch before anything else writes it.
+ */
+const codesOf = (text: string): number => {
   // A key of n characters has at most n + 2 trigrams per word boundary: 2n + 2 bounds them all.
-  if (2 * text.length + 2 > sortScratch.length) sortScratch = new Int32Array(4 * text.length + 4)
-  const codes = sortScratch
+  if (2 * text.length + 2 > codeScratch.length) codeScratch = new Int32Array(4 * text.length + 4)
+  const codes = codeScratch
   let n = 0
   const len = text.length
   let i = 0
@@ -68,6 +43,24 @@ export const sortedTrigrams = (text: string): Int32Array => {
     }
     i = j
   }
+  return n
+}
+
+/** Scratch of `codesOf` (grown for long keys). */
+let codeScratch = new Int32Array(256)
+
+/** The distinct trigram codes of `text`. */
+export const trigrams = (text: string): Set<number> => {
+  const n = codesOf(text)
+  const set = new Set<number>()
+  for (let k = 0; k < n; k++) set.add(codeScratch[k]!)
+  return set
+}
+
+/** The distinct trigram codes of `text`, ascending (a compact set, compared with keys by `similarityToSorted`). */
+export const sortedTrigrams = (text: string): Int32Array => {
+  const n = codesOf(text)
+  const codes = codeScratch
   // Sorted in place, duplicates dropped, then copied out at their number.
   codes.subarray(0, n).sort()
   let distinct = 0
@@ -75,25 +68,44 @@ export const sortedTrigrams = (text: string): Int32Array => {
   return codes.slice(0, distinct)
 }
 
-/** Scratch of `sortedTrigrams` (synchronous; grown for long keys). */
-let sortScratch = new Int32Array(256)
 
-/** `pg_trgm`'s similarity of two `sortedTrigrams` sets. */
-export const sortedSimilarity = (a: Int32Array, b: Int32Array): number => {
-  let shared = 0
-  let i = 0
-  let j = 0
-  while (i < a.length && j < b.length) {
-    const x = a[i]!
-    const y = b[j]!
-    if (x === y) {
-      shared++
-      i++
-      j++
-    } else if (x < y) i++
-    else j++
+/** Stamps marking the codes of the set last compared against (`similarityToSorted`), and of a text's own codes. */
+const setMarks = new Int32Array(TRIGRAM_CODES)
+const textMarks = new Int32Array(TRIGRAM_CODES)
+let setStamp = 0
+let textStamp = 0
+let markedSet: Int32Array | undefined
+
+/** The next stamp of `marks`, cleared when the stamps run out. */
+const nextStamp = (stamp: number, marks: Int32Array): number => {
+  if (stamp < 0x7fffffff) return stamp + 1
+  marks.fill(0)
+  return 1
+}
+
+/**
+ * `pg_trgm`'s similarity of a normalized key and a `sortedTrigrams` set, without building the key's set: its codes
+ * are deduplicated and looked up by stamps. Comparing many keys with one set marks the set once.
+ */
+export const similarityToSorted = (text: string, set: Int32Array): number => {
+  if (markedSet !== set) {
+    setStamp = nextStamp(setStamp, setMarks)
+    for (let k = 0; k < set.length; k++) setMarks[set[k]!] = setStamp
+    markedSet = set
   }
-  return similarityOf(shared, a.length, b.length)
+  textStamp = nextStamp(textStamp, textMarks)
+  let distinct = 0
+  let shared = 0
+  const n = codesOf(text)
+  for (let k = 0; k < n; k++) {
+    const code = codeScratch[k]!
+    if (textMarks[code] !== textStamp) {
+      textMarks[code] = textStamp
+      distinct++
+      if (setMarks[code] === setStamp) shared++
+    }
+  }
+  return similarityOf(shared, distinct, set.length)
 }
 
 /** `pg_trgm`'s float4 similarity from the sizes of two trigram sets and how many they share. */
