@@ -68,7 +68,6 @@ export const sortedTrigrams = (text: string): Int32Array => {
   return codes.slice(0, distinct)
 }
 
-
 /** Stamps marking the codes of the set last compared against (`similarityToSorted`), and of a text's own codes. */
 const setMarks = new Int32Array(TRIGRAM_CODES)
 const textMarks = new Int32Array(TRIGRAM_CODES)
