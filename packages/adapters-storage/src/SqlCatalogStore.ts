@@ -157,11 +157,9 @@ export const makeWith = (
       return toNumber(rows[0]?.n ?? 0)
     })
 
-    const search = Effect.fn("CatalogStore.search")(function* (
-      clientId: string,
-      catalogId: string,
-      query: CatalogMatch.CatalogQuery
-    ) {
+    // Untraced: every catalog match calls it once or more, inside `CatalogMatcher.match`'s span, where the statement
+    // is traced on its own; a span of its own (with its call-site stack) cost ~10 µs per call, measured.
+    const search = Effect.fnUntraced(function* (clientId: string, catalogId: string, query: CatalogMatch.CatalogQuery) {
       if (!isUuid(catalogId) || query.limit <= 0) return []
       return yield* Search.run(sql, indexes, clientId, catalogId.toLowerCase(), query).pipe(
         mapSqlError("CatalogStore.search")

@@ -108,10 +108,15 @@ export const make: Effect.Effect<CatalogMatcher["Service"], never, CatalogStore>
         const candidates = yield* exactCandidates(clientId, config.catalogId, first)
         return { decision: CatalogMatch.decideExact(queries, candidates, columns), seen: candidates.length > 0 }
       }
-      const perColumn = yield* Effect.forEach(queries, (query) => approximateCandidates(clientId, config, query), {
-        concurrency: "unbounded"
-      })
-      const candidates = unique(perColumn.flat())
+      // One key column (the usual case) searches in this fiber; several search side by side.
+      const candidates =
+        queries.length === 1
+          ? yield* approximateCandidates(clientId, config, first)
+          : unique(
+              (yield* Effect.forEach(queries, (query) => approximateCandidates(clientId, config, query), {
+                concurrency: "unbounded"
+              })).flat()
+            )
       return {
         decision: CatalogMatch.decideApproximate(queries, candidates, columns, config.threshold),
         seen: candidates.length > 0
