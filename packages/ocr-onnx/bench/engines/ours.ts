@@ -42,7 +42,10 @@ const program = Effect.gen(function* () {
   const loading = performance.now()
   const reader = yield* OnnxReader.make({
     poolSize: input.workers,
-    ...(input.recognizer === undefined ? {} : { models: { recognizer: input.recognizer } })
+    models: {
+      ...(input.recognizer === undefined ? {} : { recognizer: input.recognizer }),
+      ...(input.precision === undefined ? {} : { precision: input.precision })
+    }
   })
   // The pool starts its threads on demand: one blank page per thread loads mupdf and the models first.
   const warmup = blankPng()

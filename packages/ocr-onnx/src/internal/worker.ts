@@ -54,7 +54,9 @@ const WorkerSettings = Schema.Struct({
     classifier: path,
     recognition: path,
     dictionary: path,
-    recognitionHead: path
+    recognitionHead: path,
+    recognitionRanges: path,
+    precision: Schema.optionalKey(Schema.Literals(["float32", "int8"]))
   })
 })
 /** What every worker thread is started with. */
@@ -111,7 +113,11 @@ const withCancellation = (engine: OcrEngine): OcrEngine => ({
 const engineScope = Scope.makeUnsafe()
 const engine = Effect.runSync(
   Effect.cached(
-    makeEngine({ recognizer: settings.models.recognizer, models: settings.models }).pipe(
+    makeEngine({
+      recognizer: settings.models.recognizer,
+      models: settings.models,
+      recognizerPrecision: settings.models.precision
+    }).pipe(
       Scope.provide(engineScope),
       Effect.map(withCancellation),
       Effect.mapError((error) => workerFailed(`the OCR models cannot be loaded: ${error.message}`))

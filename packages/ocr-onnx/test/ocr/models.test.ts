@@ -28,8 +28,11 @@ describe("resolveModels", () => {
       ...chineseModels(),
       recognition: "/m/rec.onnx",
       dictionary: "/m/dict.txt",
-      recognitionHead: undefined
+      recognitionHead: undefined,
+      // The built-in int8 calibration belongs to the built-in recognizer, not to one dropped in.
+      recognitionRanges: undefined
     })
+    expect(chineseModels().recognitionRanges).toMatch(/models\/rec_int8\.ranges\.json$/)
     expect(resolveModels(undefined, { dictionary: "/m/d.txt", recognitionHead: "/m/h.bin" }).recognitionHead).toBe(
       "/m/h.bin"
     )
