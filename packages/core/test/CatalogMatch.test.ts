@@ -55,6 +55,18 @@ describe("CatalogMatch.normalize", () => {
     }
   })
 
+  it("normalizes and folds values of any length (built a chunk of characters at a time)", () => {
+    const words = Array.from({ length: 40_000 }, (_, i) => `Garcí${i % 10}`)
+    const normalized = normalize(`${words.join(" ")} S.A.`)
+    assert.strictEqual(normalized.key, words.map((w) => w.replace("í", "i").toLowerCase()).join(" "))
+    assert.strictEqual(normalized.legal, "sa")
+    // Folding pairs ("cl" → "d") never spans a space: word by word (short strings) equals the whole at once.
+    const perWord = normalized.key.split(" ").map(CatalogMatch.skeleton)
+    const folded = CatalogMatch.skeleton(normalized.key)
+    assert.strictEqual(folded, perWord.join(" "))
+    assert.strictEqual(CatalogMatch.lookalike(folded), perWord.map(CatalogMatch.lookalike).join(" "))
+  })
+
   const Word = Schema.String.check(Schema.isPattern(/^[a-z]{2,8}$/))
   const Words = Schema.Array(Word).check(Schema.isMinLength(1), Schema.isMaxLength(5))
   const Gap = Schema.Literals([" ", "  ", ", ", " - ", "; ", " / "])

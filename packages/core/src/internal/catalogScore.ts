@@ -5,7 +5,15 @@
  * similarity; several key columns average their scores.
  */
 import type { CatalogRecord } from "../Catalog.js"
-import { type Identifier, identifierOf, type NormalizedText, normalizeText, withinOneEdit } from "./catalogText.js"
+import {
+  charBuffer,
+  type Identifier,
+  identifierOf,
+  type NormalizedText,
+  normalizeText,
+  stringOf,
+  withinOneEdit
+} from "./catalogText.js"
 import { similarityToSorted, sortedTrigrams } from "./catalogTrigrams.js"
 
 /** Weights of the text score: edit ratio and trigram similarity (they sum to 1). */
@@ -270,6 +278,9 @@ const N = 110
 const C = 99
 const L = 108
 const V = 118
+const M = 109
+const D = 100
+const W = 119
 
 /**
  * A key with the characters OCR confuses folded the same way on both sides before scoring (0→o, 1/i→l, 5→s, 8→b,
@@ -283,23 +294,24 @@ export const skeleton = (key: string): string => {
     const c = key.charCodeAt(i)
     return c < 128 ? (SKELETON_CODES[c] ?? c) : c
   }
-  let out = ""
+  const out = charBuffer
+  let k = 0
   const n = key.length
   for (let i = 0; i < n; i++) {
     const c = fold(i)
     const next = i + 1 < n ? fold(i + 1) : -1
     if (c === R && next === N) {
-      out += "m"
+      out[k++] = M
       i++
     } else if (c === C && next === L) {
-      out += "d"
+      out[k++] = D
       i++
     } else if (c === V && next === V) {
-      out += "w"
+      out[k++] = W
       i++
-    } else out += String.fromCharCode(c)
+    } else out[k++] = c
   }
-  return out
+  return stringOf(out, k)
 }
 
 /** A normalized value with its legal form spelled out after the name (`acme sa de cv`). */
@@ -311,12 +323,12 @@ const withLegal = (text: NormalizedText): string => (text.legal === "" ? text.ke
  * outright would make "Sador" and "Sadar" the same name.
  */
 export const lookalike = (folded: string): string => {
-  let out = ""
+  const out = charBuffer
   for (let i = 0; i < folded.length; i++) {
     const c = folded.charCodeAt(i)
-    out += String.fromCharCode(c < 128 ? (LOOKALIKE_CODES[c] ?? c) : c)
+    out[i] = c < 128 ? (LOOKALIKE_CODES[c] ?? c) : c
   }
-  return out
+  return stringOf(out, folded.length)
 }
 
 /**
@@ -546,6 +558,19 @@ const byId = (a: Scored, b: Scored) => (a.record.id < b.record.id ? -1 : a.recor
  * stands for them), so duplicates in a catalog never make a match ambiguous.
  */
 const distinct = (scored: ReadonlyArray<Scored>, columns: ReadonlyArray<string>): Array<Scored> => {
+  // Candidates mostly differ in their first column already: then each is its own group, and no key is built.
+  const first = columns[0]
+  const byFirst = new Map<string | undefined, Scored>()
+  for (const s of scored) {
+    const value = first === undefined ? undefined : s.record.values[first]
+    if (byFirst.has(value)) return groupedOnEveryColumn(scored, columns)
+    byFirst.set(value, s)
+  }
+  return [...byFirst.values()]
+}
+
+/** `distinct` when two candidates share their first column's value: grouped on every column. */
+const groupedOnEveryColumn = (scored: ReadonlyArray<Scored>, columns: ReadonlyArray<string>): Array<Scored> => {
   // The lowest id of each group, without sorting them all (callers never depend on the order returned).
   const seen = new Map<string, Scored>()
   for (const s of scored) {

@@ -38,15 +38,37 @@ const LATIN_FOLDS: ReadonlyArray<string> = Array.from({ length: LATIN_END }, (_,
   foldSlowly(String.fromCharCode(code))
 )
 
+/**
+ * Character codes of a string being built (synchronous: filled, then read by `stringOf`, in one call). Building a
+ * string character by character with `+=` allocates a string per character; this allocates only the result.
+ */
+export const charBuffer: Array<number> = []
+
+/** The string of the first `length` codes of `codes`. */
+export const stringOf = (codes: Array<number>, length: number): string => {
+  codes.length = length
+  if (length <= APPLY_CHUNK) return String.fromCharCode.apply(null, codes)
+  // Arguments are bounded by the stack: a very long value is built a chunk at a time.
+  let out = ""
+  for (let i = 0; i < length; i += APPLY_CHUNK) out += String.fromCharCode.apply(null, codes.slice(i, i + APPLY_CHUNK))
+  return out
+}
+
+/** The most codes passed to `String.fromCharCode` at once. */
+const APPLY_CHUNK = 4_096
+
 /** Accents and compatibility forms removed (NFKD, marks dropped), lower case. */
 export const foldText = (value: string): string => {
-  let out = ""
+  const out = charBuffer
+  let k = 0
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i)
     if (code >= LATIN_END) return foldSlowly(value)
-    out += LATIN_FOLDS[code]!
+    const folded = LATIN_FOLDS[code]!
+    if (folded.length === 1) out[k++] = folded.charCodeAt(0)
+    else for (let j = 0; j < folded.length; j++) out[k++] = folded.charCodeAt(j)
   }
-  return out
+  return stringOf(out, k)
 }
 
 /**

@@ -153,14 +153,20 @@ const writeUuid = (target: Uint8Array, offset: number, id: string): void => {
 }
 
 const readUuid = (source: Uint8Array, offset: number): string => {
-  let out = ""
+  const out = uuidCodes
+  let i = 0
   for (let k = 0; k < 16; k++) {
     const byte = source[offset + k] ?? 0
-    out += HEX.charAt(byte >> 4) + HEX.charAt(byte & 15)
-    if (k === 3 || k === 5 || k === 7 || k === 9) out += "-"
+    out[i++] = HEX.charCodeAt(byte >> 4)
+    out[i++] = HEX.charCodeAt(byte & 15)
+    if (k === 3 || k === 5 || k === 7 || k === 9) out[i++] = DASH
   }
-  return out
+  // One string from the 36 codes (appending to a string would allocate one per character).
+  return String.fromCharCode.apply(null, out)
 }
+
+const DASH = 45
+const uuidCodes: Array<number> = new Array<number>(36).fill(0)
 
 const compareIds = (ids: Uint8Array, a: number, b: number): number => {
   for (let k = 0; k < 16; k++) {
