@@ -3,20 +3,17 @@
  * keeps working as its own client's user, and a key whose user row another client had already taken over stops
  * acting with that client's role. Run on PostgreSQL and PGlite, each from an unmigrated database.
  */
-import * as PgClient from "@effect/sql-pg/PgClient"
-import { assert, describe, it } from "@effect/vitest"
+import { assert, describe } from "@effect/vitest"
 import { ApiKey, type Directory } from "@legible/core"
 import { TestIds } from "@legible/testkit"
 import { Effect } from "effect"
-import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient } from "effect/sql"
 import * as Migrator from "effect/sql/Migrator"
 import * as Database from "../src/Database.js"
 import { migrations } from "../src/internal/migrations.js"
-import * as PgliteClient from "../src/PgliteClient.js"
 import * as SqlApiKeyStore from "../src/SqlApiKeyStore.js"
 import * as SqlDirectory from "../src/SqlDirectory.js"
-import { freshPostgresUrl } from "./support/databases.js"
+import { onUnmigratedEngines } from "./support/databases.js"
 
 const secret = (n: number) => `pk_live_${String(n).padStart(43, "M")}`
 const keyId = (n: number) => TestIds.uuid(0x3a00_0000 + n)
@@ -69,7 +66,7 @@ const scenario = Effect.gen(function* () {
   const ran = yield* Database.migrate
   assert.deepStrictEqual(
     ran.map(([, name]) => name),
-    ["users_per_client"]
+    ["users_per_client", "catalog_keys_own_abbreviations"]
   )
 
   const keys = yield* SqlApiKeyStore.make
@@ -95,24 +92,8 @@ const scenario = Effect.gen(function* () {
 })
 
 describe("migration 3_users_per_client", () => {
-  it.effect(
-    "keeps the keys of a database written under the old schema working, each as its own client's user (PostgreSQL)",
-    () =>
-      Effect.gen(function* () {
-        const url = yield* freshPostgresUrl
-        const sql = yield* PgClient.make({ url, maxConnections: 1 })
-        yield* scenario.pipe(Effect.provideService(SqlClient.SqlClient, sql))
-      }).pipe(Effect.scoped, Effect.provide(Reactivity.layer)),
-    60_000
-  )
-
-  it.effect(
-    "keeps the keys of a database written under the old schema working, each as its own client's user (PGlite)",
-    () =>
-      Effect.gen(function* () {
-        const sql = yield* PgliteClient.make({})
-        yield* scenario.pipe(Effect.provideService(SqlClient.SqlClient, sql))
-      }).pipe(Effect.scoped, Effect.provide(Reactivity.layer)),
-    60_000
+  onUnmigratedEngines(
+    "keeps the keys of a database written under the old schema working, each as its own client's user",
+    scenario
   )
 })

@@ -43,6 +43,16 @@ describe("CatalogMatch.normalize", () => {
     for (const [value, key] of cases) assert.strictEqual(normalize(value).key, key, value)
   })
 
+  it("keeps words that name properties of plain objects as they are", () => {
+    // The abbreviation table is a plain object: its prototype's names must not be read as expansions.
+    const cases: ReadonlyArray<readonly [string, string]> = [
+      ["Grupo Constructor del Norte S.A.", "grupo constructor del norte"],
+      ["constructor", "constructor"],
+      ["Tostring Valueof Hasownproperty", "tostring valueof hasownproperty"]
+    ]
+    for (const [value, key] of cases) assert.strictEqual(normalize(value).key, key, value)
+  })
+
   it("folds Latin characters one by one as the whole value would fold (decomposed, or beyond Latin)", () => {
     // A value with a character past Latin Extended-B is folded as a whole (NFKD over the value); one without, a
     // character at a time. " Ω" only adds a separator, so both readings must agree on every Latin character, also

@@ -76,3 +76,27 @@ export const backfill = (sql: SqlClient.SqlClient) =>
       }
     }
   })
+
+/**
+ * Rewrites the key rows of records whose keys were written with `Object.prototype.constructor` for the word
+ * "constructor" (the abbreviation table was read through the prototype chain), and bumps their catalogs' versions
+ * so cached in-process indexes are rebuilt (migration `4_catalog_keys_own_abbreviations`).
+ */
+export const rewriteProtoKeys = (sql: SqlClient.SqlClient) =>
+  Effect.gen(function* () {
+    const affected = yield* sql<{ catalog_id: string; id: string; values: Record<string, string> }>`
+      SELECT r.catalog_id, r.id, r."values" FROM catalog_records r
+      WHERE EXISTS (SELECT 1 FROM catalog_keys k WHERE k.catalog_id = r.catalog_id AND k.record_id = r.id
+        AND strpos(k.norm, '[native code]') > 0)
+      ORDER BY r.catalog_id, r.id`
+    const byCatalog = new Map<string, Array<Catalog.CatalogRecord>>()
+    for (const row of affected) {
+      const records = byCatalog.get(row.catalog_id) ?? []
+      records.push({ id: row.id, values: row.values })
+      byCatalog.set(row.catalog_id, records)
+    }
+    for (const [catalogId, records] of byCatalog) {
+      yield* write(sql, catalogId, records)
+      yield* sql`UPDATE catalogs SET records_version = records_version + 1 WHERE id = ${catalogId}`
+    }
+  })

@@ -228,5 +228,9 @@ export const migrations = {
   "3_users_per_client": Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* runScript(sql, usersPerClient)
+  }),
+  "4_catalog_keys_own_abbreviations": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* CatalogKeys.rewriteProtoKeys(sql)
   })
 } as const

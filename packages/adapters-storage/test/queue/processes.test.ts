@@ -313,9 +313,9 @@ layer(prepared, { timeout: 180_000, excludeTestServices: true })("queue with wor
         yield* Effect.forEach(survivors, (worker) => awaitReady(worker))
         yield* Effect.forEach(survivors, (worker) => signal(worker, "SIGTERM"))
         const exits = yield* Effect.forEach(survivors, (worker) => awaitExit(worker, 10_000))
-        exits.forEach((exit, i) =>
+        exits.forEach((exit, i) => {
           assert.strictEqual(exit.code, 0, `${survivors[i]?.id} exited ${exit.code}: ${survivors[i]?.output()}`)
-        )
+        })
         // An ordinary job counts one attempt per claim: at least one per recorded run (a kill between the claim and
         // the run's first write counts an attempt without a run).
         assert.strictEqual(

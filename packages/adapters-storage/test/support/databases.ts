@@ -3,13 +3,17 @@
  * database of its own, created for the run and dropped at the end, so concurrent runs never collide.
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
+import { it } from "@effect/vitest"
 import type { Errors } from "@legible/core"
 import { Config, Effect, Layer, Redacted } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import type * as Scope from "effect/Scope"
-import type * as SqlClient from "effect/sql/SqlClient"
+import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import * as Database from "../../src/Database.js"
+import * as PgliteClient from "../../src/PgliteClient.js"
+
+const SqlClientTag = SqlClient.SqlClient
 
 /** The server the PostgreSQL tests use; override with `LEGIBLE_TEST_POSTGRES_URL` (its database is the admin one). */
 export const postgresUrl = Config.String("LEGIBLE_TEST_POSTGRES_URL").pipe(
@@ -64,3 +68,33 @@ export const postgresWith = (
 
 /** A fresh, migrated PostgreSQL database with the default pool. */
 export const postgres = postgresWith()
+
+/**
+ * Runs `scenario` on an unmigrated database of each engine (a fresh PostgreSQL database, then an in-memory PGlite),
+ * one test each: for migration tests, which bring the schema to the state they start from themselves.
+ */
+export const onUnmigratedEngines = <E>(
+  name: string,
+  scenario: Effect.Effect<void, E, SqlClient.SqlClient>,
+  timeout = 60_000
+) => {
+  it.effect(
+    `${name} (PostgreSQL)`,
+    () =>
+      Effect.gen(function* () {
+        const url = yield* freshPostgresUrl
+        const sql = yield* PgClient.make({ url, maxConnections: 1 })
+        yield* Effect.provideService(scenario, SqlClientTag, sql)
+      }).pipe(Effect.scoped, Effect.provide(Reactivity.layer)),
+    timeout
+  )
+  it.effect(
+    `${name} (PGlite)`,
+    () =>
+      Effect.gen(function* () {
+        const sql = yield* PgliteClient.make({})
+        yield* Effect.provideService(scenario, SqlClientTag, sql)
+      }).pipe(Effect.scoped, Effect.provide(Reactivity.layer)),
+    timeout
+  )
+}

@@ -166,6 +166,12 @@ export const ABBREVIATIONS: Readonly<Record<string, string>> = {
   et: "y"
 }
 
+/**
+ * A word's expansion, or the word itself. Only the table's own entries count: "constructor" is a word of company
+ * names ("Grupo Constructor del Norte"), not `Object.prototype.constructor`.
+ */
+const expand = (word: string): string => (Object.hasOwn(ABBREVIATIONS, word) ? (ABBREVIATIONS[word] ?? word) : word)
+
 /** Dotted abbreviations ("s.a.", "c.v", "inc.", "s.r.l."): short groups joined by dots read as one word. */
 const DOTTED = /^(?:[a-z0-9]{1,4}\.)+[a-z0-9]{0,4}$/
 
@@ -316,8 +322,8 @@ export const normalizeText = (value: string): NormalizedText => {
   }
   let key = ""
   for (let i = 0; i < end; i++) {
-    const word = tokens[i] ?? ""
-    key += i === 0 ? (ABBREVIATIONS[word] ?? word) : ` ${ABBREVIATIONS[word] ?? word}`
+    const word = expand(tokens[i] ?? "")
+    key += i === 0 ? word : ` ${word}`
   }
   return { key, legal }
 }
