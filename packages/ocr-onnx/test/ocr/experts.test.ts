@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { HeadWeights } from "../../src/internal/ocr/graft.js"
 import { logSoftmax } from "../../train/ctc.ts"
-import { baseClasses, expertColumns, groupBias, mergeHeads } from "../../train/experts.ts"
+import { baseClasses, expertColumns, groupBias, mergeBias, mergeHeads } from "../../train/experts.ts"
 import { logits } from "../../train/head.ts"
 
 // blank, entries, space (PaddleOCR's use_space_char layout) for both dictionaries.
@@ -45,6 +45,20 @@ describe("groupBias", () => {
   it("biases lower- and upper-case marked letters and other non-ASCII classes apart, never ASCII", () => {
     const bias = Array.from(groupBias(latinLabels, { lower: 1, upper: 2, symbols: 3 }))
     expect(bias).toEqual([0, 0, 0, 0, 1, 1, 2, 0, 3, 3, 0])
+  })
+})
+
+describe("mergeBias", () => {
+  it("adds each class's own bias to its group's", () => {
+    const bias = Array.from(
+      mergeBias(latinLabels, { lower: 1, upper: 2, symbols: 3, classes: { Ñ: -0.5, "€": 0.25, a: 1 } })
+    )
+    expect(bias).toEqual([0, 1, 0, 0, 1, 1, 1.5, 0, 3, 3.25, 0])
+  })
+
+  it("refuses a class the dictionary does not have, the blank and the space", () => {
+    expect(() => mergeBias(latinLabels, { lower: 0, upper: 0, symbols: 0, classes: { Ø: 1 } })).toThrow(/no class/)
+    expect(() => mergeBias(latinLabels, { lower: 0, upper: 0, symbols: 0, classes: { " ": 1 } })).toThrow(/no class/)
   })
 })
 
