@@ -4,11 +4,8 @@
  * engine reads a rendered Spanish line as the float one does, and ranges calibrated on another model are refused.
  */
 import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
-import * as ort from "onnxruntime-node"
 import { editDistance } from "../../bench/metrics.js"
 import { latinModels, makeEngine, modelBytes } from "../../src/internal/ocr/engine.js"
 import { foldGraph } from "../../src/internal/ocr/fold.js"
@@ -16,7 +13,7 @@ import { readGraph } from "../../src/internal/ocr/onnxGraph.js"
 import { recognizePage } from "../../src/internal/ocr/pipeline.js"
 import { decodeRanges, defaultQuantizeOptions, quantizeModel, uint8Params } from "../../src/internal/ocr/quantize.js"
 import { raster } from "../support/synthetic.js"
-import { decodeRaster, pageText } from "./support.js"
+import { decodeRaster, optimizedGraph, pageText } from "./support.js"
 
 const models = latinModels()
 const ranges = decodeRanges(Fs.readFileSync(models.recognitionRanges!, "utf8"))
@@ -49,25 +46,13 @@ describe("int8 recognition", () => {
     const bytes = await Effect.runPromise(
       modelBytes(models.recognition, { head: models.recognitionHead, fold: true, int8: models.recognitionRanges })
     )
-    const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "int8-"))
-    try {
-      const optimized = Path.join(dir, "optimized.onnx")
-      const session = await ort.InferenceSession.create(bytes, {
-        intraOpNumThreads: 1,
-        graphOptimizationLevel: "all",
-        optimizedModelFilePath: optimized
-      })
-      await session.release()
-      const graph = readGraph(new Uint8Array(Fs.readFileSync(optimized)))
-      expect(graph.nodes.filter((n) => n.opType === "QLinearConv")).toHaveLength(12)
-      // Every weight's DequantizeLinear went into a QLinearConv (none is left to run a float Conv on dequantized
-      // weights); those left dequantize activations, a QLinearConv's output for the float operators after it.
-      const dequantized = graph.nodes.filter((n) => n.opType === "DequantizeLinear")
-      expect(dequantized.length).toBeGreaterThan(0)
-      for (const dq of dequantized) expect(graph.weights.has(dq.inputs[0]!)).toBe(false)
-    } finally {
-      Fs.rmSync(dir, { recursive: true, force: true })
-    }
+    const graph = await optimizedGraph(bytes)
+    expect(graph.nodes.filter((n) => n.opType === "QLinearConv")).toHaveLength(12)
+    // Every weight's DequantizeLinear went into a QLinearConv (none is left to run a float Conv on dequantized
+    // weights); those left dequantize activations, a QLinearConv's output for the float operators after it.
+    const dequantized = graph.nodes.filter((n) => n.opType === "DequantizeLinear")
+    expect(dequantized.length).toBeGreaterThan(0)
+    for (const dq of dequantized) expect(graph.weights.has(dq.inputs[0]!)).toBe(false)
   })
 
   it("refuses ranges calibrated on another model", () => {

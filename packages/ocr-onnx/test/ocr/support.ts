@@ -1,9 +1,14 @@
 /**
  * Helpers for the OCR golden tests: decoding the synthetic rasters into pixels, turning them round, and scoring a
- * recognised page against its ground truth (character error rate, word-box IoU).
+ * recognised page against its ground truth (character error rate, word-box IoU); the graph onnxruntime makes of a model.
  */
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
 import * as mupdf from "mupdf"
+import * as ort from "onnxruntime-node"
 import type { PageImage } from "../../src/internal/ocr/image.js"
+import { type Graph, readGraph } from "../../src/internal/ocr/onnxGraph.js"
 import type { OcrPage } from "../../src/internal/ocr/pipeline.js"
 
 /** A PNG/JPEG decoded by mupdf into packed RGB pixels (copied out of the WASM heap). */
@@ -113,4 +118,21 @@ export const quadBox = (text: string, q: ReadonlyArray<number>): Box => {
   const xs = [q[0]!, q[2]!, q[4]!, q[6]!]
   const ys = [q[1]!, q[3]!, q[5]!, q[7]!]
   return { text, x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) }
+}
+
+/** The graph onnxruntime runs for these model bytes after its own optimizations (one thread, level "all"). */
+export const optimizedGraph = async (bytes: Uint8Array): Promise<Graph> => {
+  const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "optimized-"))
+  try {
+    const optimized = Path.join(dir, "optimized.onnx")
+    const session = await ort.InferenceSession.create(bytes, {
+      intraOpNumThreads: 1,
+      graphOptimizationLevel: "all",
+      optimizedModelFilePath: optimized
+    })
+    await session.release()
+    return readGraph(new Uint8Array(Fs.readFileSync(optimized)))
+  } finally {
+    Fs.rmSync(dir, { recursive: true, force: true })
+  }
 }
