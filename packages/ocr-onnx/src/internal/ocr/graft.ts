@@ -81,12 +81,12 @@ export const payload = (bytes: Uint8Array, f: Field): Uint8Array => bytes.subarr
 const textDecoder = new TextDecoder()
 const textEncoder = new TextEncoder()
 
-const stringField = (bytes: Uint8Array, number: number): string | undefined => {
+export const stringField = (bytes: Uint8Array, number: number): string | undefined => {
   const f = fields(bytes).find((x) => x.field === number && x.wire === 2)
   return f === undefined ? undefined : textDecoder.decode(payload(bytes, f))
 }
 
-const stringsOf = (bytes: Uint8Array, number: number): Array<string> =>
+export const stringsOf = (bytes: Uint8Array, number: number): Array<string> =>
   fields(bytes)
     .filter((x) => x.field === number && x.wire === 2)
     .map((x) => textDecoder.decode(payload(bytes, x)))
@@ -131,7 +131,8 @@ export interface ModelSummary {
   readonly outputs: ReadonlyArray<string>
 }
 
-const graphField = (model: Uint8Array): Field => {
+/** The model's `graph` field (a `ModelProto` has exactly one). */
+export const graphField = (model: Uint8Array): Field => {
   const graph = fields(model).find((f) => f.field === 7 && f.wire === 2)
   if (graph === undefined) throw new Error("onnx: the model has no graph")
   return graph

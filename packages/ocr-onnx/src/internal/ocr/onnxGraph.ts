@@ -8,7 +8,7 @@
  * Fields used (onnx.proto) beyond `graft.ts`'s: ModelProto.opset_import = 8 (OperatorSetIdProto.domain = 1,
  * version = 2); NodeProto.name = 3, domain = 7; AttributeProto.f = 2, i = 3, floats = 7, ints = 8.
  */
-import { concat, type Field, fields, message, payload, varint } from "./graft.js"
+import { concat, fields, graphField, message, payload, stringField, stringsOf, varint } from "./graft.js"
 
 /** TensorProto data types used here. */
 export const DataType = { float: 1, uint8: 2, int8: 3, int32: 6, int64: 7 } as const
@@ -41,10 +41,7 @@ export interface Graph {
 const textDecoder = new TextDecoder()
 const textEncoder = new TextEncoder()
 
-const stringOf = (bytes: Uint8Array, number: number): string => {
-  const f = fields(bytes).find((x) => x.field === number && x.wire === 2)
-  return f === undefined ? "" : textDecoder.decode(payload(bytes, f))
-}
+const stringOf = (bytes: Uint8Array, number: number): string => stringField(bytes, number) ?? ""
 
 /** A varint as a signed 64-bit integer (negative ints are ten-byte varints, beyond a double's precision). */
 const readSigned = (bytes: Uint8Array, at: number): readonly [number, number] => {
@@ -87,28 +84,19 @@ const readWeight = (tensor: Uint8Array): (Weight & { readonly name: string }) | 
   return raw === undefined ? undefined : { name, dataType, dims, raw }
 }
 
-const readNode = (bytes: Uint8Array): GraphNode => {
-  const parts = fields(bytes)
-  const strings = (number: number) =>
-    parts.filter((p) => p.field === number && p.wire === 2).map((p) => textDecoder.decode(payload(bytes, p)))
-  return {
-    opType: strings(4)[0] ?? "",
-    domain: strings(7)[0] ?? "",
-    inputs: strings(1),
-    outputs: strings(2),
-    attributes: parts.filter((p) => p.field === 5 && p.wire === 2).map((p) => payload(bytes, p).slice())
-  }
-}
-
-const graphOf = (model: Uint8Array): Field => {
-  const graph = fields(model).find((f) => f.field === 7 && f.wire === 2)
-  if (graph === undefined) throw new Error("onnx: the model has no graph")
-  return graph
-}
+const readNode = (bytes: Uint8Array): GraphNode => ({
+  opType: stringField(bytes, 4) ?? "",
+  domain: stringField(bytes, 7) ?? "",
+  inputs: stringsOf(bytes, 1),
+  outputs: stringsOf(bytes, 2),
+  attributes: fields(bytes)
+    .filter((p) => p.field === 5 && p.wire === 2)
+    .map((p) => payload(bytes, p).slice())
+})
 
 /** The graph of a model's bytes. `Constant` nodes become weights. */
 export const readGraph = (model: Uint8Array): Graph => {
-  const graph = payload(model, graphOf(model))
+  const graph = payload(model, graphField(model))
   const nodes: Array<GraphNode> = []
   const weights = new Map<string, Weight>()
   const outputs: Array<string> = []
@@ -161,7 +149,7 @@ const encodeNode = (node: GraphNode, name: string): Uint8Array =>
  * graph's name, inputs and outputs as they were; the opset imports of `graph.opsets`.
  */
 export const writeGraph = (model: Uint8Array, graph: Graph): Uint8Array => {
-  const g = graphOf(model)
+  const g = graphField(model)
   const old = payload(model, g)
   const kept = fields(old)
     .filter((f) => f.field !== 1 && f.field !== 5 && f.field !== 13)
