@@ -33,6 +33,24 @@ export const editDistance = (a: string, b: string): number => {
 /** Whitespace runs (spaces, line breaks) count as one space: layout is not what the CER measures. */
 export const normalize = (text: string): string => text.normalize("NFC").replace(/\s+/g, " ").trim()
 
+/** The characters beyond ASCII of a text (the special characters of the Spanish scores), NFC. */
+export const special = (text: string): Array<string> => Array.from(text.normalize("NFC")).filter((c) => c > "\x7e")
+
+/** How many of `truth` are found in `read`, each found item used once (multiset intersection size). */
+export const multisetHits = (truth: ReadonlyArray<string>, read: ReadonlyArray<string>): number => {
+  const counts = new Map<string, number>()
+  for (const x of read) counts.set(x, (counts.get(x) ?? 0) + 1)
+  let hits = 0
+  for (const x of truth) {
+    const n = counts.get(x) ?? 0
+    if (n > 0) {
+      hits++
+      counts.set(x, n - 1)
+    }
+  }
+  return hits
+}
+
 /** Errors and reference length of one page (sum them over pages, then divide: the corpus CER). */
 export interface CharErrors {
   readonly errors: number

@@ -28,7 +28,7 @@ import { Effect } from "effect"
 import { buildDist } from "../test/pool/build.js"
 import { dataRoot, funsd, type Sample, sroie } from "./datasets.js"
 import type { EngineInput, EngineOutput, EnginePage } from "./engines/protocol.js"
-import { type Boxed, canonicalText, charErrors, normalize } from "./metrics.js"
+import { type Boxed, canonicalText, charErrors, multisetHits, normalize, special } from "./metrics.js"
 import { imageSize, scorePages } from "./scoring.js"
 import {
   type Condition,
@@ -68,22 +68,6 @@ interface Item {
   readonly truth: ReadonlyArray<Boxed>
   /** Engine words (already in image pixels) in the truth's frame. */
   readonly frame: (words: ReadonlyArray<Boxed>) => ReadonlyArray<Boxed>
-}
-
-const special = (text: string): Array<string> => Array.from(text.normalize("NFC")).filter((c) => c > "\x7e")
-
-const multisetHits = (truth: ReadonlyArray<string>, read: ReadonlyArray<string>): number => {
-  const counts = new Map<string, number>()
-  for (const x of read) counts.set(x, (counts.get(x) ?? 0) + 1)
-  let hits = 0
-  for (const x of truth) {
-    const n = counts.get(x) ?? 0
-    if (n > 0) {
-      hits++
-      counts.set(x, n - 1)
-    }
-  }
-  return hits
 }
 
 /** Words of an engine page in image pixels. */

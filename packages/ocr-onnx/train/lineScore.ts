@@ -4,7 +4,7 @@
  * words split on spaces and joined by one.
  */
 
-import { editDistance } from "../bench/metrics.ts"
+import { editDistance, multisetHits, normalize, special } from "../bench/metrics.ts"
 import { defaultOcrConfig } from "../dist/internal/ocr/config.js"
 import { ctcDecode, modelSpaces } from "../dist/internal/ocr/ctc.js"
 import { logSoftmax } from "./ctc.ts"
@@ -36,17 +36,8 @@ export const readLine = (
   if (chars.length === 0) return ""
   const score = chars.reduce((acc, ch) => acc + ch.prob, 0) / chars.length
   if (score < options.minLineScore) return ""
-  return words(chars.map((ch) => ch.text).join(""))
+  return normalize(chars.map((ch) => ch.text).join(""))
 }
-
-/** Words split on white space and joined by one space. */
-export const words = (text: string): string =>
-  text
-    .split(/\s+/)
-    .filter((w) => w !== "")
-    .join(" ")
-
-const special = (c: string) => c > "\x7e"
 
 /** Scores of a head on a set of lines. */
 export interface LineScores {
@@ -73,23 +64,17 @@ export const scoreTexts = (
   let stray = 0
   let exact = 0
   for (const pair of pairs) {
-    const truth = Array.from(upper ? words(pair.truth).toUpperCase() : words(pair.truth))
-    const read = Array.from(upper ? pair.read.toUpperCase() : pair.read)
-    errors += editDistance(read.join(""), truth.join(""))
-    length += truth.length
-    if (read.join("") === truth.join("")) exact++
-    const counts = new Map<string, number>()
-    for (const ch of read) if (special(ch)) counts.set(ch, (counts.get(ch) ?? 0) + 1)
-    for (const ch of truth) {
-      if (!special(ch)) continue
-      total++
-      const n = counts.get(ch) ?? 0
-      if (n > 0) {
-        found++
-        counts.set(ch, n - 1)
-      }
-    }
-    for (const n of counts.values()) stray += n
+    const truth = upper ? normalize(pair.truth).toUpperCase() : normalize(pair.truth)
+    const read = upper ? pair.read.toUpperCase() : pair.read
+    errors += editDistance(read, truth)
+    length += Array.from(truth).length
+    if (read === truth) exact++
+    const truthSpecial = special(truth)
+    const readSpecial = special(read)
+    const hits = multisetHits(truthSpecial, readSpecial)
+    total += truthSpecial.length
+    found += hits
+    stray += readSpecial.length - hits
   }
   return {
     lines: pairs.length,
