@@ -11,7 +11,8 @@
  * Skips with a message when ../shared/data is absent. Run: `npm run bench -w @legible/ocr-onnx` (every bench),
  * or this one: `npx vitest run --config packages/ocr-onnx/vitest.bench.config.ts bench/ocr.run.ts`.
  * `OCR_BENCH_PAGES` changes the pages per dataset (default 30); `OCR_BENCH_RECOGNIZER` (`latin` or `chinese`) picks
- * our recognizer (default: the reader's default), `OCR_BENCH_PRECISION` (`float32` or `int8`) its precision.
+ * our recognizer (default: the reader's default), `OCR_BENCH_PRECISION` (`float32`, `int8` or `auto`; default: the
+ * reader's, `auto`) its precision; the engine line printed names the precision it ran at.
  */
 import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
@@ -29,7 +30,9 @@ const PAGES = Number(process.env.OCR_BENCH_PAGES ?? 30)
 const RECOGNIZER =
   process.env.OCR_BENCH_RECOGNIZER === undefined ? undefined : (process.env.OCR_BENCH_RECOGNIZER as "latin" | "chinese")
 const PRECISION =
-  process.env.OCR_BENCH_PRECISION === undefined ? undefined : (process.env.OCR_BENCH_PRECISION as "float32" | "int8")
+  process.env.OCR_BENCH_PRECISION === undefined
+    ? undefined
+    : (process.env.OCR_BENCH_PRECISION as "float32" | "int8" | "auto")
 const log = (line: string) => process.stdout.write(`${line}\n`)
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url))
 
@@ -139,7 +142,7 @@ it.live(
         const load = () => `load average ${Os.loadavg()[0]?.toFixed(1)}`
         log(`${dataset.name}: ours… (${load()})`)
         const ours = runEngine("ours.ts", dataset.samples, workers)
-        log(`${dataset.name}: tesseract.js… (${load()})`)
+        log(`${dataset.name}: ${ours.engine}; tesseract.js… (${load()})`)
         const theirs = runEngine("tesseract.ts", dataset.samples, workers)
         log(`${dataset.name}: done (${load()})`)
         const score = (output: EngineOutput) => scorePages(output, dataset.samples, sizes, dataset.upperCase)

@@ -55,9 +55,15 @@ const ours = (recognizer: "latin" | "chinese") =>
         const loading = performance.now()
         // SPANISH_BENCH_HEAD: another Latin head file in place of models/latin_head.bin (a candidate of train/).
         const head = recognizer === "latin" ? process.env.SPANISH_BENCH_HEAD : undefined
+        // SPANISH_BENCH_PRECISION: the recognizer's precision (float32 or int8) in place of the reader's default.
+        const precision = process.env.SPANISH_BENCH_PRECISION as "float32" | "int8" | undefined
         const reader = yield* OnnxReader.make({
           poolSize: input.workers,
-          models: { recognizer, ...(head === undefined ? {} : { recognitionHead: head }) }
+          models: {
+            recognizer,
+            ...(head === undefined ? {} : { recognitionHead: head }),
+            ...(precision === undefined ? {} : { precision })
+          }
         })
         // Threads start on demand: one read per thread of the first image loads mupdf and the models.
         const first = Fs.readFileSync(input.images[0]!)

@@ -16,7 +16,8 @@
  * default 10). `SPANISH_BENCH_ENGINES` (comma-separated subset of latin,chinese,tesseract; default all three; a missing
  * engine's columns read n/a) and `SPANISH_BENCH_KEEP` (a directory: images and engine outputs are written there and
  * kept, to compare what was read with the truth) are for quick iterations; `SPANISH_BENCH_HEAD` (a head file) reads
- * the latin columns with that head in place of `models/latin_head.bin`, to compare candidates of `train/merge.ts`.
+ * the latin columns with that head in place of `models/latin_head.bin`, to compare candidates of `train/merge.ts`;
+ * `SPANISH_BENCH_PRECISION` (`float32` or `int8`) reads both of our columns at that recognizer precision.
  */
 import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"

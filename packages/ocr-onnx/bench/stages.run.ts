@@ -5,10 +5,11 @@
  * recognition, in wall ms and the process's CPU ms per page (CPU is what other load on the machine disturbs least),
  * with the detection input size, the boxes found, recognition runs and the columns they read.
  * Run: `npx vitest run --config vitest.bench.config.ts bench/stages.run.ts` in packages/ocr-onnx.
- * The recognizer is PP-OCRv4's Chinese + ASCII one as shipped, whatever the reader's default, so that runs compare.
+ * The recognizer is PP-OCRv4's Chinese + ASCII one as shipped, whatever the reader's default, so that runs compare;
+ * `OCR_STAGES_RECOGNIZER=latin` reads with the Latin head instead.
  * `OCR_STAGES_PAGES` pages per dataset (default 10); `OCR_STAGES_DATASETS` which (default `FUNSD,SROIE`);
- * `OCR_STAGES_CONFIG` a JSON object of `OcrConfig` overrides, `OCR_STAGES_RENDER` of `RenderOptions` ones;
- * `OCR_STAGES_PRECISION` the recognizer's precision (`float32`, the default, or `int8`).
+ * `OCR_STAGES_CONFIG` a JSON object of `OcrConfig` overrides, `OCR_STAGES_MODELS` of `OcrModels` ones, `OCR_STAGES_RENDER` of `RenderOptions` ones;
+ * `OCR_STAGES_PRECISION` the recognizer's precision (`float32`, `int8` or `auto`, the default).
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -18,7 +19,7 @@ import { defaultLimits } from "../src/internal/mupdf/limits.js"
 import { openDocument, withPage } from "../src/internal/mupdf/open.js"
 import { defaultRenderOptions, type RenderOptions, renderForOcr } from "../src/internal/mupdf/render.js"
 import type { OcrConfig } from "../src/internal/ocr/config.js"
-import { type InferenceSession, makeEngine, type OcrEngine } from "../src/internal/ocr/engine.js"
+import { type InferenceSession, makeEngine, type OcrEngine, type OcrModels } from "../src/internal/ocr/engine.js"
 import { type OcrPage, recognizePage } from "../src/internal/ocr/pipeline.js"
 import { dataRoot, funsd, sroie } from "./datasets.js"
 import type { EnginePage } from "./engines/protocol.js"
@@ -26,9 +27,11 @@ import { imageSize, scorePages } from "./scoring.js"
 
 const PAGES = Number(process.env.OCR_STAGES_PAGES ?? 10)
 const overrides: Partial<OcrConfig> = JSON.parse(process.env.OCR_STAGES_CONFIG ?? "{}")
+const models: Partial<OcrModels> = JSON.parse(process.env.OCR_STAGES_MODELS ?? "{}")
 const renderOptions: RenderOptions = { ...defaultRenderOptions, ...JSON.parse(process.env.OCR_STAGES_RENDER ?? "{}") }
 const datasets = (process.env.OCR_STAGES_DATASETS ?? "FUNSD,SROIE").split(",")
-const precision = process.env.OCR_STAGES_PRECISION === "int8" ? "int8" : "float32"
+const recognizer = process.env.OCR_STAGES_RECOGNIZER === "latin" ? "latin" : "chinese"
+const precision = (process.env.OCR_STAGES_PRECISION ?? "auto") as "float32" | "int8" | "auto"
 const log = (line: string) => process.stdout.write(`${line}\n`)
 const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
 
@@ -73,7 +76,7 @@ it.live(
           return
         }
         // PP-OCRv4's own recognizer and dictionary, whatever the default: figures stay comparable between runs.
-        const loaded = yield* makeEngine({ recognizer: "chinese", config: overrides, recognizerPrecision: precision })
+        const loaded = yield* makeEngine({ recognizer, models, config: overrides, recognizerPrecision: precision })
         const usage = {
           det: { cpu: 0, runs: 0, columns: 0 },
           cls: { cpu: 0, runs: 0, columns: 0 },
@@ -93,7 +96,7 @@ it.live(
           }
         }
         log(
-          `OCR stages, ${PAGES} pages per dataset, recognizer precision ${precision}, overrides ${JSON.stringify(overrides)}, render ${JSON.stringify(renderOptions)}`
+          `OCR stages, ${PAGES} pages per dataset, ${recognizer} recognizer, precision ${loaded.precision} (${precision}), overrides ${JSON.stringify(overrides)}, render ${JSON.stringify(renderOptions)}`
         )
         for (const [name, samples] of [
           ["FUNSD", funsd(PAGES)],

@@ -48,11 +48,13 @@ export interface Models {
    */
   readonly recognitionRanges?: string | undefined
   /**
-   * `int8`: the recognizer's larger pointwise convolutions run in int8, calibrated (`src/internal/ocr/quantize.ts`):
-   * about 5–10 % more pages per CPU-second than `float32`, for 0.2–0.3 points of character error rate on English
-   * scans (none measured on the Spanish pages; one golden line gains a space: "¿ Cuánto"). Default: `float32`.
+   * `int8`: the recognizer's larger pointwise convolutions run in int8, calibrated (`src/internal/ocr/quantize.ts`);
+   * `float32`: all in float; `auto` (default): int8 where the CPU has an 8-bit dot-product instruction (x86 VNNI or
+   * AMX, Arm dot product, read from `/proc/cpuinfo`) and the recognizer has int8 ranges, float32 elsewhere. With
+   * VNNI, int8 read FUNSD forms about 10 % faster per CPU-second for the same character error rate (15.35 against
+   * 15.33 %; SROIE 4.95 against 4.64 %); on x86 with AVX2 alone it gained too little to be chosen.
    */
-  readonly precision?: "float32" | "int8" | undefined
+  readonly precision?: "float32" | "int8" | "auto" | undefined
 }
 
 /** How the reader runs. Every field is optional; the defaults are listed on each. */

@@ -63,7 +63,7 @@ export interface Settings {
     readonly pageTimeoutSeconds: number
     readonly maxPages: number
     /** The OCR recognizer's precision (`OnnxReader` `models.precision`). */
-    readonly precision: "float32" | "int8"
+    readonly precision: "float32" | "int8" | "auto"
   }
   /** When catalogs are searched with an in-process trigram index, and how many bytes those indexes may hold. */
   readonly catalogIndex: { readonly minRecords: number; readonly cacheBytes: number }
@@ -258,9 +258,12 @@ export const resolve = (v: Variables, cwd: string): Settings | InvalidSettings =
         pageTimeoutSeconds: number("LEGIBLE_OCR_PAGE_TIMEOUT_SECONDS", v.ocrPageTimeoutSeconds, 60, 1, 3600),
         maxPages: int("LEGIBLE_OCR_MAX_PAGES", v.ocrMaxPages, 500, 1, 100_000),
         precision:
-          v.ocrPrecision === undefined || v.ocrPrecision === "float32" || v.ocrPrecision === "int8"
-            ? (v.ocrPrecision ?? "float32")
-            : fail(`LEGIBLE_OCR_PRECISION must be float32 or int8 (got "${v.ocrPrecision}")`)
+          v.ocrPrecision === undefined ||
+          v.ocrPrecision === "auto" ||
+          v.ocrPrecision === "float32" ||
+          v.ocrPrecision === "int8"
+            ? (v.ocrPrecision ?? "auto")
+            : fail(`LEGIBLE_OCR_PRECISION must be auto, float32 or int8 (got "${v.ocrPrecision}")`)
       },
       catalogIndex: {
         minRecords: int("LEGIBLE_CATALOG_INDEX_MIN_RECORDS", v.catalogIndexMinRecords, 5_000, 1, 1_000_000_000),

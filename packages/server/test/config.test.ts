@@ -25,7 +25,7 @@ describe("Config", () => {
         defaultModel: "local",
         maxBodyBytes: 40 * 1024 * 1024,
         worker: { concurrency: 2, leaseSeconds: 60, maxAttempts: 3, pollSeconds: 5, shutdownGraceSeconds: 30 },
-        ocr: { workers: undefined, pageTimeoutSeconds: 60, maxPages: 500, precision: "float32" },
+        ocr: { workers: undefined, pageTimeoutSeconds: 60, maxPages: 500, precision: "auto" },
         catalogIndex: { minRecords: 5_000, cacheBytes: 256 * 1024 * 1024 },
         retentionDays: undefined,
         logLevel: "Info",
@@ -132,7 +132,7 @@ describe("Config", () => {
         ],
         [{ LEGIBLE_RETENTION_DAYS: "0" }, "LEGIBLE_RETENTION_DAYS must be between 1"],
         [{ LEGIBLE_LOG_FORMAT: "xml" }, "LEGIBLE_LOG_FORMAT must be json or pretty"],
-        [{ LEGIBLE_OCR_PRECISION: "int4" }, "LEGIBLE_OCR_PRECISION must be float32 or int8"],
+        [{ LEGIBLE_OCR_PRECISION: "int4" }, "LEGIBLE_OCR_PRECISION must be auto, float32 or int8"],
         [{ LEGIBLE_MAX_BODY_BYTES: "10" }, "LEGIBLE_MAX_BODY_BYTES must be between 1024"]
       ]
       for (const [env, message] of cases) {

@@ -7,6 +7,7 @@ import * as Fs from "node:fs"
 import { crc32, deflateSync } from "node:zlib"
 import { Effect } from "effect"
 import { OnnxReader } from "../../dist/index.js"
+import { cpuHasInt8DotProduct } from "../../dist/internal/ocr/cpu.js"
 import type { EngineInput, EngineOutput, EnginePage } from "./protocol.js"
 
 const [inputPath, outputPath] = process.argv.slice(2)
@@ -37,6 +38,10 @@ const blankPng = (): Uint8Array => {
     chunk("IEND", new Uint8Array(0))
   ])
 }
+
+// The precision the reader resolves `auto` to on this CPU (as `makeEngine` does for the built-in recognizers).
+const precision =
+  (input.precision ?? "auto") === "auto" ? (cpuHasInt8DotProduct() ? "int8" : "float32") : input.precision
 
 const program = Effect.gen(function* () {
   const loading = performance.now()
@@ -86,7 +91,7 @@ const program = Effect.gen(function* () {
   const wallMs = performance.now() - started
   const used = process.cpuUsage(cpu)
   return {
-    engine: `ours (PP-OCRv4, ${input.recognizer ?? "default"} recognizer, onnxruntime)`,
+    engine: `ours (PP-OCRv4, ${input.recognizer ?? "default"} recognizer, ${precision}, onnxruntime)`,
     workers: input.workers,
     startupMs,
     wallMs,

@@ -10,7 +10,7 @@ export interface EngineInput {
   /** Our engine's built-in recognizer (the reader's default when absent); tesseract.js ignores it. */
   readonly recognizer?: "latin" | "chinese" | undefined
   /** Our recognizer's precision (the reader's default when absent); tesseract.js ignores it. */
-  readonly precision?: "float32" | "int8" | undefined
+  readonly precision?: "float32" | "int8" | "auto" | undefined
 }
 
 /** A word as an engine read it: box in the page's own unit (`unit`), top-left origin. */

@@ -56,7 +56,7 @@ const WorkerSettings = Schema.Struct({
     dictionary: path,
     recognitionHead: path,
     recognitionRanges: path,
-    precision: Schema.optionalKey(Schema.Literals(["float32", "int8"]))
+    precision: Schema.optionalKey(Schema.Literals(["float32", "int8", "auto"]))
   })
 })
 /** What every worker thread is started with. */

@@ -14,6 +14,7 @@ import {
   encodeHead,
   exposeOutput,
   findHead,
+  freeInputDim,
   graftHead,
   inspect,
   readHead
@@ -147,5 +148,44 @@ describe("grafting a recognition head", () => {
         })
       ),
     120_000
+  )
+})
+
+describe("freeing the recognizer's input height", () => {
+  it("declares the height free and leaves the other dimensions and the outputs alone", async () => {
+    const freed = freeInputDim(model, 2)
+    const session = await ort.InferenceSession.create(freed, { intraOpNumThreads: 1 })
+    try {
+      // The model as exported refuses any height but 48; freed, it reads a 40-row line into the same timesteps.
+      const data = lineInput(160).data as Float32Array
+      const out = await session.run({
+        [session.inputNames[0]!]: new ort.Tensor("float32", data.slice(0, 3 * 40 * 160), [1, 3, 40, 160])
+      })
+      expect(out[session.outputNames[0]!]!.dims).toEqual([1, 20, 6625])
+    } finally {
+      await session.release()
+    }
+    await expect(
+      run(model, new ort.Tensor("float32", new Float32Array(3 * 40 * 160), [1, 3, 40, 160]))
+    ).rejects.toThrow(/invalid dimensions/)
+    const original = await run(model, lineInput(160))
+    const same = await run(freed, lineInput(160))
+    expect(same).toEqual(original)
+  })
+
+  it.effect("an engine at another recognition height reads the line", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const engine = yield* makeEngine({ config: { recHeight: 44 }, recognizerPrecision: "float32" })
+        const text = "Factura 2024-0117 total 1.234,56 EUR"
+        const png = raster(
+          { width: 420, height: 60, runs: [{ text, x: 20, y: 36, size: 14 }] },
+          { format: "png", dpi: 200 }
+        )
+        expect(editDistance(pageText(yield* recognizePage(engine, decodeRaster(png.bytes))), text)).toBeLessThanOrEqual(
+          1
+        )
+      })
+    )
   )
 })

@@ -63,6 +63,7 @@ const engine = (over: Partial<OcrEngine> = {}): OcrEngine => ({
   rec: rec(),
   labels,
   config: defaultOcrConfig,
+  precision: "float32",
   ...over
 })
 

@@ -5,9 +5,10 @@ import { fileURLToPath } from "node:url"
 import { Effect, Schema, type Scope } from "effect"
 import * as ort from "onnxruntime-node"
 import { defaultOcrConfig, type OcrConfig, withConfig } from "./config.js"
+import { cpuHasInt8DotProduct } from "./cpu.js"
 import { type Labels, parseDictionary } from "./ctc.js"
 import { foldModel } from "./fold.js"
-import { decodeHead, graftHead } from "./graft.js"
+import { decodeHead, freeInputDim, graftHead } from "./graft.js"
 import { decodeRanges, quantizeModel } from "./quantize.js"
 
 /** The OCR engine could not load a model or run it. */
@@ -102,6 +103,8 @@ export interface OcrEngine {
   readonly rec: InferenceSession
   readonly labels: Labels
   readonly config: OcrConfig
+  /** The recognizer's arithmetic, as loaded (`auto` resolved). */
+  readonly precision: "float32" | "int8"
 }
 
 const errorMessage = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
@@ -184,6 +187,8 @@ export interface ModelEdits {
   readonly fold: boolean
   /** A calibration file (`quantize.ts`): the model is folded and its selected convolutions run in int8. */
   readonly int8?: string | undefined
+  /** The input's height declared free (a recognizer read at `recHeight` rather than the height it was exported at). */
+  readonly freeHeight?: boolean | undefined
 }
 
 /** A model file's bytes with `edits` applied, in memory. */
@@ -192,9 +197,13 @@ export const modelBytes = (path: string, edits: ModelEdits): Effect.Effect<Uint8
     try: async () => {
       const bytes = new Uint8Array(await readFile(path))
       const grafted = edits.head === undefined ? bytes : graftHead(bytes, decodeHead(await readFile(edits.head)))
-      if (edits.int8 !== undefined)
-        return quantizeModel(grafted, bytes, decodeRanges(await readFile(edits.int8, "utf8")))
-      return edits.fold ? foldModel(grafted) : grafted
+      const edited =
+        edits.int8 !== undefined
+          ? quantizeModel(grafted, bytes, decodeRanges(await readFile(edits.int8, "utf8")))
+          : edits.fold
+            ? foldModel(grafted)
+            : grafted
+      return edits.freeHeight === true ? freeInputDim(edited, 2) : edited
     },
     catch: (cause) =>
       new OcrError({
@@ -239,14 +248,15 @@ export interface EngineOptions {
   readonly foldGraphs?: boolean | undefined
   /**
    * `int8`: the recognizer's larger pointwise convolutions run in int8 (`quantize.ts`, with the models'
-   * `recognitionRanges`; implies the folded graph); `float32` (default): the float recognizer. `int8` without ranges
-   * is an error. Float stays the default: int8 is faster but reads a little worse. Measured in one run each
-   * (OCR benchmark, 30 pages per set, pages per CPU-second, float32 → int8): FUNSD 0.545 → 0.574, SROIE 0.601 →
-   * 0.659; character error rate FUNSD 15.45 → 15.66 %, SROIE 4.78 → 5.11 %; Spanish rendered pages (clean / scanned /
-   * noisy) 0.57 / 0.52 / 2.38 → 0.54 / 0.51 / 2.04 %, special characters within one of 229 either way; and the
-   * golden line "¿Cuánto pagó…" reads "¿ Cuánto" (the space class wins one timestep after "¿").
+   * `recognitionRanges`; implies the folded graph); `float32`: the float recognizer; `auto` (default): int8 where the
+   * CPU has an 8-bit dot-product instruction (`cpu.ts`: x86 VNNI or AMX, Arm dot product) and the recognizer has
+   * ranges, float32 elsewhere. `int8` without ranges is an error. Measured (OCR benchmark, 30 pages per set, pages per
+   * CPU-second, float32 → int8): on an AMD EPYC with AVX-512 VNNI FUNSD 1.355 → 1.493, SROIE 1.505 → 1.450 (the
+   * recognizer's model time per FUNSD page 514 → 365 ms); on an AMD EPYC with AVX2 alone FUNSD 0.633 → 0.644, SROIE
+   * 0.645 → 0.716 (within the run-to-run spread). Character error rate FUNSD 15.33 → 15.35 %, SROIE 4.64 → 4.95 %;
+   * Spanish rendered pages (clean / scanned / noisy) 0.58 / 0.48 / 1.09 → 0.60 / 0.45 / 1.08 %.
    */
-  readonly recognizerPrecision?: "float32" | "int8" | undefined
+  readonly recognizerPrecision?: "float32" | "int8" | "auto" | undefined
 }
 
 /** Loads the three sessions and the dictionary; they are released when the scope closes. */
@@ -266,15 +276,18 @@ export const makeEngine = Effect.fn("OcrEngine.make")(function* (
   const arena = options.memoryArena ?? false
   const det = yield* load(models.detection, options.memoryArena ?? true)
   const cls = models.classifier === undefined ? undefined : yield* load(models.classifier, arena)
-  const int8 = options.recognizerPrecision === "int8"
+  const precision = options.recognizerPrecision ?? "auto"
+  const int8 =
+    precision === "int8" || (precision === "auto" && models.recognitionRanges !== undefined && cpuHasInt8DotProduct())
   if (int8 && models.recognitionRanges === undefined) {
     return yield* new OcrError({ message: `int8 recognition needs calibrated ranges for ${models.recognition}` })
   }
   const rec = yield* load(models.recognition, arena, {
     head: models.recognitionHead,
-    int8: int8 ? models.recognitionRanges : undefined
+    int8: int8 ? models.recognitionRanges : undefined,
+    freeHeight: true
   })
   const labels = yield* loadDictionary(models.dictionary)
   const config = withConfig(withConfig(defaultOcrConfig, recognizerConfig(models)), options.config)
-  return { det, cls, rec, labels, config }
+  return { det, cls, rec, labels, config, precision: int8 ? "int8" : "float32" }
 })

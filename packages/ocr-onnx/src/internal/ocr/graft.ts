@@ -218,6 +218,34 @@ const withGraph = (model: Uint8Array, graph: Uint8Array): Uint8Array => {
   return concat([model.subarray(0, g.start), message(7, graph), model.subarray(g.end)])
 }
 
+/**
+ * The fields of `bytes` with those numbered `number` (length-delimited) replaced by `edit` of their payload; every
+ * other field is copied byte for byte.
+ */
+const editFields = (bytes: Uint8Array, number: number, edit: (value: Uint8Array) => Uint8Array): Uint8Array =>
+  concat(
+    fields(bytes).map((f) =>
+      f.field === number && f.wire === 2 ? message(number, edit(payload(bytes, f))) : bytes.subarray(f.start, f.end)
+    )
+  )
+
+/**
+ * The model with dimension `axis` of every graph input declared free (a nameless `dim_param`) instead of a fixed
+ * size: what lets a recognizer exported for height 48 take other heights (its convolutions and pooling do not care).
+ * ValueInfoProto.type = 2; TypeProto.tensor_type = 1; TypeProto.Tensor.shape = 2; TensorShapeProto.dim = 1;
+ * Dimension.dim_value = 1, dim_param = 2.
+ */
+export const freeInputDim = (model: Uint8Array, axis: number): Uint8Array => {
+  const freeDim = (shape: Uint8Array): Uint8Array => {
+    let index = -1
+    return editFields(shape, 1, (dim) => (++index === axis ? message(2, new Uint8Array(0)) : dim))
+  }
+  const graph = editFields(payload(model, graphField(model)), 11, (input) =>
+    editFields(input, 2, (type) => editFields(type, 1, (tensor) => editFields(tensor, 2, freeDim)))
+  )
+  return withGraph(model, graph)
+}
+
 /** The final linear layer of a recognizer: `MatMul(features, weight) + bias` feeding the softmax. */
 export interface Head {
   readonly weightName: string
