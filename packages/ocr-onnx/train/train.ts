@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url"
 import { parseArgs, promisify } from "node:util"
 import { editDistance } from "../bench/metrics.ts"
 import { chineseModels } from "../dist/internal/ocr/engine.js"
-import { encodeHead, type HeadWeights, readHead } from "../dist/internal/ocr/graft.js"
+import { decodeHead, encodeHead, type HeadWeights, readHead } from "../dist/internal/ocr/graft.js"
 import { greedy, initialHead, logits, type TrainSample, train } from "./head.ts"
 import { readSamples } from "./samples.ts"
 import { seeded } from "./text.ts"
@@ -32,7 +32,9 @@ const { values } = parseArgs({
     rate: { type: "string", default: "0.003" },
     anchor: { type: "string", default: "0.0001" },
     cache: { type: "string", default: Path.join(Os.tmpdir(), "legible-rec-cache") },
-    out: { type: "string", default: fileURLToPath(new URL("../models/latin_head.trained.bin", import.meta.url)) }
+    out: { type: "string", default: fileURLToPath(new URL("../models/latin_head.trained.bin", import.meta.url)) },
+    // A head file to fine-tune (e.g. the shipped models/latin_head.trained.bin) instead of starting from the Chinese one.
+    init: { type: "string" }
   }
 })
 const seed = Number(values.seed)
@@ -80,7 +82,13 @@ log(
 
 const oldLabels = ["", ...Fs.readFileSync(chineseModels().dictionary, "utf8").split(/\r?\n/), " "]
 const random = seeded(seed)
-const initial = initialHead(old, oldLabels, labels, random)
+const initial =
+  values.init === undefined
+    ? initialHead(old, oldLabels, labels, random)
+    : decodeHead(new Uint8Array(Fs.readFileSync(values.init)))
+if (initial.classes !== labels.length || initial.inputs !== old.inputs) {
+  throw new Error(`--init ${values.init}: ${initial.inputs} × ${initial.classes}, not ${old.inputs} × ${labels.length}`)
+}
 
 const special = /[^\x20-\x7e]/
 
@@ -124,7 +132,7 @@ const show = (name: string, r: ReturnType<typeof score>) =>
 log("held-out synthetic lines:")
 // The Chinese head has 6,625 classes: scored on the first 150 held-out lines only, to save time.
 show("Chinese PP-OCRv4 head (150 lines)", score(old, oldLabels, 150))
-show("Latin head, initialised", score(initial, labels))
+show(values.init === undefined ? "Latin head, initialised" : `Latin head, from ${values.init}`, score(initial, labels))
 
 const trainStarted = performance.now()
 const trained = train(initial, trainSamples, {
