@@ -1,10 +1,11 @@
 /**
  * Calibrates the int8 recognizer (`src/internal/ocr/quantize.ts`): `npm run calibrate:rec -w @legible/ocr-onnx`
- * [-- --funsd 40 --receipts 10 --lines 600 --out models/rec_int8.ranges.json].
+ * [-- --funsd 40 --receipts 10 --spanish 2 --lines 600 --out models/rec_int8.ranges.json].
  *
  * 1. Renders pages the benchmarks never measure, as the worker does (`renderForOcr`): the last `--funsd` FUNSD forms
- *    in name order (the OCR benchmark reads the first 30, the stage timings the first 10) and the `--receipts`
- *    German receipt scans of `../shared/data/receipts-de`; reads each with the float engine (default Latin
+ *    in name order (the OCR benchmark reads the first 30, the stage timings the first 10), the `--receipts`
+ *    German receipt scans of `../shared/data/receipts-de` and `--spanish` pages of each kind of the Spanish
+ *    benchmark's generator that it does not score (pages 2 and on, in its three conditions); reads each with the float engine (default Latin
  *    recognizer, folded graphs) and keeps the recognizer's real inputs: the line crops the pipeline made.
  * 2. Runs the folded float recognizer with every convolution's input and output exposed as graph outputs on up to
  *    `--lines` of those crops (spread evenly), samples 300 values of each tensor per line (a seeded generator), and
@@ -21,6 +22,7 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { Effect } from "effect"
 import * as ort from "onnxruntime-node"
+import { conditions, renderPage, spanishPages } from "../bench/spanish.pages.ts"
 import { defaultLimits } from "../dist/internal/mupdf/limits.js"
 import { openDocument, withPage } from "../dist/internal/mupdf/open.js"
 import { renderForOcr } from "../dist/internal/mupdf/render.js"
@@ -34,6 +36,7 @@ const { values } = parseArgs({
   options: {
     funsd: { type: "string", default: "40" },
     receipts: { type: "string", default: "10" },
+    spanish: { type: "string", default: "2" },
     lines: { type: "string", default: "600" },
     percentile: { type: "string", default: "99.999" },
     out: { type: "string", default: fileURLToPath(new URL("../models/rec_int8.ranges.json", import.meta.url)) }
@@ -47,13 +50,23 @@ if (!Fs.existsSync(Path.join(data, "funsd")) || !Fs.existsSync(Path.join(data, "
 const funsdImages = Fs.readdirSync(Path.join(data, "funsd", "images"))
   .filter((name) => name.endsWith(".png"))
   .sort()
-const pages = [
+const files = [
   ...funsdImages.slice(-Number(values.funsd)).map((name) => Path.join(data, "funsd", "images", name)),
   ...Fs.readdirSync(Path.join(data, "receipts-de"))
     .filter((name) => name.endsWith(".jpg"))
     .sort()
     .slice(0, Number(values.receipts))
     .map((name) => Path.join(data, "receipts-de", name))
+]
+// Spanish benchmark-style pages the benchmark does not draw (it reads pages 0 and 1 of each kind): pages 2 … 2 + n − 1
+// of each kind in the three conditions, with other noise seeds than the benchmark's (as train/realLines.ts).
+const spanish = Number(values.spanish)
+const rendered = spanishPages(2 + spanish)
+  .slice(3 * 2)
+  .flatMap((page, k) => conditions.map((condition, c) => () => renderPage(page, condition, 90_000 + 1000 * c + k)))
+const pages: ReadonlyArray<() => Uint8Array> = [
+  ...files.map((path) => () => new Uint8Array(Fs.readFileSync(path))),
+  ...rendered
 ]
 if (funsdImages.length - Number(values.funsd) < 30)
   throw new Error("the calibration forms would overlap the benchmark's")
@@ -63,7 +76,7 @@ const crops: Array<Tensor> = []
 await Effect.runPromise(
   Effect.scoped(
     Effect.gen(function* () {
-      const engine = yield* makeEngine()
+      const engine = yield* makeEngine({ recognizerPrecision: "float32" })
       const recording = {
         ...engine,
         rec: {
@@ -74,9 +87,9 @@ await Effect.runPromise(
           }
         }
       }
-      for (const path of pages) {
+      for (const bytes of pages) {
         const image = yield* Effect.scoped(
-          Effect.flatMap(openDocument(new Uint8Array(Fs.readFileSync(path)), defaultLimits), (opened) =>
+          Effect.flatMap(openDocument(bytes(), defaultLimits), (opened) =>
             withPage(opened, 0, (page) => renderForOcr(page, opened.kind, defaultLimits))
           )
         )
@@ -124,7 +137,7 @@ const sha256 = createHash("sha256").update(Fs.readFileSync(models.recognition)).
 const file = encodeRanges({
   model: Path.basename(models.recognition),
   sha256,
-  calibration: `${pages.length} pages (${Number(values.funsd)} last FUNSD forms, ${Number(values.receipts)} receipts-de scans), ${used} of ${crops.length} line crops, ${values.percentile}th percentiles of 300 samples per line`,
+  calibration: `${pages.length} pages (${Number(values.funsd)} last FUNSD forms, ${Number(values.receipts)} receipts-de scans${spanish > 0 ? `, ${rendered.length} Spanish benchmark-style pages (pages 2–${1 + spanish} of each kind, three conditions)` : ""}), ${used} of ${crops.length} line crops, ${values.percentile}th percentiles of 300 samples per line`,
   tensors: Object.fromEntries([...ranges].map(([t, r]) => [t, r satisfies Range]))
 })
 Fs.writeFileSync(values.out, file)
