@@ -51,8 +51,8 @@ export interface Models {
    * `int8`: the recognizer's larger pointwise convolutions run in int8, calibrated (`src/internal/ocr/quantize.ts`);
    * `float32`: all in float; `auto` (default): int8 where the CPU has an 8-bit dot-product instruction (x86 VNNI or
    * AMX, Arm dot product, read from `/proc/cpuinfo`) and the recognizer has int8 ranges, float32 elsewhere. With
-   * VNNI, int8 read FUNSD forms about 10 % faster per CPU-second for the same character error rate (15.35 against
-   * 15.33 %; SROIE 4.95 against 4.64 %); on x86 with AVX2 alone it gained too little to be chosen.
+   * VNNI, int8 read FUNSD forms about 10 % faster per CPU-second for the same character error rate (15.34 against
+   * 15.33 %; SROIE 4.94 against 4.64 %); on x86 with AVX2 alone it gained too little to be chosen.
    */
   readonly precision?: "float32" | "int8" | "auto" | undefined
 }

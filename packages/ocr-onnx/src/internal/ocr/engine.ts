@@ -253,8 +253,8 @@ export interface EngineOptions {
    * ranges, float32 elsewhere. `int8` without ranges is an error. Measured (OCR benchmark, 30 pages per set, pages per
    * CPU-second, float32 → int8): on an AMD EPYC with AVX-512 VNNI FUNSD 1.355 → 1.493, SROIE 1.505 → 1.450 (the
    * recognizer's model time per FUNSD page 514 → 365 ms); on an AMD EPYC with AVX2 alone FUNSD 0.633 → 0.644, SROIE
-   * 0.645 → 0.716 (within the run-to-run spread). Character error rate FUNSD 15.33 → 15.35 %, SROIE 4.64 → 4.95 %;
-   * Spanish rendered pages (clean / scanned / noisy) 0.58 / 0.48 / 1.09 → 0.60 / 0.45 / 1.08 %.
+   * 0.645 → 0.716 (within the run-to-run spread). Character error rate FUNSD 15.33 → 15.34 %, SROIE 4.64 → 4.94 %;
+   * Spanish rendered pages (clean / scanned / noisy) 0.58 / 0.48 / 1.09 → 0.57 / 0.48 / 1.09 %.
    */
   readonly recognizerPrecision?: "float32" | "int8" | "auto" | undefined
 }
