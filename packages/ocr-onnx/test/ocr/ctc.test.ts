@@ -135,6 +135,29 @@ describe("modelSpaces", () => {
     ).toBe("¿b")
   })
 
+  it("drops a decoded space right after an opening mark, and keeps one before it", () => {
+    // Classes: blank, ¿, b, space. Timesteps: ¿, space (decoded: it wins), b, space, ¿, b.
+    const marks = parseDictionary("¿\nb")
+    const c = marks.length
+    const probs = new Float32Array(6 * c)
+    for (const [t, k] of [
+      [0, 1],
+      [1, 3],
+      [2, 2],
+      [3, 3],
+      [4, 1],
+      [5, 2]
+    ] as const)
+      probs[t * c + k] = 0.9
+    const chars = ctcDecode(probs, 6, c, marks)
+    expect(chars.map((ch) => ch.text).join("")).toBe("¿ b ¿b")
+    expect(
+      modelSpaces(chars, probs, c, 0.1)
+        .map((ch) => ch.text)
+        .join("")
+    ).toBe("¿b ¿b")
+  })
+
   it("keeps the spaces already decoded without doubling them, and reads a piece at its timestep offset", () => {
     const probs = withSpace([
       ["a", 0.9],

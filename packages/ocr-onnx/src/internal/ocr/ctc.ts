@@ -61,8 +61,9 @@ export const ctcDecode = (
  * drops a narrow proportional space ("1.224,10 €", "IVA (21 %)", "Madrid, tomo") the space still has 0.03–0.43 of
  * the probability between the two characters, and under 0.002 between the letters of a word; an ink-gap rule cannot
  * tell these apart (the gap before "€" in Lato is narrower than the comma's in Courier). Characters are numbered
- * from `offset` as in `ctcDecode`; spaces already decoded are kept. None is added after an opening mark (¿ ¡ ( [ {
- * « “ ‘), which no space follows in the languages of the dictionary ("¿Cuánto" read "¿ Cuánto" at 0.1).
+ * from `offset` as in `ctcDecode`; spaces already decoded are kept, except right after an opening mark (¿ ¡ ( [ {
+ * « “ ‘), which no space follows in the languages of the dictionary: none is added there ("¿Cuánto" read "¿ Cuánto"
+ * at 0.1) and a decoded one is dropped (the int8 recognizer, whose space class can win the timestep after "¿").
  */
 const OPENING = new Set(["¿", "¡", "(", "[", "{", "«", "“", "‘"])
 
@@ -77,6 +78,7 @@ export const modelSpaces = (
   const out: Array<CtcChar> = []
   for (const ch of chars) {
     const prev = out[out.length - 1]
+    if (prev !== undefined && ch.text === " " && OPENING.has(prev.text)) continue
     if (prev !== undefined && prev.text !== " " && ch.text !== " " && !OPENING.has(prev.text)) {
       let best = -1
       let bestP = 0
