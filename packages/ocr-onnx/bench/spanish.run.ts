@@ -14,8 +14,9 @@
  * read, per page, as multisets), and pages per CPU-second. Run: `npm run bench:spanish -w @legible/ocr-onnx`.
  * `SPANISH_BENCH_PAGES` (pages per kind and condition, default 2), `SPANISH_BENCH_ENGLISH` (FUNSD and SROIE pages,
  * default 10). `SPANISH_BENCH_ENGINES` (comma-separated subset of latin,chinese,tesseract; default all three; a missing
- * engine's columns read n/a) and `SPANISH_BENCH_KEEP` (a directory: images and engine outputs are written there and
- * kept, to compare what was read with the truth) are for quick iterations; `SPANISH_BENCH_HEAD` (a head file) reads
+ * engine's columns read n/a) and `SPANISH_BENCH_KEEP` (a directory: images, engine outputs and each page's scored
+ * texts, with the special characters not read, are written there and kept, to compare what was read with the
+ * truth) are for quick iterations; `SPANISH_BENCH_HEAD` (a head file) reads
  * the latin columns with that head in place of `models/latin_head.bin`, to compare candidates of `train/merge.ts`;
  * `SPANISH_BENCH_PRECISION` (`float32` or `int8`) reads both of our columns at that recognizer precision.
  */
@@ -91,7 +92,24 @@ interface SetScore {
   readonly failures: number
 }
 
-const scoreSet = (output: EngineOutput, items: ReadonlyArray<Item>): SetScore => {
+/**
+ * With `SPANISH_BENCH_KEEP`, each page's texts as scored (one reading order, `canonicalText`), next to its image:
+ * `<image>.truth.txt` and `<image>.<engine>.txt`, and the special characters of the truth that were not read.
+ */
+const keepTexts = (engine: string, image: string, truthText: string, readText: string): void => {
+  if (KEEP === undefined || engine === "") return
+  Fs.writeFileSync(`${image}.truth.txt`, `${truthText}\n`)
+  const read = special(normalize(readText))
+  const missed: Array<string> = []
+  for (const ch of special(normalize(truthText))) {
+    const at = read.indexOf(ch)
+    if (at >= 0) read.splice(at, 1)
+    else missed.push(ch)
+  }
+  Fs.writeFileSync(`${image}.${engine}.txt`, `${readText}\n\nspecial characters not read: ${missed.join(" ")}\n`)
+}
+
+const scoreSet = (output: EngineOutput, items: ReadonlyArray<Item>, engine = ""): SetScore => {
   let errors = 0
   let length = 0
   let specialTotal = 0
@@ -105,6 +123,7 @@ const scoreSet = (output: EngineOutput, items: ReadonlyArray<Item>): SetScore =>
     const words = item.frame(pixelWords(page, imageSize(item.image).width))
     const truthText = canonicalText(item.truth)
     const readText = canonicalText(words)
+    keepTexts(engine, item.image, truthText, readText)
     const e = charErrors(readText, truthText)
     errors += e.errors
     length += e.length
@@ -203,7 +222,13 @@ it.live(
         )
         log(row(["---", "---:", "---:", "---:", "---:", "---:", "---:"]))
         for (const set of sets) {
-          const [l, t, c] = [latin, tess, chinese].map((o) => scoreSet(o, set.items)) as [SetScore, SetScore, SetScore]
+          const [l, t, c] = (
+            [
+              [latin, "latin"],
+              [tess, "tesseract"],
+              [chinese, "chinese"]
+            ] as const
+          ).map(([o, name]) => scoreSet(o, set.items, o === none ? "" : name)) as [SetScore, SetScore, SetScore]
           log(
             row([
               set.name,
