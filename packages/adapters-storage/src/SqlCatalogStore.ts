@@ -10,7 +10,7 @@ import { SqlClient } from "effect/sql"
 import * as CatalogIndex from "./internal/catalogIndex.js"
 import * as CatalogKeys from "./internal/catalogKeys.js"
 import * as Search from "./internal/catalogSearch.js"
-import { fromSqlError, mapSqlError } from "./internal/errors.js"
+import { mapSqlError } from "./internal/errors.js"
 import { isUuid, toNumber, ts } from "./internal/sql.js"
 
 /** Options of the store: when catalogs are searched with an in-process index (see `CatalogIndex`). */
@@ -131,7 +131,7 @@ export const makeWith = (
             return records.length
           })
         )
-        .pipe(Effect.catchTag("SqlError", (error) => Effect.fail(fromSqlError("CatalogStore.upsertRecords")(error))))
+        .pipe(mapSqlError("CatalogStore.upsertRecords"))
     })
 
     const getRecord = Effect.fn("CatalogStore.getRecord")(function* (

@@ -6,7 +6,7 @@ import { Errors, Ports, Quota, type Timestamp } from "@legible/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
-import { fromSqlError, mapSqlError } from "./internal/errors.js"
+import { mapSqlError } from "./internal/errors.js"
 import { ts } from "./internal/sql.js"
 
 interface QuotaRow {
@@ -57,27 +57,24 @@ export const make: Effect.Effect<Ports.QuotaStore["Service"], never, SqlClient.S
     )
   }
 
-  const reserve = Effect.fn("QuotaStore.reserve")(
-    function* (clientId: string, now: Timestamp.Timestamp) {
-      for (let round = 0; round < RESERVE_ROUNDS; round++) {
-        const granted = yield* attempt(clientId, now)
-        if (granted !== undefined) return toQuota(granted)
-        // Refused or absent: read the row (after the failed update) to tell which, and report the usage that counts.
-        const row = yield* read(clientId)
-        if (row === undefined) return undefined
-        const quota = toQuota(row)
-        const used = Quota.usedAt(quota, now)
-        if (quota.limit !== null && used >= quota.limit) {
-          return yield* new Errors.QuotaExceeded({ limit: quota.limit, used })
-        }
+  const reserve = Effect.fn("QuotaStore.reserve")(function* (clientId: string, now: Timestamp.Timestamp) {
+    for (let round = 0; round < RESERVE_ROUNDS; round++) {
+      const granted = yield* attempt(clientId, now)
+      if (granted !== undefined) return toQuota(granted)
+      // Refused or absent: read the row (after the failed update) to tell which, and report the usage that counts.
+      const row = yield* read(clientId)
+      if (row === undefined) return undefined
+      const quota = toQuota(row)
+      const used = Quota.usedAt(quota, now)
+      if (quota.limit !== null && used >= quota.limit) {
+        return yield* new Errors.QuotaExceeded({ limit: quota.limit, used })
       }
-      return yield* new Errors.StorageError({
-        reason: "Conflict",
-        message: "QuotaStore.reserve: the quota kept changing during the reservation"
-      })
-    },
-    Effect.catchTag("SqlError", (error) => Effect.fail(fromSqlError("QuotaStore.reserve")(error)))
-  )
+    }
+    return yield* new Errors.StorageError({
+      reason: "Conflict",
+      message: "QuotaStore.reserve: the quota kept changing during the reservation"
+    })
+  }, mapSqlError("QuotaStore.reserve"))
 
   const release = Effect.fn("QuotaStore.release")(function* (clientId: string, at: Timestamp.Timestamp) {
     yield* sql`

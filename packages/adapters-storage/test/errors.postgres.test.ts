@@ -6,9 +6,9 @@
 
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Fiber, Redacted } from "effect"
+import { Cause, Effect, Fiber, Redacted } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
-import { SqlError, UnknownError } from "effect/sql/SqlError"
+import { ConnectionError, SqlError, UnknownError } from "effect/sql/SqlError"
 import { fromSqlError, mapSqlError } from "../src/internal/errors.js"
 import { postgresUrl } from "./support/databases.js"
 
@@ -28,6 +28,34 @@ describe("fromSqlError", () => {
     }
     for (const code of ["22P02", "XX000"]) assert.strictEqual(fromSqlError("op")(withState(code)).reason, "Unknown")
   })
+
+  it.effect("mapSqlError also maps the SqlError defects of a failed ROLLBACK and keeps every other reason", () =>
+    Effect.gen(function* () {
+      const lost = new SqlError({
+        reason: new ConnectionError({
+          cause: new Error("read ECONNRESET"),
+          message: "Socket error",
+          operation: "query"
+        })
+      })
+      // What effect/sql leaves when a statement and then its ROLLBACK fail on a dead socket: a failure and a defect.
+      const both = yield* mapSqlError("op")(Effect.failCause(Cause.combine(Cause.fail(lost), Cause.die(lost)))).pipe(
+        Effect.sandbox,
+        Effect.flip
+      )
+      assert.strictEqual(both.reasons.length, 1)
+      const only = both.reasons[0]!
+      assert.isTrue(Cause.isFailReason(only) && only.error.reason === "Unavailable")
+      // A ROLLBACK defect alone (the failure already mapped elsewhere) is the outage too.
+      const died = yield* mapSqlError("op")(Effect.die(lost)).pipe(Effect.flip)
+      assert.strictEqual(died.reason, "Unavailable")
+      // A defect that is not SQL stays a defect; another failure stays itself.
+      const bug = yield* mapSqlError("op")(Effect.die(new Error("bug"))).pipe(Effect.sandbox, Effect.flip)
+      assert.isTrue(bug.reasons.every(Cause.isDieReason))
+      const other = yield* mapSqlError("op")(Effect.fail({ _tag: "InvalidRequest" as const })).pipe(Effect.flip)
+      assert.strictEqual(other._tag, "InvalidRequest")
+    })
+  )
 
   it.effect(
     "a connection the server refuses with an error (too many connections, 53300) is Unavailable (real PostgreSQL)",

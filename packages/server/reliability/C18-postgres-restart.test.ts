@@ -151,7 +151,16 @@ describe("C18 PostgreSQL restarted", () => {
     expect(new Set(during.map((p) => p.kind))).toEqual(new Set(["read", "submit", "readyz"]))
     // No 5xx other than 503 at any time, before, during or after.
     const other5xx = probes.filter((p) => typeof p.status === "number" && p.status >= 500 && p.status !== 503)
-    expect(other5xx, JSON.stringify(other5xx.slice(0, 5))).toEqual([])
+    // On failure, the api's error lines say which failure became a 500.
+    const apiErrors = () => {
+      const lines = deployment.api.stderr().split("\n")
+      const at = lines.findIndex((line) => line.includes('"status":500'))
+      return lines
+        .slice(Math.max(0, at - 6), at + 1)
+        .filter((line) => line.includes('"ERROR"') || line.includes('"FATAL"'))
+        .join("\n")
+    }
+    expect(other5xx, `${JSON.stringify(other5xx.slice(0, 5))}\n${other5xx.length > 0 ? apiErrors() : ""}`).toEqual([])
     const slowest = Math.max(...during.map((p) => p.end - p.start))
 
     // Submissions accepted by the prober (before and after the outage) are extractions too: every 202 is stored.

@@ -1,6 +1,6 @@
 import { Errors } from "@legible/core"
-import { Effect, Predicate } from "effect"
-import type { SqlError } from "effect/sql/SqlError"
+import { Cause, Effect, Predicate } from "effect"
+import { isSqlError, type SqlError } from "effect/sql/SqlError"
 
 /** The SQLSTATE of a server error (`@effect/sql-pg` keeps the error's fields on the reason's cause). */
 const sqlState = (error: SqlError): string | undefined => {
@@ -42,8 +42,30 @@ export const fromSqlError =
   (error: SqlError): Errors.StorageError =>
     new Errors.StorageError({ reason: reasonOf(error), message: `${operation}: ${error.message}`, cause: error })
 
-/** Maps the `SqlError`s of an effect to `StorageError`s. */
+/**
+ * Maps the `SqlError`s of an effect to `StorageError`s: its failures, and the defects `effect/sql` makes of a failed
+ * ROLLBACK (after the transaction's own failure) or COMMIT cleanup. When the server goes away in the middle of a
+ * transaction, the statement and then its ROLLBACK fail on the dead socket: that defect is the same outage, a 503 at
+ * the edge, not a 500. Other failures, other defects and interruptions are kept as they are.
+ */
 export const mapSqlError =
   (operation: string) =>
-  <A, R>(self: Effect.Effect<A, SqlError, R>): Effect.Effect<A, Errors.StorageError, R> =>
-    Effect.mapError(self, fromSqlError(operation))
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError> | Errors.StorageError, R> =>
+    Effect.catchCause(self, (cause) => {
+      const toStorage = fromSqlError(operation)
+      const sqlDefect = cause.reasons.find((r) => Cause.isDieReason(r) && isSqlError(r.defect))
+      const kept = cause.reasons
+        .filter((r) => r !== sqlDefect && !(Cause.isDieReason(r) && isSqlError(r.defect)))
+        .map(
+          (r): Cause.Reason<Exclude<E, SqlError> | Errors.StorageError> =>
+            Cause.isFailReason(r)
+              ? Cause.makeFailReason(isSqlError(r.error) ? toStorage(r.error) : (r.error as Exclude<E, SqlError>))
+              : (r as Cause.Reason<never>)
+        )
+      const failed = kept.some(Cause.isFailReason)
+      const reasons =
+        sqlDefect !== undefined && Cause.isDieReason(sqlDefect) && !failed
+          ? [...kept, Cause.makeFailReason(toStorage(sqlDefect.defect as SqlError))]
+          : kept
+      return Effect.failCause(Cause.fromReasons(reasons))
+    })
