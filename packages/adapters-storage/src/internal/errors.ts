@@ -42,6 +42,10 @@ export const fromSqlError =
   (error: SqlError): Errors.StorageError =>
     new Errors.StorageError({ reason: reasonOf(error), message: `${operation}: ${error.message}`, cause: error })
 
+/** A defect that is a `SqlError` (what `effect/sql` makes of a failed ROLLBACK or COMMIT cleanup). */
+const isSqlDefect = (reason: Cause.Reason<unknown>): reason is Cause.Die =>
+  Cause.isDieReason(reason) && isSqlError(reason.defect)
+
 /**
  * Maps the `SqlError`s of an effect to `StorageError`s: its failures, and the defects `effect/sql` makes of a failed
  * ROLLBACK (after the transaction's own failure) or COMMIT cleanup. When the server goes away in the middle of a
@@ -53,18 +57,17 @@ export const mapSqlError =
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError> | Errors.StorageError, R> =>
     Effect.catchCause(self, (cause) => {
       const toStorage = fromSqlError(operation)
-      const sqlDefect = cause.reasons.find((r) => Cause.isDieReason(r) && isSqlError(r.defect))
       const kept = cause.reasons
-        .filter((r) => r !== sqlDefect && !(Cause.isDieReason(r) && isSqlError(r.defect)))
+        .filter((r) => !isSqlDefect(r))
         .map(
           (r): Cause.Reason<Exclude<E, SqlError> | Errors.StorageError> =>
             Cause.isFailReason(r)
               ? Cause.makeFailReason(isSqlError(r.error) ? toStorage(r.error) : (r.error as Exclude<E, SqlError>))
               : (r as Cause.Reason<never>)
         )
-      const failed = kept.some(Cause.isFailReason)
+      const sqlDefect = cause.reasons.find(isSqlDefect)
       const reasons =
-        sqlDefect !== undefined && Cause.isDieReason(sqlDefect) && !failed
+        sqlDefect !== undefined && !kept.some(Cause.isFailReason)
           ? [...kept, Cause.makeFailReason(toStorage(sqlDefect.defect as SqlError))]
           : kept
       return Effect.failCause(Cause.fromReasons(reasons))

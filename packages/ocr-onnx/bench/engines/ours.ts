@@ -7,7 +7,7 @@ import * as Fs from "node:fs"
 import { crc32, deflateSync } from "node:zlib"
 import { Effect } from "effect"
 import { OnnxReader } from "../../dist/index.js"
-import { cpuHasInt8DotProduct } from "../../dist/internal/ocr/cpu.js"
+import { resolvePrecision } from "../../dist/internal/ocr/cpu.js"
 import type { EngineInput, EngineOutput, EnginePage } from "./protocol.js"
 
 const [inputPath, outputPath] = process.argv.slice(2)
@@ -39,9 +39,8 @@ const blankPng = (): Uint8Array => {
   ])
 }
 
-// The precision the reader resolves `auto` to on this CPU (as `makeEngine` does for the built-in recognizers).
-const precision =
-  (input.precision ?? "auto") === "auto" ? (cpuHasInt8DotProduct() ? "int8" : "float32") : input.precision
+// The precision the reader runs at on this CPU (the built-in recognizers have int8 ranges).
+const precision = resolvePrecision(input.precision, true)
 
 const program = Effect.gen(function* () {
   const loading = performance.now()

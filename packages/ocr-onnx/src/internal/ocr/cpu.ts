@@ -39,3 +39,16 @@ export const cpuHasInt8DotProduct = (): boolean => {
   }
   return cached
 }
+
+/**
+ * The precision a recognizer runs at: `auto` (the default) is int8 when it has int8 ranges and the CPU an 8-bit dot
+ * product (above), else float32.
+ */
+export const resolvePrecision = (
+  precision: "float32" | "int8" | "auto" | undefined,
+  hasRanges: boolean
+): "float32" | "int8" => {
+  const chosen = precision ?? "auto"
+  if (chosen !== "auto") return chosen
+  return hasRanges && cpuHasInt8DotProduct() ? "int8" : "float32"
+}

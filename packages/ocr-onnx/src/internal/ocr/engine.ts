@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url"
 import { Effect, Schema, type Scope } from "effect"
 import * as ort from "onnxruntime-node"
 import { defaultOcrConfig, type OcrConfig, withConfig } from "./config.js"
-import { cpuHasInt8DotProduct } from "./cpu.js"
+import { resolvePrecision } from "./cpu.js"
 import { type Labels, parseDictionary } from "./ctc.js"
 import { foldModel } from "./fold.js"
 import { decodeHead, freeInputDim, graftHead } from "./graft.js"
@@ -276,9 +276,7 @@ export const makeEngine = Effect.fn("OcrEngine.make")(function* (
   const arena = options.memoryArena ?? false
   const det = yield* load(models.detection, options.memoryArena ?? true)
   const cls = models.classifier === undefined ? undefined : yield* load(models.classifier, arena)
-  const precision = options.recognizerPrecision ?? "auto"
-  const int8 =
-    precision === "int8" || (precision === "auto" && models.recognitionRanges !== undefined && cpuHasInt8DotProduct())
+  const int8 = resolvePrecision(options.recognizerPrecision, models.recognitionRanges !== undefined) === "int8"
   if (int8 && models.recognitionRanges === undefined) {
     return yield* new OcrError({ message: `int8 recognition needs calibrated ranges for ${models.recognition}` })
   }
