@@ -27,12 +27,12 @@ const FunsdAnnotation = Schema.Struct({
 const decodeFunsd = Schema.decodeUnknownSync(Schema.fromJsonString(FunsdAnnotation))
 
 /** The first `count` FUNSD forms with their reference words. */
-export const funsd = (count: number): ReadonlyArray<Sample> => {
+export const funsd = (count: number, from = 0): ReadonlyArray<Sample> => {
   const dir = Path.join(dataRoot, "funsd")
   return Fs.readdirSync(Path.join(dir, "annotations"))
     .filter((name) => name.endsWith(".json"))
     .sort()
-    .slice(0, count)
+    .slice(from, from + count)
     .map((name) => {
       const id = name.slice(0, -".json".length)
       const annotation = decodeFunsd(Fs.readFileSync(Path.join(dir, "annotations", name), "utf8"))
@@ -59,12 +59,12 @@ const sroieLine = (line: string): Boxed | undefined => {
 }
 
 /** The first `count` SROIE receipts with their reference lines. */
-export const sroie = (count: number): ReadonlyArray<Sample> => {
+export const sroie = (count: number, from = 0): ReadonlyArray<Sample> => {
   const dir = Path.join(dataRoot, "sroie")
   return Fs.readdirSync(Path.join(dir, "box"))
     .filter((name) => name.endsWith(".txt"))
     .sort()
-    .slice(0, count)
+    .slice(from, from + count)
     .map((name) => {
       const id = name.slice(0, -".txt".length)
       const truth = Fs.readFileSync(Path.join(dir, "box", name), "utf8")

@@ -33,8 +33,48 @@ export const editDistance = (a: string, b: string): number => {
 /** Whitespace runs (spaces, line breaks) count as one space: layout is not what the CER measures. */
 export const normalize = (text: string): string => text.normalize("NFC").replace(/\s+/g, " ").trim()
 
+/** Whether a character is beyond ASCII (a special character of the Spanish scores). */
+export const isSpecial = (ch: string): boolean => ch > "\x7e"
+
 /** The characters beyond ASCII of a text (the special characters of the Spanish scores), NFC. */
-export const special = (text: string): Array<string> => Array.from(text.normalize("NFC")).filter((c) => c > "\x7e")
+export const special = (text: string): Array<string> => Array.from(text.normalize("NFC")).filter(isSpecial)
+
+/**
+ * How many of the characters that `select` picks in the truth's words (or lines) were read as themselves in the
+ * same place: in a read word whose box overlaps the truth's by at least half of the narrower and of the shorter,
+ * each read character used once; and those that were not. A mark read on the wrong word ("bancaría" for
+ * "bancaria") does not stand in for one missed elsewhere on the page, as in a per-page multiset count, and the
+ * reading order of the words does not matter.
+ */
+export const placedHits = (
+  truth: ReadonlyArray<Boxed>,
+  read: ReadonlyArray<Boxed>,
+  select: (ch: string) => boolean
+): { readonly hits: number; readonly missed: ReadonlyArray<string> } => {
+  // Overlap along each axis, as a share of the shorter extent: a truth line's box from a text layer is often half
+  // as tall as the word boxes an engine draws over it.
+  const share = (a0: number, a1: number, b0: number, b1: number) =>
+    (Math.min(a1, b1) - Math.max(a0, b0)) / Math.max(1e-9, Math.min(a1 - a0, b1 - b0))
+  const pools = read.map((w) => Array.from(w.text.normalize("NFC")).filter(select))
+  let hits = 0
+  const missed: Array<string> = []
+  for (const item of truth) {
+    const wanted = Array.from(item.text.normalize("NFC")).filter(select)
+    if (wanted.length === 0) continue
+    const near = read.flatMap((w, k) =>
+      share(w.x0, w.x1, item.x0, item.x1) >= 0.5 && share(w.y0, w.y1, item.y0, item.y1) >= 0.5 ? [pools[k]!] : []
+    )
+    for (const ch of wanted) {
+      const pool = near.find((p) => p.includes(ch))
+      if (pool === undefined) missed.push(ch)
+      else {
+        pool.splice(pool.indexOf(ch), 1)
+        hits++
+      }
+    }
+  }
+  return { hits, missed }
+}
 
 /** How many of `truth` are found in `read`, each found item used once (multiset intersection size). */
 export const multisetHits = (truth: ReadonlyArray<string>, read: ReadonlyArray<string>): number => {

@@ -7,9 +7,10 @@
  * Run: `npx vitest run --config vitest.bench.config.ts bench/stages.run.ts` in packages/ocr-onnx.
  * The recognizer is PP-OCRv4's Chinese + ASCII one as shipped, whatever the reader's default, so that runs compare;
  * `OCR_STAGES_RECOGNIZER=latin` reads with the Latin head instead.
- * `OCR_STAGES_PAGES` pages per dataset (default 10); `OCR_STAGES_DATASETS` which (default `FUNSD,SROIE`);
+ * `OCR_STAGES_PAGES` pages per dataset (default 10) from `OCR_STAGES_FROM` (default 0, in file-name order); `OCR_STAGES_DATASETS` which (default `FUNSD,SROIE`);
  * `OCR_STAGES_CONFIG` a JSON object of `OcrConfig` overrides, `OCR_STAGES_MODELS` of `OcrModels` ones, `OCR_STAGES_RENDER` of `RenderOptions` ones;
- * `OCR_STAGES_PRECISION` the recognizer's precision (`float32`, `int8` or `auto`, the default).
+ * `OCR_STAGES_PRECISION` the recognizer's precision (`float32`, `int8` or `auto`, the default); `OCR_STAGES_LEXICON`
+ * the word lists that check diacritics (`es,en`, or `none`; default the engine's).
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -20,18 +21,21 @@ import { openDocument, withPage } from "../src/internal/mupdf/open.js"
 import { defaultRenderOptions, type RenderOptions, renderForOcr } from "../src/internal/mupdf/render.js"
 import type { OcrConfig } from "../src/internal/ocr/config.js"
 import { type InferenceSession, makeEngine, type OcrEngine, type OcrModels } from "../src/internal/ocr/engine.js"
+import { parseLexicon } from "../src/internal/ocr/lexicon.js"
 import { type OcrPage, recognizePage } from "../src/internal/ocr/pipeline.js"
 import { dataRoot, funsd, sroie } from "./datasets.js"
 import type { EnginePage } from "./engines/protocol.js"
 import { imageSize, scorePages } from "./scoring.js"
 
 const PAGES = Number(process.env.OCR_STAGES_PAGES ?? 10)
+const FROM = Number(process.env.OCR_STAGES_FROM ?? 0)
 const overrides: Partial<OcrConfig> = JSON.parse(process.env.OCR_STAGES_CONFIG ?? "{}")
 const models: Partial<OcrModels> = JSON.parse(process.env.OCR_STAGES_MODELS ?? "{}")
 const renderOptions: RenderOptions = { ...defaultRenderOptions, ...JSON.parse(process.env.OCR_STAGES_RENDER ?? "{}") }
 const datasets = (process.env.OCR_STAGES_DATASETS ?? "FUNSD,SROIE").split(",")
 const recognizer = process.env.OCR_STAGES_RECOGNIZER === "latin" ? "latin" : "chinese"
 const precision = (process.env.OCR_STAGES_PRECISION ?? "auto") as "float32" | "int8" | "auto"
+const lexicon = process.env.OCR_STAGES_LEXICON === undefined ? undefined : parseLexicon(process.env.OCR_STAGES_LEXICON)
 const log = (line: string) => process.stdout.write(`${line}\n`)
 const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
 
@@ -76,7 +80,13 @@ it.live(
           return
         }
         // PP-OCRv4's own recognizer and dictionary, whatever the default: figures stay comparable between runs.
-        const loaded = yield* makeEngine({ recognizer, models, config: overrides, recognizerPrecision: precision })
+        const loaded = yield* makeEngine({
+          recognizer,
+          models,
+          config: overrides,
+          recognizerPrecision: precision,
+          lexicon
+        })
         const usage = {
           det: { cpu: 0, runs: 0, columns: 0 },
           cls: { cpu: 0, runs: 0, columns: 0 },
@@ -96,11 +106,11 @@ it.live(
           }
         }
         log(
-          `OCR stages, ${PAGES} pages per dataset, ${recognizer} recognizer, precision ${loaded.precision} (${precision}), overrides ${JSON.stringify(overrides)}, render ${JSON.stringify(renderOptions)}`
+          `OCR stages, ${PAGES} pages per dataset from ${FROM}, ${recognizer} recognizer, precision ${loaded.precision} (${precision}), lexicon ${loaded.lexicon === undefined ? "none" : "on"}, overrides ${JSON.stringify(overrides)}, render ${JSON.stringify(renderOptions)}`
         )
         for (const [name, samples] of [
-          ["FUNSD", funsd(PAGES)],
-          ["SROIE", sroie(PAGES)]
+          ["FUNSD", funsd(PAGES, FROM)],
+          ["SROIE", sroie(PAGES, FROM)]
         ] as const) {
           if (!datasets.includes(name)) continue
           const rows: Array<

@@ -55,6 +55,14 @@ export interface Models {
    * 15.33 %; SROIE 4.94 against 4.64 %); on x86 with AVX2 alone it gained too little to be chosen.
    */
   readonly precision?: "float32" | "int8" | "auto" | undefined
+  /**
+   * The word lists that check the recognizer's accents and other marks: a word read with a mark and not in the
+   * lists ("fírma", "Suggestíon") takes the variant that is, when the model gave that variant some probability; a
+   * mark is added to a word read without one ("PANUELOS") only where the model was nearly undecided, since printed
+   * words often lack their accents. Default `["es", "en"]` (Spanish and English Hunspell lists, ≈1.4 s and ≈130 MB
+   * per worker at load) with the Latin recognizer, `[]` (none) with the Chinese one.
+   */
+  readonly lexicon?: ReadonlyArray<"es" | "en"> | undefined
 }
 
 /** How the reader runs. Every field is optional; the defaults are listed on each. */

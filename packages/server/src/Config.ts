@@ -64,6 +64,8 @@ export interface Settings {
     readonly maxPages: number
     /** The OCR recognizer's precision (`OnnxReader` `models.precision`). */
     readonly precision: "float32" | "int8" | "auto"
+    /** The word lists that check the OCR's diacritics (`OnnxReader` `models.lexicon`); empty: none. */
+    readonly lexicon: ReadonlyArray<"es" | "en">
   }
   /** When catalogs are searched with an in-process trigram index, and how many bytes those indexes may hold. */
   readonly catalogIndex: { readonly minRecords: number; readonly cacheBytes: number }
@@ -121,6 +123,7 @@ export const variables = Config.all({
   ocrPageTimeoutSeconds: text("LEGIBLE_OCR_PAGE_TIMEOUT_SECONDS"),
   ocrMaxPages: text("LEGIBLE_OCR_MAX_PAGES"),
   ocrPrecision: text("LEGIBLE_OCR_PRECISION"),
+  ocrLexicon: text("LEGIBLE_OCR_LEXICON"),
   catalogIndexMinRecords: text("LEGIBLE_CATALOG_INDEX_MIN_RECORDS"),
   catalogIndexCacheMb: text("LEGIBLE_CATALOG_INDEX_CACHE_MB"),
   retentionDays: text("LEGIBLE_RETENTION_DAYS"),
@@ -165,6 +168,19 @@ const httpUrl = (name: string, raw: string | undefined): string | undefined => {
     // reported below
   }
   return fail(`${name} must be an http(s) URL (got "${raw}")`)
+}
+
+const OCR_LEXICON_LANGUAGES = ["es", "en"] as const
+
+/** `es,en` (the default), a subset, or `none`: the word lists that check the OCR's diacritics. */
+const ocrLexicon = (raw: string | undefined): ReadonlyArray<"es" | "en"> => {
+  if (raw === undefined) return OCR_LEXICON_LANGUAGES
+  const codes = raw.split(",").map((code) => code.trim().toLowerCase())
+  if (codes.length === 1 && codes[0] === "none") return []
+  const known = codes.filter((code) => OCR_LEXICON_LANGUAGES.some((language) => language === code))
+  return known.length === codes.length
+    ? OCR_LEXICON_LANGUAGES.filter((language) => known.includes(language))
+    : fail(`LEGIBLE_OCR_LEXICON must be none or a comma-separated list of es, en (got "${raw}")`)
 }
 
 const LOG_LEVELS: ReadonlyArray<LogLevel> = ["All", "Fatal", "Error", "Warn", "Info", "Debug", "Trace", "None"]
@@ -263,7 +279,8 @@ export const resolve = (v: Variables, cwd: string): Settings | InvalidSettings =
           v.ocrPrecision === "float32" ||
           v.ocrPrecision === "int8"
             ? (v.ocrPrecision ?? "auto")
-            : fail(`LEGIBLE_OCR_PRECISION must be auto, float32 or int8 (got "${v.ocrPrecision}")`)
+            : fail(`LEGIBLE_OCR_PRECISION must be auto, float32 or int8 (got "${v.ocrPrecision}")`),
+        lexicon: ocrLexicon(v.ocrLexicon)
       },
       catalogIndex: {
         minRecords: int("LEGIBLE_CATALOG_INDEX_MIN_RECORDS", v.catalogIndexMinRecords, 5_000, 1, 1_000_000_000),

@@ -25,7 +25,7 @@ describe("Config", () => {
         defaultModel: "local",
         maxBodyBytes: 40 * 1024 * 1024,
         worker: { concurrency: 2, leaseSeconds: 60, maxAttempts: 3, pollSeconds: 5, shutdownGraceSeconds: 30 },
-        ocr: { workers: undefined, pageTimeoutSeconds: 60, maxPages: 500, precision: "auto" },
+        ocr: { workers: undefined, pageTimeoutSeconds: 60, maxPages: 500, precision: "auto", lexicon: ["es", "en"] },
         catalogIndex: { minRecords: 5_000, cacheBytes: 256 * 1024 * 1024 },
         retentionDays: undefined,
         logLevel: "Info",
@@ -54,6 +54,7 @@ describe("Config", () => {
         LEGIBLE_MAX_ATTEMPTS: "5",
         LEGIBLE_OCR_WORKERS: "3",
         LEGIBLE_OCR_PRECISION: "int8",
+        LEGIBLE_OCR_LEXICON: " EN ",
         LEGIBLE_CATALOG_INDEX_MIN_RECORDS: "20000",
         LEGIBLE_CATALOG_INDEX_CACHE_MB: "0",
         LEGIBLE_RETENTION_DAYS: "90",
@@ -73,7 +74,7 @@ describe("Config", () => {
         defaultModel: "gpt-4o-mini",
         maxBodyBytes: 1048576,
         worker: { concurrency: 8, leaseSeconds: 2.5, maxAttempts: 5, shutdownGraceSeconds: 10 },
-        ocr: { workers: 3, precision: "int8" },
+        ocr: { workers: 3, precision: "int8", lexicon: ["en"] },
         catalogIndex: { minRecords: 20_000, cacheBytes: 0 },
         retentionDays: 90,
         logLevel: "Debug"
@@ -81,6 +82,13 @@ describe("Config", () => {
       expect(Redacted.value(settings.databaseUrl!)).toBe("postgres://u:p@db:5432/legible")
       expect(String(settings.databaseUrl)).not.toContain("u:p")
       expect(String(settings.openai?.apiKey)).not.toContain("sk-oai")
+    })
+  )
+
+  it.effect("LEGIBLE_OCR_LEXICON lists the OCR's word lists in a fixed order, or none", () =>
+    Effect.gen(function* () {
+      expect((yield* load({ LEGIBLE_OCR_LEXICON: "none" })).ocr.lexicon).toEqual([])
+      expect((yield* load({ LEGIBLE_OCR_LEXICON: "en, es" })).ocr.lexicon).toEqual(["es", "en"])
     })
   )
 
@@ -133,6 +141,9 @@ describe("Config", () => {
         [{ LEGIBLE_RETENTION_DAYS: "0" }, "LEGIBLE_RETENTION_DAYS must be between 1"],
         [{ LEGIBLE_LOG_FORMAT: "xml" }, "LEGIBLE_LOG_FORMAT must be json or pretty"],
         [{ LEGIBLE_OCR_PRECISION: "int4" }, "LEGIBLE_OCR_PRECISION must be auto, float32 or int8"],
+        [{ LEGIBLE_OCR_LEXICON: "es,fr" }, "LEGIBLE_OCR_LEXICON must be none or a comma-separated list of es, en"],
+        [{ LEGIBLE_OCR_LEXICON: "es,,en" }, "LEGIBLE_OCR_LEXICON must be none"],
+        [{ LEGIBLE_OCR_LEXICON: "none,es" }, "LEGIBLE_OCR_LEXICON must be none"],
         [{ LEGIBLE_MAX_BODY_BYTES: "10" }, "LEGIBLE_MAX_BODY_BYTES must be between 1024"]
       ]
       for (const [env, message] of cases) {

@@ -22,6 +22,7 @@ import { type OpenedDocument, openDocument, withPage } from "./mupdf/open.js"
 import { type EncodedImage, pageImage, renderForOcr } from "./mupdf/render.js"
 import { textLayer } from "./mupdf/textLayer.js"
 import { type InferenceSession, makeEngine, type OcrEngine, OcrError } from "./ocr/engine.js"
+import { lexiconLanguages } from "./ocr/lexicon.js"
 import { recognizePage } from "./ocr/pipeline.js"
 import { type Handler, serve, type TaskContext } from "./pool/serve.js"
 import type { WirePage, WireResult } from "./reader.js"
@@ -56,7 +57,8 @@ const WorkerSettings = Schema.Struct({
     dictionary: path,
     recognitionHead: path,
     recognitionRanges: path,
-    precision: Schema.optionalKey(Schema.Literals(["float32", "int8", "auto"]))
+    precision: Schema.optionalKey(Schema.Literals(["float32", "int8", "auto"])),
+    lexicon: Schema.optionalKey(Schema.Array(Schema.Literals(lexiconLanguages)))
   })
 })
 /** What every worker thread is started with. */
@@ -116,7 +118,8 @@ const engine = Effect.runSync(
     makeEngine({
       recognizer: settings.models.recognizer,
       models: settings.models,
-      recognizerPrecision: settings.models.precision
+      recognizerPrecision: settings.models.precision,
+      lexicon: settings.models.lexicon
     }).pipe(
       Scope.provide(engineScope),
       Effect.map(withCancellation),

@@ -8,7 +8,8 @@ import { defaultOcrConfig } from "../../src/internal/ocr/config.js"
 import { parseDictionary } from "../../src/internal/ocr/ctc.js"
 import { type InferenceSession, type OcrEngine, OcrError, type Tensor } from "../../src/internal/ocr/engine.js"
 import type { PageImage } from "../../src/internal/ocr/image.js"
-import { recognizePage } from "../../src/internal/ocr/pipeline.js"
+import { diacriticFamilies } from "../../src/internal/ocr/lexicon.js"
+import { type OcrPage, recognizePage } from "../../src/internal/ocr/pipeline.js"
 
 const labels = parseDictionary("a\nb\nc")
 
@@ -160,6 +161,40 @@ describe("recognizePage with fake sessions", () => {
       expect(e.config).toBe(defaultOcrConfig)
       yield* recognizePage(e, page)
       expect(calls).toEqual([[2, 3, 48, 192]])
+    })
+  )
+
+  it.effect("checks the recognizer's marks against the engine's lexicon, keeping the words' boxes", () =>
+    Effect.gen(function* () {
+      // Every line reads "áb c" with "a" a close second to "á"; the lexicon knows "ab" only.
+      const marked = parseDictionary("a\ná\nb\nc")
+      const classes = marked.length
+      const recMarked = session((input) => {
+        const t = Math.floor(input.dims[3]! / 8)
+        const data = new Float32Array(t * classes)
+        const script: Record<number, number> = { 1: 2, 3: 3, 5: classes - 1, 7: 4 }
+        for (let k = 0; k < t; k++) data[k * classes + (script[k] ?? 0)] = 0.9
+        data[1 * classes + 1] = 0.3
+        return { data, dims: [1, t, classes] }
+      })
+      const known = new Set(["ab", "c"])
+      const base = engine({ rec: recMarked, labels: marked })
+      const checked = {
+        ...base,
+        lexicon: { words: { has: (w: string) => known.has(w) }, families: diacriticFamilies(marked) }
+      }
+      const text = (p: OcrPage) => p.lines.map((l) => l.words.map((w) => w.text).join(" "))
+      const before = yield* recognizePage(base, page)
+      const after = yield* recognizePage(checked, page)
+      expect(text(before)).toEqual(["áb c", "áb c"])
+      expect(text(after)).toEqual(["ab c", "ab c"])
+      expect(after.lines.map((l) => l.words.map(({ x0, y0, x1, y1 }) => [x0, y0, x1, y1]))).toEqual(
+        before.lines.map((l) => l.words.map(({ x0, y0, x1, y1 }) => [x0, y0, x1, y1]))
+      )
+      expect(text(yield* recognizePage(checked, page, { lexiconWeight: 0, lexiconAddWeight: 0 }))).toEqual([
+        "áb c",
+        "áb c"
+      ])
     })
   )
 

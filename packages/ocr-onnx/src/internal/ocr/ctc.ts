@@ -11,12 +11,22 @@ export const parseDictionary = (text: string): Labels => {
   return ["", ...lines, " "]
 }
 
-/** One emitted character: its label, the first and last timestep of its run, and its highest probability there. */
+/** One reading of a character: a label and the highest probability the model gave its class over the run. */
+export interface Alternative {
+  readonly text: string
+  readonly prob: number
+}
+
+/**
+ * One emitted character: its label, the first and last timestep of its run, and its highest probability there; for
+ * a letter with marks, what the model gave each mark of that letter (`withAlternatives` in `lexicon.ts`).
+ */
 export interface CtcChar {
   readonly text: string
   readonly first: number
   readonly last: number
   readonly prob: number
+  readonly alternatives?: ReadonlyArray<Alternative> | undefined
 }
 
 /**

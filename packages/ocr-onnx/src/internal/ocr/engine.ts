@@ -9,6 +9,14 @@ import { resolvePrecision } from "./cpu.js"
 import { type Labels, parseDictionary } from "./ctc.js"
 import { foldModel } from "./fold.js"
 import { decodeHead, freeInputDim, graftHead } from "./graft.js"
+import {
+  type DiacriticFamilies,
+  diacriticFamilies,
+  type Lexicon,
+  type LexiconLanguage,
+  lexiconLanguages,
+  loadLexicon
+} from "./lexicon.js"
 import { decodeRanges, quantizeModel } from "./quantize.js"
 
 /** The OCR engine could not load a model or run it. */
@@ -105,6 +113,8 @@ export interface OcrEngine {
   readonly config: OcrConfig
   /** The recognizer's arithmetic, as loaded (`auto` resolved). */
   readonly precision: "float32" | "int8"
+  /** The word lists that check the recognizer's diacritics, and its classes grouped by letter (`lexicon.ts`). */
+  readonly lexicon?: { readonly words: Lexicon; readonly families: DiacriticFamilies } | undefined
 }
 
 const errorMessage = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
@@ -257,6 +267,12 @@ export interface EngineOptions {
    * Spanish rendered pages (clean / scanned / noisy) 0.58 / 0.48 / 1.09 → 0.57 / 0.48 / 1.09 %.
    */
   readonly recognizerPrecision?: "float32" | "int8" | "auto" | undefined
+  /**
+   * The word lists that check the recognizer's diacritics (`lexicon.ts`; `config.lexiconWeight` sets how far they
+   * may overrule it). Default: Spanish and English for the Latin recognizer, none for the Chinese one (whose
+   * dictionary has few marks). An empty list turns the check off.
+   */
+  readonly lexicon?: ReadonlyArray<LexiconLanguage> | undefined
 }
 
 /** Loads the three sessions and the dictionary; they are released when the scope closes. */
@@ -287,5 +303,15 @@ export const makeEngine = Effect.fn("OcrEngine.make")(function* (
   })
   const labels = yield* loadDictionary(models.dictionary)
   const config = withConfig(withConfig(defaultOcrConfig, recognizerConfig(models)), options.config)
-  return { det, cls, rec, labels, config, precision: int8 ? "int8" : "float32" }
+  const languages = options.lexicon ?? ((options.recognizer ?? "latin") === "latin" ? lexiconLanguages : [])
+  const lexicon =
+    languages.length === 0
+      ? undefined
+      : {
+          words: yield* loadLexicon(languages).pipe(
+            Effect.mapError((cause) => new OcrError({ message: cause.message, cause }))
+          ),
+          families: diacriticFamilies(labels)
+        }
+  return { det, cls, rec, labels, config, precision: int8 ? "int8" : "float32", lexicon }
 })

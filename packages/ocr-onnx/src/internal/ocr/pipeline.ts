@@ -8,6 +8,7 @@ import { type CtcChar, cropWords, ctcDecode, modelSpaces, restoreSpaces, timeste
 import { dbPostprocess } from "./dbPostprocess.js"
 import { type InferenceSession, type OcrEngine, OcrError, type Tensor } from "./engine.js"
 import { type PageImage, validateImage } from "./image.js"
+import { correctDiacritics, withAlternatives } from "./lexicon.js"
 import { preprocess } from "./preprocess.js"
 import { type OcrWord, wordsOnPage } from "./words.js"
 
@@ -122,7 +123,11 @@ const recognizeLine = Effect.fnUntraced(function* (
     }
     if (t === 0) continue
     stride = (to - from) / t
-    const decoded = ctcDecode(out.data, t, c, engine.labels, from / stride)
+    const read = ctcDecode(out.data, t, c, engine.labels, from / stride)
+    const decoded =
+      engine.lexicon === undefined || config.lexiconWeight <= 0
+        ? read
+        : withAlternatives(read, out.data, c, engine.labels, engine.lexicon.families, from / stride)
     // Only a recognizer with a space class (one per label, the space last) has a space probability to read.
     const spaced =
       config.spaceProb > 0 && c === engine.labels.length
@@ -136,7 +141,14 @@ const recognizeLine = Effect.fnUntraced(function* (
   if (chars.length === 0) return undefined
   const score = chars.reduce((acc, ch) => acc + ch.prob, 0) / chars.length
   if (score < config.minLineScore) return undefined
-  const words = cropWords(restoreSpaces(chars, ink, config.spaceGap * config.recHeight, stride), ink, stride)
+  const checked =
+    engine.lexicon === undefined || config.lexiconWeight <= 0
+      ? chars
+      : correctDiacritics(chars, engine.lexicon.words, {
+          weight: config.lexiconWeight,
+          addWeight: config.lexiconAddWeight
+        })
+  const words = cropWords(restoreSpaces(checked, ink, config.spaceGap * config.recHeight, stride), ink, stride)
   if (words.length === 0) return undefined
   return { box, score, words: wordsOnPage(crop, words, config.foldFullWidth) }
 })

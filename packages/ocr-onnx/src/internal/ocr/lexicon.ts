@@ -1,0 +1,323 @@
+import { createHash, randomUUID } from "node:crypto"
+import { readFile, rename, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect } from "effect"
+import nspell from "nspell"
+import type { CtcChar, Labels } from "./ctc.js"
+import { concat } from "./graft.js"
+
+/**
+ * Word lists that guide the recognizer's diacritics. The recognizer decides each character alone; on a noisy
+ * 150 DPI receipt it reads "PANUELOS" with the tilde's class a distant second, and on an English form a typewriter
+ * "i" as "í". A word that is not in the lexicon is replaced by the likeliest of its diacritic variants that is (the
+ * same letters, marks changed where the model gave the other mark some probability), which is what a reader of the
+ * language does; see `correctDiacritics`.
+ */
+export interface Lexicon {
+  /** Whether a word (as read: capitalised and upper-case forms of a listed word count) is in the lexicon. */
+  readonly has: (word: string) => boolean
+}
+
+/** The languages with a built-in word list (Hunspell dictionaries from npm, expanded by nspell). */
+export type LexiconLanguage = "es" | "en"
+
+export const lexiconLanguages: ReadonlyArray<LexiconLanguage> = ["es", "en"]
+
+/**
+ * A list of languages as an operator writes it: comma-separated codes (`es,en`), or `none` (or nothing) for no
+ * lexicon; undefined when a code is not one of `lexiconLanguages`.
+ */
+export const parseLexicon = (text: string): ReadonlyArray<LexiconLanguage> | undefined => {
+  const codes = text.split(",").map((code) => code.trim().toLowerCase())
+  if (codes.length === 1 && (codes[0] === "none" || codes[0] === "")) return []
+  return codes.every((code) => lexiconLanguages.some((language) => language === code))
+    ? lexiconLanguages.filter((language) => codes.includes(language))
+    : undefined
+}
+
+/**
+ * A set of words in three typed arrays: their UTF-16 code units end to end, where each starts, and an
+ * open-addressing hash table of word numbers. The Spanish and English lists expand to ≈780,000 forms; held as JS
+ * strings in an object they are ≈130 MB of small objects that every full garbage collection of the OCR worker
+ * walks (the worker allocates a tensor per line, so those are frequent): reads ran ≈20 % slower per CPU-second.
+ * In typed arrays they are ≈30 MB that the collector does not look into.
+ */
+export interface WordSet {
+  readonly units: Uint16Array
+  readonly starts: Uint32Array
+  readonly table: Uint32Array
+}
+
+const hashWord = (word: string): number => {
+  let h = 0x811c9dc5
+  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193)
+  return h >>> 0
+}
+
+export const buildWordSet = (words: ReadonlyArray<string>): WordSet => {
+  const starts = new Uint32Array(words.length + 1)
+  let length = 0
+  words.forEach((word, k) => {
+    starts[k] = length
+    length += word.length
+  })
+  starts[words.length] = length
+  const units = new Uint16Array(length)
+  let size = 1
+  while (size < words.length * 2) size *= 2
+  const table = new Uint32Array(size)
+  words.forEach((word, k) => {
+    for (let i = 0; i < word.length; i++) units[starts[k]! + i] = word.charCodeAt(i)
+    let slot = hashWord(word) & (size - 1)
+    while (table[slot] !== 0) slot = (slot + 1) & (size - 1)
+    table[slot] = k + 1
+  })
+  return { units, starts, table }
+}
+
+export const wordSetHas = (set: WordSet, word: string): boolean => {
+  const mask = set.table.length - 1
+  for (let slot = hashWord(word) & mask; ; slot = (slot + 1) & mask) {
+    const entry = set.table[slot]!
+    if (entry === 0) return false
+    const start = set.starts[entry - 1]!
+    if (set.starts[entry]! - start !== word.length) continue
+    let same = true
+    for (let i = 0; i < word.length && same; i++) same = set.units[start + i] === word.charCodeAt(i)
+    if (same) return true
+  }
+}
+
+// Hunspell dictionaries: Spanish of the RLA-ES project (GPL-3.0 / LGPL-3.0 / MPL-1.1), English of SCOWL
+// (MIT and BSD), both packaged by wooorm/dictionaries.
+const dictionaries: Record<LexiconLanguage, () => Promise<{ default: { aff: Uint8Array; dic: Uint8Array } }>> = {
+  es: () => import("dictionary-es"),
+  en: () => import("dictionary-en")
+}
+
+/**
+ * The word forms of a Hunspell dictionary: nspell expands every affix rule at load into its `data` table (keyed by
+ * form; nspell 2.1.5, pinned), and each is checked with nspell's own `correct`. The word lists here have no
+ * compound rules beyond English ordinals ("1st"), which the lexicon never sees (it checks runs of letters).
+ */
+const expandDictionary = (aff: Uint8Array, dic: Uint8Array): Array<string> => {
+  const speller = nspell(Buffer.from(aff), Buffer.from(dic))
+  const data: unknown = (speller as unknown as { data?: unknown }).data
+  if (typeof data !== "object" || data === null) throw new Error("nspell keeps no word table (not version 2.1.5?)")
+  return Object.keys(data).filter((word) => speller.correct(word))
+}
+
+const MAGIC = 0x3153584c // "LXS1"
+
+export const encodeWordSet = (set: WordSet): Uint8Array => {
+  // An odd count of code units gets one more that no word reaches, so the 32-bit arrays after them stay aligned.
+  const units = set.units.length % 2 === 0 ? set.units : new Uint16Array(set.units.length + 1)
+  if (units !== set.units) units.set(set.units)
+  const header = new Uint32Array([MAGIC, units.length, set.starts.length, set.table.length])
+  return concat([header, units, set.starts, set.table].map((a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength)))
+}
+
+/** A packed set as `encodeWordSet` wrote it, or undefined for bytes that are not one (a torn or foreign file). */
+export const decodeWordSet = (bytes: Uint8Array): WordSet | undefined => {
+  if (bytes.byteLength < 16) return undefined
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)
+  const [magic, units, starts, table] = new Uint32Array(buffer, 0, 4)
+  if (magic !== MAGIC || units === undefined || starts === undefined || table === undefined) return undefined
+  // Typed arrays need aligned offsets: 16 bytes of header, then an even count of 16-bit units.
+  if (units % 2 !== 0 || 16 + units * 2 + (starts + table) * 4 !== buffer.byteLength) return undefined
+  return {
+    units: new Uint16Array(buffer, 16, units),
+    starts: new Uint32Array(buffer, 16 + units * 2, starts),
+    table: new Uint32Array(buffer, 16 + units * 2 + starts * 4, table)
+  }
+}
+
+/**
+ * The packed words of `languages`: read from the machine's temporary directory when an earlier load left them there
+ * (named by a digest of the dictionaries' bytes, so a new dictionary version is a new file), else expanded by
+ * nspell (≈2 s of CPU for Spanish and English) and left there for the next worker. Writing is best-effort and
+ * atomic (a unique name renamed into place); an unreadable file is rebuilt.
+ */
+const packedWords = async (languages: ReadonlyArray<LexiconLanguage>): Promise<WordSet> => {
+  const sources = await Promise.all(languages.map(async (language) => (await dictionaries[language]()).default))
+  const digest = createHash("sha256")
+  for (const { aff, dic } of sources) digest.update(aff).update("\0").update(dic).update("\0")
+  const file = join(tmpdir(), `legible-lexicon-${languages.join("-")}-${digest.digest("hex").slice(0, 16)}.bin`)
+  const cached = await readFile(file).then(
+    (bytes) => decodeWordSet(bytes),
+    () => undefined
+  )
+  if (cached !== undefined) return cached
+  const words = new Set<string>()
+  for (const { aff, dic } of sources) for (const word of expandDictionary(aff, dic)) words.add(word)
+  const set = buildWordSet([...words])
+  const temporary = `${file}.${process.pid}.${randomUUID()}`
+  await writeFile(temporary, encodeWordSet(set))
+    .then(() => rename(temporary, file))
+    .catch(() => rm(temporary, { force: true }))
+  return set
+}
+
+/**
+ * The word lists of `languages`, expanded and packed (`WordSet`). A word counts as it is, capitalised
+ * ("Cláusulas") or in capitals ("CLÁUSULAS") when a listed form is lower case, and in capitals when the listed
+ * form is capitalised ("MARTÍNEZ"), as Hunspell checks case.
+ */
+export const loadLexicon = (languages: ReadonlyArray<LexiconLanguage>): Effect.Effect<Lexicon, Error> =>
+  Effect.tryPromise({
+    try: async () => {
+      const set = await packedWords(languages)
+      return {
+        has: (word: string) => {
+          if (word.length === 0) return false
+          if (wordSetHas(set, word)) return true
+          const lower = word.toLowerCase()
+          if (word === word.toUpperCase() && word.length > 1) {
+            const capitalised = word.charAt(0) + word.slice(1).toLowerCase()
+            if (wordSetHas(set, capitalised)) return true
+          }
+          return lower !== word && wordSetHas(set, lower)
+        }
+      }
+    },
+    catch: (cause) => new Error(`cannot load the word lists ${languages.join(", ")}: ${String(cause)}`)
+  })
+
+const baseLetter = (label: string): string => label.normalize("NFD").replace(/\p{M}/gu, "")
+
+/**
+ * Each letter of the recognizer's dictionary that has the same letter with other marks beside it ("n" and "ñ";
+ * "A", "Á", "À", "Ä"…), with the classes of all of them (numbered as the recognizer's output, 0 the blank).
+ */
+export type DiacriticFamilies = ReadonlyMap<string, ReadonlyArray<number>>
+
+export const diacriticFamilies = (labels: Labels): DiacriticFamilies => {
+  const byBase = new Map<string, Array<number>>()
+  labels.forEach((label, k) => {
+    if (k === 0 || [...label].length !== 1 || !/\p{L}/u.test(label)) return
+    const base = baseLetter(label)
+    if ([...base].length !== 1) return
+    byBase.set(base, [...(byBase.get(base) ?? []), k])
+  })
+  const families = new Map<string, ReadonlyArray<number>>()
+  for (const members of byBase.values())
+    if (members.length > 1) for (const k of members) families.set(labels[k]!, members)
+  return families
+}
+
+/**
+ * Each decoded character of a letter with marks, with what the model gave every mark of that letter over the
+ * character's run (its own class included), read from the same [T, C] softmax `ctcDecode` read.
+ */
+export const withAlternatives = (
+  chars: ReadonlyArray<CtcChar>,
+  probs: Float32Array,
+  classes: number,
+  labels: Labels,
+  families: DiacriticFamilies,
+  offset = 0
+): Array<CtcChar> =>
+  chars.map((ch) => {
+    const family = families.get(ch.text)
+    if (family === undefined) return ch
+    const alternatives = family.map((k) => {
+      let prob = 0
+      for (let t = Math.round(ch.first - offset); t <= Math.round(ch.last - offset); t++) {
+        prob = Math.max(prob, probs[t * classes + k] ?? 0)
+      }
+      return { text: labels[k]!, prob }
+    })
+    return { ...ch, alternatives }
+  })
+
+/** At most this many characters of a word are varied (the likeliest other marks), and this many variants tried. */
+const MAX_POSITIONS = 6
+const MAX_VARIANTS = 256
+
+/**
+ * How far the lexicon may overrule the recognizer, in the model's log odds against a variant: in all (`weight`) and
+ * on the marks it adds to letters read bare (`addWeight`).
+ */
+export interface LexiconWeights {
+  readonly weight: number
+  readonly addWeight: number
+}
+
+interface Variant {
+  readonly letters: Array<string>
+  /** The model's log odds against the variant, over all its changes and over the marks it adds. */
+  readonly cost: number
+  readonly added: number
+}
+
+/**
+ * A word's letters with their marks changed to the likeliest variant in the lexicon, or undefined to keep them: the
+ * word is kept when it is in the lexicon or no variant is. A variant costs the model's log odds against it, the
+ * sum over the changed characters of log(p(read) / p(variant)); it is tried when that is at most `weight` and the
+ * part of it that adds marks to letters read bare at most `addWeight`. Marks are added far more timidly than
+ * removed: printed words often lack their accents (upper-case receipts and forms: "AZUCAR", "CODIGO"), while a
+ * mark on a word that has none is nearly always the recognizer's ("fírma", "Suggestíon").
+ */
+export const correctLetters = (
+  letters: ReadonlyArray<CtcChar>,
+  lexicon: Lexicon,
+  weights: LexiconWeights
+): Array<string> | undefined => {
+  const read = letters.map((ch) => ch.text)
+  if (lexicon.has(read.join(""))) return undefined
+  const choices: Array<{ position: number; options: Array<{ text: string; cost: number; adds: boolean }> }> = []
+  letters.forEach((ch, position) => {
+    const own = ch.alternatives?.find((a) => a.text === ch.text)?.prob ?? ch.prob
+    const bare = baseLetter(ch.text) === ch.text
+    const options = (ch.alternatives ?? [])
+      .filter((a) => a.text !== ch.text && a.prob > 0)
+      .map((a) => ({ text: a.text, cost: Math.log(own / a.prob), adds: bare }))
+      .filter((o) => o.cost <= (o.adds ? weights.addWeight : weights.weight))
+      .sort((a, b) => a.cost - b.cost)
+    if (options.length > 0) choices.push({ position, options })
+  })
+  if (choices.length === 0) return undefined
+  const varied = choices.sort((a, b) => a.options[0]!.cost - b.options[0]!.cost).slice(0, MAX_POSITIONS)
+  const asRead: Variant = { letters: read, cost: 0, added: 0 }
+  let variants: Array<Variant> = [asRead]
+  for (const { position, options } of varied) {
+    const next = [...variants]
+    for (const v of variants) {
+      for (const o of options) {
+        const cost = v.cost + o.cost
+        const added = v.added + (o.adds ? o.cost : 0)
+        if (cost > weights.weight || added > weights.addWeight) continue
+        const letters = [...v.letters]
+        letters[position] = o.text
+        next.push({ letters, cost, added })
+      }
+    }
+    variants = next.sort((a, b) => a.cost - b.cost).slice(0, MAX_VARIANTS)
+  }
+  return variants.find((v) => v !== asRead && lexicon.has(v.letters.join("")))?.letters
+}
+
+/**
+ * A line's characters with each run of letters checked against the lexicon (`correctLetters`); digits, punctuation
+ * and spaces split the runs and are never changed, nor is any character's position.
+ */
+export const correctDiacritics = (
+  chars: ReadonlyArray<CtcChar>,
+  lexicon: Lexicon,
+  weights: LexiconWeights
+): Array<CtcChar> => {
+  const out = [...chars]
+  let start = 0
+  for (let k = 0; k <= chars.length; k++) {
+    if (k < chars.length && /^\p{L}$/u.test(chars[k]!.text)) continue
+    if (k > start) {
+      const corrected = correctLetters(chars.slice(start, k), lexicon, weights)
+      corrected?.forEach((text, i) => {
+        if (text !== out[start + i]!.text) out[start + i] = { ...out[start + i]!, text }
+      })
+    }
+    start = k + 1
+  }
+  return out
+}

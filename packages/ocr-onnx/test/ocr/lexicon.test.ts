@@ -1,0 +1,218 @@
+/**
+ * The lexicon that checks the recognizer's diacritics: letter families of a dictionary, the alternatives read from
+ * the softmax, which variant a word takes (marks removed freely, added only on near-ties), the runs of a line it
+ * applies to, the operator's language list, and the real Spanish and English word lists.
+ */
+
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { type CtcChar, parseDictionary } from "../../src/internal/ocr/ctc.js"
+import {
+  buildWordSet,
+  correctDiacritics,
+  correctLetters,
+  decodeWordSet,
+  diacriticFamilies,
+  encodeWordSet,
+  type Lexicon,
+  loadLexicon,
+  parseLexicon,
+  withAlternatives,
+  wordSetHas
+} from "../../src/internal/ocr/lexicon.js"
+
+const words = (...list: Array<string>): Lexicon => {
+  const set = new Set(list)
+  return { has: (word) => set.has(word) || set.has(word.toLowerCase()) }
+}
+
+/** A character read as `text` with the given probabilities of its family (its own included). */
+const char = (text: string, alternatives: Record<string, number> = {}, at = 0): CtcChar => ({
+  text,
+  first: at,
+  last: at,
+  prob: alternatives[text] ?? 0.9,
+  alternatives:
+    Object.keys(alternatives).length === 0
+      ? undefined
+      : Object.entries(alternatives).map(([t, prob]) => ({ text: t, prob }))
+})
+
+const plain = (text: string): Array<CtcChar> => Array.from(text, (t, k) => char(t, {}, k))
+
+const weights = { weight: 2.3, addWeight: 0.69 }
+
+describe("diacriticFamilies", () => {
+  it("groups the letters of a dictionary that differ only by their marks, case apart", () => {
+    const labels = parseDictionary(["a", "á", "à", "n", "ñ", "N", "Ñ", "b", "1", "º", "é"].join("\n"))
+    const families = diacriticFamilies(labels)
+    const index = (l: string) => labels.indexOf(l)
+    expect(families.get("a")).toEqual([index("a"), index("á"), index("à")])
+    expect(families.get("à")).toEqual(families.get("a"))
+    expect(families.get("ñ")).toEqual([index("n"), index("ñ")])
+    expect(families.get("Ñ")).toEqual([index("N"), index("Ñ")])
+    // No sibling in the dictionary, not a letter, or the space and the blank: no family.
+    for (const l of ["b", "1", "º", "é", " ", ""]) expect(families.get(l)).toBeUndefined()
+  })
+})
+
+describe("withAlternatives", () => {
+  it("reads each family member's highest probability over the character's own run, at the piece's offset", () => {
+    const labels = parseDictionary("n\nñ\nx")
+    const classes = labels.length
+    const probs = new Float32Array(4 * classes)
+    const set = (t: number, label: string, p: number) => {
+      probs[t * classes + labels.indexOf(label)] = p
+    }
+    set(1, "n", 0.7)
+    set(1, "ñ", 0.2)
+    set(2, "n", 0.5)
+    set(2, "ñ", 0.4)
+    set(3, "ñ", 0.99) // outside the run: not counted
+    set(0, "x", 0.9)
+    const chars: Array<CtcChar> = [
+      { text: "x", first: 10, last: 10, prob: 0.9 },
+      { text: "n", first: 11, last: 12, prob: 0.7 }
+    ]
+    const [x, n] = withAlternatives(chars, probs, classes, labels, diacriticFamilies(labels), 10)
+    expect(x?.alternatives).toBeUndefined()
+    expect(n?.alternatives).toEqual([
+      { text: "n", prob: expect.closeTo(0.7, 6) },
+      { text: "ñ", prob: expect.closeTo(0.4, 6) }
+    ])
+  })
+})
+
+describe("correctLetters", () => {
+  it("removes a mark the lexicon does not know when the model gave the bare letter some probability", () => {
+    const read = [...plain("f"), char("í", { i: 0.2, í: 0.7 }), ...plain("rma")]
+    expect(correctLetters(read, words("firma"), weights)?.join("")).toBe("firma")
+  })
+
+  it("keeps a word the lexicon knows, and one whose variants are too unlikely or unknown", () => {
+    const close = [char("é", { e: 0.45, é: 0.5 }), ...plain("l")]
+    expect(correctLetters(close, words("él", "el"), weights)).toBeUndefined()
+    // Odds of 0.9 to 0.05 (e^2.9) against "i" are beyond the weight of 2.3.
+    const sure = [...plain("f"), char("í", { i: 0.05, í: 0.9 }), ...plain("rma")]
+    expect(correctLetters(sure, words("firma"), weights)).toBeUndefined()
+    const unknown = [...plain("f"), char("í", { i: 0.3, í: 0.6 }), ...plain("rmx")]
+    expect(correctLetters(unknown, words("firma"), weights)).toBeUndefined()
+  })
+
+  it("adds a mark to a letter read bare only where the model was nearly undecided", () => {
+    const tie = [...plain("PA"), char("N", { N: 0.5, Ñ: 0.45 }), ...plain("UELOS")]
+    expect(correctLetters(tie, words("pañuelos"), weights)?.join("")).toBe("PAÑUELOS")
+    // "AZUCAR" printed without its accent, as receipts often are: the model's 0.9 to 0.2 stands.
+    const bare = [...plain("AZ"), char("U", { U: 0.9, Ú: 0.2 }), ...plain("CAR")]
+    expect(correctLetters(bare, words("azúcar"), weights)).toBeUndefined()
+  })
+
+  it("takes the likeliest variant the lexicon knows, over several letters", () => {
+    const read = [char("è", { e: 0.3, é: 0.2, è: 0.5 }), ...plain("l")]
+    expect(correctLetters(read, words("el", "él"), weights)?.join("")).toBe("el")
+    const two = [
+      ...plain("Sugg"),
+      char("é", { e: 0.2, é: 0.7 }),
+      ...plain("st"),
+      char("í", { i: 0.3, í: 0.6 }),
+      ...plain("on")
+    ]
+    expect(correctLetters(two, words("suggestion"), weights)?.join("")).toBe("Suggestion")
+  })
+})
+
+describe("correctDiacritics", () => {
+  it("checks each run of letters alone and changes only their text", () => {
+    const line = [
+      ...plain("N"),
+      char("º", {}, 1),
+      { text: " ", first: 2, last: 2, prob: 0.5 },
+      ...plain("12"),
+      char("í", { i: 0.3, í: 0.6 }, 5),
+      ...plain("s"),
+      char(".", {}, 7)
+    ]
+    const out = correctDiacritics(line, words("is"), weights)
+    expect(out.map((c) => c.text).join("")).toBe("Nº 12is.")
+    expect(out.map((c) => [c.first, c.last])).toEqual(line.map((c) => [c.first, c.last]))
+    expect(out[0]).toBe(line[0])
+  })
+})
+
+describe("parseLexicon", () => {
+  it("reads a comma-separated list of languages, none, or nothing", () => {
+    expect(parseLexicon("es,en")).toEqual(["es", "en"])
+    expect(parseLexicon(" EN , es,en ")).toEqual(["es", "en"])
+    expect(parseLexicon("es,,en")).toBeUndefined()
+    expect(parseLexicon("none")).toEqual([])
+    expect(parseLexicon("")).toEqual([])
+    expect(parseLexicon("es,fr")).toBeUndefined()
+    expect(parseLexicon("none,es")).toBeUndefined()
+  })
+})
+
+describe("the packed word set", () => {
+  const list = ["casa", "casas", "año", "AÑO", "Martínez", "x", ...Array.from({ length: 5000 }, (_, k) => `w${k}`)]
+
+  it("finds exactly its words, through hash collisions, and survives its file format", () => {
+    const set = buildWordSet(list)
+    const check = (has: (w: string) => boolean) => {
+      for (const w of list) expect(has(w), w).toBe(true)
+      for (const w of ["cas", "casa ", "ano", "año.", "martínez", "w5000", "", "X"]) expect(has(w), w).toBe(false)
+    }
+    check((w) => wordSetHas(set, w))
+    // An even and an odd count of code units (the file pads the odd one).
+    for (const extra of [[], ["z"]]) {
+      const bytes = encodeWordSet(buildWordSet([...list, ...extra]))
+      const decoded = decodeWordSet(bytes)
+      expect(decoded).toBeDefined()
+      check((w) => wordSetHas(decoded!, w))
+      expect(decodeWordSet(bytes.subarray(0, bytes.length - 4))).toBeUndefined()
+    }
+    expect(decodeWordSet(new Uint8Array(64))).toBeUndefined()
+  })
+})
+
+describe("loadLexicon", () => {
+  it.effect("leaves the packed words in the temporary directory, and rebuilds them from a torn file", () =>
+    Effect.gen(function* () {
+      const files = () => Fs.readdirSync(Os.tmpdir()).filter((f) => /^legible-lexicon-en-[0-9a-f]+\.bin$/.test(f))
+      yield* loadLexicon(["en"])
+      const [file] = files()
+      expect(file).toBeDefined()
+      const path = Path.join(Os.tmpdir(), file!)
+      Fs.writeFileSync(path, Fs.readFileSync(path).subarray(0, 1000))
+      const lexicon = yield* loadLexicon(["en"])
+      expect([lexicon.has("Suggestion"), lexicon.has("TAX"), lexicon.has("Suggestíon")]).toEqual([true, true, false])
+      expect(Fs.statSync(path).size).toBeGreaterThan(1_000_000)
+    })
+  )
+
+  it.effect("loads the Spanish and English Hunspell lists with their inflected and capitalised forms", () =>
+    Effect.gen(function* () {
+      const lexicon = yield* loadLexicon(["es", "en"])
+      for (const w of [
+        "pañuelos",
+        "PAÑUELOS",
+        "Cláusulas",
+        "facturó",
+        "Martínez",
+        "MARTÍNEZ",
+        "suggestions",
+        "Friday",
+        "TAX",
+        "y"
+      ]) {
+        expect(lexicon.has(w), w).toBe(true)
+      }
+      for (const w of ["panuelos", "fírma", "Suggestíon", "bancaría", "friday", "martínez", ""]) {
+        expect(lexicon.has(w), w).toBe(false)
+      }
+      const spanish = yield* loadLexicon(["es"])
+      expect(spanish.has("suggestions")).toBe(false)
+    })
+  )
+})
