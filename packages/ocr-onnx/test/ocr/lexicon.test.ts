@@ -173,6 +173,10 @@ describe("the packed word set", () => {
       expect(decodeWordSet(bytes.subarray(0, bytes.length - 4))).toBeUndefined()
     }
     expect(decodeWordSet(new Uint8Array(64))).toBeUndefined()
+    // A file whose table has no empty slot (written by someone else): a lookup still ends.
+    const full = encodeWordSet(buildWordSet(["a", "b"]))
+    new Uint32Array(full.buffer, full.byteLength - 16).fill(1)
+    expect(wordSetHas(decodeWordSet(full)!, "zz")).toBe(false)
   })
 })
 

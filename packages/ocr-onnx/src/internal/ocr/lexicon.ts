@@ -78,7 +78,8 @@ export const buildWordSet = (words: ReadonlyArray<string>): WordSet => {
 
 export const wordSetHas = (set: WordSet, word: string): boolean => {
   const mask = set.table.length - 1
-  for (let slot = hashWord(word) & mask; ; slot = (slot + 1) & mask) {
+  // At most one pass over the table: a set read from a file that has no empty slot still ends.
+  for (let slot = hashWord(word) & mask, probes = 0; probes < set.table.length; slot = (slot + 1) & mask, probes++) {
     const entry = set.table[slot]!
     if (entry === 0) return false
     const start = set.starts[entry - 1]!
@@ -87,6 +88,7 @@ export const wordSetHas = (set: WordSet, word: string): boolean => {
     for (let i = 0; i < word.length && same; i++) same = set.units[start + i] === word.charCodeAt(i)
     if (same) return true
   }
+  return false
 }
 
 // Hunspell dictionaries: Spanish of the RLA-ES project (GPL-3.0 / LGPL-3.0 / MPL-1.1), English of SCOWL
@@ -126,6 +128,7 @@ export const decodeWordSet = (bytes: Uint8Array): WordSet | undefined => {
   if (magic !== MAGIC || units === undefined || starts === undefined || table === undefined) return undefined
   // Typed arrays need aligned offsets: 16 bytes of header, then an even count of 16-bit units.
   if (units % 2 !== 0 || 16 + units * 2 + (starts + table) * 4 !== buffer.byteLength) return undefined
+  if (table === 0 || (table & (table - 1)) !== 0) return undefined
   return {
     units: new Uint16Array(buffer, 16, units),
     starts: new Uint32Array(buffer, 16 + units * 2, starts),
