@@ -240,15 +240,17 @@ it.live(
               [chinese, "chinese"]
             ] as const
           ).map(([o, name]) => scoreSet(o, set.items, o === none ? "" : name)) as [SetScore, SetScore, SetScore]
+          // An engine left out of the run reads n/a, not as an engine that read nothing.
+          const [fl, ft, fc] = [latin, tess, chinese].map((o) => (x: number) => (o === none ? "n/a" : pct(x)))
           log(
             row([
               set.name,
               String(set.items.length),
-              pct(l.cer),
-              pct(t.cer),
-              pct(c.cer),
-              `${pct(l.special)} / ${pct(t.special)} / ${pct(c.special)} (of ${l.specialCount})`,
-              `${pct(l.words)} / ${pct(t.words)} / ${pct(c.words)}`
+              fl!(l.cer),
+              ft!(t.cer),
+              fc!(c.cer),
+              `${fl!(l.special)} / ${ft!(t.special)} / ${fc!(c.special)} (of ${l.specialCount})`,
+              `${fl!(l.words)} / ${ft!(t.words)} / ${fc!(c.words)}`
             ])
           )
         }
@@ -314,9 +316,9 @@ it.live(
               row([
                 name,
                 String(list.length),
-                pct(b.cer),
+                before === none ? "n/a" : pct(b.cer),
                 pct(a.cer),
-                b.pagesPerCpuSecond.toFixed(3),
+                before === none ? "n/a" : b.pagesPerCpuSecond.toFixed(3),
                 a.pagesPerCpuSecond.toFixed(3)
               ])
             )
