@@ -104,6 +104,7 @@ const recognizeLine = Effect.fnUntraced(function* (
   config: OcrConfig
 ) {
   if (box.width > config.recMaxAspect * box.height) return undefined
+  const lexicon = config.lexiconWeight > 0 ? engine.lexicon : undefined
   const crop = cropLine(image, box, config)
   const ink = inkColumns(crop)
   const chars: Array<CtcChar> = []
@@ -125,9 +126,7 @@ const recognizeLine = Effect.fnUntraced(function* (
     stride = (to - from) / t
     const read = ctcDecode(out.data, t, c, engine.labels, from / stride)
     const decoded =
-      engine.lexicon === undefined || config.lexiconWeight <= 0
-        ? read
-        : withAlternatives(read, out.data, c, engine.labels, engine.lexicon.families, from / stride)
+      lexicon === undefined ? read : withAlternatives(read, out.data, c, engine.labels, lexicon.families, from / stride)
     // Only a recognizer with a space class (one per label, the space last) has a space probability to read.
     const spaced =
       config.spaceProb > 0 && c === engine.labels.length
@@ -142,12 +141,9 @@ const recognizeLine = Effect.fnUntraced(function* (
   const score = chars.reduce((acc, ch) => acc + ch.prob, 0) / chars.length
   if (score < config.minLineScore) return undefined
   const checked =
-    engine.lexicon === undefined || config.lexiconWeight <= 0
+    lexicon === undefined
       ? chars
-      : correctDiacritics(chars, engine.lexicon.words, {
-          weight: config.lexiconWeight,
-          addWeight: config.lexiconAddWeight
-        })
+      : correctDiacritics(chars, lexicon.words, { weight: config.lexiconWeight, addWeight: config.lexiconAddWeight })
   const words = cropWords(restoreSpaces(checked, ink, config.spaceGap * config.recHeight, stride), ink, stride)
   if (words.length === 0) return undefined
   return { box, score, words: wordsOnPage(crop, words, config.foldFullWidth) }
