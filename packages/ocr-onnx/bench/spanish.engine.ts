@@ -10,7 +10,7 @@ import * as Path from "node:path"
 import { Effect } from "effect"
 import Tesseract from "tesseract.js"
 import { OnnxReader } from "../dist/index.js"
-import { parseLexicon } from "../dist/internal/ocr/lexicon.js"
+import { lexiconFromEnv } from "../dist/internal/ocr/lexicon.js"
 import type { EngineInput, EngineOutput, EnginePage } from "./engines/protocol.js"
 
 const [engine, inputPath, outputPath] = process.argv.slice(2)
@@ -59,8 +59,7 @@ const ours = (recognizer: "latin" | "chinese") =>
         // SPANISH_BENCH_PRECISION: the recognizer's precision (float32 or int8) in place of the reader's default.
         const precision = process.env.SPANISH_BENCH_PRECISION as "float32" | "int8" | undefined
         // SPANISH_BENCH_LEXICON: the word lists that check diacritics (`es,en`, or `none`) in place of the default.
-        const lexicon =
-          process.env.SPANISH_BENCH_LEXICON === undefined ? undefined : parseLexicon(process.env.SPANISH_BENCH_LEXICON)
+        const lexicon = lexiconFromEnv("SPANISH_BENCH_LEXICON")
         const reader = yield* OnnxReader.make({
           poolSize: input.workers,
           models: {

@@ -21,7 +21,7 @@ import { openDocument, withPage } from "../src/internal/mupdf/open.js"
 import { defaultRenderOptions, type RenderOptions, renderForOcr } from "../src/internal/mupdf/render.js"
 import type { OcrConfig } from "../src/internal/ocr/config.js"
 import { type InferenceSession, makeEngine, type OcrEngine, type OcrModels } from "../src/internal/ocr/engine.js"
-import { parseLexicon } from "../src/internal/ocr/lexicon.js"
+import { lexiconFromEnv } from "../src/internal/ocr/lexicon.js"
 import { type OcrPage, recognizePage } from "../src/internal/ocr/pipeline.js"
 import { dataRoot, funsd, sroie } from "./datasets.js"
 import type { EnginePage } from "./engines/protocol.js"
@@ -35,7 +35,7 @@ const renderOptions: RenderOptions = { ...defaultRenderOptions, ...JSON.parse(pr
 const datasets = (process.env.OCR_STAGES_DATASETS ?? "FUNSD,SROIE").split(",")
 const recognizer = process.env.OCR_STAGES_RECOGNIZER === "latin" ? "latin" : "chinese"
 const precision = (process.env.OCR_STAGES_PRECISION ?? "auto") as "float32" | "int8" | "auto"
-const lexicon = process.env.OCR_STAGES_LEXICON === undefined ? undefined : parseLexicon(process.env.OCR_STAGES_LEXICON)
+const lexicon = lexiconFromEnv("OCR_STAGES_LEXICON")
 const log = (line: string) => process.stdout.write(`${line}\n`)
 const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
 

@@ -19,6 +19,7 @@ import * as Os from "node:os"
 import { Document } from "@legible/core"
 import { Config, Effect, Layer, type Scope } from "effect"
 import { defaultLimits } from "./internal/mupdf/limits.js"
+import type { LexiconLanguage } from "./internal/ocr/lexicon.js"
 import * as Reader from "./internal/reader.js"
 
 /**
@@ -63,7 +64,7 @@ export interface Models {
    * ≈2 s of CPU the first time on a machine, then ≈40 ms from the temporary directory) with the Latin recognizer,
    * `[]` (none) with the Chinese one.
    */
-  readonly lexicon?: ReadonlyArray<"es" | "en"> | undefined
+  readonly lexicon?: ReadonlyArray<LexiconLanguage> | undefined
 }
 
 /** How the reader runs. Every field is optional; the defaults are listed on each. */

@@ -18,6 +18,7 @@ import {
   diacriticFamilies,
   encodeWordSet,
   type Lexicon,
+  lexiconFromEnv,
   loadLexicon,
   parseLexicon,
   withAlternatives,
@@ -151,6 +152,17 @@ describe("parseLexicon", () => {
     expect(parseLexicon("")).toEqual([])
     expect(parseLexicon("es,fr")).toBeUndefined()
     expect(parseLexicon("none,es")).toBeUndefined()
+  })
+
+  it("reads a benchmark's variable, and refuses one that is not a list rather than ignore it", () => {
+    const name = "LEGIBLE_TEST_LEXICON"
+    delete process.env[name]
+    expect(lexiconFromEnv(name)).toBeUndefined()
+    process.env[name] = "none"
+    expect(lexiconFromEnv(name)).toEqual([])
+    process.env[name] = "es,fr"
+    expect(() => lexiconFromEnv(name)).toThrow(`${name} must be none or a comma-separated list of es, en`)
+    delete process.env[name]
   })
 })
 

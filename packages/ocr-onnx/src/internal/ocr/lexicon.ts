@@ -36,6 +36,16 @@ export const parseLexicon = (text: string): ReadonlyArray<LexiconLanguage> | und
     : undefined
 }
 
+/** The languages a variable names (`parseLexicon`), undefined when unset; a value that is not a list is an error. */
+export const lexiconFromEnv = (name: string): ReadonlyArray<LexiconLanguage> | undefined => {
+  const raw = process.env[name]
+  if (raw === undefined) return undefined
+  const languages = parseLexicon(raw)
+  if (languages === undefined)
+    throw new Error(`${name} must be none or a comma-separated list of ${lexiconLanguages.join(", ")}`)
+  return languages
+}
+
 /**
  * A set of words in three typed arrays: their UTF-16 code units end to end, where each starts, and an
  * open-addressing hash table of word numbers. The Spanish and English lists expand to ≈780,000 forms; held as JS
@@ -271,7 +281,8 @@ export const correctLetters = (
   if (lexicon.has(read.join(""))) return undefined
   const choices: Array<{ position: number; options: Array<{ text: string; cost: number; adds: boolean }> }> = []
   letters.forEach((ch, position) => {
-    const own = ch.alternatives?.find((a) => a.text === ch.text)?.prob ?? ch.prob
+    // `ch.prob` is the read class's best probability over the run, as its own entry among the alternatives.
+    const own = ch.prob
     const bare = baseLetter(ch.text) === ch.text
     const options = (ch.alternatives ?? [])
       .filter((a) => a.text !== ch.text && a.prob > 0)
