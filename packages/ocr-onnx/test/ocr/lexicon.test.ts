@@ -111,6 +111,17 @@ describe("correctLetters", () => {
     expect(correctLetters(bare, words("azúcar"), weights)).toBeUndefined()
   })
 
+  it("adds the tilde of ñ, a letter of its own rather than an accent, under the whole weight", () => {
+    // Odds of 0.77 to 0.23 (e^1.2) for "N": beyond the 0.69 that an accent may be added at, within 2.3.
+    const noisy = [...plain("PA"), char("N", { N: 0.77, Ñ: 0.23 }), ...plain("UELOS")]
+    expect(correctLetters(noisy, words("pañuelos"), weights)?.join("")).toBe("PAÑUELOS")
+    // The same odds for an accent leave the word as read, and odds beyond the whole weight leave "N" too.
+    const accent = [...plain("LIM"), char("O", { O: 0.77, Ó: 0.23 }), ...plain("N")]
+    expect(correctLetters(accent, words("limón"), weights)).toBeUndefined()
+    const printed = [...plain("PA"), char("N", { N: 0.95, Ñ: 0.05 }), ...plain("UELOS")]
+    expect(correctLetters(printed, words("pañuelos"), weights)).toBeUndefined()
+  })
+
   it("takes the likeliest variant the lexicon knows, over several letters", () => {
     const read = [char("è", { e: 0.3, é: 0.2, è: 0.5 }), ...plain("l")]
     expect(correctLetters(read, words("el", "él"), weights)?.join("")).toBe("el")

@@ -244,6 +244,13 @@ export const withAlternatives = (
     return { ...ch, alternatives }
   })
 
+/**
+ * Letters of their own, not letters with an accent: "ñ" is the Spanish alphabet's fifteenth letter. Print drops
+ * accents by habit (capitals were long set without them, receipt printers still are: "AZUCAR", "CODIGO") but not
+ * the tilde of ñ, so adding it to an "n" read bare is held to the lexicon's `weight` only, not to `addWeight`.
+ */
+const ownLetters: ReadonlySet<string> = new Set(["ñ", "Ñ"])
+
 /** At most this many characters of a word are varied (the likeliest other marks), and this many variants tried. */
 const MAX_POSITIONS = 6
 const MAX_VARIANTS = 256
@@ -270,7 +277,8 @@ interface Variant {
  * sum over the changed characters of log(p(read) / p(variant)); it is tried when that is at most `weight` and the
  * part of it that adds marks to letters read bare at most `addWeight`. Marks are added far more timidly than
  * removed: printed words often lack their accents (upper-case receipts and forms: "AZUCAR", "CODIGO"), while a
- * mark on a word that has none is nearly always the recognizer's ("fírma", "Suggestíon").
+ * mark on a word that has none is nearly always the recognizer's ("fírma", "Suggestíon"). The tilde of ñ is no
+ * accent (`ownLetters`): "PANUELOS" takes it under `weight` alone.
  */
 export const correctLetters = (
   letters: ReadonlyArray<CtcChar>,
@@ -286,7 +294,7 @@ export const correctLetters = (
     const bare = baseLetter(ch.text) === ch.text
     const options = (ch.alternatives ?? [])
       .filter((a) => a.text !== ch.text && a.prob > 0)
-      .map((a) => ({ text: a.text, cost: Math.log(own / a.prob), adds: bare }))
+      .map((a) => ({ text: a.text, cost: Math.log(own / a.prob), adds: bare && !ownLetters.has(a.text) }))
       .filter((o) => o.cost <= (o.adds ? weights.addWeight : weights.weight))
       .sort((a, b) => a.cost - b.cost)
     if (options.length > 0) choices.push({ position, options })
