@@ -60,13 +60,22 @@ const ours = (recognizer: "latin" | "chinese") =>
         const precision = process.env.SPANISH_BENCH_PRECISION as "float32" | "int8" | undefined
         // SPANISH_BENCH_LEXICON: the word lists that check diacritics (`es,en`, or `none`) in place of the default.
         const lexicon = lexiconFromEnv("SPANISH_BENCH_LEXICON")
+        // SPANISH_BENCH_DET_SCALE: the Latin column's detection scale in place of the default. The Chinese column is
+        // the pipeline as it was before the Latin recognizer, detection at 0.5 included, whatever the default.
+        const detectionScale =
+          recognizer === "chinese"
+            ? 0.5
+            : process.env.SPANISH_BENCH_DET_SCALE === undefined
+              ? undefined
+              : Number(process.env.SPANISH_BENCH_DET_SCALE)
         const reader = yield* OnnxReader.make({
           poolSize: input.workers,
           models: {
             recognizer,
             ...(head === undefined ? {} : { recognitionHead: head }),
             ...(precision === undefined ? {} : { precision }),
-            ...(lexicon === undefined ? {} : { lexicon })
+            ...(lexicon === undefined ? {} : { lexicon }),
+            ...(detectionScale === undefined ? {} : { detectionScale })
           }
         })
         // Threads start on demand: one read per thread of the first image loads mupdf and the models.

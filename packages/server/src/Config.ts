@@ -66,6 +66,8 @@ export interface Settings {
     readonly precision: "float32" | "int8" | "auto"
     /** The word lists that check the OCR's diacritics (`OnnxReader` `models.lexicon`); empty: none. */
     readonly lexicon: ReadonlyArray<"es" | "en">
+    /** The text detector's input size relative to the page render (`OnnxReader` `models.detectionScale`). */
+    readonly detectionScale: number
   }
   /** When catalogs are searched with an in-process trigram index, and how many bytes those indexes may hold. */
   readonly catalogIndex: { readonly minRecords: number; readonly cacheBytes: number }
@@ -124,6 +126,7 @@ export const variables = Config.all({
   ocrMaxPages: text("LEGIBLE_OCR_MAX_PAGES"),
   ocrPrecision: text("LEGIBLE_OCR_PRECISION"),
   ocrLexicon: text("LEGIBLE_OCR_LEXICON"),
+  ocrDetectionScale: text("LEGIBLE_OCR_DETECTION_SCALE"),
   catalogIndexMinRecords: text("LEGIBLE_CATALOG_INDEX_MIN_RECORDS"),
   catalogIndexCacheMb: text("LEGIBLE_CATALOG_INDEX_CACHE_MB"),
   retentionDays: text("LEGIBLE_RETENTION_DAYS"),
@@ -280,7 +283,8 @@ export const resolve = (v: Variables, cwd: string): Settings | InvalidSettings =
           v.ocrPrecision === "int8"
             ? (v.ocrPrecision ?? "auto")
             : fail(`LEGIBLE_OCR_PRECISION must be auto, float32 or int8 (got "${v.ocrPrecision}")`),
-        lexicon: ocrLexicon(v.ocrLexicon)
+        lexicon: ocrLexicon(v.ocrLexicon),
+        detectionScale: number("LEGIBLE_OCR_DETECTION_SCALE", v.ocrDetectionScale, 0.5, 0.25, 1)
       },
       catalogIndex: {
         minRecords: int("LEGIBLE_CATALOG_INDEX_MIN_RECORDS", v.catalogIndexMinRecords, 5_000, 1, 1_000_000_000),

@@ -72,7 +72,11 @@ export const reader = (settings: Config.Settings): Layer.Layer<Document.Document
           poolSize: settings.ocr.workers,
           pageTimeLimitMs: settings.ocr.pageTimeoutSeconds * 1000,
           maxPages: settings.ocr.maxPages,
-          models: { precision: settings.ocr.precision, lexicon: settings.ocr.lexicon }
+          models: {
+            precision: settings.ocr.precision,
+            lexicon: settings.ocr.lexicon,
+            detectionScale: settings.ocr.detectionScale
+          }
         })
     )
   )

@@ -25,7 +25,14 @@ describe("Config", () => {
         defaultModel: "local",
         maxBodyBytes: 40 * 1024 * 1024,
         worker: { concurrency: 2, leaseSeconds: 60, maxAttempts: 3, pollSeconds: 5, shutdownGraceSeconds: 30 },
-        ocr: { workers: undefined, pageTimeoutSeconds: 60, maxPages: 500, precision: "auto", lexicon: ["es", "en"] },
+        ocr: {
+          workers: undefined,
+          pageTimeoutSeconds: 60,
+          maxPages: 500,
+          precision: "auto",
+          lexicon: ["es", "en"],
+          detectionScale: 0.5
+        },
         catalogIndex: { minRecords: 5_000, cacheBytes: 256 * 1024 * 1024 },
         retentionDays: undefined,
         logLevel: "Info",
@@ -55,6 +62,7 @@ describe("Config", () => {
         LEGIBLE_OCR_WORKERS: "3",
         LEGIBLE_OCR_PRECISION: "int8",
         LEGIBLE_OCR_LEXICON: " EN ",
+        LEGIBLE_OCR_DETECTION_SCALE: "0.75",
         LEGIBLE_CATALOG_INDEX_MIN_RECORDS: "20000",
         LEGIBLE_CATALOG_INDEX_CACHE_MB: "0",
         LEGIBLE_RETENTION_DAYS: "90",
@@ -74,7 +82,7 @@ describe("Config", () => {
         defaultModel: "gpt-4o-mini",
         maxBodyBytes: 1048576,
         worker: { concurrency: 8, leaseSeconds: 2.5, maxAttempts: 5, shutdownGraceSeconds: 10 },
-        ocr: { workers: 3, precision: "int8", lexicon: ["en"] },
+        ocr: { workers: 3, precision: "int8", lexicon: ["en"], detectionScale: 0.75 },
         catalogIndex: { minRecords: 20_000, cacheBytes: 0 },
         retentionDays: 90,
         logLevel: "Debug"
@@ -144,6 +152,8 @@ describe("Config", () => {
         [{ LEGIBLE_OCR_LEXICON: "es,fr" }, "LEGIBLE_OCR_LEXICON must be none or a comma-separated list of es, en"],
         [{ LEGIBLE_OCR_LEXICON: "es,,en" }, "LEGIBLE_OCR_LEXICON must be none"],
         [{ LEGIBLE_OCR_LEXICON: "none,es" }, "LEGIBLE_OCR_LEXICON must be none"],
+        [{ LEGIBLE_OCR_DETECTION_SCALE: "0.2" }, "LEGIBLE_OCR_DETECTION_SCALE must be a number between 0.25 and 1"],
+        [{ LEGIBLE_OCR_DETECTION_SCALE: "2" }, "LEGIBLE_OCR_DETECTION_SCALE must be a number between 0.25 and 1"],
         [{ LEGIBLE_MAX_BODY_BYTES: "10" }, "LEGIBLE_MAX_BODY_BYTES must be between 1024"]
       ]
       for (const [env, message] of cases) {

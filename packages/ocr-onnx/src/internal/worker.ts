@@ -58,7 +58,8 @@ const WorkerSettings = Schema.Struct({
     recognitionHead: path,
     recognitionRanges: path,
     precision: Schema.optionalKey(Schema.Literals(["float32", "int8", "auto"])),
-    lexicon: Schema.optionalKey(Schema.Array(Schema.Literals(lexiconLanguages)))
+    lexicon: Schema.optionalKey(Schema.Array(Schema.Literals(lexiconLanguages))),
+    detectionScale: Schema.optionalKey(Schema.Finite.check(Schema.isBetween({ minimum: 0.25, maximum: 1 })))
   })
 })
 /** What every worker thread is started with. */
@@ -119,7 +120,8 @@ const engine = Effect.runSync(
       recognizer: settings.models.recognizer,
       models: settings.models,
       recognizerPrecision: settings.models.precision,
-      lexicon: settings.models.lexicon
+      lexicon: settings.models.lexicon,
+      config: settings.models.detectionScale === undefined ? undefined : { detScale: settings.models.detectionScale }
     }).pipe(
       Scope.provide(engineScope),
       Effect.map(withCancellation),

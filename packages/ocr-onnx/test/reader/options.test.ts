@@ -8,7 +8,7 @@ import { Config, ConfigProvider, Effect, Layer } from "effect"
 import { beforeAll } from "vitest"
 import * as OnnxReader from "../../src/OnnxReader.js"
 import { buildDist } from "../pool/build.js"
-import { invoice, textPdf } from "../support/synthetic.js"
+import { imagePdf, invoice, textPdf } from "../support/synthetic.js"
 
 beforeAll(buildDist)
 
@@ -44,6 +44,40 @@ describe("OnnxReader options", () => {
     expect(settings.pagesPerWorker).toBe(5)
     expect(settings.models).toEqual({ recognition: "/models/rec.onnx", dictionary: "/models/keys.txt" })
   })
+
+  it("refuses a detection scale no reader can run with", () => {
+    for (const detectionScale of [0.2, 1.5, Number.NaN]) {
+      expect(() => OnnxReader.settings({ models: { detectionScale } })).toThrow(RangeError)
+    }
+    expect(OnnxReader.settings({ models: { detectionScale: 0.75 } }).models).toEqual({ detectionScale: 0.75 })
+  })
+
+  it.live(
+    "detects at the scale given: 5 pt print that the default's 100 DPI detection cannot see is read at 0.75",
+    () =>
+      Effect.gen(function* () {
+        const footer = "Esta Administración Federal no se responsabiliza por los datos ingresados"
+        const page = {
+          width: 595,
+          height: 300,
+          runs: [
+            { text: "Factura de servicios profesionales", x: 40, y: 60, size: 12 },
+            { text: footer, x: 40, y: 200, size: 5 }
+          ]
+        }
+        const bytes = imagePdf([page])
+        const read = (detectionScale?: number) =>
+          Effect.scoped(
+            Effect.gen(function* () {
+              const reader = yield* OnnxReader.make({ poolSize: 1, models: { detectionScale } })
+              const document = yield* reader.read(bytes)
+              return document.pages[0]!.lines.map((line) => line.words.map((w) => w.word).join(" "))
+            })
+          )
+        expect(yield* read()).toEqual(["Factura de servicios profesionales"])
+        expect(yield* read(0.75)).toEqual(["Factura de servicios profesionales", footer])
+      })
+  )
 
   it.live("builds the layer from Config", () =>
     Effect.gen(function* () {
