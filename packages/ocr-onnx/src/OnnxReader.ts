@@ -58,11 +58,11 @@ export interface Models {
   readonly precision?: "float32" | "int8" | "auto" | undefined
   /**
    * The word lists that check the recognizer's accents and other marks: a word read with a mark and not in the
-   * lists ("fírma", "Suggestíon") takes the variant that is, when the model gave that variant some probability; a
-   * mark is added to a word read without one ("PANUELOS") only where the model was nearly undecided, since printed
-   * words often lack their accents. Default `["es", "en"]` (Spanish and English Hunspell lists: ≈30 MB per worker;
-   * ≈2 s of CPU the first time on a machine, then ≈40 ms from the temporary directory) with the Latin recognizer,
-   * `[]` (none) with the Chinese one.
+   * lists ("fírma", "Suggestíon") takes the variant that is, when the model gave that variant some probability; an
+   * accent is added to a word read without one ("LIMON") only where the model was nearly undecided, since printed
+   * words often lack their accents, while the tilde of ñ ("PANUELOS") is added as freely as a mark is removed.
+   * Default `["es", "en"]` (Spanish and English Hunspell lists: ≈30 MB per worker; ≈2 s of CPU the first time on a
+   * machine, then ≈40 ms from the temporary directory) with the Latin recognizer, `[]` (none) with the Chinese one.
    */
   readonly lexicon?: ReadonlyArray<LexiconLanguage> | undefined
   /**
