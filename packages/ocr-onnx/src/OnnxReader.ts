@@ -67,8 +67,10 @@ export interface Models {
   readonly lexicon?: ReadonlyArray<LexiconLanguage> | undefined
   /**
    * The text detector's input size relative to the page render, 0.25–1 (a 200 DPI page is detected at 200 × this
-   * DPI). Default 0.5, where type under ≈6 pt at 200 DPI is not found at all (a 5 pt legal footer is read at 0.6
-   * and above). Higher finds small print for more CPU, and reads noisy low-resolution pages worse: FUNSD forms
+   * DPI). Default 0.5. Where that finds a piece of a line of small print, the rows around it are detected again at
+   * 0.75 (a 5.5 pt legal footer is read whole), but 5 pt type at 200 DPI gives the detector nothing to start from at
+   * 0.5 (it is read at 0.6 and above). Higher finds more small print for more CPU, and reads noisy low-resolution
+   * pages worse (figures before the second pass existed): FUNSD forms
    * 40–59 (≈100 DPI scans, 8–10 pt type) 18.6 / 14.9 / 14.3 / 12.2 % character error rate at 0.5 / 0.6 / 0.65 /
    * 0.75 for 953 / ≈1,100 / 1,144 / 1,224 ms of CPU per page; SROIE receipts 11–30 (larger type) 3.9 / 4.0 / 3.9 /
    * 4.1 %; Spanish benchmark at 0.5 / 0.6 / 0.75: the factura1475 phone scan 14.6 / 7.1 / 7.6 %, the Argentine

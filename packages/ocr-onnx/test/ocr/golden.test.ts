@@ -128,4 +128,31 @@ layer(Layer.effect(Engine, makeEngine()), { timeout: "60 seconds" })("PP-OCRv4 o
       )
     })
   )
+
+  describe("small print", () => {
+    // A 5.5 pt legal footer under a 10 pt line: at the half-scale detection input the detector finds only a piece
+    // of it, and the rows around that piece are detected again at full scale.
+    const footer = "Esta Administración Federal no se responsabiliza por los datos ingresados"
+    const page: SyntheticPage = {
+      width: 595,
+      height: 300,
+      runs: [
+        { text: "Factura de servicios profesionales", x: 40, y: 60, size: 10 },
+        { text: footer, x: 40, y: 200, size: 5.5 }
+      ]
+    }
+    const image = decodeRaster(raster(page, { format: "png" }).bytes)
+    const footerOf = (result: OcrPage) => pageText(result).split("\n")[1] ?? ""
+
+    it.effect("reads a line of 5.5 pt type whole, which the first detection pass finds only a piece of", () =>
+      Effect.gen(function* () {
+        const engine = yield* Engine
+        const refined = yield* recognizePage(engine, image)
+        expect(refined.lines).toHaveLength(2)
+        expect(cer(footerOf(refined), footer)).toBeLessThanOrEqual(0.05)
+        const single = yield* recognizePage(engine, image, { detRefineBelow: 0 })
+        expect(cer(footerOf(single), footer)).toBeGreaterThan(0.5)
+      })
+    )
+  })
 })

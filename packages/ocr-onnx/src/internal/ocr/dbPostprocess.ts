@@ -139,7 +139,7 @@ const dominantAxis = (boxes: ReadonlyArray<OrientedBox>): number => {
 }
 
 /** Fraction of `inner`'s area inside `outer`, on a grid of 8 × 8 sample points. */
-const coverage = (inner: OrientedBox, outer: OrientedBox): number => {
+export const coverage = (inner: OrientedBox, outer: OrientedBox): number => {
   const c = Math.cos(inner.angle)
   const s = Math.sin(inner.angle)
   const oc = Math.cos(outer.angle)
