@@ -60,8 +60,8 @@ const ours = (recognizer: "latin" | "chinese") =>
         const precision = process.env.SPANISH_BENCH_PRECISION as "float32" | "int8" | undefined
         // SPANISH_BENCH_LEXICON: the word lists that check diacritics (`es,en`, or `none`) in place of the default.
         const lexicon = lexiconFromEnv("SPANISH_BENCH_LEXICON")
-        // SPANISH_BENCH_DET_SCALE: the Latin column's detection scale in place of the default. The Chinese column is
-        // the pipeline as it was before the Latin recognizer, detection at 0.5 included, whatever the default.
+        // SPANISH_BENCH_DET_SCALE: the Latin column's detection scale in place of the default. The Chinese column
+        // detects at 0.5 whatever that says: it compares the recognizers in the same pipeline.
         const detectionScale =
           recognizer === "chinese"
             ? 0.5

@@ -23,7 +23,7 @@
  * `SPANISH_BENCH_PRECISION` (`float32` or `int8`) reads both of our columns at that recognizer precision;
  * `SPANISH_BENCH_LEXICON` (`es,en` or `none`) sets the word lists that check our columns' diacritics;
  * `SPANISH_BENCH_DET_SCALE` the latin column's detection scale (`OnnxReader` `models.detectionScale`). The chinese
- * column always detects at 0.5: it is the pipeline as it was before the Latin recognizer.
+ * column always detects at 0.5, the default: the recognizer the Latin one replaced, in the same pipeline.
  */
 import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
