@@ -68,7 +68,7 @@ export interface Models {
   /**
    * The text detector's input size relative to the page render, 0.25–1 (a 200 DPI page is detected at 200 × this
    * DPI). Default 0.5. Where that finds a piece of a line of small print, the rows around it are detected again at
-   * 0.75 (a 5.5 pt legal footer is read whole), but 5 pt type at 200 DPI gives the detector nothing to start from at
+   * 1.5 times the scale, at most 1 (a 5.5 pt legal footer is read whole), but 5 pt type at 200 DPI gives the detector nothing to start from at
    * 0.5 (it is read at 0.6 and above). Higher finds more small print for more CPU, and reads noisy low-resolution
    * pages worse (figures before the second pass existed): FUNSD forms
    * 40–59 (≈100 DPI scans, 8–10 pt type) 18.6 / 14.9 / 14.3 / 12.2 % character error rate at 0.5 / 0.6 / 0.65 /

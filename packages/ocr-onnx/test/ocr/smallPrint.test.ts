@@ -6,7 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import type { OrientedBox } from "../../src/internal/ocr/box.js"
 import { defaultOcrConfig } from "../../src/internal/ocr/config.js"
 import type { PageImage } from "../../src/internal/ocr/image.js"
-import { mergeRefined, smallPrintBands } from "../../src/internal/ocr/pipeline.js"
+import { mergeRefined, refineScale, smallPrintBands } from "../../src/internal/ocr/pipeline.js"
 
 const box = (cx: number, cy: number, width: number, height: number): OrientedBox => ({
   cx,
@@ -19,7 +19,7 @@ const box = (cx: number, cy: number, width: number, height: number): OrientedBox
 
 // 1,600 × 2,000 page pixels: detected at 800 × 992, so a box's detection height is about half its page height.
 const page: PageImage = { width: 1600, height: 2000, channels: 1, data: new Uint8Array(0) }
-const config = { ...defaultOcrConfig, detRefineBelow: 14, detRefineScale: 0.75 }
+const config = { ...defaultOcrConfig, detScale: 0.5, detRefineBelow: 14, detRefineFactor: 1.5 }
 
 describe("smallPrintBands", () => {
   it("takes the rows around pieces of small lines, not ordinary lines nor lone small marks", () => {
@@ -56,6 +56,15 @@ describe("smallPrintBands", () => {
 
   it("is empty when the option is off", () => {
     expect(smallPrintBands([box(300, 1900, 80, 24)], page, { ...config, detRefineBelow: 0 })).toEqual([])
+  })
+
+  it("detects the second time at 1.5 times the first scale, never above the page's own pixels", () => {
+    expect(refineScale(config)).toBe(0.75)
+    expect(refineScale({ ...config, detScale: 0.6 })).toBeCloseTo(0.9, 10)
+    // Above 2/3 the second pass is at 1, the page's own pixels; from a first pass at 1 there is nothing finer to
+    // look at, and `detect` skips it.
+    expect(refineScale({ ...config, detScale: 0.8 })).toBe(1)
+    expect(refineScale({ ...config, detScale: 1 })).toBe(1)
   })
 })
 

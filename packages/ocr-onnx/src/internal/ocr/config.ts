@@ -12,15 +12,16 @@ export interface OcrConfig {
   readonly detMaxSide: number
   /**
    * Small print: a first-pass box under `detRefineBelow` detection pixels high and at least twice as long (a piece of
-   * a line) has the rows around it detected again at `detRefineScale` (0: never; `detect` in `pipeline.ts`). At the
+   * a line) has the rows around it detected again at `detRefineFactor` times `detScale`, at most 1 (`detRefineBelow`
+   * 0, or a first pass at 1 already: never; `detect` in `pipeline.ts`). At the
    * half-scale input a whole line comes out at least 16 pixels high, even of 6 pt type at 200 DPI; the pieces found
    * of print the detector can barely see are 7–12 (a 5.5 pt line: one 7-pixel piece, "espo"). Measured with 14 and
    * 0.75 against off: the phone-scanned factura1475 6.07 against 14.64 % character error rate (its 5.5 pt footer read
    * whole), FUNSD forms 40–59 18.45 against 18.64 %, SROIE receipts 11–30 and every rendered Spanish page unchanged,
-   * the detector's CPU per FUNSD page +18 ms. A second pass at 1 (instead of 0.75) found that footer in pieces.
+   * the detector's CPU per FUNSD page +18 ms. A second pass at 1 (twice the first) found that footer in pieces.
    */
   readonly detRefineBelow: number
-  readonly detRefineScale: number
+  readonly detRefineFactor: number
   /** A probability-map pixel is text above this. */
   readonly detThreshold: number
   /** A component is kept when its mean probability reaches this (DB "box score"). */
@@ -103,7 +104,7 @@ export const defaultOcrConfig: OcrConfig = {
   detScale: 0.5,
   detMaxSide: 1600,
   detRefineBelow: 14,
-  detRefineScale: 0.75,
+  detRefineFactor: 1.5,
   detThreshold: 0.3,
   detBoxScore: 0.6,
   detUnclipRatio: 1.5,

@@ -66,6 +66,9 @@ export interface Band {
   readonly y1: number
 }
 
+/** The second pass's detection scale: `detRefineFactor` times the first's, at most 1. */
+export const refineScale = (config: OcrConfig): number => Math.min(1, config.detScale * config.detRefineFactor)
+
 /**
  * Whether a first-pass box is a piece of a line of small print: under `detRefineBelow` detection pixels high and
  * at least twice as long (a few characters: a lone digit, dash or accent is no evidence).
@@ -101,8 +104,8 @@ export const smallPrintBands = (
     else merged.push(band)
   }
   // The detector's input sides are multiples of 32: a band of another height would be stretched to one, so each
-  // grows evenly to the next height that is one at `detRefineScale` (within the page).
-  const unit = 32 / config.detRefineScale
+  // grows evenly to the next height that is one at the second pass's scale (within the page).
+  const unit = 32 / refineScale(config)
   return merged.map(({ y0, y1 }) => {
     const height = Math.min(image.height, Math.round(Math.ceil((y1 - y0) / unit) * unit))
     const top = Math.max(0, Math.min(image.height - height, Math.round((y0 + y1 - height) / 2)))
@@ -134,15 +137,15 @@ export const mergeRefined = (
 /**
  * Detection, with small print detected again at a finer scale. At the default half scale, 5 pt type at 200 DPI
  * gets no response at all and 5.5 pt lines are found as a piece or two; where the first pass finds such a piece
- * (`smallPrintBands`), the rows around it are detected again at `detRefineScale` and the boxes found wholly inside
- * them take its place (`mergeRefined`).
+ * (`smallPrintBands`), the rows around it are detected again at a finer scale (`refineScale`) and the boxes found
+ * wholly inside them take its place (`mergeRefined`).
  */
 const detect = Effect.fnUntraced(function* (session: InferenceSession, image: PageImage, config: OcrConfig) {
   const boxes = yield* detectOnce(session, image, config)
-  if (config.detRefineBelow <= 0) return boxes
+  if (config.detRefineBelow <= 0 || refineScale(config) <= config.detScale) return boxes
   const bands = smallPrintBands(boxes, image, config)
   if (bands.length === 0) return boxes
-  const fine = { ...config, detScale: config.detRefineScale }
+  const fine = { ...config, detScale: refineScale(config) }
   const second: Array<OrientedBox> = []
   for (const band of bands) {
     for (const box of yield* detectOnce(session, pageRows(image, band.y0, band.y1), fine)) {
