@@ -67,16 +67,17 @@ export interface Models {
   readonly lexicon?: ReadonlyArray<LexiconLanguage> | undefined
   /**
    * The text detector's input size relative to the page render, 0.25–1 (a 200 DPI page is detected at 200 × this
-   * DPI). Default 0.5. Where that finds a piece of a line of small print, the rows around it are detected again at
-   * 1.5 times the scale, at most 1 (a 5.5 pt legal footer is read whole), but 5 pt type at 200 DPI gives the detector nothing to start from at
-   * 0.5 (it is read at 0.6 and above). Higher finds more small print for more CPU, and reads noisy low-resolution
-   * pages worse (figures before the second pass existed): FUNSD forms
-   * 40–59 (≈100 DPI scans, 8–10 pt type) 18.6 / 14.9 / 14.3 / 12.2 % character error rate at 0.5 / 0.6 / 0.65 /
-   * 0.75 for 953 / ≈1,100 / 1,144 / 1,224 ms of CPU per page; SROIE receipts 11–30 (larger type) 3.9 / 4.0 / 3.9 /
-   * 4.1 %; Spanish benchmark at 0.5 / 0.6 / 0.75: the factura1475 phone scan 14.6 / 7.1 / 7.6 %, the Argentine
-   * invoices 7.4 / 6.2 / 5.6 %, the noisy 150 DPI pages 0.80 / 0.99 / 1.19 % (special characters 95.6 / 95.2 /
-   * 91.3 %), 0.87 / 0.76 / 0.68 pages per CPU-second. A value outside 0.25–1 is a `RangeError` when the reader is
-   * made.
+   * DPI), capped at 1,600 pixels on the input's longest side (an A4 page at 200 DPI is detected alike at every value
+   * above ≈0.68). Default 0.5. Where that finds a piece of a line of small print, the rows around it are detected
+   * again at 1.5 times the scale, at most 1 (a 5.5 pt legal footer is read whole); 5 pt type at 200 DPI gives the
+   * detector nothing to start from at 0.5 (it is read at 0.6 and above). Higher finds more small print for more CPU,
+   * and reads noisy low-resolution pages worse (figures from before the second pass; "0.75" was ≈0.68–0.73 on the
+   * A4 pages): FUNSD forms 40–59 (≈100 DPI scans, 8–10 pt type) 18.6 / 14.9 / 14.3 / 12.2 % character error rate at
+   * 0.5 / 0.6 / 0.65 / 0.75 for 953 / ≈1,100 / 1,144 / 1,224 ms of CPU per page; SROIE receipts 11–30 (larger type)
+   * 3.9 / 4.0 / 3.9 / 4.1 %; Spanish benchmark at 0.5 / 0.6 / 0.75: the factura1475 phone scan 14.6 / 7.1 / 7.6 %,
+   * the Argentine invoices 7.4 / 6.2 / 5.6 %, the noisy 150 DPI pages 0.80 / 0.99 / 1.19 % (special characters 95.6 /
+   * 95.2 / 91.3 %), 0.87 / 0.76 / 0.68 pages per CPU-second. A value outside 0.25–1 is a programming error: `make`
+   * dies with a `RangeError` (the server checks `LEGIBLE_OCR_DETECTION_SCALE` itself, with a message).
    */
   readonly detectionScale?: number | undefined
 }

@@ -1,8 +1,9 @@
 /**
  * Golden OCR tests with the real PP-OCRv4 models on pages rendered by mupdf (test/support/synthetic.ts): the
- * synthetic Spanish invoice upright, skewed by 1° with noise and JPEG, upside down and turned a quarter, plus a page
- * of running text whose long lines are recognised in pieces. Text is compared ignoring accents, €, º and ª, which the Chinese
- * dictionary cannot write; word boxes are compared with the text layer's boxes (IoU).
+ * synthetic Spanish invoice upright, skewed by 1° with noise and JPEG, upside down and turned a quarter, a page of
+ * running text whose long lines are recognised in pieces, and a line of small print. Text is compared ignoring
+ * accents, €, º and ª, which the Chinese dictionary cannot write; word boxes are compared with the text layer's
+ * boxes (IoU).
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
@@ -131,7 +132,7 @@ layer(Layer.effect(Engine, makeEngine()), { timeout: "60 seconds" })("PP-OCRv4 o
 
   describe("small print", () => {
     // A 5.5 pt legal footer under a 10 pt line: at the half-scale detection input the detector finds only a piece
-    // of it, and the rows around that piece are detected again at full scale.
+    // of it, and the rows around that piece are detected again at 1.5 times the scale.
     const footer = "Esta Administración Federal no se responsabiliza por los datos ingresados"
     const page: SyntheticPage = {
       width: 595,

@@ -54,6 +54,19 @@ describe("smallPrintBands", () => {
     expect(bands[1]!.y0).toBeLessThanOrEqual(1960 - 36)
   })
 
+  it("sends no band from a piece turned across the rows", () => {
+    expect(smallPrintBands([{ ...box(300, 1000, 80, 24), angle: Math.PI / 2 }], page, config)).toEqual([])
+    expect(smallPrintBands([{ ...box(300, 1000, 80, 24), angle: Math.PI }], page, config)).toHaveLength(1)
+  })
+
+  it("sizes bands for the scale a wide page is really detected at (the detector's longest side is capped)", () => {
+    // 3,200 pixels wide: the first pass runs at 0.5, a band at 1,600 / 3,200 = 0.5 too, not 0.75.
+    const wide: PageImage = { width: 3200, height: 2000, channels: 1, data: new Uint8Array(0) }
+    const [band] = smallPrintBands([box(300, 1000, 80, 24)], wide, config)
+    const detected = (band!.y1 - band!.y0) * 0.5
+    expect(Math.abs(detected - Math.round(detected / 32) * 32)).toBeLessThanOrEqual(0.5)
+  })
+
   it("is empty when the option is off", () => {
     expect(smallPrintBands([box(300, 1900, 80, 24)], page, { ...config, detRefineBelow: 0 })).toEqual([])
   })
@@ -69,26 +82,35 @@ describe("smallPrintBands", () => {
 })
 
 describe("mergeRefined", () => {
-  const isSmall = (b: OrientedBox) => b.height < 28
   const ordinary = box(800, 300, 1000, 40)
   const piece = box(300, 1900, 80, 24)
 
   it("replaces a piece by the second pass's whole line and keeps the ordinary lines", () => {
     const line = box(700, 1900, 900, 30)
-    const merged = mergeRefined([ordinary, piece], [line], isSmall, config)
+    const merged = mergeRefined([ordinary, piece], [line], page, config)
     expect(merged).toEqual([ordinary, line])
   })
 
   it("keeps a piece the second pass did not find again, and adds what it found elsewhere in the band", () => {
     const other = box(1300, 1905, 300, 30)
-    expect(mergeRefined([ordinary, piece], [other], isSmall, config)).toEqual([ordinary, other, piece])
+    expect(mergeRefined([ordinary, piece], [other], page, config)).toEqual([ordinary, other, piece])
+  })
+
+  it("lets every small box of the line give way, short ones too, and a piece the finer pass split in two", () => {
+    const word = box(600, 1900, 40, 24) // "de": small (12 detection pixels) but short, inside the line found again
+    const line = box(700, 1900, 900, 30)
+    expect(mergeRefined([ordinary, piece, word], [line], page, config)).toEqual([ordinary, line])
+    // Two second-pass boxes covering about a third of the piece each: together they replace it.
+    const left = box(272, 1900, 32, 24)
+    const right = box(328, 1900, 32, 24)
+    expect(mergeRefined([ordinary, piece], [left, right], page, config)).toEqual([ordinary, left, right])
   })
 
   it("never lets the second pass read an ordinary line again, nor one line twice", () => {
     const again = box(600, 300, 500, 40) // half of the ordinary line, found again in the band
     const line = box(700, 1900, 900, 30)
     const twice = box(705, 1901, 890, 30) // the same line from an overlapping band
-    const merged = mergeRefined([ordinary, piece], [again, line, twice], isSmall, config)
+    const merged = mergeRefined([ordinary, piece], [again, line, twice], page, config)
     expect(merged).toHaveLength(2)
     expect(merged).toContain(ordinary)
     expect(merged.some((b) => b.cy > 1800 && b.width >= 890)).toBe(true)

@@ -17,8 +17,8 @@ export interface OcrConfig {
    * half-scale input a whole line comes out at least 16 pixels high, even of 6 pt type at 200 DPI; the pieces found
    * of print the detector can barely see are 7–12 (a 5.5 pt line: one 7-pixel piece, "espo"). Measured with 14 and
    * 0.75 against off: the phone-scanned factura1475 6.07 against 14.64 % character error rate (its 5.5 pt footer read
-   * whole), FUNSD forms 40–59 18.45 against 18.64 %, SROIE receipts 11–30 and every rendered Spanish page unchanged,
-   * the detector's CPU per FUNSD page +18 ms. A second pass at 1 (twice the first) found that footer in pieces.
+   * whole), FUNSD forms 40–59 18.54 against 18.64 %, SROIE receipts 11–30 and every rendered Spanish page unchanged,
+   * the detector's CPU per FUNSD page +24 ms. A second pass at 1 (twice the first) found that footer in pieces.
    */
   readonly detRefineBelow: number
   readonly detRefineFactor: number

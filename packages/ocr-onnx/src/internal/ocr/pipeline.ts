@@ -9,7 +9,7 @@ import { coverage, dbPostprocess, mergeOverlapping } from "./dbPostprocess.js"
 import { type InferenceSession, type OcrEngine, OcrError, type Tensor } from "./engine.js"
 import { type PageImage, validateImage } from "./image.js"
 import { correctDiacritics, withAlternatives } from "./lexicon.js"
-import { detSize, preprocess } from "./preprocess.js"
+import { preprocess } from "./preprocess.js"
 import { type OcrWord, wordsOnPage } from "./words.js"
 
 /** A line of recognised words in reading order. */
@@ -70,12 +70,28 @@ export interface Band {
 export const refineScale = (config: OcrConfig): number => Math.min(1, config.detScale * config.detRefineFactor)
 
 /**
- * Whether a first-pass box is a piece of a line of small print: under `detRefineBelow` detection pixels high and
- * at least twice as long (a few characters: a lone digit, dash or accent is no evidence).
+ * The scales both passes really detect a page at: the first pass's input is capped at `detMaxSide` on its longest
+ * side, a band's on the page's width (an A4 page at 200 DPI is detected at ≈0.68 at most).
+ */
+const passScales = (image: PageImage, config: OcrConfig): { readonly first: number; readonly second: number } => ({
+  first: Math.min(config.detScale, config.detMaxSide / Math.max(image.width, image.height)),
+  second: Math.min(refineScale(config), config.detMaxSide / image.width)
+})
+
+/** Whether a first-pass box is under `detRefineBelow` detection pixels high. */
+const small = (image: PageImage, config: OcrConfig): ((box: OrientedBox) => boolean) => {
+  const scale = passScales(image, config).first
+  return (box) => box.height * scale < config.detRefineBelow
+}
+
+/**
+ * Whether a first-pass box is a piece of a line of small print: small (`small`), at least twice as long (a few
+ * characters: a lone digit, dash or accent is no evidence) and along the rows (bands are rows: a piece of a line
+ * turned by 90° would send a band three times its length, to find nothing whole in it).
  */
 const smallPrint = (image: PageImage, config: OcrConfig): ((box: OrientedBox) => boolean) => {
-  const scale = detSize(image.width, image.height, config).height / image.height
-  return (box) => box.height * scale < config.detRefineBelow && box.width >= 2 * box.height
+  const isSmall = small(image, config)
+  return (box) => isSmall(box) && box.width >= 2 * box.height && Math.abs(Math.sin(box.angle)) < 0.2
 }
 
 /**
@@ -105,7 +121,7 @@ export const smallPrintBands = (
   }
   // The detector's input sides are multiples of 32: a band of another height would be stretched to one, so each
   // grows evenly to the next height that is one at the second pass's scale (within the page).
-  const unit = 32 / refineScale(config)
+  const unit = 32 / passScales(image, config).second
   return merged.map(({ y0, y1 }) => {
     const height = Math.min(image.height, Math.round(Math.ceil((y1 - y0) / unit) * unit))
     const top = Math.max(0, Math.min(image.height - height, Math.round((y0 + y1 - height) / 2)))
@@ -114,23 +130,24 @@ export const smallPrintBands = (
 }
 
 /**
- * The boxes of both passes together: the first pass's boxes of ordinary height stand; a small one gives way to a
- * second-pass box that covers half of it; a second-pass box (the same line found in two bands merged first, as
- * `dbPostprocess` merges) joins unless it overlaps an ordinary box by a fifth of either (it would read that text
- * twice).
+ * The boxes of both passes together: the first pass's boxes of ordinary height stand; a small one (a piece of the
+ * line, or a short word or digit of it) gives way when the second-pass boxes together cover half of it; a
+ * second-pass box (the same line found in two bands merged first, as `dbPostprocess` merges) joins unless it
+ * overlaps an ordinary box by a fifth of either (it would read that text twice).
  */
 export const mergeRefined = (
   first: ReadonlyArray<OrientedBox>,
   second: ReadonlyArray<OrientedBox>,
-  isSmall: (box: OrientedBox) => boolean,
+  image: PageImage,
   config: OcrConfig
 ): Array<OrientedBox> => {
+  const isSmall = small(image, config)
   const ordinary = first.filter((box) => !isSmall(box))
   // Bands grown to the detector's size may overlap and find a line twice.
   const found = config.detMergeCover > 0 ? mergeOverlapping(second, config.detMergeCover) : second
   const added = found.filter((box) => ordinary.every((big) => coverage(box, big) < 0.2 && coverage(big, box) < 0.2))
-  const small = first.filter((box) => isSmall(box) && added.every((r) => coverage(box, r) < 0.5))
-  const all = [...ordinary, ...small, ...added].sort((a, b) => b.width * b.height - a.width * a.height)
+  const kept = first.filter((box) => isSmall(box) && added.reduce((sum, r) => sum + coverage(box, r), 0) < 0.5)
+  const all = [...ordinary, ...kept, ...added].sort((a, b) => b.width * b.height - a.width * a.height)
   return all.length > config.detMaxBoxes ? all.slice(0, config.detMaxBoxes) : all
 }
 
@@ -142,18 +159,23 @@ export const mergeRefined = (
  */
 const detect = Effect.fnUntraced(function* (session: InferenceSession, image: PageImage, config: OcrConfig) {
   const boxes = yield* detectOnce(session, image, config)
-  if (config.detRefineBelow <= 0 || refineScale(config) <= config.detScale) return boxes
+  const scales = passScales(image, config)
+  // A second pass no finer than the first (a page too wide for the cap, or a first pass at 1) would find the same.
+  if (config.detRefineBelow <= 0 || scales.second <= scales.first * 1.05) return boxes
   const bands = smallPrintBands(boxes, image, config)
   if (bands.length === 0) return boxes
-  const fine = { ...config, detScale: refineScale(config) }
+  const fine = { ...config, detScale: scales.second }
   const second: Array<OrientedBox> = []
   for (const band of bands) {
     for (const box of yield* detectOnce(session, pageRows(image, band.y0, band.y1), fine)) {
       const r = boxRect(box)
-      if (r.y0 >= 1 && r.y1 <= band.y1 - band.y0 - 1) second.push({ ...box, cy: box.cy + band.y0 })
+      // A box cut by the band's edge is part of a line outside it (the page's own edges cut nothing).
+      const top = band.y0 === 0 || r.y0 >= 1
+      const bottom = band.y1 === image.height || r.y1 <= band.y1 - band.y0 - 1
+      if (top && bottom) second.push({ ...box, cy: box.cy + band.y0 })
     }
   }
-  return mergeRefined(boxes, second, smallPrint(image, config), config)
+  return mergeRefined(boxes, second, image, config)
 })
 
 /** The classifier's verdict on each box, `clsBatch` boxes per run. */
