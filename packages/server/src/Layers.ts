@@ -5,6 +5,7 @@
  */
 import { Database, SqlCatalogStore, SqlJobQueue, SqlStorage } from "@legible/adapters-storage"
 import { CatalogMatching, type Document, type Errors, type Extractor, type Ports } from "@legible/core"
+import type { OnnxReader } from "@legible/ocr-onnx"
 import { Duration, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import type * as Config from "./Config.js"
@@ -62,22 +63,24 @@ export const storage = (
 // The reader and the extractors are loaded when a command builds them (onnxruntime, mupdf and the provider SDKs
 // take ~1.7 s to load), so operator commands that only touch the database start faster.
 
+/** What the OCR reader gets from the settings (`LEGIBLE_OCR_*`). */
+export const readerOptions = (settings: Config.Settings): OnnxReader.Options => ({
+  poolSize: settings.ocr.workers,
+  pageTimeLimitMs: settings.ocr.pageTimeoutSeconds * 1000,
+  maxPages: settings.ocr.maxPages,
+  models: {
+    precision: settings.ocr.precision,
+    lexicon: settings.ocr.lexicon,
+    detectionScale: settings.ocr.detectionScale
+  }
+})
+
 /** The OCR reader; its worker threads start on the first read, so an api process that only sniffs spends none. */
 export const reader = (settings: Config.Settings): Layer.Layer<Document.DocumentReader, Document.DocumentError> =>
   Layer.unwrap(
     Effect.map(
       Effect.promise(() => import("@legible/ocr-onnx")),
-      ({ OnnxReader }) =>
-        OnnxReader.layer({
-          poolSize: settings.ocr.workers,
-          pageTimeLimitMs: settings.ocr.pageTimeoutSeconds * 1000,
-          maxPages: settings.ocr.maxPages,
-          models: {
-            precision: settings.ocr.precision,
-            lexicon: settings.ocr.lexicon,
-            detectionScale: settings.ocr.detectionScale
-          }
-        })
+      ({ OnnxReader }) => OnnxReader.layer(readerOptions(settings))
     )
   )
 

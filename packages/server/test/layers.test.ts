@@ -1,4 +1,7 @@
-/** `Layers.providerOptions`: what the LLM providers get from the settings, waits capped below the job lease. */
+/**
+ * `Layers.providerOptions`: what the LLM providers get from the settings, waits capped below the job lease;
+ * `Layers.readerOptions`: what the OCR reader gets.
+ */
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect } from "effect"
 import * as Config from "../src/Config.js"
@@ -26,6 +29,29 @@ describe("Layers.providerOptions", () => {
       expect(Duration.toMillis(options.retryAfterCap)).toBe(30_000)
       expect(Duration.toMillis(options.backoffCap)).toBe(20_000)
       expect(Duration.toMillis(options.timeout)).toBe(60_000)
+    })
+  )
+})
+
+describe("Layers.readerOptions", () => {
+  it.effect("passes every LEGIBLE_OCR_* setting to the reader", () =>
+    Effect.gen(function* () {
+      const options = Layers.readerOptions(
+        yield* load({
+          LEGIBLE_OCR_WORKERS: "3",
+          LEGIBLE_OCR_PAGE_TIMEOUT_SECONDS: "20",
+          LEGIBLE_OCR_MAX_PAGES: "40",
+          LEGIBLE_OCR_PRECISION: "float32",
+          LEGIBLE_OCR_LEXICON: "es",
+          LEGIBLE_OCR_DETECTION_SCALE: "0.75"
+        })
+      )
+      expect(options).toEqual({
+        poolSize: 3,
+        pageTimeLimitMs: 20_000,
+        maxPages: 40,
+        models: { precision: "float32", lexicon: ["es"], detectionScale: 0.75 }
+      })
     })
   )
 })
