@@ -16,9 +16,9 @@
  * read, per page, as multisets), and pages per CPU-second. Run: `npm run bench:spanish -w @legible/ocr-onnx`.
  * `SPANISH_BENCH_PAGES` (pages per kind and condition, default 2), `SPANISH_BENCH_ENGLISH` (FUNSD and SROIE pages,
  * default 10; 0 leaves them out). `SPANISH_BENCH_ENGINES` (comma-separated subset of latin,chinese,tesseract;
- * default all three; a missing engine's columns read n/a) and `SPANISH_BENCH_KEEP` (a directory: images, engine outputs and each page's scored
- * texts, with the special characters not read, are written there and kept, to compare what was read with the
- * truth) are for quick iterations; `SPANISH_BENCH_HEAD` (a head file) reads
+ * default all three; a missing engine's columns read n/a) and `SPANISH_BENCH_KEEP` (a directory: images, engine
+ * outputs and each page's scored texts, with the special characters not read, are written there and kept, to
+ * compare what was read with the truth) are for quick iterations; `SPANISH_BENCH_HEAD` (a head file) reads
  * the latin columns with that head in place of `models/latin_head.bin`, to compare candidates of `train/merge.ts`;
  * `SPANISH_BENCH_PRECISION` (`float32` or `int8`) reads both of our columns at that recognizer precision;
  * `SPANISH_BENCH_LEXICON` (`es,en` or `none`) sets the word lists that check our columns' diacritics;

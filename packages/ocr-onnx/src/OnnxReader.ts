@@ -19,6 +19,7 @@ import * as Os from "node:os"
 import { Document } from "@legible/core"
 import { Config, Effect, Layer, type Scope } from "effect"
 import { defaultLimits } from "./internal/mupdf/limits.js"
+import { detScaleRange } from "./internal/ocr/config.js"
 import type { LexiconLanguage } from "./internal/ocr/lexicon.js"
 import * as Reader from "./internal/reader.js"
 
@@ -151,8 +152,9 @@ const definedModels = (models: Models | undefined): Settings["models"] => {
 /** `Options` with the defaults filled in; a `RangeError` for a value no reader can run with. */
 export const settings = (options: Options = {}): Settings => {
   const scale = options.models?.detectionScale
-  if (scale !== undefined && !(scale >= 0.25 && scale <= 1)) {
-    throw new RangeError(`models.detectionScale must be between 0.25 and 1 (got ${scale})`)
+  const { minimum, maximum } = detScaleRange
+  if (scale !== undefined && !(scale >= minimum && scale <= maximum)) {
+    throw new RangeError(`models.detectionScale must be between ${minimum} and ${maximum} (got ${scale})`)
   }
   const poolSize = options.poolSize ?? Os.availableParallelism()
   const base = defaults(poolSize)

@@ -21,6 +21,7 @@ import type { Limits } from "./mupdf/limits.js"
 import { type OpenedDocument, openDocument, withPage } from "./mupdf/open.js"
 import { type EncodedImage, pageImage, renderForOcr } from "./mupdf/render.js"
 import { textLayer } from "./mupdf/textLayer.js"
+import { detScaleRange } from "./ocr/config.js"
 import { type InferenceSession, makeEngine, type OcrEngine, OcrError } from "./ocr/engine.js"
 import { lexiconLanguages } from "./ocr/lexicon.js"
 import { recognizePage } from "./ocr/pipeline.js"
@@ -59,7 +60,7 @@ const WorkerSettings = Schema.Struct({
     recognitionRanges: path,
     precision: Schema.optionalKey(Schema.Literals(["float32", "int8", "auto"])),
     lexicon: Schema.optionalKey(Schema.Array(Schema.Literals(lexiconLanguages))),
-    detectionScale: Schema.optionalKey(Schema.Finite.check(Schema.isBetween({ minimum: 0.25, maximum: 1 })))
+    detectionScale: Schema.optionalKey(Schema.Finite.check(Schema.isBetween(detScaleRange)))
   })
 })
 /** What every worker thread is started with. */

@@ -13,8 +13,8 @@ export interface OcrConfig {
   /**
    * Small print: a first-pass box under `detRefineBelow` detection pixels high and at least twice as long (a piece of
    * a line) has the rows around it detected again at `detRefineFactor` times `detScale`, at most 1 (`detRefineBelow`
-   * 0, or a first pass at 1 already: never; `detect` in `pipeline.ts`). At the
-   * half-scale input a whole line comes out at least 16 pixels high, even of 6 pt type at 200 DPI; the pieces found
+   * 0, or a first pass at 1 already: never; `detect` in `pipeline.ts`). At the half-scale input a whole line comes
+   * out at least 16 pixels high, even of 6 pt type at 200 DPI; the pieces found
    * of print the detector can barely see are 7–12 (a 5.5 pt line: one 7-pixel piece, "espo"). Measured with 14 and
    * 0.75 against off: the phone-scanned factura1475 6.07 against 14.64 % character error rate (its 5.5 pt footer read
    * whole), FUNSD forms 40–59 18.54 against 18.64 %, SROIE receipts 11–30 and every rendered Spanish page unchanged,
@@ -128,6 +128,9 @@ export const defaultOcrConfig: OcrConfig = {
   lexiconWeight: 2.3,
   lexiconAddWeight: 0.69
 }
+
+/** The detection scales a reader may be given (`OnnxReader` `models.detectionScale`). */
+export const detScaleRange = { minimum: 0.25, maximum: 1 } as const
 
 /** A new configuration with some thresholds overridden. */
 export const withConfig = (base: OcrConfig, overrides?: Partial<OcrConfig>): OcrConfig =>

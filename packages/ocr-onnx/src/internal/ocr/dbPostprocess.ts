@@ -217,6 +217,10 @@ export const mergeOverlapping = (boxes: ReadonlyArray<OrientedBox>, minCover: nu
   return kept
 }
 
+/** Boxes largest first (the classifier samples the largest), at most `detMaxBoxes` of them. */
+export const largestFirst = (boxes: ReadonlyArray<OrientedBox>, config: OcrConfig): Array<OrientedBox> =>
+  boxes.toSorted((a, b) => b.width * b.height - a.width * a.height).slice(0, config.detMaxBoxes)
+
 /**
  * DB post-processing: threshold the probability map, label 8-connected components, keep those whose mean
  * probability reaches the box score, fit an oriented rectangle, unclip it by d = area·ratio/perimeter and return
@@ -250,7 +254,5 @@ export const dbPostprocess = (
     if (Math.min(grown.width, grown.height) < config.detMinSide + 2) continue
     boxes.push(scaleBox(grown, scaleX, scaleY))
   }
-  const merged = config.detMergeCover > 0 ? mergeOverlapping(boxes, config.detMergeCover) : boxes
-  merged.sort((a, b) => b.width * b.height - a.width * a.height)
-  return merged.length > config.detMaxBoxes ? merged.slice(0, config.detMaxBoxes) : merged
+  return largestFirst(config.detMergeCover > 0 ? mergeOverlapping(boxes, config.detMergeCover) : boxes, config)
 }

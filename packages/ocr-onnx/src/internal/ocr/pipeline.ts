@@ -5,7 +5,7 @@ import { applyFlips, clsFlips } from "./classify.js"
 import { type OcrConfig, withConfig } from "./config.js"
 import { cropLine, inkColumns, sliceColumns, splitColumns, writeClsInput } from "./crop.js"
 import { type CtcChar, cropWords, ctcDecode, modelSpaces, restoreSpaces, timestepColumn } from "./ctc.js"
-import { coverage, dbPostprocess, mergeOverlapping } from "./dbPostprocess.js"
+import { coverage, dbPostprocess, largestFirst, mergeOverlapping } from "./dbPostprocess.js"
 import { type InferenceSession, type OcrEngine, OcrError, type Tensor } from "./engine.js"
 import { type PageImage, validateImage } from "./image.js"
 import { correctDiacritics, withAlternatives } from "./lexicon.js"
@@ -147,8 +147,7 @@ export const mergeRefined = (
   const found = config.detMergeCover > 0 ? mergeOverlapping(second, config.detMergeCover) : second
   const added = found.filter((box) => ordinary.every((big) => coverage(box, big) < 0.2 && coverage(big, box) < 0.2))
   const kept = first.filter((box) => isSmall(box) && added.reduce((sum, r) => sum + coverage(box, r), 0) < 0.5)
-  const all = [...ordinary, ...kept, ...added].sort((a, b) => b.width * b.height - a.width * a.height)
-  return all.length > config.detMaxBoxes ? all.slice(0, config.detMaxBoxes) : all
+  return largestFirst([...ordinary, ...kept, ...added], config)
 }
 
 /**
