@@ -130,6 +130,31 @@ layer(Layer.effect(Engine, makeEngine()), { timeout: "60 seconds" })("PP-OCRv4 o
     })
   )
 
+  describe("degree sign and ordinal indicator", () => {
+    // AFIP's "CAE N°" (a degree sign, 10 pt bold) and a "Nº" (Helvetica's barred ordinal) on one page at 200 DPI.
+    const page: SyntheticPage = {
+      width: 595,
+      height: 200,
+      runs: [
+        { text: "CAE N°: 73064284586911", x: 40, y: 60, size: 10, bold: true },
+        { text: "CUIT Nº: 23-18140463-9", x: 40, y: 120, size: 10 }
+      ]
+    }
+    const image = decodeRaster(raster(page, { format: "png" }).bytes)
+
+    it.effect("reads the degree sign that sits below the cap height as °, the ordinal as º", () =>
+      Effect.gen(function* () {
+        const engine = yield* Engine
+        const [cae, cuit] = pageText(yield* recognizePage(engine, image)).split("\n")
+        expect(cae).toBe("CAE N°: 73064284586911")
+        expect(cuit).toBe("CUIT Nº: 23-18140463-9")
+        // What the recognizer alone reads: the ordinal, for both.
+        const [asRead] = pageText(yield* recognizePage(engine, image, { ringDrop: 0 })).split("\n")
+        expect(asRead).toBe("CAE Nº: 73064284586911")
+      })
+    )
+  })
+
   describe("small print", () => {
     // A 5.5 pt legal footer under a 10 pt line: at the half-scale detection input the detector finds only a piece
     // of it, and the rows around that piece are detected again at 1.5 times the scale.

@@ -97,6 +97,18 @@ export interface OcrConfig {
    */
   readonly lexiconWeight: number
   readonly lexiconAddWeight: number
+  /**
+   * A ring read "º" right after a flat-topped capital is read "°" when its top is at least `ringDrop` of the
+   * capital's height below the capital's, the capital being at least `ringMinHeight` page pixels high (`ringDrop` 0:
+   * never; `degreeRings` in `ring.ts`). An ordinal indicator's top is at the cap height in every face measured (at
+   * most 0.029 below it, in P052 Bold), the degree sign of Helvetica, Arial and their clones 0.06 below it. Chosen on
+   * synthetic pages (`bench/rings.run.ts`: 160 faces, clean, scanned and noisy, 150–300 DPI): at 0.045 and 16 pixels,
+   * 452 of the degree signs read "º" became "°" and 4 ordinal indicators wrongly did (P052 Bold, whose own sits 0.029
+   * below, and noisy 150 DPI pages); 0.035 / 0.05 turned 470 / 410 and 8 / 2, and without the height floor noise at
+   * 150 DPI turned 11 ordinals at 0.045.
+   */
+  readonly ringDrop: number
+  readonly ringMinHeight: number
 }
 
 /** The defaults measured on 200 DPI renders (see NOTES-ocr.md). */
@@ -126,7 +138,9 @@ export const defaultOcrConfig: OcrConfig = {
   minLineScore: 0.5,
   foldFullWidth: true,
   lexiconWeight: 2.3,
-  lexiconAddWeight: 0.69
+  lexiconAddWeight: 0.69,
+  ringDrop: 0.045,
+  ringMinHeight: 16
 }
 
 /** The detection scales a reader may be given (`OnnxReader` `models.detectionScale`). */

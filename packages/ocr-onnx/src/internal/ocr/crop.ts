@@ -74,11 +74,17 @@ export const cropLine = (image: PageImage, box: OrientedBox, config: OcrConfig):
 }
 
 /**
- * Which crop columns hold ink (1) or none (0). Text polarity and contrast come from the crop itself (median = background, the far 2 % tail
- * = ink), so light-on-dark lines work too; columns count only their central rows, because the unclipped box
- * reaches into the neighbouring lines' ascenders and descenders.
+ * A crop's text levels: the background (median) and how far ink stands from it (the far 2 % tail), with the text's
+ * polarity (light-on-dark lines work too), from its central rows only, because the unclipped box reaches into the
+ * neighbouring lines' ascenders and descenders. Undefined for a flat crop (blank, or a solid bar).
  */
-export const inkColumns = (crop: LineCrop): Uint8Array => {
+export interface TextLevels {
+  readonly background: number
+  readonly contrast: number
+  readonly darkText: boolean
+}
+
+export const textLevels = (crop: LineCrop): TextLevels | undefined => {
   const { width, height, gray } = crop
   const margin = Math.floor(height / 8)
   const hist = new Uint32Array(256)
@@ -94,19 +100,29 @@ export const inkColumns = (crop: LineCrop): Uint8Array => {
     }
     return 255
   }
-  const median = percentile(0.5)
+  const background = percentile(0.5)
   const dark = percentile(0.02)
   const light = percentile(0.98)
-  const darkText = median - dark >= light - median
-  const contrast = darkText ? median - dark : light - median
+  const darkText = background - dark >= light - background
+  const contrast = darkText ? background - dark : light - background
+  return contrast < 24 ? undefined : { background, contrast, darkText }
+}
+
+/** How much ink a crop pixel's gray level is: 0 at the background, 1 at the text's contrast (not clamped). */
+export const inkOf = (levels: TextLevels, gray: number): number =>
+  (levels.darkText ? levels.background - gray : gray - levels.background) / levels.contrast
+
+/** Which crop columns hold ink (1) or none (0) in their central rows (`textLevels`). */
+export const inkColumns = (crop: LineCrop): Uint8Array => {
+  const { width, height, gray } = crop
   const columns = new Uint8Array(width)
-  // A flat crop (blank, or a solid bar) has no characters to separate.
-  if (contrast < 24) return columns
-  const cut = 0.4 * contrast
-  const isInk = darkText ? (g: number) => median - g > cut : (g: number) => g - median > cut
+  const levels = textLevels(crop)
+  // A flat crop has no characters to separate.
+  if (levels === undefined) return columns
+  const margin = Math.floor(height / 8)
   for (let i = 0; i < width; i++) {
     for (let j = margin; j < height - margin; j++) {
-      if (isInk(gray[j * width + i]!)) {
+      if (inkOf(levels, gray[j * width + i]!) > 0.4) {
         columns[i] = 1
         break
       }

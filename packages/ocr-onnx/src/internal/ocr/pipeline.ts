@@ -10,6 +10,7 @@ import { type InferenceSession, type OcrEngine, OcrError, type Tensor } from "./
 import { type PageImage, validateImage } from "./image.js"
 import { correctDiacritics, withAlternatives } from "./lexicon.js"
 import { preprocess } from "./preprocess.js"
+import { degreeRings } from "./ring.js"
 import { type OcrWord, wordsOnPage } from "./words.js"
 
 /** A line of recognised words in reading order. */
@@ -263,10 +264,11 @@ const recognizeLine = Effect.fnUntraced(function* (
   if (chars.length === 0) return undefined
   const score = chars.reduce((acc, ch) => acc + ch.prob, 0) / chars.length
   if (score < config.minLineScore) return undefined
+  const rings = degreeRings(crop, chars, stride, config)
   const checked =
     lexicon === undefined
-      ? chars
-      : correctDiacritics(chars, lexicon.words, { weight: config.lexiconWeight, addWeight: config.lexiconAddWeight })
+      ? rings
+      : correctDiacritics(rings, lexicon.words, { weight: config.lexiconWeight, addWeight: config.lexiconAddWeight })
   const words = cropWords(restoreSpaces(checked, ink, config.spaceGap * config.recHeight, stride), ink, stride)
   if (words.length === 0) return undefined
   return { box, score, words: wordsOnPage(crop, words, config.foldFullWidth) }
