@@ -341,3 +341,35 @@ export const pdfPage = (path: string, dpi: number): { readonly png: Uint8Array; 
   )
   return { png, truth }
 }
+
+/**
+ * The errors of factura1475's text layer, which is the phone scan's own machine OCR, each checked against the page
+ * rendered at 200 DPI: what the layer says → what the page prints. "Códigó": a pen stroke crosses the last "o"; "CAE
+ * N:": a ring is printed after the N, and AFIP's form writes it as a degree sign (U+00B0 in the text layers of the
+ * other four invoices); on this scan it is an unbarred ring at the cap height, so no reader can tell it from "º".
+ */
+export const factura1475Errata: ReadonlyArray<readonly [string, string]> = [
+  ["MARCIO Y AGUSTINN", "MARCIO Y AGUSTIN"],
+  ["cOD. 006", "COD. 006"],
+  ["cUIT:", "CUIT:"],
+  ["VA Responsable", "IVA Responsable"],
+  ["Códigó", "Código"],
+  ["CantidadU. Medida", "Cantidad U. Medida"],
+  ["CAE N:", "CAE N°:"],
+  ["responsabillza", "responsabiliza"],
+  ["on el detallo", "en el detalle"]
+]
+
+/** Lines with each erratum applied once (a text layer that does not have one of them is an error). */
+export const withErrata = (
+  lines: ReadonlyArray<Boxed>,
+  errata: ReadonlyArray<readonly [string, string]>
+): Array<Boxed> => {
+  const out = [...lines]
+  for (const [wrong, right] of errata) {
+    const at = out.findIndex((line) => line.text.includes(wrong))
+    if (at < 0) throw new Error(`erratum "${wrong}" is not in the text layer`)
+    out[at] = { ...out[at]!, text: out[at]!.text.replace(wrong, right) }
+  }
+  return out
+}
