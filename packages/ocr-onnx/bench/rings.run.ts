@@ -9,6 +9,8 @@
  * with the rule and with `ringDrop` 0, and each line's ring is scored: read as printed, read as the other ring, or
  * not read. Printed per condition and for the rings after a capital alone (the only ones the rule looks at).
  *
+ * First, each face's glyphs drawn large and clean: how far the top of its "°" and "º" is below the top of its "N".
+ *
  * Faces: the training faces (`train/fonts.ts`: mupdf's base-14 Helvetica, Times and Courier and the npm families),
  * plus every TrueType/OpenType face with "N", "°", "º" and the digits under `RING_BENCH_FONTS` (a directory,
  * default `/usr/share/fonts`; symbol and script faces left out). The 160-face figures in `config.ts` were measured
@@ -84,6 +86,38 @@ const conditions: ReadonlyArray<Condition> = [
   { name: "300 DPI", dpi: 300, degrees: 0.3, noise: 6, jpeg: 85 }
 ]
 
+/** The top of the ink of one character drawn at 200 pixels, in pixels from the baseline up. */
+const inkTop = (font: mupdf.Font, character: string): number | undefined => {
+  const size = 200
+  const pixmap = new mupdf.Pixmap(mupdf.ColorSpace.DeviceGray, [0, 0, 320, 320], false)
+  pixmap.clear(255)
+  const device = new mupdf.DrawDevice(mupdf.Matrix.identity, pixmap)
+  const text = new mupdf.Text()
+  text.showString(font, [size, 0, 0, -size, 60, 260], character)
+  device.fillText(text, mupdf.Matrix.identity, mupdf.ColorSpace.DeviceGray, [0], 1)
+  device.close()
+  const pixels = pixmap.getPixels()
+  const stride = pixmap.getStride()
+  let top: number | undefined
+  for (let y = 0; y < 320 && top === undefined; y++) {
+    for (let x = 0; x < 320; x++) {
+      if (pixels[y * stride + x]! < 128) {
+        top = 260 - y
+        break
+      }
+    }
+  }
+  pixmap.destroy()
+  return top
+}
+
+/** How far each ring's top is below the face's cap height ("N"), as a fraction of it, drawn large and clean. */
+const ringTops = (face: Face): { degree: number; ordinal: number } | undefined => {
+  const [cap, degree, ordinal] = ["N", "°", "º"].map((c) => inkTop(face.font, c))
+  if (cap === undefined || degree === undefined || ordinal === undefined) return undefined
+  return { degree: (cap - degree) / cap, ordinal: (cap - ordinal) / cap }
+}
+
 /** How a line's ring was read: as printed, as the other ring, or neither (the line or its ring not read). */
 type Outcome = "right" | "swapped" | "lost"
 
@@ -115,6 +149,19 @@ it.live(
         const extra = facesUnder(FONTS)
         const faces = [...training, ...extra].filter((f) => complete(f).every(Boolean))
         log(`Ring rule: ${faces.length} faces (${training.length} training faces, ${extra.length} from ${FONTS})`)
+        // The glyphs themselves: where each face puts the two rings against its cap height.
+        const tops = faces.flatMap((face) => {
+          const t = ringTops(face)
+          return t === undefined ? [] : [{ name: face.name, ...t }]
+        })
+        const lowest = tops.toSorted((a, b) => b.ordinal - a.ordinal).slice(0, 3)
+        log(
+          `Ordinal indicator's top below the cap height, lowest of ${tops.length} faces: ${lowest.map((t) => `${t.name} ${t.ordinal.toFixed(3)}`).join(", ")}`
+        )
+        const low = tops.filter((t) => t.degree >= 0.045)
+        log(
+          `Faces whose degree sign's top is ≥ 0.045 below the cap height: ${low.length} (${low.map((t) => `${t.name} ${t.degree.toFixed(3)}`).join(", ")})`
+        )
         const engine = yield* makeEngine()
         // tallies[condition][ring][capital|digit]
         const tallies = conditions.map(() => ({
