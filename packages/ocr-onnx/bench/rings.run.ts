@@ -13,7 +13,7 @@
  *
  * Faces: the training faces (`train/fonts.ts`: mupdf's base-14 Helvetica, Times and Courier and the npm families),
  * plus every TrueType/OpenType face with "N", "°", "º" and the digits under `RING_BENCH_FONTS` (a directory,
- * default `/usr/share/fonts`; symbol and script faces left out). The 160-face figures in `config.ts` were measured
+ * default `/usr/share/fonts`; symbol and script faces left out). The 144-face figures in `config.ts` were measured
  * with Debian's fonts-dejavu-core, fonts-liberation2, fonts-freefont-ttf, fonts-noto-core, fonts-open-sans,
  * fonts-croscore, fonts-crosextra-carlito, fonts-crosextra-caladea and fonts-urw-base35 installed.
  * `RING_BENCH_FONTS=none` reads the training faces alone. Run: `npm run bench:rings -w @legible/ocr-onnx`.
@@ -123,14 +123,16 @@ type Outcome = "right" | "swapped" | "lost"
 
 const outcome = (page: OcrPage, template: Template, tag: string): Outcome => {
   const lines = page.lines.map((l) => l.words.map((w) => w.text).join(" "))
-  const line = lines.find((l) => l.replace(/\D/g, "").includes(tag))
+  // The line's own digits, all of them (a tag alone can stand inside another line's digits).
+  const digits = template.make(tag).replace(/\D/g, "")
+  const line = lines.find((l) => l.replace(/\D/g, "").includes(digits))
   if (line === undefined) return "lost"
   const other = template.ring === "°" ? "º" : "°"
   if (line.includes(`${template.before}${template.ring}`)) return "right"
   return line.includes(`${template.before}${other}`) ? "swapped" : "lost"
 }
 
-/** Counts per ring printed: read right without / with the rule, and the lines the rule changed each way. */
+/** Counts per ring printed: lines, read right without and with the rule, not read with it. */
 interface Tally {
   count: number
   rightOff: number

@@ -360,15 +360,16 @@ export const factura1475Errata: ReadonlyArray<readonly [string, string]> = [
   ["on el detallo", "en el detalle"]
 ]
 
-/** Lines with each erratum applied once (a text layer that does not have one of them is an error). */
+/** Lines with each erratum applied (a text layer with none or several lines holding one of them is an error). */
 export const withErrata = (
   lines: ReadonlyArray<Boxed>,
   errata: ReadonlyArray<readonly [string, string]>
 ): Array<Boxed> => {
   const out = [...lines]
   for (const [wrong, right] of errata) {
-    const at = out.findIndex((line) => line.text.includes(wrong))
-    if (at < 0) throw new Error(`erratum "${wrong}" is not in the text layer`)
+    const holding = out.flatMap((line, k) => (line.text.includes(wrong) ? [k] : []))
+    if (holding.length !== 1) throw new Error(`erratum "${wrong}" is in ${holding.length} lines of the text layer`)
+    const at = holding[0]!
     out[at] = { ...out[at]!, text: out[at]!.text.replace(wrong, right) }
   }
   return out

@@ -12,8 +12,19 @@ import { degreeRings, ringGeometry } from "../../src/internal/ocr/ring.js"
 
 const STRIDE = 8
 
+/**
+ * Which timesteps of its glyph a character's CTC run covers: all of them, or one spike at the glyph's first, middle
+ * or last timestep (CTC may fire anywhere over a glyph).
+ */
+type Timing = "whole" | "first" | "middle" | "last"
+
 /** A line of `text` in `face` at `size` pixels, cropped like a detected line, and its characters as read. */
-const line = (face: string, text: string, size: number): { crop: LineCrop; chars: Array<CtcChar> } => {
+const line = (
+  face: string,
+  text: string,
+  size: number,
+  timing: Timing = "whole"
+): { crop: LineCrop; chars: Array<CtcChar> } => {
   const font = new mupdf.Font(face)
   const glyphs = Array.from(text, (c) => ({ c, advance: font.advanceGlyph(font.encodeCharacter(c.codePointAt(0)!)) }))
   const textWidth = glyphs.reduce((sum, g) => sum + g.advance * size, 0)
@@ -44,7 +55,9 @@ const line = (face: string, text: string, size: number): { crop: LineCrop; chars
     const next = x + g.advance * size
     const first = Math.floor(column(x) / STRIDE)
     const last = Math.max(first, Math.floor(column(next) / STRIDE) - 1)
-    if (g.c !== " ") chars.push({ text: g.c === "°" ? "º" : g.c, first, last, prob: 0.9 })
+    const spike = { whole: -1, first, middle: Math.round((first + last) / 2), last }[timing]
+    const run = spike < 0 ? { first, last } : { first: spike, last: spike }
+    if (g.c !== " ") chars.push({ text: g.c === "°" ? "º" : g.c, ...run, prob: 0.9 })
     x = next
   }
   return { crop, chars }
@@ -65,6 +78,35 @@ describe("ringGeometry", () => {
     // Cap height of 30 px Helvetica: 0.72 em, in page pixels.
     expect(d?.height).toBeGreaterThan(20)
     expect(d?.height).toBeLessThan(23)
+  })
+
+  it("finds the capital and the ring wherever CTC fired over them", () => {
+    for (const timing of ["first", "middle", "last"] as const) {
+      const degree = line("Helvetica-Bold", "CAE N°: 7306", 30, timing)
+      const ordinal = line("Times-Roman", "FACTURA Nº 2024", 30, timing)
+      expect(ringGeometry(degree.crop, degree.chars, ringAt(degree.chars), STRIDE)?.drop).toBeGreaterThan(0.05)
+      expect(ringGeometry(ordinal.crop, ordinal.chars, ringAt(ordinal.chars), STRIDE)?.drop).toBeLessThan(0.02)
+    }
+  })
+
+  it("measures against the capital, not a taller bracket, bar or slash before it", () => {
+    for (const [face, sample] of [
+      ["Helvetica", "(N° 12)"],
+      ["Helvetica-Bold", "(N° 12)"],
+      ["Helvetica", "|N° 12"]
+    ] as const) {
+      const { crop, chars } = line(face, sample, 30)
+      expect(ringGeometry(crop, chars, ringAt(chars), STRIDE)?.drop).toBeGreaterThan(0.05)
+    }
+    for (const [face, sample] of [
+      ["Times-Roman", "|Nº 45"],
+      ["Times-Bold", "|Nº 45"],
+      ["Courier", "/Nº 45"],
+      ["Times-Roman", "(Nº 45)"]
+    ] as const) {
+      const { crop, chars } = line(face, sample, 30)
+      expect(Math.abs(ringGeometry(crop, chars, ringAt(chars), STRIDE)?.drop ?? 1)).toBeLessThan(0.03)
+    }
   })
 
   it("measures nothing after a digit, a lower-case letter or a capital that is not flat-topped", () => {
@@ -94,6 +136,8 @@ describe("degreeRings", () => {
       ["Helvetica-Bold", "Cuenta Nº 0003"]
     ] as const) {
       const { crop, chars } = line(face, sample, 30)
+      // Measured, at the cap height: not merely unmeasured.
+      expect(ringGeometry(crop, chars, ringAt(chars), STRIDE)?.drop).toBeLessThan(defaultOcrConfig.ringDrop)
       expect(degreeRings(crop, chars, STRIDE, defaultOcrConfig)).toBe(chars)
     }
   })

@@ -73,20 +73,26 @@ export const cropLine = (image: PageImage, box: OrientedBox, config: OcrConfig):
   return { box, width, height, scale, tensor, gray }
 }
 
-/**
- * A crop's text levels: the background (median) and how far ink stands from it (the far 2 % tail), with the text's
- * polarity (light-on-dark lines work too), from its central rows only, because the unclipped box reaches into the
- * neighbouring lines' ascenders and descenders. Undefined for a flat crop (blank, or a solid bar).
- */
+/** A crop's background gray level, how far its ink stands from it, and the text's polarity. */
 export interface TextLevels {
   readonly background: number
   readonly contrast: number
   readonly darkText: boolean
 }
 
+/**
+ * Rows left out at the top and bottom of a crop when its text is measured: the unclipped box reaches into the
+ * neighbouring lines' ascenders and descenders.
+ */
+const centralMargin = (height: number): number => Math.floor(height / 8)
+
+/**
+ * A crop's text levels from its central rows: the background is the median, the ink the far 2 % tail on the side
+ * farther from it (light-on-dark lines work too). Undefined for a flat crop (blank, or a solid bar).
+ */
 export const textLevels = (crop: LineCrop): TextLevels | undefined => {
   const { width, height, gray } = crop
-  const margin = Math.floor(height / 8)
+  const margin = centralMargin(height)
   const hist = new Uint32Array(256)
   for (let j = margin; j < height - margin; j++) {
     for (let i = 0; i < width; i++) hist[Math.min(255, Math.max(0, Math.round(gray[j * width + i]!)))]! += 1
@@ -119,7 +125,7 @@ export const inkColumns = (crop: LineCrop): Uint8Array => {
   const levels = textLevels(crop)
   // A flat crop has no characters to separate.
   if (levels === undefined) return columns
-  const margin = Math.floor(height / 8)
+  const margin = centralMargin(height)
   for (let i = 0; i < width; i++) {
     for (let j = margin; j < height - margin; j++) {
       if (inkOf(levels, gray[j * width + i]!) > 0.4) {

@@ -22,6 +22,14 @@ export interface RingGeometry {
 /** Ink level that makes a pixel part of a glyph: low enough that a face's hairlines hold its ring together. */
 const LEVEL = 0.35
 
+/** The ink of crop columns [from, from + width), all rows, one value per pixel (`inkOf`). */
+interface Window {
+  readonly ink: Float32Array
+  readonly width: number
+  readonly height: number
+}
+
+/** A glyph, or a piece of one: its pixels (indices into the window) and bounds. */
 interface Component {
   x0: number
   x1: number
@@ -30,11 +38,11 @@ interface Component {
   readonly pixels: Array<number>
 }
 
-/** 8-connected components of ink ≥ `LEVEL` in crop columns [from, to). */
-const components = (ink: Float32Array, width: number, height: number, from: number, to: number): Array<Component> => {
+/** 8-connected components of ink ≥ `LEVEL`. */
+const components = ({ ink, width, height }: Window): Array<Component> => {
   const seen = new Uint8Array(width * height)
   const out: Array<Component> = []
-  for (let x = from; x < to; x++) {
+  for (let x = 0; x < width; x++) {
     for (let y = 0; y < height; y++) {
       const start = y * width + x
       if (seen[start] === 1 || ink[start]! < LEVEL) continue
@@ -54,7 +62,7 @@ const components = (ink: Float32Array, width: number, height: number, from: numb
           for (let dx = -1; dx <= 1; dx++) {
             const nx = px + dx
             const ny = py + dy
-            if (nx < from || nx >= to || ny < 0 || ny >= height) continue
+            if (nx < 0 || nx >= width || ny < 0 || ny >= height) continue
             const n = ny * width + nx
             if (seen[n] === 0 && ink[n]! >= LEVEL) {
               seen[n] = 1
@@ -74,12 +82,7 @@ const components = (ink: Float32Array, width: number, height: number, from: numb
  * (lowest) pixel, moved out to where the ink crosses `LEVEL` towards the pixel beyond it; the mean of the three
  * highest (lowest) columns.
  */
-const edges = (
-  ink: Float32Array,
-  width: number,
-  height: number,
-  parts: ReadonlyArray<Component>
-): { top: number; bottom: number } => {
+const edges = ({ ink, width, height }: Window, parts: ReadonlyArray<Component>): { top: number; bottom: number } => {
   const x0 = Math.min(...parts.map((c) => c.x0))
   const span = Math.max(...parts.map((c) => c.x1)) - x0 + 1
   const highest = new Int32Array(span).fill(height)
@@ -114,15 +117,16 @@ const edges = (
 }
 
 /**
- * Capitals whose top is flat at the cap height: round (C G O Q S J) and pointed (A) ones overshoot it, and Ñ or a
- * capital with an accent reaches above it.
+ * Capitals whose top is flat at the cap height: round (C G O Q S) and pointed (A) ones overshoot it, J reaches below
+ * the baseline in some faces, and Ñ or a capital with an accent reaches above it.
  */
 const FLAT_TOPPED = /^[BDEFHIKLMNPRTUVWXYZ]$/
 
 /**
  * Where `chars[index]` (a ring) sits against the flat-topped capital right before it, or undefined where the crop
  * does not show them apart (no such capital, no ink, touching glyphs). Character runs are timesteps of `stride`
- * crop columns, as `ctcDecode` numbers them.
+ * crop columns, as `ctcDecode` numbers them; CTC may fire anywhere over a glyph, so a run is looked for within a
+ * timestep of its glyph.
  */
 export const ringGeometry = (
   crop: LineCrop,
@@ -135,31 +139,36 @@ export const ringGeometry = (
   if (ring === undefined || before === undefined || !FLAT_TOPPED.test(before.text)) return undefined
   const levels = textLevels(crop)
   if (levels === undefined) return undefined
-  const { width, height, gray } = crop
   const from = Math.max(0, Math.floor(timestepColumn(before.first, stride) - 2 * stride))
-  const to = Math.min(width, Math.ceil(timestepColumn(ring.last, stride) + 2 * stride))
-  const ink = new Float32Array(width * height)
-  for (let y = 0; y < height; y++) {
-    for (let x = from; x < to; x++) ink[y * width + x] = inkOf(levels, gray[y * width + x]!)
+  const to = Math.min(crop.width, Math.ceil(timestepColumn(ring.last, stride) + 2 * stride))
+  const window: Window = { ink: new Float32Array((to - from) * crop.height), width: to - from, height: crop.height }
+  for (let y = 0; y < crop.height; y++) {
+    for (let x = from; x < to; x++)
+      window.ink[y * window.width + x - from] = inkOf(levels, crop.gray[y * crop.width + x]!)
   }
-  const found = components(ink, width, height, from, to)
-  const near = (c: Component, ch: CtcChar) =>
-    c.x1 >= timestepColumn(ch.first, stride) - stride / 2 && c.x0 <= timestepColumn(ch.last, stride) + stride / 2
+  // Ink cut by the crop's top or bottom edge belongs to the lines above and below.
+  const found = components(window).filter((c) => c.y0 > 0 && c.y1 < crop.height - 1)
+  const near = (c: Component, ch: CtcChar, reach: number) =>
+    c.x1 + from >= timestepColumn(ch.first, stride) - reach && c.x0 + from <= timestepColumn(ch.last, stride) + reach
   const tallness = (c: Component) => c.y1 - c.y0
-  const capital = found.filter((c) => near(c, before)).sort((a, b) => tallness(b) - tallness(a))[0]
+  // The capital: of the tall glyphs about the character read before the ring, the last (a bracket, a bar or a slash
+  // before it can be taller still).
+  const around = found.filter((c) => near(c, before, stride))
+  const tallest = Math.max(0, ...around.map(tallness))
+  const capital = around.filter((c) => tallness(c) >= 0.6 * tallest).sort((a, b) => b.x1 - a.x1)[0]
   if (capital === undefined) return undefined
-  // The ring's parts (a ring with hairlines can come apart into its sides): small, high, right of the capital.
+  // The ring's parts (a ring with hairlines can come apart into its sides): small, high, right of the capital. A
+  // colon's dot after the ring may join them, below the ring's top; an apostrophe would only lift the top (a miss).
   const parts = found.filter(
     (c) =>
-      c !== capital &&
-      near(c, ring) &&
+      near(c, ring, stride) &&
+      c.x0 > capital.x1 &&
       tallness(c) < 0.8 * tallness(capital) &&
-      c.y0 + c.y1 < capital.y0 + capital.y1 &&
-      c.x0 > capital.x1
+      c.y0 + c.y1 < capital.y0 + capital.y1
   )
   if (parts.length === 0) return undefined
-  const cap = edges(ink, width, height, [capital])
-  const own = edges(ink, width, height, parts)
+  const cap = edges(window, [capital])
+  const own = edges(window, parts)
   const h = cap.bottom - cap.top
   if (!(h > 4)) return undefined
   return { drop: (own.top - cap.top) / h, height: h * crop.scale }
