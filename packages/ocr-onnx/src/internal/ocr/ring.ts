@@ -171,7 +171,11 @@ export const ringGeometry = (
   const own = edges(window, parts)
   const h = cap.bottom - cap.top
   if (!(h > 4)) return undefined
-  return { drop: (own.top - cap.top) / h, height: h * crop.scale }
+  const drop = (own.top - cap.top) / h
+  // A ring is at least 0.33 of the cap height tall and its top within 0.1 of the cap line in every face measured:
+  // anything else found there is another glyph (a colon's dot, with the ring fused into a bold capital).
+  if (own.bottom - own.top < 0.3 * h || drop > 0.2) return undefined
+  return { drop, height: h * crop.scale }
 }
 
 /** When a ring is a degree sign (`OcrConfig.ringDrop`, `ringMinHeight`). */
