@@ -1,4 +1,5 @@
 import { normalizeAngle, type OrientedBox, scaleBox } from "./box.js"
+import { connectedComponents } from "./components.js"
 import type { OcrConfig } from "./config.js"
 
 /** The probability map the detector returns, [height, width] row-major, in detection pixels. */
@@ -8,7 +9,7 @@ export interface ProbabilityMap {
   readonly height: number
 }
 
-/** One 8-connected component of the thresholded map: its pixels (a slice of the shared queue) and moments. */
+/** One 8-connected component of the thresholded map: its pixels (a slice of the labelled pixels) and moments. */
 interface Component {
   readonly begin: number
   readonly end: number
@@ -64,58 +65,42 @@ const orientedRect = (pixels: Int32Array, mapWidth: number, comp: Component, the
   }
 }
 
-/** Labels the components above the threshold (breadth-first; each one's pixels end up contiguous in `queue`). */
-const components = (map: ProbabilityMap, queue: Int32Array, config: OcrConfig): Array<Component> => {
-  const { data, width, height } = map
-  const size = width * height
-  const seen = new Uint8Array(size)
-  const out: Array<Component> = []
-  let tail = 0
-  for (let start = 0; start < size; start++) {
-    if (seen[start] === 1 || !(data[start]! > config.detThreshold)) continue
-    seen[start] = 1
-    const begin = tail
-    queue[tail++] = start
-    let head = begin
+/** The components above the threshold, with their moments; each one's pixels are a slice of `pixels`. */
+const components = (
+  map: ProbabilityMap,
+  config: OcrConfig
+): { readonly pixels: Int32Array; readonly found: Array<Component> } => {
+  const { data, width } = map
+  const mask = new Uint8Array(data.length)
+  for (let k = 0; k < data.length; k++) mask[k] = data[k]! > config.detThreshold ? 1 : 0
+  const { pixels, ranges } = connectedComponents(mask, width, map.height)
+  const found: Array<Component> = []
+  for (const { begin, end } of ranges) {
     let sumP = 0
     let sx = 0
     let sy = 0
     let sxx = 0
     let syy = 0
     let sxy = 0
-    while (head < tail) {
-      const p = queue[head++]!
+    for (let k = begin; k < end; k++) {
+      const p = pixels[k]!
       const x = p % width
-      const y = (p - x) / width
       const px = x + 0.5
-      const py = y + 0.5
+      const py = (p - x) / width + 0.5
       sumP += data[p]!
       sx += px
       sy += py
       sxx += px * px
       syy += py * py
       sxy += px * py
-      for (let dy = -1; dy <= 1; dy++) {
-        const ny = y + dy
-        if (ny < 0 || ny >= height) continue
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx
-          if (nx < 0 || nx >= width) continue
-          const q = ny * width + nx
-          if (seen[q] === 0 && data[q]! > config.detThreshold) {
-            seen[q] = 1
-            queue[tail++] = q
-          }
-        }
-      }
     }
-    const n = tail - begin
+    const n = end - begin
     if (n < config.detMinSide * config.detMinSide || sumP / n < config.detBoxScore) continue
     const mx = sx / n
     const my = sy / n
-    out.push({
+    found.push({
       begin,
-      end: tail,
+      end,
       meanProb: sumP / n,
       mx,
       my,
@@ -124,7 +109,7 @@ const components = (map: ProbabilityMap, queue: Int32Array, config: OcrConfig): 
       mu11: sxy / n - mx * my
     })
   }
-  return out
+  return { pixels, found }
 }
 
 /** The length-weighted mean axis of the boxes (doubled angles, so that +89° and −89° agree), or 0 without any. */
@@ -238,15 +223,15 @@ export const dbPostprocess = (
   scaleY: number,
   config: OcrConfig
 ): Array<OrientedBox> => {
-  const queue = new Int32Array(map.width * map.height)
-  const fitted = components(map, queue, config).map((comp) => {
-    const rect = orientedRect(queue, map.width, comp, momentAngle(comp))
+  const { pixels, found } = components(map, config)
+  const fitted = found.map((comp) => {
+    const rect = orientedRect(pixels, map.width, comp, momentAngle(comp))
     return { comp, rect, elongated: rect.width >= config.detMinElongation * rect.height }
   })
   const axis = dominantAxis(fitted.filter((f) => f.elongated).map((f) => f.rect))
   const boxes: Array<OrientedBox> = []
   for (const { comp, rect: own, elongated } of fitted) {
-    const rect = elongated ? own : orientedRect(queue, map.width, comp, axis)
+    const rect = elongated ? own : orientedRect(pixels, map.width, comp, axis)
     if (Math.min(rect.width, rect.height) < config.detMinSide) continue
     const d = (rect.width * rect.height * config.detUnclipRatio) / (2 * (rect.width + rect.height))
     const grown = { ...rect, width: rect.width + 2 * d, height: rect.height + 2 * d }

@@ -8,6 +8,8 @@
  * cap height stays as read, since there nothing on the page tells the two apart. After a digit ("25°C", "2º izq.")
  * nothing is changed: a digit's top is not the cap height in every face.
  */
+import { connectedComponents } from "./components.js"
+import type { OcrConfig } from "./config.js"
 import { inkOf, type LineCrop, textLevels } from "./crop.js"
 import { type CtcChar, timestepColumn } from "./ctc.js"
 
@@ -31,50 +33,31 @@ interface Window {
 
 /** A glyph, or a piece of one: its pixels (indices into the window) and bounds. */
 interface Component {
-  x0: number
-  x1: number
-  y0: number
-  y1: number
-  readonly pixels: Array<number>
+  readonly x0: number
+  readonly x1: number
+  readonly y0: number
+  readonly y1: number
+  readonly pixels: Int32Array
 }
 
 /** 8-connected components of ink ≥ `LEVEL`. */
 const components = ({ ink, width, height }: Window): Array<Component> => {
-  const seen = new Uint8Array(width * height)
-  const out: Array<Component> = []
-  for (let x = 0; x < width; x++) {
-    for (let y = 0; y < height; y++) {
-      const start = y * width + x
-      if (seen[start] === 1 || ink[start]! < LEVEL) continue
-      const c: Component = { x0: x, x1: x, y0: y, y1: y, pixels: [] }
-      const stack = [start]
-      seen[start] = 1
-      while (stack.length > 0) {
-        const k = stack.pop()!
-        const px = k % width
-        const py = (k - px) / width
-        c.pixels.push(k)
-        c.x0 = Math.min(c.x0, px)
-        c.x1 = Math.max(c.x1, px)
-        c.y0 = Math.min(c.y0, py)
-        c.y1 = Math.max(c.y1, py)
-        for (let dy = -1; dy <= 1; dy++) {
-          for (let dx = -1; dx <= 1; dx++) {
-            const nx = px + dx
-            const ny = py + dy
-            if (nx < 0 || nx >= width || ny < 0 || ny >= height) continue
-            const n = ny * width + nx
-            if (seen[n] === 0 && ink[n]! >= LEVEL) {
-              seen[n] = 1
-              stack.push(n)
-            }
-          }
-        }
-      }
-      out.push(c)
+  const mask = new Uint8Array(ink.length)
+  for (let k = 0; k < ink.length; k++) mask[k] = ink[k]! >= LEVEL ? 1 : 0
+  const labelled = connectedComponents(mask, width, height)
+  return labelled.ranges.map(({ begin, end }) => {
+    const pixels = labelled.pixels.subarray(begin, end)
+    let [x0, x1, y0, y1] = [width, -1, height, -1]
+    for (const k of pixels) {
+      const x = k % width
+      const y = (k - x) / width
+      x0 = Math.min(x0, x)
+      x1 = Math.max(x1, x)
+      y0 = Math.min(y0, y)
+      y1 = Math.max(y1, y)
     }
-  }
-  return out
+    return { x0, x1, y0, y1, pixels }
+  })
 }
 
 /**
@@ -178,11 +161,8 @@ export const ringGeometry = (
   return { drop, height: h * crop.scale }
 }
 
-/** When a ring is a degree sign (`OcrConfig.ringDrop`, `ringMinHeight`). */
-export interface RingRule {
-  readonly ringDrop: number
-  readonly ringMinHeight: number
-}
+/** When a ring is a degree sign. */
+export type RingRule = Pick<OcrConfig, "ringDrop" | "ringMinHeight">
 
 /**
  * The characters of a line with each "º" that sits below the cap height read "°" (see the top of this file): its
