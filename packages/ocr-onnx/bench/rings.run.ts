@@ -57,7 +57,9 @@ const facesUnder = (dir: string): Array<Face> => {
   })
 }
 
-const complete = (face: Face) => Array.from("N°º0123456789", (c) => face.font.encodeCharacter(c.codePointAt(0)!) > 0)
+/** Whether a face has every character the templates need. */
+const complete = (face: Face): boolean =>
+  Array.from("N°º0123456789").every((c) => face.font.encodeCharacter(c.codePointAt(0)!) > 0)
 
 /** A line template: the ring as printed, what precedes it, and the text around a tag number. */
 interface Template {
@@ -149,7 +151,7 @@ it.live(
       Effect.gen(function* () {
         const training = loadFonts().map((f) => ({ name: f.name, font: f.font }))
         const extra = facesUnder(FONTS)
-        const faces = [...training, ...extra].filter((f) => complete(f).every(Boolean))
+        const faces = [...training, ...extra].filter(complete)
         log(`Ring rule: ${faces.length} faces (${training.length} training faces, ${extra.length} from ${FONTS})`)
         // The glyphs themselves: where each face puts the two rings against its cap height.
         const tops = faces.flatMap((face) => {
@@ -230,24 +232,20 @@ it.live(
           "°": { capital: emptyTally(), digit: emptyTally() },
           º: { capital: emptyTally(), digit: emptyTally() }
         }
+        const row = (label: string, kind: string, d: Tally, o: Tally) =>
+          log(
+            `| ${label} | ${kind} | ${cell(d, d.rightOff)} → ${cell(d, d.rightOn)} | ${cell(o, o.rightOff)} → ${cell(o, o.rightOn)} | ${d.lost + o.lost} |`
+          )
         for (const [c, condition] of conditions.entries()) {
           for (const kind of ["capital", "digit"] as const) {
             const d = tallies[c]!["°"][kind]
             const o = tallies[c]!.º[kind]
             total["°"][kind] = sum(total["°"][kind], d)
             total.º[kind] = sum(total.º[kind], o)
-            log(
-              `| ${condition.name} | ${kind} | ${cell(d, d.rightOff)} → ${cell(d, d.rightOn)} | ${cell(o, o.rightOff)} → ${cell(o, o.rightOn)} | ${d.lost + o.lost} |`
-            )
+            row(condition.name, kind, d, o)
           }
         }
-        for (const kind of ["capital", "digit"] as const) {
-          const d = total["°"][kind]
-          const o = total.º[kind]
-          log(
-            `| all | ${kind} | ${cell(d, d.rightOff)} → ${cell(d, d.rightOn)} | ${cell(o, o.rightOff)} → ${cell(o, o.rightOn)} | ${d.lost + o.lost} |`
-          )
-        }
+        for (const kind of ["capital", "digit"] as const) row("all", kind, total["°"][kind], total.º[kind])
         log("")
         log(
           `Ordinal indicators read right without the rule and "°" with it: ${[...wrongFlips.values()].reduce((a, b) => a + b, 0)}`
