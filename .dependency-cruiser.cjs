@@ -1,0 +1,52 @@
+// The import rules of the workspace (`npm run lint`; `packages/server/test/architecture.test.ts` runs the same
+// rules in the test suite). TypeScript is parsed with swc: TypeScript 7 has no JavaScript API to parse with.
+/** @type {import("dependency-cruiser").IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "Modules import each other: put what both need in a module of its own.",
+      from: {},
+      to: { circular: true }
+    },
+    {
+      name: "no-foreign-internals",
+      severity: "error",
+      comment: "Only a package's own modules use its internals; others use its declared entry points.",
+      from: { path: "^(packages|tools)/([^/]+)/" },
+      to: { path: "^(packages|tools)/([^/]+)/(src|dist)/internal/", pathNot: "^$1/$2/" }
+    },
+    {
+      name: "adapters-import-only-core",
+      severity: "error",
+      comment: "Adapters depend on core, never on each other; only server (and tests) compose them.",
+      from: { path: "^packages/(adapters-[^/]+|ocr-onnx)/src/" },
+      to: { path: "^packages/(adapters-[^/]+|ocr-onnx|server|testkit)/", pathNot: "^packages/$1/" }
+    },
+    {
+      name: "core-imports-no-package-of-ours",
+      severity: "error",
+      from: { path: "^packages/core/src/" },
+      to: { path: "^(packages|tools)/", pathNot: "^packages/core/" }
+    },
+    {
+      name: "not-to-unresolvable",
+      severity: "error",
+      comment: "An import that does not resolve (a closed `./internal/*` export, a typo).",
+      from: { path: "^(packages|tools)/" },
+      to: { couldNotResolve: true, pathNot: "^(node:|bun:)" }
+    }
+  ],
+  options: {
+    parser: "swc",
+    exclude: { path: "(^|/)(node_modules|dist|\\.tsbuild)/" },
+    doNotFollow: { path: "node_modules" },
+    enhancedResolveOptions: {
+      conditionNames: ["@legible/source", "import", "types", "node", "default"],
+      exportsFields: ["exports"],
+      mainFields: ["module", "main", "types"],
+      extensions: [".ts", ".js", ".mjs", ".cjs", ".json", ".d.ts"]
+    }
+  }
+}
