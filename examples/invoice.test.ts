@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Router } from "@legible/adapters-llm"
-import { CatalogMatching, Document, type Field } from "@legible/core"
+import { CatalogMatching, type Document, type Field, Ports } from "@legible/core"
 import { Embed } from "@legible/server"
 import { Fake, Memory, TestIds } from "@legible/testkit"
 import { Effect, Layer } from "effect"
@@ -47,7 +47,7 @@ const document: Document.ReadDocument = {
 }
 
 /** A reader that returns `document` for any PDF bytes; a method the test did not script would die loudly. */
-const reader = Fake.layer(Document.DocumentReader, {
+const reader = Fake.layer(Ports.DocumentReader, {
   identify: () => Effect.succeed("application/pdf"),
   read: () => Effect.succeed(document)
 })

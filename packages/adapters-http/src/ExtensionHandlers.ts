@@ -3,8 +3,8 @@ import {
   Archive,
   Catalogs,
   Errors as CoreErrors,
-  Directory,
-  type Ports,
+  type Directory,
+  Ports,
   Quotas,
   type Skill,
   Skills
@@ -57,7 +57,7 @@ const VERSION = /^[1-9]\d{0,8}$/
  * skills and catalogs before ever creating a key.
  */
 const recordUser = Effect.fnUntraced(function* (user: Directory.User) {
-  yield* (yield* Directory.Directory).upsertUser(user)
+  yield* (yield* Ports.Directory).upsertUser(user)
 })
 
 /** The skill endpoints. */
@@ -65,8 +65,8 @@ export const skills = HttpApiBuilder.group(
   Api,
   "skills",
   Effect.fn(function* (handlers) {
-    const services = yield* Effect.context<Ports.SkillStore | Ports.CatalogStore | Directory.Directory>()
-    const run = <A, E, R extends Ports.SkillStore | Ports.CatalogStore | Directory.Directory>(
+    const services = yield* Effect.context<Ports.SkillStore | Ports.CatalogStore | Ports.Directory>()
+    const run = <A, E, R extends Ports.SkillStore | Ports.CatalogStore | Ports.Directory>(
       effect: Effect.Effect<A, E, R>
     ) => effect.pipe(Effect.provideContext(services), Errors.respond)
     return handlers.handleAll({
@@ -109,8 +109,8 @@ export const catalogs = HttpApiBuilder.group(
   Api,
   "catalogs",
   Effect.fn(function* (handlers) {
-    const services = yield* Effect.context<Ports.CatalogStore | Directory.Directory>()
-    const run = <A, E, R extends Ports.CatalogStore | Directory.Directory>(effect: Effect.Effect<A, E, R>) =>
+    const services = yield* Effect.context<Ports.CatalogStore | Ports.Directory>()
+    const run = <A, E, R extends Ports.CatalogStore | Ports.Directory>(effect: Effect.Effect<A, E, R>) =>
       effect.pipe(Effect.provideContext(services), Errors.respond)
     return handlers.handleAll({
       create: ({ payload }) =>
@@ -162,8 +162,8 @@ export const quotas = HttpApiBuilder.group(
   Api,
   "quotas",
   Effect.fn(function* (handlers) {
-    const services = yield* Effect.context<Ports.QuotaStore | Directory.Directory>()
-    const run = <A, E, R extends Ports.QuotaStore | Directory.Directory>(effect: Effect.Effect<A, E, R>) =>
+    const services = yield* Effect.context<Ports.QuotaStore | Ports.Directory>()
+    const run = <A, E, R extends Ports.QuotaStore | Ports.Directory>(effect: Effect.Effect<A, E, R>) =>
       effect.pipe(Effect.provideContext(services), Errors.respond)
     return handlers.handleAll({
       set: ({ params, payload }) =>

@@ -2,15 +2,7 @@
  * The handlers of the spec's groups and the probes: decode (done by the contract) → core use case → map errors.
  * Services are taken once, when each group is built; handlers only provide them to the use cases.
  */
-import {
-  ApiKeys,
-  Errors as CoreErrors,
-  type Directory,
-  type Document,
-  Extractions,
-  type Extractor,
-  type Ports
-} from "@legible/core"
+import { ApiKeys, Errors as CoreErrors, Extractions, type Ports } from "@legible/core"
 import { type Duration, Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -36,7 +28,7 @@ export const keys = HttpApiBuilder.group(
   Api,
   "keys",
   Effect.fn(function* (handlers) {
-    const services = yield* Effect.context<Directory.Directory | Ports.ApiKeyStore>()
+    const services = yield* Effect.context<Ports.Directory | Ports.ApiKeyStore>()
     return handlers.handleAll({
       create: ({ payload }) =>
         Effect.gen(function* () {
@@ -70,8 +62,8 @@ export type ExtractionServices =
   | Ports.QuotaStore
   | Ports.ExtractionStore
   | Ports.DocumentStore
-  | Document.DocumentReader
-  | Extractor.FieldExtractor
+  | Ports.DocumentReader
+  | Ports.FieldExtractor
 
 /** The extraction endpoints (spec 4.3–4.6). */
 export const extractions = (settings: Submission.Settings) =>

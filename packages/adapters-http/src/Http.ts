@@ -9,7 +9,7 @@
  * `request_id`. They are ordinary Effect logs: install `Logger.consoleJson` for JSON output. Effect's own request
  * logger is switched off for requests the edge handles.
  */
-import type { Directory, Document, Extractor, Ports } from "@legible/core"
+import type { Ports } from "@legible/core"
 import { Duration, Effect, type FileSystem, Layer, type Path } from "effect"
 import type { Etag, HttpPlatform, HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
@@ -60,7 +60,7 @@ export const resolve = (options: Options) => ({
 })
 
 /** The core services the handlers use. */
-export type Services = Directory.Directory | Ports.StorageServices | Document.DocumentReader | Extractor.FieldExtractor
+export type Services = Ports.Directory | Ports.StorageServices | Ports.DocumentReader | Ports.FieldExtractor
 
 /** Everything `layer` needs: the core services, a router and the platform services of an HTTP server. */
 export type Requirements =

@@ -2,7 +2,7 @@
  * The submission guards that run before core's `Extractions.submit`: strict Base64, the file name, the type sniffed
  * from the bytes (never the name), the extraction mode and the model. Every refusal is a 400 `{error}`.
  */
-import { type ApiKeys, Document, type Extraction, type Extractions, Extractor, Skills } from "@legible/core"
+import { type ApiKeys, type Extraction, type Extractions, Ports, Skills } from "@legible/core"
 import { Effect, Result } from "effect"
 import * as Base64 from "./Base64.js"
 import * as Errors from "./Errors.js"
@@ -49,7 +49,7 @@ export const prepare = Effect.fn("Submission.prepare")(function* (
   const decoded = Base64.decode(body.file_base64)
   if (Result.isFailure(decoded)) return yield* bad(decoded.failure)
   const document = decoded.success
-  const mimeType = yield* (yield* Document.DocumentReader)
+  const mimeType = yield* (yield* Ports.DocumentReader)
     .identify(document)
     .pipe(
       Effect.catchTag("DocumentError", (error) =>
@@ -67,7 +67,7 @@ export const prepare = Effect.fn("Submission.prepare")(function* (
     return yield* bad(`model must be 1 to ${MAX_MODEL} characters`)
   }
   const model = caller.sandbox ? SANDBOX_MODEL : (requested ?? settings.defaultModel)
-  if (!(yield* Extractor.FieldExtractor).supports(model)) {
+  if (!(yield* Ports.FieldExtractor).supports(model)) {
     return yield* bad(
       caller.sandbox
         ? `the sandbox model '${SANDBOX_MODEL}' is not available on this server`

@@ -3,7 +3,7 @@
  * seed and inspect rows), a magic-number `DocumentReader`, a `FieldExtractor` that supports `local` and
  * `gpt-4o-mini`, and `HttpRouter.toWebHandler`. Tokens are minted with jose; log lines are captured as JSON.
  */
-import { type Directory, Document, type Extraction, Extractor } from "@legible/core"
+import { type Directory, Document, type Extraction, Ports } from "@legible/core"
 import { Fake, Fixtures, Memory } from "@legible/testkit"
 import { type Context, Effect, Layer, Logger } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
@@ -26,7 +26,7 @@ export const SAMPLES = {
 const startsWith = (bytes: Uint8Array, prefix: ReadonlyArray<number>) => prefix.every((b, i) => bytes[i] === b)
 
 /** A `DocumentReader` that identifies PDF, PNG, JPEG and TIFF by their magic numbers (and reads nothing). */
-export const reader = Fake.layer(Document.DocumentReader, {
+export const reader = Fake.layer(Ports.DocumentReader, {
   identify: (bytes) => {
     if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46, 0x2d])) return Effect.succeed("application/pdf")
     if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return Effect.succeed("image/png")
@@ -41,7 +41,7 @@ export const reader = Fake.layer(Document.DocumentReader, {
 })
 
 /** A `FieldExtractor` whose configured providers serve `local` and `gpt-4o-mini`. */
-export const extractor = Fake.layer(Extractor.FieldExtractor, {
+export const extractor = Fake.layer(Ports.FieldExtractor, {
   supports: (model) => model === "local" || model === "gpt-4o-mini"
 })
 

@@ -2,7 +2,7 @@
  * The OCR reader of `@legible/ocr-onnx` (built in parallel with this package), used by the benchmark only, to read
  * the SROIE receipt images and the invoice PDFs the way the service does. `BENCH_OCR=0` skips it.
  */
-import { Document } from "@legible/core"
+import { type Document, Ports } from "@legible/core"
 import { OnnxReader } from "@legible/ocr-onnx"
 import { Effect, Exit, Layer, ManagedRuntime } from "effect"
 
@@ -19,7 +19,7 @@ export const openReader = async (): Promise<
   const read = async (bytes: Uint8Array) => {
     const exit = await runtime.runPromiseExit(
       Effect.gen(function* () {
-        const reader = yield* Document.DocumentReader
+        const reader = yield* Ports.DocumentReader
         return yield* reader.read(bytes)
       })
     )

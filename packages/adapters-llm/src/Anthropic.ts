@@ -6,7 +6,7 @@
  * is 32 MB) go as several requests of whole pages, merged (`Output.mergeParts`).
  */
 import Anthropic from "@anthropic-ai/sdk"
-import { Extractor } from "@legible/core"
+import { type Extractor, Ports } from "@legible/core"
 import { Config, Effect, Layer, Redacted } from "effect"
 import type { Chunk, Part } from "./internal/content.js"
 import * as Flow from "./internal/flow.js"
@@ -124,7 +124,7 @@ const toFailure = (error: unknown): Resilience.HttpFailure => {
 }
 
 /** An Anthropic extractor with its own semaphore. */
-export const make = (options: Options): Effect.Effect<Extractor.FieldExtractor["Service"]> =>
+export const make = (options: Options): Effect.Effect<Ports.FieldExtractor["Service"]> =>
   Effect.gen(function* () {
     const settings = Resilience.settings(options, { maxRequestBytes: 30_000_000, maxImages: 20 })
     const caller = yield* Resilience.caller("Anthropic", settings)
@@ -177,13 +177,13 @@ export const make = (options: Options): Effect.Effect<Extractor.FieldExtractor["
       return yield* Flow.extract(caller, dialogue, request, { pdf: true })
     })
 
-    return Extractor.FieldExtractor.of({ supports: (model) => pattern.test(model), extract })
+    return Ports.FieldExtractor.of({ supports: (model) => pattern.test(model), extract })
   })
 
 /** The Anthropic extractor as the `FieldExtractor`. */
-export const layer = (options: Options): Layer.Layer<Extractor.FieldExtractor> =>
-  Layer.effect(Extractor.FieldExtractor, make(options))
+export const layer = (options: Options): Layer.Layer<Ports.FieldExtractor> =>
+  Layer.effect(Ports.FieldExtractor, make(options))
 
 /** Like `layer`, with the options (the API key as `Config.Redacted`) read from `Config`. */
-export const layerConfig = (config: Config.Wrap<Options>): Layer.Layer<Extractor.FieldExtractor, Config.ConfigError> =>
+export const layerConfig = (config: Config.Wrap<Options>): Layer.Layer<Ports.FieldExtractor, Config.ConfigError> =>
   Layer.unwrap(Effect.map(Config.unwrap(config), layer))

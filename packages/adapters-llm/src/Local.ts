@@ -5,7 +5,7 @@
  * (dates, amounts, tax ids, document numbers); list fields come from table rows under a header row. Usage reports
  * zero tokens and the model `local`.
  */
-import { type Document, Extractor, type Skill } from "@legible/core"
+import { type Document, type Extractor, Ports, type Skill } from "@legible/core"
 import { Clock, Effect, Layer } from "effect"
 import { conceptOf, type Target } from "./internal/local/labels.js"
 import { type Layout, layout } from "./internal/local/layout.js"
@@ -48,8 +48,8 @@ export const extractFields = (
 }
 
 /** The local extractor: serves the model `local`. */
-export const make: Effect.Effect<Extractor.FieldExtractor["Service"]> = Effect.succeed(
-  Extractor.FieldExtractor.of({
+export const make: Effect.Effect<Ports.FieldExtractor["Service"]> = Effect.succeed(
+  Ports.FieldExtractor.of({
     supports: (model) => model === MODEL,
     extract: Effect.fn("Local.extract")(function* (request: Extractor.ExtractRequest) {
       const started = yield* Clock.currentTimeMillis
@@ -70,4 +70,4 @@ export const make: Effect.Effect<Extractor.FieldExtractor["Service"]> = Effect.s
 )
 
 /** The local extractor as the `FieldExtractor`. */
-export const layer: Layer.Layer<Extractor.FieldExtractor> = Layer.effect(Extractor.FieldExtractor, make)
+export const layer: Layer.Layer<Ports.FieldExtractor> = Layer.effect(Ports.FieldExtractor, make)

@@ -5,7 +5,7 @@
  * server takes one (`pdfInput`, on by default), else the pages' text. `baseURL` makes it work with Azure OpenAI's
  * v1 API, vLLM, Ollama or OpenRouter. Documents over the budget (20 MB, 50 images by default) are split by pages.
  */
-import { Extractor } from "@legible/core"
+import { type Extractor, Ports } from "@legible/core"
 import { Config, Effect, Layer, Redacted } from "effect"
 import OpenAI from "openai"
 import type { Chunk, Part } from "./internal/content.js"
@@ -95,7 +95,7 @@ const toFailure = (error: unknown): Resilience.HttpFailure => {
 }
 
 /** An OpenAI-compatible extractor with its own semaphore. */
-export const make = (options: Options): Effect.Effect<Extractor.FieldExtractor["Service"]> =>
+export const make = (options: Options): Effect.Effect<Ports.FieldExtractor["Service"]> =>
   Effect.gen(function* () {
     const settings = Resilience.settings(options, { maxRequestBytes: 20_000_000, maxImages: 50 })
     const caller = yield* Resilience.caller("OpenAI", settings)
@@ -148,13 +148,13 @@ export const make = (options: Options): Effect.Effect<Extractor.FieldExtractor["
       return yield* Flow.extract(caller, dialogue, request, { pdf: options.pdfInput ?? true })
     })
 
-    return Extractor.FieldExtractor.of({ supports: (model) => pattern.test(model), extract })
+    return Ports.FieldExtractor.of({ supports: (model) => pattern.test(model), extract })
   })
 
 /** The OpenAI-compatible extractor as the `FieldExtractor`. */
-export const layer = (options: Options): Layer.Layer<Extractor.FieldExtractor> =>
-  Layer.effect(Extractor.FieldExtractor, make(options))
+export const layer = (options: Options): Layer.Layer<Ports.FieldExtractor> =>
+  Layer.effect(Ports.FieldExtractor, make(options))
 
 /** Like `layer`, with the options (the API key as `Config.Redacted`) read from `Config`. */
-export const layerConfig = (config: Config.Wrap<Options>): Layer.Layer<Extractor.FieldExtractor, Config.ConfigError> =>
+export const layerConfig = (config: Config.Wrap<Options>): Layer.Layer<Ports.FieldExtractor, Config.ConfigError> =>
   Layer.unwrap(Effect.map(Config.unwrap(config), layer))

@@ -3,7 +3,7 @@
  * (`claude-*` → Anthropic, `gpt-*`/`o1…` → OpenAI-compatible, `local` → local rules). `supports(model)` is false for
  * a model whose provider is not configured, so a submission naming it is refused up front.
  */
-import { Extractor } from "@legible/core"
+import { Extractor, Ports } from "@legible/core"
 import { Config, Effect, Layer } from "effect"
 import * as Anthropic from "./Anthropic.js"
 import * as Local from "./Local.js"
@@ -28,10 +28,8 @@ export const providerOf = (model: string): "anthropic" | "openai" | "local" | un
         : undefined
 
 /** One extractor over several: the first that supports a model serves it. */
-export const make = (
-  extractors: ReadonlyArray<Extractor.FieldExtractor["Service"]>
-): Extractor.FieldExtractor["Service"] =>
-  Extractor.FieldExtractor.of({
+export const make = (extractors: ReadonlyArray<Ports.FieldExtractor["Service"]>): Ports.FieldExtractor["Service"] =>
+  Ports.FieldExtractor.of({
     supports: (model) => extractors.some((e) => e.supports(model)),
     extract: (request) => {
       const extractor = extractors.find((e) => e.supports(request.model))
@@ -48,11 +46,11 @@ export const make = (
   })
 
 /** The configured providers behind one `FieldExtractor`. */
-export const layer = (options: Options): Layer.Layer<Extractor.FieldExtractor> =>
+export const layer = (options: Options): Layer.Layer<Ports.FieldExtractor> =>
   Layer.effect(
-    Extractor.FieldExtractor,
+    Ports.FieldExtractor,
     Effect.gen(function* () {
-      const extractors: Array<Extractor.FieldExtractor["Service"]> = []
+      const extractors: Array<Ports.FieldExtractor["Service"]> = []
       if (options.anthropic !== undefined) extractors.push(yield* Anthropic.make(options.anthropic))
       if (options.openai !== undefined) extractors.push(yield* OpenAI.make(options.openai))
       if (options.local ?? true) extractors.push(yield* Local.make)
@@ -61,5 +59,5 @@ export const layer = (options: Options): Layer.Layer<Extractor.FieldExtractor> =
   )
 
 /** Like `layer`, with the options read from `Config`. */
-export const layerConfig = (config: Config.Wrap<Options>): Layer.Layer<Extractor.FieldExtractor, Config.ConfigError> =>
+export const layerConfig = (config: Config.Wrap<Options>): Layer.Layer<Ports.FieldExtractor, Config.ConfigError> =>
   Layer.unwrap(Effect.map(Config.unwrap(config), layer))

@@ -1,14 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Extractor } from "@legible/core"
+import { Ports } from "@legible/core"
 import { FakeOpenAI, Fixtures } from "@legible/testkit"
 import { Config, ConfigProvider, Effect, Layer, Redacted } from "effect"
 import * as Router from "../src/Router.js"
 import { answer } from "./contracts/provider.js"
 import { document, invoicePage, request } from "./support/documents.js"
 
-const supportsOf = (layer: Layer.Layer<Extractor.FieldExtractor, unknown>) =>
+const supportsOf = (layer: Layer.Layer<Ports.FieldExtractor, unknown>) =>
   Effect.gen(function* () {
-    const extractor = yield* Extractor.FieldExtractor
+    const extractor = yield* Ports.FieldExtractor
     return ["claude-opus-4-1", "gpt-4o-mini", "o3-mini", "local", "llama3"].filter((m) => extractor.supports(m))
   }).pipe(Effect.provide(layer))
 
@@ -47,7 +47,7 @@ describe("Router", () => {
 
   it.effect("a model no configured provider serves: a permanent NotConfigured error", () =>
     Effect.gen(function* () {
-      const extractor = yield* Extractor.FieldExtractor
+      const extractor = yield* Ports.FieldExtractor
       const error = yield* Effect.flip(
         extractor.extract(request(Fixtures.skill(), document([invoicePage()]), { model: "claude-opus-4-1" }))
       )
@@ -63,7 +63,7 @@ describe("Router", () => {
       yield* fake.script(FakeOpenAI.json(answer))
       const extractor = yield* Effect.provide(
         Effect.gen(function* () {
-          return yield* Extractor.FieldExtractor
+          return yield* Ports.FieldExtractor
         }),
         Router.layer({ openai: { apiKey: Redacted.make("k"), baseURL: fake.url } })
       )

@@ -2,7 +2,7 @@
  * The `Directory` port over SQL: clients and users, upserted as users present their tokens. Users are keyed by
  * (client_id, id), so the same `sub` in two clients is two rows.
  */
-import { Directory } from "@legible/core"
+import { type Directory, Ports } from "@legible/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { mapSqlError } from "./internal/errors.js"
@@ -24,7 +24,7 @@ const toUser = (row: UserRow): Directory.User => ({
 })
 
 /** Builds the SQL `Directory` over the `SqlClient` in context. */
-export const make: Effect.Effect<Directory.Directory["Service"], never, SqlClient.SqlClient> = Effect.gen(function* () {
+export const make: Effect.Effect<Ports.Directory["Service"], never, SqlClient.SqlClient> = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
   const upsertClient = Effect.fn("Directory.upsertClient")(function* (client: Directory.Client) {
@@ -64,11 +64,8 @@ export const make: Effect.Effect<Directory.Directory["Service"], never, SqlClien
     return row === undefined ? undefined : toUser(row)
   })
 
-  return Directory.Directory.of({ upsertClient, getClient, upsertUser, getUser })
+  return Ports.Directory.of({ upsertClient, getClient, upsertUser, getUser })
 })
 
 /** Provides `Directory` over the `SqlClient` in context. */
-export const layer: Layer.Layer<Directory.Directory, never, SqlClient.SqlClient> = Layer.effect(
-  Directory.Directory,
-  make
-)
+export const layer: Layer.Layer<Ports.Directory, never, SqlClient.SqlClient> = Layer.effect(Ports.Directory, make)

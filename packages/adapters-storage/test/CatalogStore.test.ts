@@ -1,6 +1,6 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { assert, describe, it, layer } from "@effect/vitest"
-import { CatalogMatch, Directory, Ports } from "@legible/core"
+import { CatalogMatch, Ports } from "@legible/core"
 import { Fixtures, Memory, TestIds } from "@legible/testkit"
 import { Effect, Layer } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
@@ -36,7 +36,7 @@ layer(SqlStorage.layer().pipe(Layer.provideMerge(postgresWith({ maxConnections: 
 
     const catalogWith = (name: string, n: number) =>
       Effect.gen(function* () {
-        const directory = yield* Directory.Directory
+        const directory = yield* Ports.Directory
         const client = yield* directory.upsertClient({ id: `client-index-${name}`, name })
         const catalogs = yield* Ports.CatalogStore
         const id = TestIds.uuid(0x7b00_0000 + name.length * 1000 + n)

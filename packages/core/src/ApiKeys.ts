@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import * as ApiKey from "./ApiKey.js"
-import { Directory, type Role, type User } from "./Directory.js"
+import type { Role, User } from "./Directory.js"
 import { ApiKeyNotFound, InvalidApiKey, InvalidRequest } from "./Errors.js"
 import type { Actor } from "./Extraction.js"
 import { IdGenerator } from "./IdGenerator.js"
-import { ApiKeyStore, type Scope } from "./Ports.js"
+import { ApiKeyStore, Directory, type Scope } from "./Ports.js"
 import * as Timestamp from "./Timestamp.js"
 
 /** Longest accepted key name. */

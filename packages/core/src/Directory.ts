@@ -1,5 +1,4 @@
-import { Context, type Effect, Schema } from "effect"
-import type { StorageError } from "./Errors.js"
+import { Schema } from "effect"
 
 /** A client (organization): the tenant that owns keys, skills, catalogs, extractions and a quota. */
 export const ClientId = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))
@@ -28,23 +27,3 @@ export const User = Schema.Struct({
   clientId: ClientId
 })
 export type User = typeof User.Type
-
-/**
- * The port to the clients and users known to legible. Users are recorded as they present tokens, keyed by
- * (client, id): one client's user never changes another client's user of the same id.
- */
-export class Directory extends Context.Service<
-  Directory,
-  {
-    /** Creates the client or renames it. */
-    upsertClient(client: Client): Effect.Effect<Client, StorageError>
-    getClient(id: ClientId): Effect.Effect<Client | undefined, StorageError>
-    /**
-     * Records the user (and its client, named after its id when new) with its latest name, email and role; only
-     * the user of that client and id is written.
-     */
-    upsertUser(user: User): Effect.Effect<User, StorageError>
-    /** The user `id` of client `clientId`. */
-    getUser(clientId: ClientId, id: string): Effect.Effect<User | undefined, StorageError>
-  }
->()("@legible/core/Directory") {}

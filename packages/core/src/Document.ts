@@ -1,4 +1,4 @@
-import { Context, type Effect, Schema } from "effect"
+import { Schema } from "effect"
 import type { Word } from "./Extraction.js"
 
 /**
@@ -81,13 +81,3 @@ export interface ReadOptions {
     readonly format: "png" | "jpeg"
   }
 }
-
-/** The port that turns a document's bytes into pages of words (text layer or OCR), locally. */
-export class DocumentReader extends Context.Service<
-  DocumentReader,
-  {
-    /** The type of a document from its bytes (magic numbers), or `UnsupportedType`. */
-    identify(bytes: Uint8Array): Effect.Effect<string, DocumentError>
-    read(bytes: Uint8Array, options?: ReadOptions): Effect.Effect<ReadDocument, DocumentError>
-  }
->()("@legible/core/DocumentReader") {}

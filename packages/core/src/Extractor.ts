@@ -1,4 +1,4 @@
-import { Context, type Effect, Schema } from "effect"
+import { Schema } from "effect"
 import type { ReadDocument } from "./Document.js"
 import type { Mode, Usage } from "./Extraction.js"
 import type { Skill } from "./Skill.js"
@@ -49,13 +49,3 @@ export interface ExtractResponse {
   readonly values: ExtractedFields
   readonly usage: Usage
 }
-
-/** The port that turns a read document and a skill into literal field values (an LLM provider or local rules). */
-export class FieldExtractor extends Context.Service<
-  FieldExtractor,
-  {
-    /** Whether this extractor can serve `model` (its provider is configured). */
-    supports(model: string): boolean
-    extract(request: ExtractRequest): Effect.Effect<ExtractResponse, ExtractorError>
-  }
->()("@legible/core/FieldExtractor") {}

@@ -2,9 +2,11 @@ import { Context, type Effect } from "effect"
 import type { StoredApiKey } from "./ApiKey.js"
 import type { Catalog, CatalogRecord } from "./Catalog.js"
 import type { CatalogQuery } from "./CatalogMatch.js"
-import type { ClientId, Directory, User } from "./Directory.js"
+import type { Client, ClientId, User } from "./Directory.js"
+import type { DocumentError, ReadDocument, ReadOptions } from "./Document.js"
 import type { InvalidRequest, LeaseLost, QuotaExceeded, StorageError } from "./Errors.js"
 import type { ExtractionRecord, ExtractionResult, Status, StatusChange } from "./Extraction.js"
+import type { ExtractorError, ExtractRequest, ExtractResponse } from "./Extractor.js"
 import type { CatalogValue } from "./Field.js"
 import type { ExtractionFilter } from "./ListQuery.js"
 import type { Period, Quota } from "./Quota.js"
@@ -16,6 +18,26 @@ export interface Scope {
   readonly clientId: ClientId
   readonly sandbox: boolean
 }
+
+/**
+ * The port to the clients and users known to legible. Users are recorded as they present tokens, keyed by
+ * (client, id): one client's user never changes another client's user of the same id.
+ */
+export class Directory extends Context.Service<
+  Directory,
+  {
+    /** Creates the client or renames it. */
+    upsertClient(client: Client): Effect.Effect<Client, StorageError>
+    getClient(id: ClientId): Effect.Effect<Client | undefined, StorageError>
+    /**
+     * Records the user (and its client, named after its id when new) with its latest name, email and role; only
+     * the user of that client and id is written.
+     */
+    upsertUser(user: User): Effect.Effect<User, StorageError>
+    /** The user `id` of client `clientId`. */
+    getUser(clientId: ClientId, id: string): Effect.Effect<User | undefined, StorageError>
+  }
+>()("@legible/core/Directory") {}
 
 /** A key found by its hash, with the user who created it. */
 export interface AuthenticatedKey {
@@ -89,7 +111,11 @@ export class CatalogStore extends Context.Service<
      * Answers one search of a catalog column on the normalized columns written at upsert (see
      * `CatalogMatch.CatalogQuery` for each kind's results and order). Another client's catalog has no records.
      */
-    search(clientId: ClientId, catalogId: string, query: CatalogQuery): Effect.Effect<ReadonlyArray<CatalogRecord>, StorageError>
+    search(
+      clientId: ClientId,
+      catalogId: string,
+      query: CatalogQuery
+    ): Effect.Effect<ReadonlyArray<CatalogRecord>, StorageError>
   }
 >()("@legible/core/CatalogStore") {}
 
@@ -230,3 +256,23 @@ export class CatalogMatcher extends Context.Service<
     ): Effect.Effect<CatalogValue, StorageError>
   }
 >()("@legible/core/CatalogMatcher") {}
+
+/** The port that turns a document's bytes into pages of words (text layer or OCR), locally. */
+export class DocumentReader extends Context.Service<
+  DocumentReader,
+  {
+    /** The type of a document from its bytes (magic numbers), or `UnsupportedType`. */
+    identify(bytes: Uint8Array): Effect.Effect<string, DocumentError>
+    read(bytes: Uint8Array, options?: ReadOptions): Effect.Effect<ReadDocument, DocumentError>
+  }
+>()("@legible/core/DocumentReader") {}
+
+/** The port that turns a read document and a skill into literal field values (an LLM provider or local rules). */
+export class FieldExtractor extends Context.Service<
+  FieldExtractor,
+  {
+    /** Whether this extractor can serve `model` (its provider is configured). */
+    supports(model: string): boolean
+    extract(request: ExtractRequest): Effect.Effect<ExtractResponse, ExtractorError>
+  }
+>()("@legible/core/FieldExtractor") {}

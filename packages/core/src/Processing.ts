@@ -5,13 +5,21 @@
  */
 import { Effect } from "effect"
 import * as Assembly from "./Assembly.js"
-import { type DocumentError, DocumentReader, type ReadDocument, type ReadOptions } from "./Document.js"
+import type { DocumentError, ReadDocument, ReadOptions } from "./Document.js"
 import type { StorageError } from "./Errors.js"
 import type { ExtractionResult, Mode, Word } from "./Extraction.js"
-import { type ExtractorError, FieldExtractor } from "./Extractor.js"
+import type { ExtractorError } from "./Extractor.js"
 import type { CatalogValue } from "./Field.js"
 import * as Grounding from "./Grounding.js"
-import { CatalogMatcher, DocumentStore, ExtractionStore, type Lease, SkillStore } from "./Ports.js"
+import {
+  CatalogMatcher,
+  DocumentReader,
+  DocumentStore,
+  ExtractionStore,
+  FieldExtractor,
+  type Lease,
+  SkillStore
+} from "./Ports.js"
 import type { Skill, SkillField } from "./Skill.js"
 import { JobFailure, type JobHandler } from "./Worker.js"
 

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
-import { Directory, type User } from "./Directory.js"
+import type { User } from "./Directory.js"
 import { InvalidRequest } from "./Errors.js"
-import { QuotaStore } from "./Ports.js"
+import { Directory, QuotaStore } from "./Ports.js"
 import * as Quota from "./Quota.js"
 import * as Timestamp from "./Timestamp.js"
 

@@ -14,9 +14,9 @@ export * as CatalogMatch from "./CatalogMatch.js"
 export * as CatalogMatching from "./CatalogMatching.js"
 /** Use cases of catalog management: create, list, delete, import records from CSV or JSON (extensions). */
 export * as Catalogs from "./Catalogs.js"
-/** Clients, users, roles and the directory port. */
+/** Clients, users and roles. */
 export * as Directory from "./Directory.js"
-/** Documents as read, and the `DocumentReader` port. */
+/** Documents as read, and why one could not be read. */
 export * as Document from "./Document.js"
 /** Domain errors. */
 export * as Errors from "./Errors.js"
@@ -24,7 +24,7 @@ export * as Errors from "./Errors.js"
 export * as Extraction from "./Extraction.js"
 /** Use cases of the `/v1/extractions` endpoints. */
 export * as Extractions from "./Extractions.js"
-/** The `FieldExtractor` port and the literal values it returns. */
+/** The literal values an extractor returns, and why an extraction attempt failed. */
 export * as Extractor from "./Extractor.js"
 /** Fields, value shapes and ordering (spec 2.4, 2.5, 4.5). */
 export * as Field from "./Field.js"
@@ -34,7 +34,7 @@ export * as Grounding from "./Grounding.js"
 export * as IdGenerator from "./IdGenerator.js"
 /** The list query of spec 4.3. */
 export * as ListQuery from "./ListQuery.js"
-/** The storage and queue ports. */
+/** Every port: storage, queue, catalog matcher, document reader, field extractor, directory. */
 export * as Ports from "./Ports.js"
 /** The job handler: read, extract, match catalogs, ground, parse and assemble an extraction's result. */
 export * as Processing from "./Processing.js"

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ApiKey, ApiKeys, Directory, Ports } from "@legible/core"
+import { ApiKey, ApiKeys, Ports } from "@legible/core"
 import { Fake, Fixtures, Memory, TestIds, TestTime } from "@legible/testkit"
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
@@ -58,7 +58,7 @@ describe("ApiKeys.create", () => {
       assert.strictEqual(stored?.hash, ApiKey.hash(created.key))
       assert.notInclude(JSON.stringify([...state.apiKeys.values()]), created.key.slice("pk_live_".length))
       // The creator is recorded in the directory.
-      assert.deepStrictEqual(yield* (yield* Directory.Directory).getUser(ana.clientId, ana.id), ana)
+      assert.deepStrictEqual(yield* (yield* Ports.Directory).getUser(ana.clientId, ana.id), ana)
     }).pipe(Effect.provide(world))
   )
 

@@ -1,10 +1,10 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { CatalogMatch, CatalogMatching, Directory, type Field, Ports, Processing, type Skill } from "@legible/core"
+import { CatalogMatch, CatalogMatching, type Field, Ports, Processing, type Skill } from "@legible/core"
 import { Fake, Fixtures, Memory } from "@legible/testkit"
 import { Effect, Layer } from "effect"
 
 const setup = Effect.gen(function* () {
-  const directory = yield* Directory.Directory
+  const directory = yield* Ports.Directory
   yield* directory.upsertClient(Fixtures.client)
   yield* directory.upsertClient(Fixtures.otherClient)
   const catalogs = yield* Ports.CatalogStore

@@ -107,13 +107,13 @@ interface Script {
 
 const fakes = (calls: Calls, script: Script) =>
   Layer.mergeAll(
-    Fake.layer(Document.DocumentReader, {
+    Fake.layer(Ports.DocumentReader, {
       read: (_bytes, options) => {
         calls.reads.push(options)
         return script.read?.(calls.reads.length) ?? Effect.succeed(invoiceDocument())
       }
     }),
-    Fake.layer(Extractor.FieldExtractor, {
+    Fake.layer(Ports.FieldExtractor, {
       supports: (model) => model === "local",
       extract: (request) => {
         calls.extracts.push(request)

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Directory, Quotas } from "@legible/core"
+import { Ports, Quotas } from "@legible/core"
 import { Fixtures, Memory, TestIds, TestTime } from "@legible/testkit"
 import { Effect, Layer } from "effect"
 
@@ -43,7 +43,7 @@ describe("Quotas.set", () => {
       yield* Fixtures.seed
       const quota = yield* Quotas.set(admin, "client-new", { limit: 5 })
       assert.strictEqual(quota.period, "month")
-      assert.deepStrictEqual(yield* (yield* Directory.Directory).getClient("client-new"), {
+      assert.deepStrictEqual(yield* (yield* Ports.Directory).getClient("client-new"), {
         id: "client-new",
         name: "client-new"
       })

@@ -4,7 +4,7 @@
  * (in process and in child processes) in `adapters-storage/test/queue`.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Directory, Errors, type Extraction, Ports, Retry, Worker } from "@legible/core"
+import { Errors, type Extraction, Ports, Retry, Worker } from "@legible/core"
 import { Fixtures, Memory, TestIds } from "@legible/testkit"
 import { Clock, Effect, Layer, Ref } from "effect"
 import { TestClock } from "effect/testing"
@@ -23,7 +23,7 @@ const options = {
 /** Submits `count` extractions (ids from a fixed sequence) with their jobs; returns their ids. */
 const submit = (count: number, maxAttempts = 4) =>
   Effect.gen(function* () {
-    yield* (yield* Directory.Directory).upsertClient(Fixtures.client)
+    yield* (yield* Ports.Directory).upsertClient(Fixtures.client)
     const store = yield* Ports.ExtractionStore
     const ids = Array.from({ length: count }, (_, i) => TestIds.uuid(0xa000 + i))
     for (const id of ids) {

@@ -16,7 +16,7 @@
  * so the next read succeeds.
  */
 import * as Os from "node:os"
-import { Document } from "@legible/core"
+import { type Document, Ports } from "@legible/core"
 import { Config, Effect, Layer, type Scope } from "effect"
 import { defaultLimits } from "./internal/mupdf/limits.js"
 import { detScaleRange } from "./internal/ocr/config.js"
@@ -183,17 +183,17 @@ export const settings = (options: Options = {}): Settings => {
 /** A reader whose worker threads end with the scope; fails if the worker script was not built. */
 export const make = (
   options: Options = {}
-): Effect.Effect<Document.DocumentReader["Service"], Document.DocumentError, Scope.Scope> =>
+): Effect.Effect<Ports.DocumentReader["Service"], Document.DocumentError, Scope.Scope> =>
   Effect.suspend(() => Reader.make(settings(options)))
 
 /** The `DocumentReader` layer; closing it terminates the worker threads. */
-export const layer = (options: Options = {}): Layer.Layer<Document.DocumentReader, Document.DocumentError> =>
-  Layer.effect(Document.DocumentReader, make(options))
+export const layer = (options: Options = {}): Layer.Layer<Ports.DocumentReader, Document.DocumentError> =>
+  Layer.effect(Ports.DocumentReader, make(options))
 
 /** Like `layer`, with the options read from `Config` (the server names the variables; nothing is read here). */
 export const layerConfig = (
   config: Config.Wrap<Options>
-): Layer.Layer<Document.DocumentReader, Document.DocumentError | Config.ConfigError> =>
+): Layer.Layer<Ports.DocumentReader, Document.DocumentError | Config.ConfigError> =>
   Layer.unwrap(
     Effect.gen(function* () {
       return layer(yield* Config.unwrap(config))

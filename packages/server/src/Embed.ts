@@ -15,11 +15,11 @@ import {
   type ApiKeys,
   CatalogMatching,
   type Directory,
-  Document,
+  type Document,
   Errors,
   Extraction,
   Extractions,
-  Extractor,
+  type Extractor,
   type Field,
   Ports,
   Processing,
@@ -121,12 +121,16 @@ export const extractNow = Effect.fn("Embed.extractNow")(function* (
   document: Uint8Array,
   skill: SkillSpec,
   options: ExtractNowOptions = {}
-) {
+): Effect.fn.Return<
+  Extraction.ExtractionResult,
+  Document.DocumentError | Extractor.ExtractorError | Errors.StorageError | Errors.InvalidRequest,
+  Ports.DocumentReader | Ports.FieldExtractor
+> {
   const clientId = options.clientId ?? "embedded"
   const resolved = yield* toSkill(skill, clientId, yield* Timestamp.now)
   const model = options.model ?? "local"
   const mode = options.mode ?? "ocr_pdf"
-  const extractor = yield* Extractor.FieldExtractor
+  const extractor = yield* Ports.FieldExtractor
   if (!extractor.supports(model)) {
     return yield* new Errors.InvalidRequest({ message: `no configured provider serves the model "${model}"` })
   }
@@ -161,7 +165,7 @@ export const submit = Effect.fn("Embed.submit")(function* (
     readonly maxAttempts?: number | undefined
   }
 ) {
-  const mimeType = yield* (yield* Document.DocumentReader).identify(input.document)
+  const mimeType = yield* (yield* Ports.DocumentReader).identify(input.document)
   const { extraction_id } = yield* Extractions.submit(who, {
     fileName: input.fileName,
     skill: input.skill,

@@ -4,7 +4,7 @@
  * reader and the routed `FieldExtractor`.
  */
 import { Database, SqlCatalogStore, SqlJobQueue, SqlStorage } from "@legible/adapters-storage"
-import { CatalogMatching, type Document, type Errors, type Extractor, type Ports } from "@legible/core"
+import { CatalogMatching, type Document, type Errors, type Ports } from "@legible/core"
 import type { OnnxReader } from "@legible/ocr-onnx"
 import { Duration, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -76,7 +76,7 @@ export const readerOptions = (settings: Config.Settings): OnnxReader.Options => 
 })
 
 /** The OCR reader; its worker threads start on the first read, so an api process that only sniffs spends none. */
-export const reader = (settings: Config.Settings): Layer.Layer<Document.DocumentReader, Document.DocumentError> =>
+export const reader = (settings: Config.Settings): Layer.Layer<Ports.DocumentReader, Document.DocumentError> =>
   Layer.unwrap(
     Effect.map(
       Effect.promise(() => import("@legible/ocr-onnx")),
@@ -101,7 +101,7 @@ export const providerOptions = (settings: Config.Settings) => ({
 })
 
 /** The `FieldExtractor` routing models to the configured providers; `local` is always served. */
-export const extractor = (settings: Config.Settings): Layer.Layer<Extractor.FieldExtractor> => {
+export const extractor = (settings: Config.Settings): Layer.Layer<Ports.FieldExtractor> => {
   const common = providerOptions(settings)
   const options = {
     anthropic:
@@ -123,13 +123,13 @@ export const extractor = (settings: Config.Settings): Layer.Layer<Extractor.Fiel
 }
 
 /** Everything processing and the HTTP layer need. */
-export type Services = StorageServices | Document.DocumentReader | Extractor.FieldExtractor
+export type Services = StorageServices | Ports.DocumentReader | Ports.FieldExtractor
 
 /** What the api role needs: the stores, the reader (type sniffing) and the extractor (`supports`). */
 export const api = (
   settings: Config.Settings
 ): Layer.Layer<
-  Ports.StorageServices | DatabaseServices | Document.DocumentReader | Extractor.FieldExtractor,
+  Ports.StorageServices | DatabaseServices | Ports.DocumentReader | Ports.FieldExtractor,
   Errors.StorageError | DataDirInUse | Document.DocumentError
 > => Layer.mergeAll(stores(settings), reader(settings), extractor(settings))
 

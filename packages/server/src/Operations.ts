@@ -3,7 +3,7 @@
  * clients, skills from JSON, catalog imports from CSV or JSON, API keys.
  */
 import { ExtensionHandlers, Extensions } from "@legible/adapters-http"
-import { ApiKeys, type Catalog, Catalogs, Directory, Errors, type Ports, type Skill, Skills } from "@legible/core"
+import { ApiKeys, type Catalog, Catalogs, type Directory, Errors, Ports, type Skill, Skills } from "@legible/core"
 import { Effect, Schema } from "effect"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -12,7 +12,7 @@ const invalid = (message: string) => new Errors.InvalidRequest({ message })
 
 /** The client with this id, created (named `name`, default its id) when missing; an existing one is kept as is. */
 export const ensureClient = Effect.fn("Operations.ensureClient")(function* (id: string, name?: string) {
-  const directory = yield* Directory.Directory
+  const directory = yield* Ports.Directory
   const found = yield* directory.getClient(id)
   if (found !== undefined) return found
   return yield* directory.upsertClient({ id, name: name ?? id })

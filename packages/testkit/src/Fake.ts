@@ -1,5 +1,5 @@
 /** Partial fakes of ports: supply the methods a test needs; any other method dies loudly, naming itself. */
-import { Document, Extractor } from "@legible/core"
+import { type Extractor, Ports } from "@legible/core"
 import { type Context, Effect, Layer } from "effect"
 
 /** The defect of a method a fake does not implement. */
@@ -45,9 +45,9 @@ export const layer = <I, S extends object>(tag: Context.Key<I, S>, partial: Part
  */
 export const readerAndExtractor = (
   values: Extractor.ExtractedFields
-): Layer.Layer<Document.DocumentReader | Extractor.FieldExtractor> =>
+): Layer.Layer<Ports.DocumentReader | Ports.FieldExtractor> =>
   Layer.mergeAll(
-    layer(Document.DocumentReader, {
+    layer(Ports.DocumentReader, {
       read: () =>
         Effect.succeed({
           mimeType: "application/pdf",
@@ -57,7 +57,7 @@ export const readerAndExtractor = (
           images: []
         })
     }),
-    layer(Extractor.FieldExtractor, {
+    layer(Ports.FieldExtractor, {
       extract: () =>
         Effect.succeed({
           values,

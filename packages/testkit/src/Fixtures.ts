@@ -6,7 +6,7 @@ import {
   type ApiKey,
   type ApiKeys,
   type Catalog,
-  Directory,
+  type Directory,
   type Errors,
   type Extraction,
   type Extractions,
@@ -311,9 +311,9 @@ export const submitInput = (overrides: Partial<Extractions.SubmitInput> = {}): E
 export const seed: Effect.Effect<
   Skill.Skill,
   Errors.StorageError | Errors.InvalidRequest,
-  Directory.Directory | Ports.ApiKeyStore | Ports.CatalogStore | Ports.SkillStore
+  Ports.Directory | Ports.ApiKeyStore | Ports.CatalogStore | Ports.SkillStore
 > = Effect.gen(function* () {
-  const directory = yield* Directory.Directory
+  const directory = yield* Ports.Directory
   yield* directory.upsertClient(client)
   yield* directory.upsertClient(otherClient)
   for (const u of [user(), otherUser(), admin()]) yield* directory.upsertUser(u)

@@ -3,7 +3,7 @@
  * contracts as the SQL adapters: scoped reads, hashed keys, versioned skills, atomic quota reservations and
  * submissions, a fenced job queue driven by Effect's `Clock`.
  */
-import { Directory, Ports } from "@legible/core"
+import { Ports } from "@legible/core"
 import { Context, Layer } from "effect"
 import * as ApiKeys from "./internal/apiKeys.js"
 import * as Catalogs from "./internal/catalogs.js"
@@ -23,7 +23,7 @@ export type Job = InternalState.Job
 export const makeState: () => State = InternalState.make
 
 /** The in-memory `Directory` over `state`. */
-export const makeDirectory: (state: State) => Directory.Directory["Service"] = Directories.make
+export const makeDirectory: (state: State) => Ports.Directory["Service"] = Directories.make
 /** The in-memory `ApiKeyStore` over `state`. */
 export const makeApiKeyStore: (state: State) => Ports.ApiKeyStore["Service"] = ApiKeys.make
 /** The in-memory `SkillStore` over `state`. */
@@ -47,7 +47,7 @@ export type Services = Ports.StorageServices | Ports.JobQueue | MemoryState
 
 /** All the in-memory ports (and `MemoryState`) over one given state. */
 export const context = (state: State): Context.Context<Services> =>
-  Context.make(Directory.Directory, makeDirectory(state)).pipe(
+  Context.make(Ports.Directory, makeDirectory(state)).pipe(
     Context.add(Ports.ApiKeyStore, makeApiKeyStore(state)),
     Context.add(Ports.SkillStore, makeSkillStore(state)),
     Context.add(Ports.CatalogStore, makeCatalogStore(state)),

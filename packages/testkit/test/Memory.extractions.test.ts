@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Directory, type Extraction, ListQuery, Ports } from "@legible/core"
+import { type Extraction, ListQuery, Ports } from "@legible/core"
 import { Fixtures, Memory, TestIds, TestTime } from "@legible/testkit"
 import { Effect, Layer, Result } from "effect"
 
@@ -54,7 +54,7 @@ const rows: ReadonlyArray<Extraction.ExtractionRecord> = [
 
 const setup = Effect.gen(function* () {
   yield* TestTime.setFixedNow
-  const directory = yield* Directory.Directory
+  const directory = yield* Ports.Directory
   yield* directory.upsertClient(Fixtures.client)
   yield* directory.upsertClient(Fixtures.otherClient)
   yield* directory.upsertUser(Fixtures.user())
@@ -147,7 +147,7 @@ describe("Memory ExtractionStore ordering", () => {
   it.effect('origin_name sorts by code point, as COLLATE "C" does, also beyond U+FFFF', () =>
     Effect.gen(function* () {
       yield* TestTime.setFixedNow
-      yield* (yield* Directory.Directory).upsertClient(Fixtures.client)
+      yield* (yield* Ports.Directory).upsertClient(Fixtures.client)
       const store = yield* Ports.ExtractionStore
       // UTF-16 would put the emoji (surrogates 0xD83D…) before U+FF21; code points put it after.
       for (const [n, originName] of [

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Directory, Ports } from "@legible/core"
+import { Ports } from "@legible/core"
 import { Fixtures, Memory, TestIds, TestTime } from "@legible/testkit"
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
@@ -9,7 +9,7 @@ const world = Layer.mergeAll(Memory.layer, TestIds.layer())
 /** A fresh world at the fixed instant with the two clients stored. */
 const setup = Effect.gen(function* () {
   yield* TestTime.setFixedNow
-  const directory = yield* Directory.Directory
+  const directory = yield* Ports.Directory
   yield* directory.upsertClient(Fixtures.client)
   yield* directory.upsertUser(Fixtures.user())
   return {

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ApiKey, Directory, Ports, Quota } from "@legible/core"
+import { ApiKey, Ports, Quota } from "@legible/core"
 import { Fixtures, Memory, TestIds, TestTime } from "@legible/testkit"
 import { Effect, Layer, Result } from "effect"
 
@@ -7,7 +7,7 @@ const world = Layer.mergeAll(Memory.layer, TestIds.layer())
 
 const withClients = Effect.gen(function* () {
   yield* TestTime.setFixedNow
-  const directory = yield* Directory.Directory
+  const directory = yield* Ports.Directory
   yield* directory.upsertClient(Fixtures.client)
   yield* directory.upsertClient(Fixtures.otherClient)
   yield* directory.upsertUser(Fixtures.user())
@@ -17,7 +17,7 @@ const withClients = Effect.gen(function* () {
 describe("Memory Directory", () => {
   it.effect("a user of an unknown client creates the client, named after its id; upserts update", () =>
     Effect.gen(function* () {
-      const directory = yield* Directory.Directory
+      const directory = yield* Ports.Directory
       const user = Fixtures.user({ clientId: "client-nueva" })
       yield* directory.upsertUser(user)
       assert.deepStrictEqual(yield* directory.getClient("client-nueva"), { id: "client-nueva", name: "client-nueva" })

@@ -5,7 +5,7 @@
  * and the concurrency limit.
  */
 import { assert, describe, it } from "@effect/vitest"
-import type { Extractor } from "@legible/core"
+import type { Extractor, Ports } from "@legible/core"
 import { Fixtures } from "@legible/testkit"
 import { Effect, Fiber, type Scope } from "effect"
 import type { ProviderOptions } from "../../src/internal/resilience.js"
@@ -28,7 +28,7 @@ export interface Harness<R> {
   readonly name: string
   readonly model: string
   readonly start: Effect.Effect<Fake<R>, never, Scope.Scope>
-  extractor(url: string, options: ProviderOptions): Effect.Effect<Extractor.FieldExtractor["Service"]>
+  extractor(url: string, options: ProviderOptions): Effect.Effect<Ports.FieldExtractor["Service"]>
   /** Statuses the provider answers when busy, retried. */
   readonly busy: ReadonlyArray<number>
   readonly reply: {

@@ -3,7 +3,7 @@
  * by client (the same `sub` in two clients is two users, each key acting as its own client's).
  */
 import { assert, layer } from "@effect/vitest"
-import { ApiKey, ApiKeys, Directory, Ports } from "@legible/core"
+import { ApiKey, ApiKeys, Ports } from "@legible/core"
 import { Fixtures } from "@legible/testkit"
 import { Effect } from "effect"
 import { at, exact, idOf, type StoresLayer, tenant } from "./support.js"
@@ -104,7 +104,7 @@ export const apiKeyStoreContract = (name: string, stores: StoresLayer) =>
 
     it.effect("the same sub in two clients is two users: each key keeps its own client's user and role", () =>
       Effect.gen(function* () {
-        const directory = yield* Directory.Directory
+        const directory = yield* Ports.Directory
         const keys = yield* Ports.ApiKeyStore
         // The identity providers of two clients both issue the sub "ana"; A's is a global_admin, B's is not.
         const anaOfA = Fixtures.user({

@@ -1,6 +1,6 @@
 /** The `Directory` contract: clients and users upserted and read back. */
 import { assert, layer } from "@effect/vitest"
-import { Directory } from "@legible/core"
+import { Ports } from "@legible/core"
 import { Fixtures } from "@legible/testkit"
 import { Effect } from "effect"
 import type { StoresLayer } from "./support.js"
@@ -10,7 +10,7 @@ export const directoryContract = (name: string, stores: StoresLayer) =>
   layer(stores)(`Directory contract: ${name}`, (it) => {
     it.effect("upsertClient creates, then renames; unknown clients are undefined", () =>
       Effect.gen(function* () {
-        const directory = yield* Directory.Directory
+        const directory = yield* Ports.Directory
         assert.isUndefined(yield* directory.getClient("dir-nobody"))
         assert.deepStrictEqual(yield* directory.upsertClient({ id: "dir-c1", name: "Primero" }), {
           id: "dir-c1",
@@ -23,7 +23,7 @@ export const directoryContract = (name: string, stores: StoresLayer) =>
 
     it.effect("upsertUser creates its client (named after its id) and keeps the latest name, email and role", () =>
       Effect.gen(function* () {
-        const directory = yield* Directory.Directory
+        const directory = yield* Ports.Directory
         const user = Fixtures.user({ id: "dir-u1", clientId: "dir-c2", name: "Ana", email: "ana@dir.test" })
         assert.deepStrictEqual(yield* directory.upsertUser(user), user)
         assert.deepStrictEqual(yield* directory.getClient("dir-c2"), { id: "dir-c2", name: "dir-c2" })
@@ -36,7 +36,7 @@ export const directoryContract = (name: string, stores: StoresLayer) =>
 
     it.effect("the same user id in two clients is two users: upserting one never touches the other", () =>
       Effect.gen(function* () {
-        const directory = yield* Directory.Directory
+        const directory = yield* Ports.Directory
         const ofA = Fixtures.user({ id: "dir-ana", clientId: "dir-c5", name: "Ana A", role: "global_admin" })
         const ofB = Fixtures.user({ id: "dir-ana", clientId: "dir-c6", name: "Ana B", email: "ana@b.test" })
         yield* directory.upsertUser(ofA)
@@ -51,7 +51,7 @@ export const directoryContract = (name: string, stores: StoresLayer) =>
 
     it.effect("a known client keeps its name when one of its users is upserted", () =>
       Effect.gen(function* () {
-        const directory = yield* Directory.Directory
+        const directory = yield* Ports.Directory
         yield* directory.upsertClient({ id: "dir-c3", name: "Nombre Real S.A." })
         yield* directory.upsertUser(Fixtures.user({ id: "dir-u3", clientId: "dir-c3" }))
         assert.deepStrictEqual(yield* directory.getClient("dir-c3"), { id: "dir-c3", name: "Nombre Real S.A." })
@@ -60,7 +60,7 @@ export const directoryContract = (name: string, stores: StoresLayer) =>
 
     it.effect("concurrent first tokens of one new client both succeed", () =>
       Effect.gen(function* () {
-        const directory = yield* Directory.Directory
+        const directory = yield* Ports.Directory
         const users = Array.from({ length: 8 }, (_, i) => Fixtures.user({ id: `dir-race-${i}`, clientId: "dir-c4" }))
         yield* Effect.forEach(users, (user) => directory.upsertUser(user), { concurrency: "unbounded" })
         for (const user of users) assert.deepStrictEqual(yield* directory.getUser(user.clientId, user.id), user)

@@ -3,7 +3,7 @@
  * archiving, the atomic submission — plus the list section (`ExtractionList.ts`).
  */
 import { assert, layer } from "@effect/vitest"
-import { Directory, Ports } from "@legible/core"
+import { Ports } from "@legible/core"
 import { Fixtures } from "@legible/testkit"
 import { Effect, Exit } from "effect"
 import { listSection } from "./ExtractionList.js"
@@ -90,7 +90,7 @@ export const extractionStoreContract = (name: string, stores: StoresLayer) =>
           name: "Rita",
           email: "r@x.test"
         })
-        yield* (yield* Directory.Directory).upsertUser(reviewer)
+        yield* (yield* Ports.Directory).upsertUser(reviewer)
         const store = yield* Ports.ExtractionStore
         const record = recordOf(mine, 120, { status: "completado" })
         yield* store.submit(submissionOf(record))
@@ -124,7 +124,7 @@ export const extractionStoreContract = (name: string, stores: StoresLayer) =>
       Effect.gen(function* () {
         const mine = yield* tenant("ex-actor")
         const theirs = yield* tenant("ex-actor-other")
-        const directory = yield* Directory.Directory
+        const directory = yield* Ports.Directory
         // The same sub in both clients; a global_admin of `theirs` acts in `mine`'s scope.
         yield* directory.upsertUser(
           Fixtures.user({ id: "rev", clientId: mine.client.id, name: "Rita", email: "r@m.test" })

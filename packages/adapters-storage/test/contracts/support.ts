@@ -1,5 +1,5 @@
 /** Shared pieces of the contract suites: the ports under test, isolated tenants, fixed times and ids. */
-import { Directory, Timestamp } from "@legible/core"
+import { type Directory, Ports, Timestamp } from "@legible/core"
 import { Fixtures, TestIds, TestTime } from "@legible/testkit"
 import { Effect, type Layer, Schema } from "effect"
 import type * as SqlStorage from "../../src/SqlStorage.js"
@@ -17,9 +17,9 @@ export interface Tenant {
 }
 
 /** Creates the tenant `name` (client `client-<name>`, user `user-<name>`) through the `Directory` port. */
-export const tenant = (name: string): Effect.Effect<Tenant, unknown, Directory.Directory> =>
+export const tenant = (name: string): Effect.Effect<Tenant, unknown, Ports.Directory> =>
   Effect.gen(function* () {
-    const directory = yield* Directory.Directory
+    const directory = yield* Ports.Directory
     const client = yield* directory.upsertClient({ id: `client-${name}`, name: `Cliente ${name}` })
     const user = yield* directory.upsertUser(
       Fixtures.user({

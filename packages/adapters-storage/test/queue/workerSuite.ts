@@ -3,7 +3,7 @@
  * outcome leaves in the `jobs` and `extractions` rows.
  */
 import { assert, layer } from "@effect/vitest"
-import { Directory, Ports, type Retry, Worker } from "@legible/core"
+import { Ports, type Retry, Worker } from "@legible/core"
 import { Fixtures, TestIds } from "@legible/testkit"
 import { Effect, Layer, Ref, type Scope } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -59,7 +59,7 @@ export const workerSuite = (
     it.effect("end to end: a submission wakes an idle worker at once; the store reads back the result", () =>
       Effect.gen(function* () {
         yield* clear
-        yield* (yield* Directory.Directory).upsertClient(Fixtures.client)
+        yield* (yield* Ports.Directory).upsertClient(Fixtures.client)
         const store = yield* Ports.ExtractionStore
         // Polling alone would take 30 s: only the submission's NOTIFY can wake the worker in time.
         yield* start({ pollMs: 30_000, handler: () => Effect.succeed(Fixtures.invoiceResult()) })

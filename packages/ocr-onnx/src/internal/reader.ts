@@ -7,7 +7,7 @@
  */
 import * as Fs from "node:fs"
 import { fileURLToPath } from "node:url"
-import { Document } from "@legible/core"
+import { Document, type Ports } from "@legible/core"
 import { Effect, Schema, type Scope } from "effect"
 import type { Limits } from "./mupdf/limits.js"
 import * as Pool from "./pool/pool.js"
@@ -134,7 +134,7 @@ export const workerScript = (): URL =>
 /** Starts the pool and returns the reader; the pool's threads end with the scope. */
 export const make = (
   settings: Settings
-): Effect.Effect<Document.DocumentReader["Service"], Document.DocumentError, Scope.Scope> =>
+): Effect.Effect<Ports.DocumentReader["Service"], Document.DocumentError, Scope.Scope> =>
   Effect.gen(function* () {
     const script = workerScript()
     if (!Fs.existsSync(script)) {

@@ -4,7 +4,7 @@
  * its time limit, and OCR models that cannot load.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { Document } from "@legible/core"
+import type { Ports } from "@legible/core"
 import { Duration, Effect } from "effect"
 import { beforeAll } from "vitest"
 import * as OnnxReader from "../../src/OnnxReader.js"
@@ -17,7 +17,7 @@ beforeAll(buildDist)
 const text = textPdf([invoice]).bytes
 
 /** Reads `bad`, expecting `reason`; then reads the text PDF on the same reader. Returns the failure and its time. */
-const refusedThenRead = (reader: Document.DocumentReader["Service"], bad: Uint8Array) =>
+const refusedThenRead = (reader: Ports.DocumentReader["Service"], bad: Uint8Array) =>
   Effect.gen(function* () {
     const [elapsed, error] = yield* Effect.timed(Effect.flip(reader.read(bad)))
     const next = yield* reader.read(text)

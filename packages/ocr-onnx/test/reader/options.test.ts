@@ -3,7 +3,7 @@
  * from a `ConfigProvider` (no environment variables are read by the package itself).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Document } from "@legible/core"
+import { Ports } from "@legible/core"
 import { Config, ConfigProvider, Effect, Layer } from "effect"
 import { beforeAll } from "vitest"
 import * as OnnxReader from "../../src/OnnxReader.js"
@@ -86,7 +86,7 @@ describe("OnnxReader options", () => {
         maxPages: Config.Int("MAX_PAGES")
       }).pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ WORKERS: "1", MAX_PAGES: "1" }))))
       const outcome = yield* Effect.gen(function* () {
-        const reader = yield* Document.DocumentReader
+        const reader = yield* Ports.DocumentReader
         const one = yield* reader.read(textPdf([invoice]).bytes)
         const two = yield* Effect.flip(reader.read(textPdf([invoice, invoice]).bytes))
         return { pages: one.numPages, refused: two.reason }

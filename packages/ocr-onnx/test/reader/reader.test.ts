@@ -4,7 +4,7 @@
  * page), and page images within their budget.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Document } from "@legible/core"
+import { type Document, Ports } from "@legible/core"
 import { Effect } from "effect"
 import { beforeAll } from "vitest"
 import * as OnnxReader from "../../src/OnnxReader.js"
@@ -21,7 +21,7 @@ const maxCer = 0.03
 const minBoxRecall = 0.85
 
 const read = (bytes: Uint8Array, options?: Document.ReadOptions) =>
-  Effect.flatMap(Document.DocumentReader, (reader) => reader.read(bytes, options))
+  Effect.flatMap(Ports.DocumentReader, (reader) => reader.read(bytes, options))
 
 const expectOcr = (page: Document.ReadPage | undefined, truth: ReturnType<typeof truthOf>) => {
   if (page === undefined) throw new Error("the page is missing")
@@ -134,7 +134,7 @@ describe("OnnxReader", () => {
 
     it.effect("identifies the type from the bytes in the calling thread", () =>
       Effect.gen(function* () {
-        const reader = yield* Document.DocumentReader
+        const reader = yield* Ports.DocumentReader
         expect(yield* reader.identify(raster(invoice, { format: "png", dpi: 50 }).bytes)).toBe("image/png")
         expect(yield* reader.identify(textPdf([invoice]).bytes)).toBe("application/pdf")
         const error = yield* Effect.flip(reader.identify(new TextEncoder().encode("<html><body>hola</body></html>")))

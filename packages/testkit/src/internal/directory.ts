@@ -1,4 +1,4 @@
-import { Directory } from "@legible/core"
+import { Ports } from "@legible/core"
 import { Effect } from "effect"
 import { type State, userKey } from "./state.js"
 
@@ -6,8 +6,8 @@ import { type State, userKey } from "./state.js"
  * The in-memory `Directory`: clients by id, users by (client, id); a user's unknown client is created, named after
  * its id.
  */
-export const make = (state: State): Directory.Directory["Service"] =>
-  Directory.Directory.of({
+export const make = (state: State): Ports.Directory["Service"] =>
+  Ports.Directory.of({
     upsertClient: (client) =>
       Effect.sync(() => {
         const stored = { id: client.id, name: client.name }
