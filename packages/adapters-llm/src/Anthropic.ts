@@ -7,12 +7,12 @@
  */
 import Anthropic from "@anthropic-ai/sdk"
 import { type Extractor, Ports } from "@legible/core"
-import { Config, Effect, Layer, Redacted } from "effect"
+import { Config, Effect, Layer, type Redacted } from "effect"
 import type { Chunk, Part } from "./internal/content.js"
 import * as Flow from "./internal/flow.js"
 import * as Prompt from "./internal/prompt.js"
 import * as Resilience from "./internal/resilience.js"
-import * as SkillSchema from "./SkillSchema.js"
+import * as SkillSchema from "./internal/skillSchema.js"
 
 /** Settings of the Anthropic extractor. */
 export interface Options extends Resilience.ProviderOptions {
@@ -107,77 +107,57 @@ const turn = (messages: Array<MessageParam>, message: Anthropic.Message): Flow.T
   }
 }
 
-const toFailure = (error: unknown): Resilience.HttpFailure => {
-  if (error instanceof Anthropic.APIConnectionTimeoutError)
-    return { status: undefined, headers: undefined, message: error.message, timeout: true }
-  if (error instanceof Anthropic.APIError) {
-    const status: number | undefined = error.status
-    const detail = error.apiMessage ?? error.message
+// The SDK's own message is the whole JSON body; the API's message reads better in a job's error.
+const toFailure = Resilience.sdkFailure(Anthropic, (error) => {
+  const detail = error.apiMessage ?? error.message
+  return error.status === undefined ? detail : `${error.status} ${detail}`
+})
+
+/** The conversation of one request: the skill as the one tool, forced, and the document in the user turn. */
+const dialogue =
+  (client: Anthropic, options: Options) =>
+  (request: Extractor.ExtractRequest): Flow.Dialogue<Array<MessageParam>, Anthropic.Message> => {
+    const system = Prompt.system(request.skill, "tool")
+    const schema = SkillSchema.fromFields(request.skill.fields)
+    const tool: Anthropic.Tool = {
+      name: SkillSchema.TOOL_NAME,
+      description: "Records the values of the skill's fields as printed in the document.",
+      input_schema: JSON.parse(JSON.stringify(schema)) as Anthropic.Tool.InputSchema
+    }
     return {
-      status,
-      headers: error.headers,
-      message: status === undefined ? detail : `${status} ${detail}`,
-      timeout: false
+      start: (chunk, index, count) => [
+        { role: "user", content: userContent(chunk, index, count, request.document.numPages) }
+      ],
+      request: (messages, maxTokens, sdkOptions) =>
+        client.messages.create(
+          {
+            model: request.model,
+            max_tokens: maxTokens,
+            system,
+            messages,
+            tools: [tool],
+            tool_choice: { type: "tool", name: SkillSchema.TOOL_NAME, disable_parallel_tool_use: true },
+            ...(options.temperature === undefined ? {} : { temperature: options.temperature })
+          },
+          sdkOptions
+        ),
+      turn
     }
   }
-  return { status: undefined, headers: undefined, message: String(error), timeout: false }
-}
 
 /** An Anthropic extractor with its own semaphore. */
 export const make = (options: Options): Effect.Effect<Ports.FieldExtractor["Service"]> =>
-  Effect.gen(function* () {
+  Effect.suspend(() => {
     const settings = Resilience.settings(options, { maxRequestBytes: 30_000_000, maxImages: 20 })
-    const caller = yield* Resilience.caller("Anthropic", settings)
     const client = new Anthropic({
-      apiKey: Redacted.value(options.apiKey),
+      ...Resilience.clientOptions(options, settings, "https://api.anthropic.com"),
       authToken: null,
       webhookKey: null,
-      baseURL: options.baseURL ?? "https://api.anthropic.com",
-      timeout: settings.timeoutMs,
-      maxRetries: 0,
-      logLevel: "off",
       openTelemetry: false
     })
-    const pattern = options.models ?? models
-
-    const extract = Effect.fn("Anthropic.extract")(function* (request: Extractor.ExtractRequest) {
-      const schema = SkillSchema.fromFields(request.skill.fields)
-      const system = Prompt.system(request.skill, "tool")
-      const tool: Anthropic.Tool = {
-        name: SkillSchema.TOOL_NAME,
-        description: "Records the values of the skill's fields as printed in the document.",
-        input_schema: JSON.parse(JSON.stringify(schema)) as Anthropic.Tool.InputSchema
-      }
-      const dialogue: Flow.Dialogue<Array<MessageParam>> = {
-        start: (chunk, index, count) => [
-          { role: "user", content: userContent(chunk, index, count, request.document.numPages) }
-        ],
-        send: (messages, maxTokens) =>
-          Effect.map(
-            Resilience.call(
-              caller,
-              (signal) =>
-                client.messages.create(
-                  {
-                    model: request.model,
-                    max_tokens: maxTokens,
-                    system,
-                    messages,
-                    tools: [tool],
-                    tool_choice: { type: "tool", name: SkillSchema.TOOL_NAME, disable_parallel_tool_use: true },
-                    ...(options.temperature === undefined ? {} : { temperature: options.temperature })
-                  },
-                  { signal, timeout: settings.timeoutMs, maxRetries: 0 }
-                ),
-              toFailure
-            ),
-            (message) => turn(messages, message)
-          )
-      }
-      return yield* Flow.extract(caller, dialogue, request, { pdf: true })
-    })
-
-    return Ports.FieldExtractor.of({ supports: (model) => pattern.test(model), extract })
+    return Effect.map(Resilience.caller("Anthropic", settings, toFailure), (caller) =>
+      Flow.extractor(caller, options.models ?? models, { pdf: true }, dialogue(client, options))
+    )
   })
 
 /** The Anthropic extractor as the `FieldExtractor`. */

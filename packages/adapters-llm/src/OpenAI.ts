@@ -6,13 +6,13 @@
  * v1 API, vLLM, Ollama or OpenRouter. Documents over the budget (20 MB, 50 images by default) are split by pages.
  */
 import { type Extractor, Ports } from "@legible/core"
-import { Config, Effect, Layer, Redacted } from "effect"
+import { Config, Effect, Layer, type Redacted } from "effect"
 import OpenAI from "openai"
 import type { Chunk, Part } from "./internal/content.js"
 import * as Flow from "./internal/flow.js"
 import * as Prompt from "./internal/prompt.js"
 import * as Resilience from "./internal/resilience.js"
-import * as SkillSchema from "./SkillSchema.js"
+import * as SkillSchema from "./internal/skillSchema.js"
 
 /** Settings of the OpenAI-compatible extractor. */
 export interface Options extends Resilience.ProviderOptions {
@@ -84,71 +84,53 @@ const turn = (
   }
 }
 
-const toFailure = (error: unknown): Resilience.HttpFailure => {
-  if (error instanceof OpenAI.APIConnectionTimeoutError)
-    return { status: undefined, headers: undefined, message: error.message, timeout: true }
-  if (error instanceof OpenAI.APIError) {
-    const status: number | undefined = error.status
-    return { status, headers: error.headers, message: error.message, timeout: false }
+const toFailure = Resilience.sdkFailure(OpenAI)
+
+/** The conversation of one request: the skill as the strict response format, the document in the user turn. */
+const dialogue =
+  (client: OpenAI, options: Options) =>
+  (request: Extractor.ExtractRequest): Flow.Dialogue<Array<MessageParam>, OpenAI.Chat.ChatCompletion> => {
+    const system = Prompt.system(request.skill, "json")
+    const schema = JSON.parse(JSON.stringify(SkillSchema.fromFields(request.skill.fields))) as Record<string, unknown>
+    const lengthParameter = options.maxTokensParameter ?? "max_completion_tokens"
+    return {
+      start: (chunk, index, count) => [
+        { role: "system", content: system },
+        { role: "user", content: userContent(chunk, index, count, request.document.numPages) }
+      ],
+      request: (messages, maxTokens, sdkOptions) =>
+        client.chat.completions.create(
+          {
+            model: request.model,
+            messages,
+            response_format: {
+              type: "json_schema",
+              json_schema: { name: SkillSchema.TOOL_NAME, strict: true, schema }
+            },
+            [lengthParameter]: maxTokens,
+            ...(options.temperature === undefined ? {} : { temperature: options.temperature })
+          },
+          sdkOptions
+        ),
+      turn
+    }
   }
-  return { status: undefined, headers: undefined, message: String(error), timeout: false }
-}
 
 /** An OpenAI-compatible extractor with its own semaphore. */
 export const make = (options: Options): Effect.Effect<Ports.FieldExtractor["Service"]> =>
-  Effect.gen(function* () {
+  Effect.suspend(() => {
     const settings = Resilience.settings(options, { maxRequestBytes: 20_000_000, maxImages: 50 })
-    const caller = yield* Resilience.caller("OpenAI", settings)
     const client = new OpenAI({
-      apiKey: Redacted.value(options.apiKey),
+      ...Resilience.clientOptions(options, settings, "https://api.openai.com/v1"),
       adminAPIKey: null,
       organization: null,
       project: null,
       webhookSecret: null,
-      baseURL: options.baseURL ?? "https://api.openai.com/v1",
-      timeout: settings.timeoutMs,
-      maxRetries: 0,
-      logLevel: "off",
       ...(options.headers === undefined ? {} : { defaultHeaders: { ...options.headers } })
     })
-    const pattern = options.models ?? models
-    const lengthParameter = options.maxTokensParameter ?? "max_completion_tokens"
-
-    const extract = Effect.fn("OpenAI.extract")(function* (request: Extractor.ExtractRequest) {
-      const schema = JSON.parse(JSON.stringify(SkillSchema.fromFields(request.skill.fields))) as Record<string, unknown>
-      const system = Prompt.system(request.skill, "json")
-      const dialogue: Flow.Dialogue<Array<MessageParam>> = {
-        start: (chunk, index, count) => [
-          { role: "system", content: system },
-          { role: "user", content: userContent(chunk, index, count, request.document.numPages) }
-        ],
-        send: (messages, maxTokens) =>
-          Effect.map(
-            Resilience.call(
-              caller,
-              (signal) =>
-                client.chat.completions.create(
-                  {
-                    model: request.model,
-                    messages,
-                    response_format: {
-                      type: "json_schema",
-                      json_schema: { name: SkillSchema.TOOL_NAME, strict: true, schema }
-                    },
-                    [lengthParameter]: maxTokens,
-                    ...(options.temperature === undefined ? {} : { temperature: options.temperature })
-                  },
-                  { signal, timeout: settings.timeoutMs, maxRetries: 0 }
-                ),
-              toFailure
-            ),
-            (completion) => turn(messages, completion)
-          )
-      }
-      return yield* Flow.extract(caller, dialogue, request, { pdf: options.pdfInput ?? true })
-    })
-
-    return Ports.FieldExtractor.of({ supports: (model) => pattern.test(model), extract })
+    return Effect.map(Resilience.caller("OpenAI", settings, toFailure), (caller) =>
+      Flow.extractor(caller, options.models ?? models, { pdf: options.pdfInput ?? true }, dialogue(client, options))
+    )
   })
 
 /** The OpenAI-compatible extractor as the `FieldExtractor`. */

@@ -3,11 +3,11 @@
  * larger `max_tokens`; on a refusal stop (permanent); check the answer against the skill and, if anything is
  * wrong, run one repair round; then merge the chunks' answers and sum the usage of every call.
  */
-import { Extractor, type Skill } from "@legible/core"
+import { Extractor, Ports, type Skill } from "@legible/core"
 import { Clock, Effect } from "effect"
-import * as Output from "../Output.js"
-import { type Chunk, chunks } from "./content.js"
-import type { Caller } from "./resilience.js"
+import { type Capabilities, type Chunk, chunks } from "./content.js"
+import * as Output from "./output.js"
+import { type Caller, call, type RequestOptions } from "./resilience.js"
 
 /** Tokens of one call. */
 export interface Tokens {
@@ -30,10 +30,13 @@ export interface Turn<M> {
   followUp(text: string): M
 }
 
-/** A provider's side of the conversation: the first messages of a chunk and a call. */
-export interface Dialogue<M> {
+/** A provider's side of the conversation (`M` its messages, `A` its answers): a chunk's first messages and a call. */
+export interface Dialogue<M, A> {
   start(chunk: Chunk, index: number, count: number): M
-  send(messages: M, maxTokens: number): Effect.Effect<Turn<M>, Extractor.ExtractorError>
+  /** One call of the SDK, given the attempt's options (`Resilience.call` times, retries and limits it). */
+  request(messages: M, maxTokens: number, options: RequestOptions): Promise<A>
+  /** How an answer reads for the flow. */
+  turn(messages: M, answer: A): Turn<M>
 }
 
 const refused = (provider: string, turn: Turn<unknown>) =>
@@ -46,9 +49,9 @@ const refused = (provider: string, turn: Turn<unknown>) =>
 const checked = (fields: ReadonlyArray<Skill.SkillField>, turn: Turn<unknown>): Output.Checked =>
   turn.output._tag === "Output" ? Output.check(fields, turn.output.value) : Output.unusable(fields, turn.output.why)
 
-const runChunk = <M>(
+const runChunk = <M, A>(
   caller: Caller,
-  dialogue: Dialogue<M>,
+  dialogue: Dialogue<M, A>,
   fields: ReadonlyArray<Skill.SkillField>,
   messages: M
 ): Effect.Effect<
@@ -59,7 +62,10 @@ const runChunk = <M>(
     const { settings, provider } = caller
     const tokens: Array<Tokens> = []
     const ask = (m: M, maxTokens: number) =>
-      Effect.tap(dialogue.send(m, maxTokens), (turn) => Effect.sync(() => tokens.push(turn.tokens)))
+      call(caller, (options) => dialogue.request(m, maxTokens, options)).pipe(
+        Effect.map((answer) => dialogue.turn(m, answer)),
+        Effect.tap((turn) => Effect.sync(() => tokens.push(turn.tokens)))
+      )
 
     let turn = yield* ask(messages, settings.maxTokens)
     if (turn.outcome === "overflow") {
@@ -95,11 +101,11 @@ const runChunk = <M>(
   })
 
 /** Runs an extraction through a provider's dialogue: chunks in parallel (bounded by the provider's semaphore). */
-export const extract = <M>(
+export const extract = <M, A>(
   caller: Caller,
-  dialogue: Dialogue<M>,
+  dialogue: Dialogue<M, A>,
   request: Extractor.ExtractRequest,
-  capabilities: { readonly pdf: boolean }
+  capabilities: Capabilities
 ): Effect.Effect<Extractor.ExtractResponse, Extractor.ExtractorError> =>
   Effect.gen(function* () {
     const started = yield* Clock.currentTimeMillis
@@ -131,4 +137,19 @@ export const extract = <M>(
         model: request.model
       }
     }
+  })
+
+/** A provider's `FieldExtractor`: it serves the models `pattern` matches, each request through its own dialogue. */
+export const extractor = <M, A>(
+  caller: Caller,
+  pattern: RegExp,
+  capabilities: Capabilities,
+  dialogue: (request: Extractor.ExtractRequest) => Dialogue<M, A>
+): Ports.FieldExtractor["Service"] =>
+  Ports.FieldExtractor.of({
+    supports: (model) => pattern.test(model),
+    extract: (request) =>
+      Effect.suspend(() => extract(caller, dialogue(request), request, capabilities)).pipe(
+        Effect.withSpan(`${caller.provider}.extract`)
+      )
   })

@@ -4,8 +4,8 @@
  * and whatever a model is talked into returning, only the skill's fields survive `Output.check`.
  */
 import type { Skill } from "@legible/core"
-import { TOOL_NAME } from "../SkillSchema.js"
 import type { Chunk } from "./content.js"
+import { TOOL_NAME } from "./skillSchema.js"
 
 /** How the model answers: by calling the one tool (Anthropic), or with JSON content (OpenAI structured outputs). */
 export type AnswerForm = "tool" | "json"

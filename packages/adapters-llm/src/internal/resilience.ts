@@ -4,7 +4,7 @@
  * `retry-after` capped below the job lease, no retry on other 4xx, and a semaphore per provider.
  */
 import { Extractor, Retry } from "@legible/core"
-import { Clock, Duration, Effect, Random, Semaphore } from "effect"
+import { Clock, Duration, Effect, Random, Redacted, Semaphore } from "effect"
 import type { Budget } from "./content.js"
 
 /** Settings shared by the providers (all optional; the defaults are in `settings`). */
@@ -77,6 +77,31 @@ export interface HttpFailure {
   readonly timeout: boolean
 }
 
+/** What `sdkFailure` reads of an SDK's API error. */
+interface ApiError extends Error {
+  readonly status: number | undefined
+  readonly headers: { get(name: string): string | null } | undefined
+}
+
+/** The error classes of a Stainless-generated SDK: `@anthropic-ai/sdk` and `openai` share them. */
+export interface SdkErrors<E extends ApiError> {
+  readonly APIConnectionTimeoutError: abstract new (...args: never) => Error
+  readonly APIError: abstract new (...args: never) => E
+}
+
+/** How an SDK's failure reads: its timeout, its API error (status, headers, `message`), or anything else. */
+export const sdkFailure =
+  <E extends ApiError>(sdk: SdkErrors<E>, message: (error: E) => string = (error) => error.message) =>
+  (error: unknown): HttpFailure => {
+    if (error instanceof sdk.APIConnectionTimeoutError) {
+      return { status: undefined, headers: undefined, message: error.message, timeout: true }
+    }
+    if (error instanceof sdk.APIError) {
+      return { status: error.status, headers: error.headers, message: message(error), timeout: false }
+    }
+    return { status: undefined, headers: undefined, message: String(error), timeout: false }
+  }
+
 /**
  * The wait a response asks for, in milliseconds: `retry-after-ms`, else `retry-after` in seconds or as an HTTP
  * date (relative to `nowMs`); undefined when absent or unreadable.
@@ -119,16 +144,21 @@ export const classify = (
   return { retryable: false, error: make("Rejected", true) }
 }
 
-/** A provider's gate: its settings and its semaphore. */
+/** A provider's gate: its settings, its semaphore and how its SDK's failures read. */
 export interface Caller {
   readonly provider: string
   readonly settings: Settings
   readonly semaphore: Semaphore.Semaphore
+  readonly toFailure: (error: unknown) => HttpFailure
 }
 
 /** A caller for a provider (one semaphore shared by all its requests). */
-export const caller = (provider: string, s: Settings): Effect.Effect<Caller> =>
-  Effect.map(Semaphore.make(s.concurrency), (semaphore) => ({ provider, settings: s, semaphore }))
+export const caller = (
+  provider: string,
+  s: Settings,
+  toFailure: (error: unknown) => HttpFailure
+): Effect.Effect<Caller> =>
+  Effect.map(Semaphore.make(s.concurrency), (semaphore) => ({ provider, settings: s, semaphore, toFailure }))
 
 const timedOut = (ms: number): HttpFailure => ({
   status: undefined,
@@ -137,18 +167,40 @@ const timedOut = (ms: number): HttpFailure => ({
   timeout: true
 })
 
+/** The options of an SDK client: the key and base URL given, our timeout, none of the SDK's retries or logs. */
+export const clientOptions = (
+  options: { readonly apiKey: Redacted.Redacted; readonly baseURL?: string | undefined },
+  s: Settings,
+  defaultBaseURL: string
+) => ({
+  apiKey: Redacted.value(options.apiKey),
+  baseURL: options.baseURL ?? defaultBaseURL,
+  timeout: s.timeoutMs,
+  maxRetries: 0,
+  logLevel: "off" as const
+})
+
+/** The per-request options of an SDK call: the attempt's abort signal, our timeout, no retry of the SDK's. */
+export interface RequestOptions {
+  readonly signal: AbortSignal
+  readonly timeout: number
+  readonly maxRetries: 0
+}
+
 /**
  * One request with timeout, retries and the concurrency limit. `send` gets the abort signal of the attempt: an
  * attempt that times out is aborted, not left running. The permit is held per attempt, not across backoff waits.
  */
 export const call = <A>(
   c: Caller,
-  send: (signal: AbortSignal) => Promise<A>,
-  toFailure: (error: unknown) => HttpFailure
+  send: (options: RequestOptions) => Promise<A>
 ): Effect.Effect<A, Extractor.ExtractorError> => {
   const { settings: s } = c
   const attempt = (n: number): Effect.Effect<A, Extractor.ExtractorError> =>
-    Effect.tryPromise({ try: (signal) => send(signal), catch: toFailure }).pipe(
+    Effect.tryPromise({
+      try: (signal) => send({ signal, timeout: s.timeoutMs, maxRetries: 0 }),
+      catch: c.toFailure
+    }).pipe(
       Effect.timeoutOrElse({ duration: s.timeoutMs, orElse: () => Effect.fail(timedOut(s.timeoutMs)) }),
       Semaphore.withPermit(c.semaphore),
       Effect.catch((failure: HttpFailure) => {

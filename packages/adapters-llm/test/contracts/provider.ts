@@ -9,7 +9,7 @@ import type { Extractor, Ports } from "@legible/core"
 import { Fixtures } from "@legible/testkit"
 import { Effect, Fiber, type Scope } from "effect"
 import type { ProviderOptions } from "../../src/internal/resilience.js"
-import * as SkillSchema from "../../src/SkillSchema.js"
+import * as SkillSchema from "../../src/internal/skillSchema.js"
 import { document, invoicePage, page, request } from "../support/documents.js"
 
 /** What the suite needs of a fake server. */

@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import type { Extractor } from "@legible/core"
 import { Fixtures } from "@legible/testkit"
 import { Schema } from "effect"
-import * as Output from "../src/Output.js"
+import * as Output from "../../src/internal/output.js"
 
 const fields = Fixtures.skill().fields
 

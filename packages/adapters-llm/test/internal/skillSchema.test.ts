@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import type { Skill } from "@legible/core"
 import { Fixtures } from "@legible/testkit"
 import fc from "fast-check"
-import * as SkillSchema from "../src/SkillSchema.js"
+import * as SkillSchema from "../../src/internal/skillSchema.js"
 
 type Node = SkillSchema.JsonSchema
 

@@ -7,7 +7,7 @@
  * wrong, and the problems must name the exact path for the repair message.
  */
 import type { Extractor, Skill } from "@legible/core"
-import * as SkillSchema from "./SkillSchema.js"
+import * as SkillSchema from "./skillSchema.js"
 
 /** One thing wrong with an answer: the top-level field it concerns, its path and what is wrong. */
 export interface Problem {
