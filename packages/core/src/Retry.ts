@@ -8,8 +8,8 @@ export interface RetryPolicy {
   readonly capMs: number
 }
 
-/** Defaults: 5 attempts, 2 s growing to at most 5 minutes. */
-export const defaultPolicy: RetryPolicy = { maxAttempts: 5, baseMs: 2_000, capMs: 300_000 }
+/** Defaults: 3 attempts (a job's, unless its submission says otherwise), 2 s growing to at most 5 minutes. */
+export const defaultPolicy: RetryPolicy = { maxAttempts: 3, baseMs: 2_000, capMs: 300_000 }
 
 /**
  * The delay before the retry that follows attempt number `attempt` (1-based): uniform in

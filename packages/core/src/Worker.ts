@@ -12,22 +12,30 @@ export class JobFailure extends Schema.TaggedError<JobFailure>()("JobFailure", {
 /** Processes one claimed job. Must be idempotent: delivery is at least once. */
 export type JobHandler<R> = (lease: Lease) => Effect.Effect<ExtractionResult, JobFailure, R>
 
-/** Options of a worker. */
+/** Options of a worker; those left out take `defaults`. */
 export interface WorkerOptions<R> {
   readonly workerId: string
   readonly handler: JobHandler<R>
   /** Jobs processed at once. */
-  readonly concurrency: number
+  readonly concurrency?: number | undefined
   /** How long a claim holds a job without a heartbeat; heartbeats run every third of it. */
-  readonly leaseMs: number
+  readonly leaseMs?: number | undefined
   /** Longest wait between polls when no notification arrives. */
-  readonly pollMs: number
+  readonly pollMs?: number | undefined
   /** Backoff of transient failures; attempts are capped by the smaller of its `maxAttempts` and the job's. */
-  readonly retry: Retry.RetryPolicy
-  /** How often lapsed jobs with no attempts left are ended in `error`. */
-  readonly reapEveryMs?: number
-  readonly random?: () => number
+  readonly retry?: Partial<Retry.RetryPolicy> | undefined
+  /** How often lapsed jobs with no attempts left are ended in `error`. Default: every lease. */
+  readonly reapEveryMs?: number | undefined
+  readonly random?: (() => number) | undefined
 }
+
+/** The defaults of `WorkerOptions`. */
+export const defaults = {
+  concurrency: 2,
+  leaseMs: 60_000,
+  pollMs: 5_000,
+  retry: Retry.defaultPolicy
+} as const
 
 /** A running worker. */
 export interface RunningWorker {
@@ -36,6 +44,13 @@ export interface RunningWorker {
   /** Jobs in flight now. */
   readonly inFlight: Effect.Effect<number>
 }
+
+// Every retry and every final failure is logged (the runJob span annotates the job, extraction and attempt); the
+// message is the JobFailure's, which names the stage and reason and never holds document bytes or secrets.
+const logFailure = (what: string, reason: "permanent" | "attempts exhausted" | "transient", message: string) =>
+  (reason === "transient" ? Effect.logWarning(what) : Effect.logError(what)).pipe(
+    Effect.annotateLogs({ reason, message })
+  )
 
 const describe = (cause: Cause.Cause<unknown>): string => {
   const error = Cause.squash(cause)
@@ -47,7 +62,14 @@ const describe = (cause: Cause.Cause<unknown>): string => {
  * completes, retries (exponential backoff, full jitter) or fails each job, every write fenced by the lease.
  * Closing the scope stops it at once (in-flight jobs released); `stop` is the graceful path.
  */
-export const start = Effect.fn("Worker.start")(function* <R>(options: WorkerOptions<R>) {
+export const start = Effect.fn("Worker.start")(function* <R>(given: WorkerOptions<R>) {
+  const options = {
+    ...given,
+    concurrency: given.concurrency ?? defaults.concurrency,
+    leaseMs: given.leaseMs ?? defaults.leaseMs,
+    pollMs: given.pollMs ?? defaults.pollMs,
+    retry: { ...defaults.retry, ...given.retry }
+  }
   const queue = yield* JobQueue
   const random = options.random ?? Math.random
   const permits = yield* Semaphore.make(options.concurrency)
@@ -59,13 +81,29 @@ export const start = Effect.fn("Worker.start")(function* <R>(options: WorkerOpti
   const settle = (lease: Lease, exit: Exit.Exit<ExtractionResult, JobFailure>) => {
     if (Exit.isSuccess(exit)) return queue.complete(lease, exit.value)
     const failure = Cause.findErrorOption(exit.cause)
-    if (failure._tag === "Some" && failure.value.permanent) return queue.fail(lease, failure.value.message)
+    if (failure._tag === "Some" && failure.value.permanent) {
+      return queue
+        .fail(lease, failure.value.message)
+        .pipe(Effect.andThen(logFailure("extraction failed", "permanent", failure.value.message)))
+    }
     const message = failure._tag === "Some" ? failure.value.message : `worker failure: ${describe(exit.cause)}`
     // The job's own limit is the one the queue's claim and reaper enforce; never retry past it.
     const policy = { ...options.retry, maxAttempts: Math.min(options.retry.maxAttempts, lease.maxAttempts) }
-    return Retry.canRetry(policy, lease.attempt)
-      ? queue.retry(lease, message, Retry.backoff(policy, lease.attempt, random))
-      : queue.fail(lease, `${message} (gave up after ${lease.attempt} attempts)`)
+    if (!Retry.canRetry(policy, lease.attempt)) {
+      return queue
+        .fail(lease, `${message} (gave up after ${lease.attempt} attempts)`)
+        .pipe(Effect.andThen(logFailure("extraction failed", "attempts exhausted", message)))
+    }
+    const delayMs = Retry.backoff(policy, lease.attempt, random)
+    return queue
+      .retry(lease, message, delayMs)
+      .pipe(
+        Effect.andThen(
+          logFailure("extraction attempt failed; retrying", "transient", message).pipe(
+            Effect.annotateLogs({ retryInMs: delayMs })
+          )
+        )
+      )
   }
 
   // Extends the lease every third of it. On `LeaseLost`, or when no heartbeat got through for a whole lease

@@ -1,10 +1,11 @@
 /**
- * The server's configuration: the ONLY module that names environment variables. Everything is read through effect
- * `Config` (so tests can pass a `ConfigProvider`), secrets as `Config.Redacted`, and checked together by `load`,
- * which fails with one `InvalidSettings` message naming the variable to fix. An empty variable counts as unset.
+ * The server's configuration: the one module that names environment variables. Values are read with effect's
+ * `Config` (tests pass their own `ConfigProvider`); each adapter owns its options' defaults and ranges, and the
+ * settings carry only what the operator set for them (`undefined`: the adapter's default). An invalid value fails
+ * `load` with one `InvalidSettings` message naming the variable and the form it expects.
  */
 import * as Path from "node:path"
-import { Config, Effect, Option, Redacted, Schema } from "effect"
+import { Config, ConfigProvider, Effect, Option, Redacted, Schema } from "effect"
 import type { LogLevel } from "effect/LogLevel"
 
 /** The spec's default model, used where OpenAI is configured and `LEGIBLE_DEFAULT_MODEL` is not set. */
@@ -34,7 +35,7 @@ export interface ProviderSettings {
   readonly baseUrl: string | undefined
 }
 
-/** Every setting of the server, defaults applied and checked. */
+/** Every setting of the server. Adapter options left `undefined` take the adapter's default. */
 export interface Settings {
   readonly host: string
   readonly port: number
@@ -42,35 +43,36 @@ export interface Settings {
   readonly dataDir: string
   /** PostgreSQL; `undefined` means embedded PGlite in `dataDir`. */
   readonly databaseUrl: Redacted.Redacted<string> | undefined
-  readonly databaseMaxConnections: number
+  readonly databaseMaxConnections: number | undefined
   /** Absolute; `undefined` keeps documents in the database. */
   readonly documentsDir: string | undefined
   readonly jwt: JwtSettings
   readonly anthropic: ProviderSettings | undefined
   readonly openai: ProviderSettings | undefined
   readonly defaultModel: string
-  readonly llm: { readonly timeoutSeconds: number; readonly maxAttempts: number; readonly concurrency: number }
-  readonly maxBodyBytes: number
-  readonly worker: {
-    readonly concurrency: number
-    readonly leaseSeconds: number
-    readonly maxAttempts: number
-    readonly pollSeconds: number
-    readonly shutdownGraceSeconds: number
+  readonly llm: {
+    readonly timeoutSeconds: number | undefined
+    readonly maxAttempts: number | undefined
+    readonly concurrency: number | undefined
   }
+  readonly maxBodyBytes: number | undefined
+  readonly worker: {
+    readonly concurrency: number | undefined
+    readonly leaseSeconds: number | undefined
+    readonly maxAttempts: number | undefined
+    readonly pollSeconds: number | undefined
+  }
+  readonly shutdownGraceSeconds: number
   readonly ocr: {
     readonly workers: number | undefined
-    readonly pageTimeoutSeconds: number
-    readonly maxPages: number
-    /** The OCR recognizer's precision (`OnnxReader` `models.precision`). */
-    readonly precision: "float32" | "int8" | "auto"
-    /** The word lists that check the OCR's diacritics (`OnnxReader` `models.lexicon`); empty: none. */
-    readonly lexicon: ReadonlyArray<"es" | "en">
-    /** The text detector's input size relative to the page render (`OnnxReader` `models.detectionScale`). */
-    readonly detectionScale: number
+    readonly pageTimeoutSeconds: number | undefined
+    readonly maxPages: number | undefined
+    readonly precision: "float32" | "int8" | "auto" | undefined
+    /** The word lists that check the OCR's diacritics; `[]`: none. */
+    readonly lexicon: ReadonlyArray<"es" | "en"> | undefined
+    readonly detectionScale: number | undefined
   }
-  /** When catalogs are searched with an in-process trigram index, and how many bytes those indexes may hold. */
-  readonly catalogIndex: { readonly minRecords: number; readonly cacheBytes: number }
+  readonly catalogIndex: { readonly minRecords: number | undefined; readonly cacheBytes: number | undefined }
   readonly retentionDays: number | undefined
   readonly logLevel: LogLevel
   readonly logFormat: "json" | "pretty"
@@ -81,139 +83,129 @@ export class InvalidSettings extends Schema.TaggedError<InvalidSettings>()("Inva
   message: Schema.String
 }) {}
 
-const text = (name: string): Config.Config<string | undefined> =>
-  Config.option(Config.String(name)).pipe(
-    Config.map((value) => (Option.isSome(value) && value.value.trim().length > 0 ? value.value.trim() : undefined))
-  )
-
-const secret = (name: string): Config.Config<Redacted.Redacted<string> | undefined> =>
-  Config.option(Config.Redacted(name)).pipe(
-    Config.map((value) =>
-      Option.isSome(value) && Redacted.value(value.value).trim().length > 0
-        ? Redacted.make(Redacted.value(value.value).trim(), { label: name })
-        : undefined
+/**
+ * The process environment as the settings read it: values trimmed, and an empty value counts as unset (as in a
+ * compose file's `LEGIBLE_X=`).
+ */
+export const fromEnv = (env: Record<string, string | undefined>): ConfigProvider.ConfigProvider =>
+  ConfigProvider.fromEnv({
+    env: Object.fromEntries(
+      Object.entries(env).flatMap(([name, value]) => {
+        const trimmed = value?.trim() ?? ""
+        return trimmed.length === 0 ? [] : [[name, trimmed]]
+      })
     )
+  })
+
+const optional = <A>(config: Config.Config<A>): Config.Config<A | undefined> =>
+  Config.option(config).pipe(Config.map(Option.getOrUndefined))
+
+const whole = (minimum: number, maximum: number) =>
+  Schema.Int.check(
+    Schema.isBetween({ minimum, maximum }, { message: `Expected a whole number from ${minimum} to ${maximum}` })
   )
 
-/** The raw values of every variable (unset: `undefined`), before defaults and checks. */
+const Seconds = Schema.Finite.check(Schema.isGreaterThan(0, { message: "Expected a number of seconds above 0" }))
+
+const HttpUrl = Schema.String.check(
+  Schema.makeFilter((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+    message: "Expected an http(s) URL"
+  })
+)
+
+const PostgresUrl = Schema.Redacted(
+  Schema.String.check(
+    Schema.isPattern(/^postgres(ql)?:\/\//, { message: "Expected a postgres:// or postgresql:// URL" })
+  )
+)
+
+const Lexicon = Schema.Union([
+  Schema.Literal("none"),
+  Schema.String.check(
+    Schema.isPattern(/^\s*(es|en)\s*(,\s*(es|en)\s*)*$/i, {
+      message: 'Expected "none" or a comma-separated list of es, en'
+    })
+  )
+])
+
+const lexiconLanguages = (raw: string): ReadonlyArray<"es" | "en"> => {
+  const codes = raw.split(",").map((code) => code.trim().toLowerCase())
+  return raw === "none" ? [] : (["es", "en"] as const).filter((language) => codes.includes(language))
+}
+
+/** Every variable, decoded and checked on its own (unset: `undefined`). */
 export const variables = Config.all({
-  host: text("LEGIBLE_HOST"),
-  port: text("LEGIBLE_PORT"),
-  dataDir: text("LEGIBLE_DATA_DIR"),
-  databaseUrl: secret("LEGIBLE_DATABASE_URL"),
-  databaseMaxConnections: text("LEGIBLE_DATABASE_MAX_CONNECTIONS"),
-  documentsDir: text("LEGIBLE_DOCUMENTS_DIR"),
-  jwtSecret: secret("LEGIBLE_JWT_SECRET"),
-  jwksUrl: text("LEGIBLE_JWT_JWKS_URL"),
-  jwtIssuer: text("LEGIBLE_JWT_ISSUER"),
-  jwtAudience: text("LEGIBLE_JWT_AUDIENCE"),
-  anthropicApiKey: secret("LEGIBLE_ANTHROPIC_API_KEY"),
-  anthropicBaseUrl: text("LEGIBLE_ANTHROPIC_BASE_URL"),
-  openaiApiKey: secret("LEGIBLE_OPENAI_API_KEY"),
-  openaiBaseUrl: text("LEGIBLE_OPENAI_BASE_URL"),
-  defaultModel: text("LEGIBLE_DEFAULT_MODEL"),
-  llmTimeoutSeconds: text("LEGIBLE_LLM_TIMEOUT_SECONDS"),
-  llmMaxAttempts: text("LEGIBLE_LLM_MAX_ATTEMPTS"),
-  llmConcurrency: text("LEGIBLE_LLM_CONCURRENCY"),
-  maxBodyBytes: text("LEGIBLE_MAX_BODY_BYTES"),
-  workerConcurrency: text("LEGIBLE_WORKER_CONCURRENCY"),
-  leaseSeconds: text("LEGIBLE_LEASE_SECONDS"),
-  maxAttempts: text("LEGIBLE_MAX_ATTEMPTS"),
-  pollSeconds: text("LEGIBLE_WORKER_POLL_SECONDS"),
-  shutdownGraceSeconds: text("LEGIBLE_SHUTDOWN_GRACE_SECONDS"),
-  ocrWorkers: text("LEGIBLE_OCR_WORKERS"),
-  ocrPageTimeoutSeconds: text("LEGIBLE_OCR_PAGE_TIMEOUT_SECONDS"),
-  ocrMaxPages: text("LEGIBLE_OCR_MAX_PAGES"),
-  ocrPrecision: text("LEGIBLE_OCR_PRECISION"),
-  ocrLexicon: text("LEGIBLE_OCR_LEXICON"),
-  ocrDetectionScale: text("LEGIBLE_OCR_DETECTION_SCALE"),
-  catalogIndexMinRecords: text("LEGIBLE_CATALOG_INDEX_MIN_RECORDS"),
-  catalogIndexCacheMb: text("LEGIBLE_CATALOG_INDEX_CACHE_MB"),
-  retentionDays: text("LEGIBLE_RETENTION_DAYS"),
-  logLevel: text("LEGIBLE_LOG_LEVEL"),
-  logFormat: text("LEGIBLE_LOG_FORMAT")
+  host: optional(Config.NonEmptyString("LEGIBLE_HOST")),
+  port: optional(Config.Port("LEGIBLE_PORT")),
+  dataDir: optional(Config.String("LEGIBLE_DATA_DIR")),
+  databaseUrl: optional(Config.schema(PostgresUrl, "LEGIBLE_DATABASE_URL")),
+  databaseMaxConnections: optional(Config.schema(whole(2, 1000), "LEGIBLE_DATABASE_MAX_CONNECTIONS")),
+  documentsDir: optional(Config.String("LEGIBLE_DOCUMENTS_DIR")),
+  jwtSecret: optional(Config.Redacted("LEGIBLE_JWT_SECRET")),
+  jwksUrl: optional(Config.schema(HttpUrl, "LEGIBLE_JWT_JWKS_URL")),
+  jwtIssuer: optional(Config.String("LEGIBLE_JWT_ISSUER")),
+  jwtAudience: optional(Config.String("LEGIBLE_JWT_AUDIENCE")),
+  anthropicApiKey: optional(Config.Redacted("LEGIBLE_ANTHROPIC_API_KEY")),
+  anthropicBaseUrl: optional(Config.schema(HttpUrl, "LEGIBLE_ANTHROPIC_BASE_URL")),
+  openaiApiKey: optional(Config.Redacted("LEGIBLE_OPENAI_API_KEY")),
+  openaiBaseUrl: optional(Config.schema(HttpUrl, "LEGIBLE_OPENAI_BASE_URL")),
+  defaultModel: optional(Config.String("LEGIBLE_DEFAULT_MODEL")),
+  llmTimeoutSeconds: optional(Config.schema(Seconds, "LEGIBLE_LLM_TIMEOUT_SECONDS")),
+  llmMaxAttempts: optional(Config.schema(whole(1, 20), "LEGIBLE_LLM_MAX_ATTEMPTS")),
+  llmConcurrency: optional(Config.schema(whole(1, 1000), "LEGIBLE_LLM_CONCURRENCY")),
+  maxBodyBytes: optional(Config.schema(whole(1024, 2 ** 31), "LEGIBLE_MAX_BODY_BYTES")),
+  workerConcurrency: optional(Config.schema(whole(1, 256), "LEGIBLE_WORKER_CONCURRENCY")),
+  leaseSeconds: optional(Config.schema(Seconds, "LEGIBLE_LEASE_SECONDS")),
+  maxAttempts: optional(Config.schema(whole(1, 100), "LEGIBLE_MAX_ATTEMPTS")),
+  pollSeconds: optional(Config.schema(Seconds, "LEGIBLE_WORKER_POLL_SECONDS")),
+  shutdownGraceSeconds: Config.schema(
+    Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0)),
+    "LEGIBLE_SHUTDOWN_GRACE_SECONDS"
+  ).pipe(Config.withDefault(30)),
+  ocrWorkers: optional(Config.schema(whole(1, 256), "LEGIBLE_OCR_WORKERS")),
+  ocrPageTimeoutSeconds: optional(Config.schema(Seconds, "LEGIBLE_OCR_PAGE_TIMEOUT_SECONDS")),
+  ocrMaxPages: optional(Config.schema(whole(1, 100_000), "LEGIBLE_OCR_MAX_PAGES")),
+  ocrPrecision: optional(Config.Literals(["auto", "float32", "int8"], "LEGIBLE_OCR_PRECISION")),
+  ocrLexicon: optional(Config.schema(Lexicon, "LEGIBLE_OCR_LEXICON").pipe(Config.map(lexiconLanguages))),
+  ocrDetectionScale: optional(
+    Config.schema(Schema.Finite.check(Schema.isBetween({ minimum: 0.25, maximum: 1 })), "LEGIBLE_OCR_DETECTION_SCALE")
+  ),
+  catalogIndexMinRecords: optional(Config.schema(whole(1, 1_000_000_000), "LEGIBLE_CATALOG_INDEX_MIN_RECORDS")),
+  catalogIndexCacheMb: optional(Config.schema(whole(0, 1_048_576), "LEGIBLE_CATALOG_INDEX_CACHE_MB")),
+  retentionDays: optional(Config.schema(whole(1, 36_500), "LEGIBLE_RETENTION_DAYS")),
+  logLevel: Config.LogLevel("LEGIBLE_LOG_LEVEL").pipe(Config.withDefault("Info")),
+  logFormat: Config.Literals(["json", "pretty"], "LEGIBLE_LOG_FORMAT").pipe(Config.withDefault("json"))
 })
 
-/** The raw values `variables` reads. */
+/** The values `variables` reads. */
 export type Variables = Config.Success<typeof variables>
 
-class Problem extends Error {}
+const MIN_SECRET_BYTES = 32
 
-const fail = (message: string): never => {
-  throw new Problem(message)
-}
-
-const int = (name: string, raw: string | undefined, fallback: number, min: number, max: number): number => {
-  if (raw === undefined) return fallback
-  if (!/^\d+$/.test(raw)) return fail(`${name} must be a whole number (got "${raw}")`)
-  const value = Number(raw)
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    return fail(`${name} must be between ${min} and ${max} (got ${raw})`)
-  }
-  return value
-}
-
-const number = (name: string, raw: string | undefined, fallback: number, min: number, max: number): number => {
-  if (raw === undefined) return fallback
-  const value = Number(raw)
-  if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) {
-    return fail(`${name} must be a number between ${min} and ${max} (got "${raw}")`)
-  }
-  return value
-}
-
-const httpUrl = (name: string, raw: string | undefined): string | undefined => {
-  if (raw === undefined) return undefined
-  try {
-    const url = new URL(raw)
-    if (url.protocol === "http:" || url.protocol === "https:") return raw
-  } catch {
-    // reported below
-  }
-  return fail(`${name} must be an http(s) URL (got "${raw}")`)
-}
-
-const OCR_LEXICON_LANGUAGES = ["es", "en"] as const
-
-/** `es,en` (the default), a subset, or `none`: the word lists that check the OCR's diacritics. */
-const ocrLexicon = (raw: string | undefined): ReadonlyArray<"es" | "en"> => {
-  if (raw === undefined) return OCR_LEXICON_LANGUAGES
-  const codes = raw.split(",").map((code) => code.trim().toLowerCase())
-  if (codes.length === 1 && codes[0] === "none") return []
-  const known = codes.filter((code) => OCR_LEXICON_LANGUAGES.some((language) => language === code))
-  return known.length === codes.length
-    ? OCR_LEXICON_LANGUAGES.filter((language) => known.includes(language))
-    : fail(`LEGIBLE_OCR_LEXICON must be none or a comma-separated list of es, en (got "${raw}")`)
-}
-
-const LOG_LEVELS: ReadonlyArray<LogLevel> = ["All", "Fatal", "Error", "Warn", "Info", "Debug", "Trace", "None"]
-
-const logLevel = (raw: string | undefined): LogLevel => {
-  if (raw === undefined) return "Info"
-  const found = LOG_LEVELS.find((level) => level.toLowerCase() === raw.toLowerCase())
-  return found ?? fail(`LEGIBLE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${raw}")`)
-}
-
-const jwtSettings = (v: Variables, embedded: boolean): JwtSettings => {
+const jwtSettings = (v: Variables, embedded: boolean): JwtSettings | InvalidSettings => {
+  const invalid = (message: string) => new InvalidSettings({ message })
   if (v.jwksUrl !== undefined) {
     if (v.jwtSecret !== undefined) {
-      return fail("set either LEGIBLE_JWT_SECRET (HS256) or LEGIBLE_JWT_JWKS_URL (RS256/ES256/EdDSA), not both")
+      return invalid("set either LEGIBLE_JWT_SECRET (HS256) or LEGIBLE_JWT_JWKS_URL (RS256/ES256/EdDSA), not both")
     }
-    const url = httpUrl("LEGIBLE_JWT_JWKS_URL", v.jwksUrl)!
     if (v.jwtIssuer === undefined || v.jwtAudience === undefined) {
-      return fail("LEGIBLE_JWT_JWKS_URL needs LEGIBLE_JWT_ISSUER and LEGIBLE_JWT_AUDIENCE (the expected iss and aud)")
+      return invalid(
+        "LEGIBLE_JWT_JWKS_URL needs LEGIBLE_JWT_ISSUER and LEGIBLE_JWT_AUDIENCE (the expected iss and aud)"
+      )
     }
-    return { _tag: "Jwks", url, issuer: v.jwtIssuer, audience: v.jwtAudience }
+    return { _tag: "Jwks", url: v.jwksUrl, issuer: v.jwtIssuer, audience: v.jwtAudience }
   }
   if (v.jwtSecret !== undefined) {
     const bytes = Buffer.byteLength(Redacted.value(v.jwtSecret), "utf8")
-    if (bytes < 32) {
-      return fail(`LEGIBLE_JWT_SECRET must be at least 32 bytes (got ${bytes}); e.g. \`openssl rand -base64 48\``)
+    if (bytes < MIN_SECRET_BYTES) {
+      return invalid(
+        `LEGIBLE_JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes (got ${bytes}); e.g. \`openssl rand -base64 48\``
+      )
     }
     return { _tag: "Secret", secret: v.jwtSecret, issuer: v.jwtIssuer, audience: v.jwtAudience }
   }
   if (!embedded) {
-    return fail(
+    return invalid(
       "LEGIBLE_JWT_SECRET is required with PostgreSQL (LEGIBLE_DATABASE_URL): every api process must verify " +
         "tokens with the same secret. Generate one with `openssl rand -base64 48`, or set LEGIBLE_JWT_JWKS_URL."
     )
@@ -221,8 +213,8 @@ const jwtSettings = (v: Variables, embedded: boolean): JwtSettings => {
   return { _tag: "Generated", issuer: v.jwtIssuer, audience: v.jwtAudience }
 }
 
-const provider = (apiKey: Redacted.Redacted<string> | undefined, baseUrl: string | undefined, name: string) =>
-  apiKey === undefined ? undefined : { apiKey, baseUrl: httpUrl(`LEGIBLE_${name}_BASE_URL`, baseUrl) }
+const provider = (apiKey: Redacted.Redacted<string> | undefined, baseUrl: string | undefined) =>
+  apiKey === undefined ? undefined : { apiKey, baseUrl }
 
 /**
  * The model of submissions that name none (DESIGN.md): `LEGIBLE_DEFAULT_MODEL`, else the spec's `gpt-4o-mini` where
@@ -236,76 +228,77 @@ export const defaultModel = (v: Pick<Variables, "defaultModel" | "openaiApiKey" 
       ? ANTHROPIC_DEFAULT_MODEL
       : LOCAL_MODEL)
 
-/** Applies the defaults and checks every value; `cwd` resolves relative directories. */
+/** Applies the server's own defaults and the checks across variables; `cwd` resolves relative directories. */
 export const resolve = (v: Variables, cwd: string): Settings | InvalidSettings => {
-  try {
-    const embedded = v.databaseUrl === undefined
-    if (!embedded) {
-      const url = Redacted.value(v.databaseUrl!)
-      if (!/^postgres(ql)?:\/\//.test(url)) fail("LEGIBLE_DATABASE_URL must be a postgres:// or postgresql:// URL")
-    }
-    const port = int("LEGIBLE_PORT", v.port, 8080, 0, 65_535)
-    const leaseSeconds = number("LEGIBLE_LEASE_SECONDS", v.leaseSeconds, 60, 1, 3600)
-    const logFormat = v.logFormat ?? "json"
-    if (logFormat !== "json" && logFormat !== "pretty") return fail("LEGIBLE_LOG_FORMAT must be json or pretty")
-    return {
-      host: v.host ?? "127.0.0.1",
-      port,
-      dataDir: Path.resolve(cwd, v.dataDir ?? DEFAULT_DATA_DIR),
-      databaseUrl: v.databaseUrl,
-      databaseMaxConnections: int("LEGIBLE_DATABASE_MAX_CONNECTIONS", v.databaseMaxConnections, 10, 2, 1000),
-      documentsDir: v.documentsDir === undefined ? undefined : Path.resolve(cwd, v.documentsDir),
-      jwt: jwtSettings(v, embedded),
-      anthropic: provider(v.anthropicApiKey, v.anthropicBaseUrl, "ANTHROPIC"),
-      openai: provider(v.openaiApiKey, v.openaiBaseUrl, "OPENAI"),
-      defaultModel: defaultModel(v),
-      llm: {
-        timeoutSeconds: number("LEGIBLE_LLM_TIMEOUT_SECONDS", v.llmTimeoutSeconds, 60, 1, 3600),
-        maxAttempts: int("LEGIBLE_LLM_MAX_ATTEMPTS", v.llmMaxAttempts, 4, 1, 20),
-        concurrency: int("LEGIBLE_LLM_CONCURRENCY", v.llmConcurrency, 4, 1, 1000)
-      },
-      maxBodyBytes: int("LEGIBLE_MAX_BODY_BYTES", v.maxBodyBytes, 40 * 1024 * 1024, 1024, 2 ** 31),
-      worker: {
-        concurrency: int("LEGIBLE_WORKER_CONCURRENCY", v.workerConcurrency, 2, 1, 256),
-        leaseSeconds,
-        maxAttempts: int("LEGIBLE_MAX_ATTEMPTS", v.maxAttempts, 3, 1, 100),
-        pollSeconds: number("LEGIBLE_WORKER_POLL_SECONDS", v.pollSeconds, 5, 0.05, 3600),
-        shutdownGraceSeconds: number("LEGIBLE_SHUTDOWN_GRACE_SECONDS", v.shutdownGraceSeconds, 30, 0, 3600)
-      },
-      ocr: {
-        workers: v.ocrWorkers === undefined ? undefined : int("LEGIBLE_OCR_WORKERS", v.ocrWorkers, 1, 1, 256),
-        pageTimeoutSeconds: number("LEGIBLE_OCR_PAGE_TIMEOUT_SECONDS", v.ocrPageTimeoutSeconds, 60, 1, 3600),
-        maxPages: int("LEGIBLE_OCR_MAX_PAGES", v.ocrMaxPages, 500, 1, 100_000),
-        precision:
-          v.ocrPrecision === undefined ||
-          v.ocrPrecision === "auto" ||
-          v.ocrPrecision === "float32" ||
-          v.ocrPrecision === "int8"
-            ? (v.ocrPrecision ?? "auto")
-            : fail(`LEGIBLE_OCR_PRECISION must be auto, float32 or int8 (got "${v.ocrPrecision}")`),
-        lexicon: ocrLexicon(v.ocrLexicon),
-        detectionScale: number("LEGIBLE_OCR_DETECTION_SCALE", v.ocrDetectionScale, 0.5, 0.25, 1)
-      },
-      catalogIndex: {
-        minRecords: int("LEGIBLE_CATALOG_INDEX_MIN_RECORDS", v.catalogIndexMinRecords, 5_000, 1, 1_000_000_000),
-        cacheBytes: int("LEGIBLE_CATALOG_INDEX_CACHE_MB", v.catalogIndexCacheMb, 256, 0, 1_048_576) * 1024 * 1024
-      },
-      retentionDays:
-        v.retentionDays === undefined ? undefined : int("LEGIBLE_RETENTION_DAYS", v.retentionDays, 1, 1, 36_500),
-      logLevel: logLevel(v.logLevel),
-      logFormat
-    }
-  } catch (error) {
-    if (error instanceof Problem) return new InvalidSettings({ message: error.message })
-    throw error
+  const embedded = v.databaseUrl === undefined
+  const jwt = jwtSettings(v, embedded)
+  if (jwt instanceof InvalidSettings) return jwt
+  return {
+    host: v.host ?? "127.0.0.1",
+    port: v.port ?? 8080,
+    dataDir: Path.resolve(cwd, v.dataDir ?? DEFAULT_DATA_DIR),
+    databaseUrl: v.databaseUrl,
+    databaseMaxConnections: v.databaseMaxConnections,
+    documentsDir: v.documentsDir === undefined ? undefined : Path.resolve(cwd, v.documentsDir),
+    jwt,
+    anthropic: provider(v.anthropicApiKey, v.anthropicBaseUrl),
+    openai: provider(v.openaiApiKey, v.openaiBaseUrl),
+    defaultModel: defaultModel(v),
+    llm: { timeoutSeconds: v.llmTimeoutSeconds, maxAttempts: v.llmMaxAttempts, concurrency: v.llmConcurrency },
+    maxBodyBytes: v.maxBodyBytes,
+    worker: {
+      concurrency: v.workerConcurrency,
+      leaseSeconds: v.leaseSeconds,
+      maxAttempts: v.maxAttempts,
+      pollSeconds: v.pollSeconds
+    },
+    shutdownGraceSeconds: v.shutdownGraceSeconds,
+    ocr: {
+      workers: v.ocrWorkers,
+      pageTimeoutSeconds: v.ocrPageTimeoutSeconds,
+      maxPages: v.ocrMaxPages,
+      precision: v.ocrPrecision,
+      lexicon: v.ocrLexicon,
+      detectionScale: v.ocrDetectionScale
+    },
+    catalogIndex: {
+      minRecords: v.catalogIndexMinRecords,
+      cacheBytes: v.catalogIndexCacheMb === undefined ? undefined : v.catalogIndexCacheMb * 1024 * 1024
+    },
+    retentionDays: v.retentionDays,
+    logLevel: v.logLevel,
+    logFormat: v.logFormat
   }
 }
 
-/** Reads every variable and resolves the settings against the working directory. */
+// Never echoed in a message: the secrets.
+const SECRETS = new Set([
+  "LEGIBLE_DATABASE_URL",
+  "LEGIBLE_JWT_SECRET",
+  "LEGIBLE_ANTHROPIC_API_KEY",
+  "LEGIBLE_OPENAI_API_KEY"
+])
+
+// effect's "Expected a value between 2 and 1000\n  at ["LEGIBLE_X"]" becomes
+// "LEGIBLE_X: Expected a value between 2 and 1000 (got "1")".
+const describe = (error: Config.ConfigError, provider: ConfigProvider.ConfigProvider) =>
+  Effect.gen(function* () {
+    const lines = error.cause.message.split("\n").map((line) => line.trim())
+    const name = lines.find((line) => line.startsWith("at "))?.match(/"([A-Z0-9_]+)"/)?.[1]
+    const what = lines.filter((line) => line.length > 0 && !line.startsWith("at ")).join("; ")
+    if (name === undefined) return `configuration: ${what}`
+    const node = SECRETS.has(name) ? undefined : yield* Effect.orElseSucceed(provider.load([name]), () => undefined)
+    return node?._tag === "Value" ? `${name}: ${what} (got ${JSON.stringify(node.value)})` : `${name}: ${what}`
+  })
+
+/** Reads every variable from the current `ConfigProvider` and resolves the settings against the working directory. */
 export const load: Effect.Effect<Settings, InvalidSettings> = Effect.gen(function* () {
-  const raw = yield* variables.pipe(
-    Effect.mapError((error) => new InvalidSettings({ message: `configuration: ${error.message}` }))
-  )
+  const provider = yield* ConfigProvider.ConfigProvider
+  const raw = yield* variables
+    .parse(provider)
+    .pipe(
+      Effect.catch((error) => Effect.flatMap(describe(error, provider), (message) => new InvalidSettings({ message })))
+    )
   const settings = resolve(raw, process.cwd())
   return settings instanceof InvalidSettings ? yield* settings : settings
 })

@@ -4,7 +4,7 @@
  * reader and the routed `FieldExtractor`.
  */
 import { Database, SqlCatalogStore, SqlJobQueue, SqlStorage } from "@legible/adapters-storage"
-import { CatalogMatching, type Document, type Errors, type Ports } from "@legible/core"
+import { CatalogMatching, type Document, type Errors, type Ports, Worker } from "@legible/core"
 import type { OnnxReader } from "@legible/ocr-onnx"
 import { Duration, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -35,13 +35,19 @@ export const database = (
   return Database.layer({ engine: "pglite", dataDir: `${settings.dataDir}/${PGLITE_DIR}` }).pipe(Layer.provide(lock))
 }
 
+// The options the operator set, for adapters whose options are not `| undefined`.
+const defined = <A extends object>(options: A): { [K in keyof A]?: Exclude<A[K], undefined> } =>
+  Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as {
+    [K in keyof A]?: Exclude<A[K], undefined>
+  }
+
 // The catalog store with the configured in-process index options replaces `SqlStorage`'s default one.
 const documents = (settings: Config.Settings) =>
   Layer.mergeAll(
     SqlStorage.layer({
       documents: settings.documentsDir === undefined ? undefined : { directory: settings.documentsDir }
     }),
-    SqlCatalogStore.layerWith(settings.catalogIndex)
+    SqlCatalogStore.layerWith(defined(settings.catalogIndex))
   )
 
 /** The stores over the database (documents in it, or in `LEGIBLE_DOCUMENTS_DIR`): what the api role needs. */
@@ -66,7 +72,7 @@ export const storage = (
 /** What the OCR reader gets from the settings (`LEGIBLE_OCR_*`). */
 export const readerOptions = (settings: Config.Settings): OnnxReader.Options => ({
   poolSize: settings.ocr.workers,
-  pageTimeLimitMs: settings.ocr.pageTimeoutSeconds * 1000,
+  pageTimeLimitMs: settings.ocr.pageTimeoutSeconds === undefined ? undefined : settings.ocr.pageTimeoutSeconds * 1000,
   maxPages: settings.ocr.maxPages,
   models: {
     precision: settings.ocr.precision,
@@ -86,14 +92,19 @@ export const reader = (settings: Config.Settings): Layer.Layer<Ports.DocumentRea
 
 /** The longest a provider's `retry-after` (or a backoff) may hold a job: 30 s, and never more than half its lease. */
 export const providerWaitCap = (settings: Config.Settings): Duration.Duration =>
-  Duration.millis(Math.min(30_000, (settings.worker.leaseSeconds * 1000) / 2))
+  Duration.millis(
+    Math.min(
+      30_000,
+      (settings.worker.leaseSeconds === undefined ? Worker.defaults.leaseMs : settings.worker.leaseSeconds * 1000) / 2
+    )
+  )
 
 /**
  * What every provider gets: our timeout, attempts and concurrency, and waits capped below the job lease (a
  * `retry-after: 3600` must not hold a job an hour; the adapters' own 30 s cap is above a short lease).
  */
 export const providerOptions = (settings: Config.Settings) => ({
-  timeout: Duration.seconds(settings.llm.timeoutSeconds),
+  timeout: settings.llm.timeoutSeconds === undefined ? undefined : Duration.seconds(settings.llm.timeoutSeconds),
   maxAttempts: settings.llm.maxAttempts,
   concurrency: settings.llm.concurrency,
   retryAfterCap: providerWaitCap(settings),

@@ -9,7 +9,7 @@ import * as Os from "node:os"
 import { NodeHttpServer } from "@effect/platform-node"
 import { type Auth, Http } from "@legible/adapters-http"
 import { Archive, type Document, type Errors, type Ports, Processing, Worker } from "@legible/core"
-import { Duration, Effect, Layer, Logger, References } from "effect"
+import { Duration, Effect, Layer, Logger, Predicate, References, Schema } from "effect"
 import { HttpRouter, HttpServer, type HttpServerError } from "effect/http"
 import { SqlClient } from "effect/sql"
 import type * as Config from "./Config.js"
@@ -31,6 +31,8 @@ export const logging = (settings: Config.Settings): Layer.Layer<never> =>
     Layer.succeed(References.MinimumLogLevel, settings.logLevel)
   )
 
+const millis = (seconds: number | undefined) => (seconds === undefined ? undefined : seconds * 1000)
+
 /** A worker id that names the host and the process (the queue records it as the job's `locked_by`). */
 export const workerId = (): string => `${Os.hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`
 
@@ -44,8 +46,32 @@ export const MAX_HEADER_BYTES = 64 * 1024
 /** The Node HTTP server of the `api` role (the header limit above; everything else Node's defaults). */
 export const httpServer = () => createServer({ maxHeaderSize: MAX_HEADER_BYTES })
 
+/** The HTTP server could not listen: the message names the address and the system's reason. */
+export class ListenError extends Schema.TaggedError<ListenError>()("ListenError", {
+  message: Schema.String
+}) {}
+
+/** `cannot listen on 127.0.0.1:8080: address already in use (EADDRINUSE)…` from Node's `listen` error. */
+export const listenError = (host: string, port: number, cause: unknown): ListenError => {
+  const code = Predicate.hasProperty(cause, "code") && typeof cause.code === "string" ? cause.code : undefined
+  const raw = cause instanceof Error ? cause.message : String(cause)
+  // Node writes "listen EADDRINUSE: address already in use 127.0.0.1:8080" or "getaddrinfo ENOTFOUND host".
+  const reason = code === "ENOTFOUND" ? "no such host" : raw.replace(/^\w+ [A-Z]+: /, "").replace(/ \S+:\d+$/, "")
+  const hint =
+    code === "EADDRINUSE"
+      ? "; another process listens there: stop it or set LEGIBLE_PORT"
+      : code === "EACCES"
+        ? "; ports below 1024 need privileges: set LEGIBLE_PORT"
+        : code === "EADDRNOTAVAIL" || code === "ENOTFOUND"
+          ? "; set LEGIBLE_HOST to an address of this machine"
+          : ""
+  return new ListenError({
+    message: `cannot listen on ${host}:${port}: ${reason}${code !== undefined && !reason.includes(code) ? ` (${code})` : ""}${hint}`
+  })
+}
+
 /** Why the HTTP server could not start. */
-export type ApiError = Auth.ConfigError | Jwt.SecretError | HttpServerError.ServeError
+export type ApiError = Auth.ConfigError | Jwt.SecretError | ListenError
 
 /** Why a process could not start. */
 export type StartError = ApiError | Errors.StorageError | DataDirInUse | Document.DocumentError
@@ -74,8 +100,11 @@ export const api = (
           NodeHttpServer.layer(httpServer, {
             host: settings.host,
             port: settings.port,
-            gracefulShutdownTimeout: Duration.seconds(settings.worker.shutdownGraceSeconds)
+            gracefulShutdownTimeout: Duration.seconds(settings.shutdownGraceSeconds)
           })
+        ),
+        Layer.catchTag("ServeError", (error: HttpServerError.ServeError) =>
+          Layer.effect(HttpServer.HttpServer, Effect.fail(listenError(settings.host, settings.port, error.cause)))
         )
       )
     })
@@ -90,24 +119,24 @@ export const worker = (settings: Config.Settings): Layer.Layer<never, never, Pro
         workerId: id,
         handler: Processing.process,
         concurrency: settings.worker.concurrency,
-        leaseMs: settings.worker.leaseSeconds * 1000,
-        pollMs: settings.worker.pollSeconds * 1000,
-        retry: { maxAttempts: settings.worker.maxAttempts, baseMs: 2_000, capMs: 300_000 }
+        leaseMs: millis(settings.worker.leaseSeconds),
+        pollMs: millis(settings.worker.pollSeconds),
+        retry: settings.worker.maxAttempts === undefined ? undefined : { maxAttempts: settings.worker.maxAttempts }
       })
       // Added after `start`, so it runs before the scope interrupts the worker's fibers.
       yield* Effect.addFinalizer(() =>
         Effect.gen(function* () {
           const inFlight = yield* running.inFlight
           yield* Effect.logInfo("worker stopping").pipe(
-            Effect.annotateLogs({ inFlight, graceSeconds: settings.worker.shutdownGraceSeconds })
+            Effect.annotateLogs({ inFlight, graceSeconds: settings.shutdownGraceSeconds })
           )
-          yield* running.stop(settings.worker.shutdownGraceSeconds * 1000)
+          yield* running.stop(settings.shutdownGraceSeconds * 1000)
           yield* Effect.logInfo("worker stopped")
         })
       )
       if (settings.retentionDays !== undefined) yield* Effect.forkScoped(Archive.schedule(settings.retentionDays))
       yield* Effect.logInfo("worker started").pipe(
-        Effect.annotateLogs({ workerId: id, concurrency: settings.worker.concurrency })
+        Effect.annotateLogs({ workerId: id, concurrency: settings.worker.concurrency ?? Worker.defaults.concurrency })
       )
     })
   )

@@ -4,14 +4,16 @@
  * and exits 0; a failure prints one line and exits 1.
  */
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
-import { Cause, Effect, Exit, Runtime } from "effect"
+import { Cause, ConfigProvider, Effect, Exit, Runtime } from "effect"
 import * as Cli from "./Cli.js"
+import * as Config from "./Config.js"
 
 const teardown: Runtime.Teardown = (exit, onExit) =>
   Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
 
 Cli.run(process.argv.slice(2)).pipe(
   Cli.report,
+  Effect.provideService(ConfigProvider.ConfigProvider, Config.fromEnv(process.env)),
   Effect.provide(NodeServices.layer),
   NodeRuntime.runMain({ disableErrorReporting: true, teardown })
 )

@@ -1,13 +1,15 @@
 /**
  * The operator commands of the BUILT CLI on one embedded data directory, then a server over what they wrote:
  * `migrate`, `catalogs import` (CSV, then JSON into the same catalog), `skills apply` (a catalog named by name; a
- * second apply is version 2), `keys create`, `token`; and configuration errors that stop a start with one line.
+ * second apply is version 2), `keys create`, `token`; and configuration errors or a port in use that stop a start
+ * with one line.
  */
 import { writeFileSync } from "node:fs"
+import { createServer } from "node:net"
 import * as Path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { client, type Json, SAMPLE_PDF } from "./support/http.js"
-import { runCli, SECRET, startServer, tempDir } from "./support/process.js"
+import { freePort, runCli, SECRET, startServer, tempDir } from "./support/process.js"
 
 const SKILL = {
   slug: "factura-es",
@@ -109,11 +111,11 @@ describe("the CLI", () => {
   it("configuration errors stop a start with a message naming the variable", async () => {
     const cases: Array<[Record<string, string>, string]> = [
       [{ LEGIBLE_DATABASE_URL: "postgres://postgres@127.0.0.1:5432/postgres" }, "LEGIBLE_JWT_SECRET is required"],
-      [{ LEGIBLE_PORT: "eighty" }, "LEGIBLE_PORT must be a whole number"],
+      [{ LEGIBLE_PORT: "eighty" }, 'LEGIBLE_PORT: Expected a string representing a finite number (got "eighty")'],
       [{ LEGIBLE_JWT_SECRET: "short" }, "LEGIBLE_JWT_SECRET must be at least 32 bytes"],
       [{ LEGIBLE_JWT_JWKS_URL: "https://idp.example/jwks" }, "LEGIBLE_JWT_ISSUER and LEGIBLE_JWT_AUDIENCE"],
-      [{ LEGIBLE_DATABASE_URL: "mysql://x" }, "LEGIBLE_DATABASE_URL must be a postgres://"],
-      [{ LEGIBLE_LOG_LEVEL: "loud" }, "LEGIBLE_LOG_LEVEL must be one of"]
+      [{ LEGIBLE_DATABASE_URL: "mysql://x" }, "LEGIBLE_DATABASE_URL: Expected a postgres://"],
+      [{ LEGIBLE_LOG_LEVEL: "loud" }, 'LEGIBLE_LOG_LEVEL: Expected "All" | "Fatal"']
     ]
     for (const [extra, message] of cases) {
       const result = await runCli(["serve"], { LEGIBLE_DATA_DIR: data.path, ...extra })
@@ -129,5 +131,21 @@ describe("the CLI", () => {
     })
     expect(jwks.code).toBe(1)
     expect(jwks.stderr).toContain("get one from your identity provider")
+  }, 60_000)
+
+  it("a port already in use stops a start with one line naming the address and the system's reason", async () => {
+    const port = await freePort()
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(port, "127.0.0.1", resolve))
+    try {
+      const result = await runCli(["serve", "--role", "api"], { ...env, LEGIBLE_PORT: String(port) })
+      expect(result.code).toBe(1)
+      expect(result.stderr).toContain(
+        `legible: cannot listen on 127.0.0.1:${port}: address already in use (EADDRINUSE); another process listens`
+      )
+      expect(result.stderr).not.toContain("ServeError {}")
+    } finally {
+      await new Promise((resolve) => taken.close(resolve))
+    }
   }, 60_000)
 })

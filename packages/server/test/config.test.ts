@@ -1,10 +1,10 @@
-/** `Config`: the defaults, every check and the default model, read through a `ConfigProvider` (no process env). */
+/** `Config`: the server's defaults, every check and the default model, read through a `ConfigProvider` (no process env). */
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Redacted } from "effect"
 import * as Config from "../src/Config.js"
 
 const load = (env: Record<string, string>) =>
-  Config.load.pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env })))
+  Config.load.pipe(Effect.provideService(ConfigProvider.ConfigProvider, Config.fromEnv(env)))
 
 const SECRET = "a-secret-that-is-at-least-thirty-two-bytes-long"
 
@@ -12,28 +12,30 @@ describe("Config", () => {
   it.effect("embedded defaults: loopback:8080, PGlite in ./.legible-data, a generated secret, the local model", () =>
     Effect.gen(function* () {
       const settings = yield* load({})
-      expect(settings).toMatchObject({
+      expect(settings).toEqual({
         host: "127.0.0.1",
         port: 8080,
         dataDir: `${process.cwd()}/.legible-data`,
         databaseUrl: undefined,
-        databaseMaxConnections: 10,
+        databaseMaxConnections: undefined,
         documentsDir: undefined,
-        jwt: { _tag: "Generated" },
+        jwt: { _tag: "Generated", issuer: undefined, audience: undefined },
         anthropic: undefined,
         openai: undefined,
         defaultModel: "local",
-        maxBodyBytes: 40 * 1024 * 1024,
-        worker: { concurrency: 2, leaseSeconds: 60, maxAttempts: 3, pollSeconds: 5, shutdownGraceSeconds: 30 },
+        llm: { timeoutSeconds: undefined, maxAttempts: undefined, concurrency: undefined },
+        maxBodyBytes: undefined,
+        worker: { concurrency: undefined, leaseSeconds: undefined, maxAttempts: undefined, pollSeconds: undefined },
+        shutdownGraceSeconds: 30,
         ocr: {
           workers: undefined,
-          pageTimeoutSeconds: 60,
-          maxPages: 500,
-          precision: "auto",
-          lexicon: ["es", "en"],
-          detectionScale: 0.5
+          pageTimeoutSeconds: undefined,
+          maxPages: undefined,
+          precision: undefined,
+          lexicon: undefined,
+          detectionScale: undefined
         },
-        catalogIndex: { minRecords: 5_000, cacheBytes: 256 * 1024 * 1024 },
+        catalogIndex: { minRecords: undefined, cacheBytes: undefined },
         retentionDays: undefined,
         logLevel: "Info",
         logFormat: "json"
@@ -66,7 +68,7 @@ describe("Config", () => {
         LEGIBLE_CATALOG_INDEX_MIN_RECORDS: "20000",
         LEGIBLE_CATALOG_INDEX_CACHE_MB: "0",
         LEGIBLE_RETENTION_DAYS: "90",
-        LEGIBLE_LOG_LEVEL: "debug",
+        LEGIBLE_LOG_LEVEL: "Debug",
         LEGIBLE_SHUTDOWN_GRACE_SECONDS: "10",
         LEGIBLE_MAX_BODY_BYTES: "1048576"
       })
@@ -81,7 +83,8 @@ describe("Config", () => {
         anthropic: { baseUrl: undefined },
         defaultModel: "gpt-4o-mini",
         maxBodyBytes: 1048576,
-        worker: { concurrency: 8, leaseSeconds: 2.5, maxAttempts: 5, shutdownGraceSeconds: 10 },
+        worker: { concurrency: 8, leaseSeconds: 2.5, maxAttempts: 5, pollSeconds: undefined },
+        shutdownGraceSeconds: 10,
         ocr: { workers: 3, precision: "int8", lexicon: ["en"], detectionScale: 0.75 },
         catalogIndex: { minRecords: 20_000, cacheBytes: 0 },
         retentionDays: 90,
@@ -133,34 +136,48 @@ describe("Config", () => {
     })
   )
 
-  it.effect("refuses bad values with a message naming the variable", () =>
+  it.effect("refuses bad values with a message naming the variable, the form it expects and the value", () =>
     Effect.gen(function* () {
       const cases: Array<[Record<string, string>, string]> = [
         [{ LEGIBLE_DATABASE_URL: "postgres://db/x" }, "LEGIBLE_JWT_SECRET is required with PostgreSQL"],
-        [{ LEGIBLE_PORT: "70000" }, "LEGIBLE_PORT must be between 0 and 65535"],
-        [{ LEGIBLE_PORT: "-1" }, "LEGIBLE_PORT must be a whole number"],
-        [{ LEGIBLE_WORKER_CONCURRENCY: "0" }, "LEGIBLE_WORKER_CONCURRENCY must be between 1"],
-        [{ LEGIBLE_LEASE_SECONDS: "soon" }, "LEGIBLE_LEASE_SECONDS must be a number"],
-        [{ LEGIBLE_JWT_SECRET: "short" }, "at least 32 bytes"],
+        [{ LEGIBLE_PORT: "70000" }, 'LEGIBLE_PORT: Expected a value between 1 and 65535 (got "70000")'],
+        [{ LEGIBLE_PORT: "-1" }, "LEGIBLE_PORT: Expected a value between 1 and 65535"],
+        [{ LEGIBLE_PORT: "eighty" }, 'LEGIBLE_PORT: Expected a string representing a finite number (got "eighty")'],
+        [{ LEGIBLE_WORKER_CONCURRENCY: "0" }, "LEGIBLE_WORKER_CONCURRENCY: Expected a whole number from 1 to 256"],
+        [{ LEGIBLE_WORKER_CONCURRENCY: "2.5" }, "LEGIBLE_WORKER_CONCURRENCY: Expected an integer"],
+        [{ LEGIBLE_LEASE_SECONDS: "soon" }, "LEGIBLE_LEASE_SECONDS: Expected a string representing a finite number"],
+        [{ LEGIBLE_LEASE_SECONDS: "0" }, "LEGIBLE_LEASE_SECONDS: Expected a number of seconds above 0"],
+        [{ LEGIBLE_JWT_SECRET: "short" }, "LEGIBLE_JWT_SECRET must be at least 32 bytes (got 5)"],
         [
           { LEGIBLE_OPENAI_API_KEY: "k", LEGIBLE_OPENAI_BASE_URL: "ftp://x" },
-          "LEGIBLE_OPENAI_BASE_URL must be an http(s) URL"
+          "LEGIBLE_OPENAI_BASE_URL: Expected an http(s) URL"
         ],
-        [{ LEGIBLE_RETENTION_DAYS: "0" }, "LEGIBLE_RETENTION_DAYS must be between 1"],
-        [{ LEGIBLE_LOG_FORMAT: "xml" }, "LEGIBLE_LOG_FORMAT must be json or pretty"],
-        [{ LEGIBLE_OCR_PRECISION: "int4" }, "LEGIBLE_OCR_PRECISION must be auto, float32 or int8"],
-        [{ LEGIBLE_OCR_LEXICON: "es,fr" }, "LEGIBLE_OCR_LEXICON must be none or a comma-separated list of es, en"],
-        [{ LEGIBLE_OCR_LEXICON: "es,,en" }, "LEGIBLE_OCR_LEXICON must be none"],
-        [{ LEGIBLE_OCR_LEXICON: "none,es" }, "LEGIBLE_OCR_LEXICON must be none"],
-        [{ LEGIBLE_OCR_DETECTION_SCALE: "0.2" }, "LEGIBLE_OCR_DETECTION_SCALE must be a number between 0.25 and 1"],
-        [{ LEGIBLE_OCR_DETECTION_SCALE: "2" }, "LEGIBLE_OCR_DETECTION_SCALE must be a number between 0.25 and 1"],
-        [{ LEGIBLE_MAX_BODY_BYTES: "10" }, "LEGIBLE_MAX_BODY_BYTES must be between 1024"]
+        [{ LEGIBLE_JWT_JWKS_URL: "not a url" }, "LEGIBLE_JWT_JWKS_URL: Expected an http(s) URL"],
+        [{ LEGIBLE_DATABASE_URL: "mysql://x" }, "LEGIBLE_DATABASE_URL: Expected a postgres:// or postgresql:// URL"],
+        [{ LEGIBLE_RETENTION_DAYS: "0" }, "LEGIBLE_RETENTION_DAYS: Expected a whole number from 1 to 36500"],
+        [{ LEGIBLE_LOG_FORMAT: "xml" }, 'LEGIBLE_LOG_FORMAT: Expected "json" | "pretty"'],
+        [{ LEGIBLE_LOG_LEVEL: "loud" }, 'LEGIBLE_LOG_LEVEL: Expected "All" | "Fatal" | "Error"'],
+        [{ LEGIBLE_OCR_PRECISION: "int4" }, 'LEGIBLE_OCR_PRECISION: Expected "auto" | "float32" | "int8"'],
+        [{ LEGIBLE_OCR_LEXICON: "es,fr" }, 'LEGIBLE_OCR_LEXICON: Expected "none" or a comma-separated list of es, en'],
+        [{ LEGIBLE_OCR_LEXICON: "es,,en" }, "LEGIBLE_OCR_LEXICON: Expected"],
+        [{ LEGIBLE_OCR_LEXICON: "none,es" }, "LEGIBLE_OCR_LEXICON: Expected"],
+        [{ LEGIBLE_OCR_DETECTION_SCALE: "0.2" }, "LEGIBLE_OCR_DETECTION_SCALE: Expected a value between 0.25 and 1"],
+        [{ LEGIBLE_OCR_DETECTION_SCALE: "2" }, "LEGIBLE_OCR_DETECTION_SCALE: Expected a value between 0.25 and 1"],
+        [{ LEGIBLE_MAX_BODY_BYTES: "10" }, "LEGIBLE_MAX_BODY_BYTES: Expected a whole number from 1024"]
       ]
       for (const [env, message] of cases) {
         const error = yield* Effect.flip(load(env))
         expect(error._tag).toBe("InvalidSettings")
         expect(error.message, JSON.stringify(env)).toContain(message)
       }
+    })
+  )
+
+  it.effect("never echoes a secret in a message", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(load({ LEGIBLE_DATABASE_URL: "mysql://user:hunter2@db/x" }))
+      expect(error.message).toContain("LEGIBLE_DATABASE_URL")
+      expect(error.message).not.toContain("hunter2")
     })
   )
 })

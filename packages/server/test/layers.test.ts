@@ -8,7 +8,7 @@ import * as Config from "../src/Config.js"
 import * as Layers from "../src/Layers.js"
 
 const load = (env: Record<string, string>) =>
-  Config.load.pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env })))
+  Config.load.pipe(Effect.provideService(ConfigProvider.ConfigProvider, Config.fromEnv(env)))
 
 describe("Layers.providerOptions", () => {
   it.effect("a retry-after and the backoff are capped at half the lease when the lease is short", () =>
@@ -18,7 +18,7 @@ describe("Layers.providerOptions", () => {
       )
       expect(Duration.toMillis(options.retryAfterCap)).toBe(4_000)
       expect(Duration.toMillis(options.backoffCap)).toBe(4_000)
-      expect(Duration.toMillis(options.timeout)).toBe(3_000)
+      expect(options.timeout === undefined ? undefined : Duration.toMillis(options.timeout)).toBe(3_000)
       expect(options.maxAttempts).toBe(5)
     })
   )
@@ -28,7 +28,8 @@ describe("Layers.providerOptions", () => {
       const options = Layers.providerOptions(yield* load({}))
       expect(Duration.toMillis(options.retryAfterCap)).toBe(30_000)
       expect(Duration.toMillis(options.backoffCap)).toBe(20_000)
-      expect(Duration.toMillis(options.timeout)).toBe(60_000)
+      // Unset: the provider adapter's own default applies.
+      expect(options.timeout).toBeUndefined()
     })
   )
 })
