@@ -7,7 +7,7 @@ import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Errors from "./Errors.js"
 import * as Extensions from "./Extensions.js"
-import { Text } from "./Schemas.js"
+import { ExtractionId, Text } from "./internal/schemas.js"
 import { ApiKeyAuth, JwtAuth, RequestErrors } from "./Security.js"
 
 /** A field of a read result (spec 2.4), as the `read` endpoint returns it. */
@@ -119,8 +119,6 @@ export const StatusResponse = Schema.Struct({
     error_message: Schema.optionalKey(Schema.String)
   })
 })
-
-const ExtractionId = { extraction_id: Schema.String }
 
 /** The original document: its bytes, with the stored `Content-Type` and `Content-Disposition: attachment`. */
 export const DocumentBytes = Schema.Uint8Array.pipe(

@@ -6,16 +6,22 @@
 import type { Errors as CoreErrors, Quotas, Skills } from "@legible/core"
 import { Effect, Schema } from "effect"
 
+/** An error whose body is `{error}`: its status and the description of the response in the OpenAPI document. */
+const ErrorBody = <Self>(identifier: string, status: number, description: string) =>
+  Schema.Error<Self>(identifier)({ error: Schema.String }, { httpApiStatus: status, description })
+
 /** 400 `{error}`: a body, query or value the client got wrong; `error` says what. */
-export class BadRequest extends Schema.Error<BadRequest>("BadRequest")(
-  { error: Schema.String },
-  { httpApiStatus: 400, description: "The request is malformed; `error` says what is wrong." }
+export class BadRequest extends ErrorBody<BadRequest>(
+  "BadRequest",
+  400,
+  "The request is malformed; `error` says what is wrong."
 ) {}
 
 /** 401 `{error}` of the `/v1` endpoints: a missing, malformed, unknown or revoked API key. */
-export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")(
-  { error: Schema.String },
-  { httpApiStatus: 401, description: "Missing or invalid API key (`x-api-key`)." }
+export class Unauthorized extends ErrorBody<Unauthorized>(
+  "Unauthorized",
+  401,
+  "Missing or invalid API key (`x-api-key`)."
 ) {}
 
 /** 401 `{msg}` of the JWT endpoints (spec 7): a missing, invalid or expired bearer token. */
@@ -31,39 +37,37 @@ export class QuotaExhausted extends Schema.Error<QuotaExhausted>("QuotaExhausted
 ) {}
 
 /** 403 `{error}`: the caller's role does not allow the action (extensions only). */
-export class Forbidden extends Schema.Error<Forbidden>("Forbidden")(
-  { error: Schema.String },
-  { httpApiStatus: 403, description: "The caller's role does not allow this action." }
+export class Forbidden extends ErrorBody<Forbidden>(
+  "Forbidden",
+  403,
+  "The caller's role does not allow this action."
 ) {}
 
 /** 404 `{error}`: the resource does not exist or belongs to another client (the same body either way). */
-export class NotFound extends Schema.Error<NotFound>("NotFound")(
-  { error: Schema.String },
-  { httpApiStatus: 404, description: "Not found (also for another client's resources)." }
+export class NotFound extends ErrorBody<NotFound>(
+  "NotFound",
+  404,
+  "Not found (also for another client's resources)."
 ) {}
 
 /** 409 `{error}`: the resource already exists (extensions only). */
-export class Conflict extends Schema.Error<Conflict>("Conflict")(
-  { error: Schema.String },
-  { httpApiStatus: 409, description: "The resource already exists." }
-) {}
+export class Conflict extends ErrorBody<Conflict>("Conflict", 409, "The resource already exists.") {}
 
 /** 413 `{error}`: the request body exceeds the configured limit. */
-export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("PayloadTooLarge")(
-  { error: Schema.String },
-  { httpApiStatus: 413, description: "The request body exceeds the configured size limit." }
+export class PayloadTooLarge extends ErrorBody<PayloadTooLarge>(
+  "PayloadTooLarge",
+  413,
+  "The request body exceeds the configured size limit."
 ) {}
 
 /** 500 `{error: "internal error"}`: a failure of ours; the details go to the log, never to the client. */
-export class InternalError extends Schema.Error<InternalError>("InternalError")(
-  { error: Schema.String },
-  { httpApiStatus: 500, description: "Internal error; retry later." }
-) {}
+export class InternalError extends ErrorBody<InternalError>("InternalError", 500, "Internal error; retry later.") {}
 
 /** 503 `{error}`: a dependency (database, identity provider) is unavailable; retry later. */
-export class ServiceUnavailable extends Schema.Error<ServiceUnavailable>("ServiceUnavailable")(
-  { error: Schema.String },
-  { httpApiStatus: 503, description: "A dependency is temporarily unavailable; retry later." }
+export class ServiceUnavailable extends ErrorBody<ServiceUnavailable>(
+  "ServiceUnavailable",
+  503,
+  "A dependency is temporarily unavailable; retry later."
 ) {}
 
 /** The body of every 500. */

@@ -6,18 +6,24 @@ import { Field, Quota, Skill, Skills, Timestamp } from "@legible/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Errors from "./Errors.js"
-import { Text } from "./Schemas.js"
+import { ExtractionId, Text } from "./internal/schemas.js"
 import { ApiKeyAuth, JwtAuth } from "./Security.js"
 
-/** Annotations of an extension group: its tag says so, and every operation carries `x-legible-extension`. */
-const tagged = (title: string, description: string) => ({
-  group: OpenApi.annotations({
-    title: `${title} (extension)`,
-    description: `Extension beyond the specification. ${description}`,
-    override: { "x-legible-extension": true }
-  }),
-  endpoints: OpenApi.annotations({ override: { "x-legible-extension": true } })
-})
+/** Tags a group as an extension in the OpenAPI document: in its title and `x-legible-extension` on every operation. */
+const extension =
+  (title: string, description: string) =>
+  <Id extends string, E extends HttpApiEndpoint.Constraint, TopLevel extends boolean>(
+    group: HttpApiGroup.HttpApiGroup<Id, E, TopLevel>
+  ) =>
+    group
+      .annotateMerge(
+        OpenApi.annotations({
+          title: `${title} (extension)`,
+          description: `Extension beyond the specification. ${description}`,
+          override: { "x-legible-extension": true }
+        })
+      )
+      .annotateEndpointsMerge(OpenApi.annotations({ override: { "x-legible-extension": true } }))
 
 /** A skill field as a client writes it: `isList`, `description` and `aliases` may be left out. */
 export interface SkillFieldInput {
@@ -61,6 +67,25 @@ export const SkillDefinition = Schema.Struct({
   fields: Schema.Array(SkillFieldInput)
 })
 
+/** Completes a field as written by a client with the defaults of the optional members. */
+export const toSkillField = (input: SkillFieldInput): Skill.SkillField => ({
+  name: input.name,
+  order: input.order,
+  type: input.type,
+  isList: input.isList ?? false,
+  description: input.description ?? "",
+  aliases: input.aliases ?? [],
+  ...(input.fields !== undefined ? { fields: input.fields.map(toSkillField) } : {}),
+  ...(input.catalog !== undefined ? { catalog: input.catalog } : {})
+})
+
+/** A skill version as written by a client, completed into core's `Skills.Definition`. */
+export const toDefinition = (definition: typeof SkillDefinition.Type): Skills.Definition => ({
+  name: definition.name,
+  instructions: definition.instructions ?? "",
+  fields: definition.fields.map(toSkillField)
+})
+
 /** The body of a skill creation: a slug and the first version's content. */
 export const CreateSkillBody = Schema.Struct({ slug: Text, ...SkillDefinition.fields })
 
@@ -77,11 +102,6 @@ export const SkillResponse = Schema.Struct({
 })
 
 const Slug = { slug: Schema.String }
-
-const skillsTags = tagged(
-  "Skills",
-  "Manage the client's skills. A `PUT` stores a new version; extractions record the version they ran with."
-)
 
 /** The skill endpoints (JWT). */
 export class SkillsApi extends HttpApiGroup.make("skills")
@@ -113,8 +133,12 @@ export class SkillsApi extends HttpApiGroup.make("skills")
     })
   )
   .middleware(JwtAuth)
-  .annotateMerge(skillsTags.group)
-  .annotateEndpointsMerge(skillsTags.endpoints) {}
+  .pipe(
+    extension(
+      "Skills",
+      "Manage the client's skills. A `PUT` stores a new version; extractions record the version they ran with."
+    )
+  ) {}
 
 /** A catalog as returned, with its number of records. */
 export const CatalogResponse = Schema.Struct({
@@ -136,8 +160,6 @@ export const JsonRecords = Schema.Array(Schema.Record(Text, Schema.Union([Text, 
 )
 
 const CatalogId = { catalog_id: Schema.String }
-
-const catalogsTags = tagged("Catalogs", "Manage the client's private catalogs and import their records.")
 
 /** The catalog endpoints (JWT). */
 export class CatalogsApi extends HttpApiGroup.make("catalogs")
@@ -162,8 +184,7 @@ export class CatalogsApi extends HttpApiGroup.make("catalogs")
     })
   )
   .middleware(JwtAuth)
-  .annotateMerge(catalogsTags.group)
-  .annotateEndpointsMerge(catalogsTags.endpoints) {}
+  .pipe(extension("Catalogs", "Manage the client's private catalogs and import their records.")) {}
 
 /** A client's quota as returned; `limit: null` is unlimited, `period_start: null` means no quota was ever set. */
 export const QuotaResponse = Schema.Struct({
@@ -175,12 +196,6 @@ export const QuotaResponse = Schema.Struct({
 })
 
 const ClientId = { client_id: Schema.String }
-
-const quotasTags = tagged(
-  "Quotas",
-  "Set (`global_admin` only) or read a client's extraction quota: `limit` extractions per `period` (`month` or " +
-    "`day`, UTC), `null` for unlimited. Setting a quota keeps the usage of the current period."
-)
 
 /** The quota endpoints (JWT). */
 export class QuotasApi extends HttpApiGroup.make("quotas")
@@ -198,22 +213,19 @@ export class QuotasApi extends HttpApiGroup.make("quotas")
     })
   )
   .middleware(JwtAuth)
-  .annotateMerge(quotasTags.group)
-  .annotateEndpointsMerge(quotasTags.endpoints) {}
+  .pipe(
+    extension(
+      "Quotas",
+      "Set (`global_admin` only) or read a client's extraction quota: `limit` extractions per `period` (`month` or " +
+        "`day`, UTC), `null` for unlimited. Setting a quota keeps the usage of the current period."
+    )
+  ) {}
 
 /** The response of an archive switch. */
 export const ArchiveResponse = Schema.Struct({
   message: Schema.String,
   extraction: Schema.Struct({ id: Schema.String, archived: Schema.Boolean })
 })
-
-const ExtractionId = { extraction_id: Schema.String }
-
-const archiveTags = tagged(
-  "Archive",
-  "Archive or unarchive an extraction: archived extractions are left out of `GET /v1/extractions` unless " +
-    "`include_archived=true`. A server may also archive final extractions older than a retention of N days."
-)
 
 /** The archive endpoints (API key). */
 export class ArchiveApi extends HttpApiGroup.make("archive")
@@ -230,5 +242,10 @@ export class ArchiveApi extends HttpApiGroup.make("archive")
     })
   )
   .middleware(ApiKeyAuth)
-  .annotateMerge(archiveTags.group)
-  .annotateEndpointsMerge(archiveTags.endpoints) {}
+  .pipe(
+    extension(
+      "Archive",
+      "Archive or unarchive an extraction: archived extractions are left out of `GET /v1/extractions` unless " +
+        "`include_archived=true`. A server may also archive final extractions older than a retention of N days."
+    )
+  ) {}

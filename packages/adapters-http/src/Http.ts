@@ -15,9 +15,9 @@ import type { Etag, HttpPlatform, HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { Api } from "./Api.js"
 import * as Auth from "./Auth.js"
-import * as ExtensionHandlers from "./ExtensionHandlers.js"
-import * as Handlers from "./Handlers.js"
 import * as Edge from "./internal/edge.js"
+import * as ExtensionHandlers from "./internal/extensionHandlers.js"
+import * as Handlers from "./internal/handlers.js"
 import * as RequestErrors from "./internal/requestErrors.js"
 
 /** The default body limit: 40 MiB of JSON, about 30 MiB of file once Base64-decoded. */

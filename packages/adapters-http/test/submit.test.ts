@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Fixtures, TestTime } from "@legible/testkit"
 import { Result } from "effect"
-import { Base64 } from "../src/index.js"
+import * as Base64 from "../src/internal/base64.js"
 import { apiKey, base64, bearer, createKey, read, SAMPLES, submission, token, withApp } from "./support.js"
 
 const post = (body: string, key: string = Fixtures.LIVE_KEY) => ({

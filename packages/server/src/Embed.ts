@@ -8,7 +8,7 @@
  * - `submit` + `startWorker` + `awaitFinal` run the queued flow of the service in process;
  * - for tests, provide `@legible/testkit`'s deterministic layers instead of `layer` (see `examples/`).
  */
-import { ExtensionHandlers, type Extensions } from "@legible/adapters-http"
+import { Extensions } from "@legible/adapters-http"
 import { Router } from "@legible/adapters-llm"
 import { Database, SqlJobQueue, SqlStorage } from "@legible/adapters-storage"
 import {
@@ -71,7 +71,7 @@ const isStored = (spec: SkillSpec): spec is Skill.Skill => "version" in spec && 
 /** A definition completed into an unsaved skill (version 1 of the slug `inline`), checked like a stored one. */
 export const toSkill = (spec: SkillSpec, clientId: string, now: Timestamp.Timestamp) => {
   if (isStored(spec)) return Effect.succeed(spec)
-  const fields = spec.fields.map(ExtensionHandlers.toSkillField)
+  const fields = spec.fields.map(Extensions.toSkillField)
   const problems = [...(fields.length === 0 ? ["fields must not be empty"] : []), ...Skill.validateFields(fields)]
   return problems.length > 0
     ? Effect.fail(new Errors.InvalidRequest({ message: problems.join("; ") }))
@@ -98,7 +98,7 @@ export const defineSkill = Effect.fn("Embed.defineSkill")(function* (
   return yield* Skills.apply(clientId, slug, {
     name: definition.name,
     instructions: definition.instructions ?? "",
-    fields: definition.fields.map(ExtensionHandlers.toSkillField)
+    fields: definition.fields.map(Extensions.toSkillField)
   })
 })
 

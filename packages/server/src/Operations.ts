@@ -2,7 +2,7 @@
  * The operator commands as effects over the core use cases and ports (the CLI and the quick start call them):
  * clients, skills from JSON, catalog imports from CSV or JSON, API keys.
  */
-import { ExtensionHandlers, Extensions } from "@legible/adapters-http"
+import { Extensions } from "@legible/adapters-http"
 import { ApiKeys, type Catalog, Catalogs, type Directory, Errors, Ports, type Skill, Skills } from "@legible/core"
 import { Effect, Schema } from "effect"
 
@@ -59,7 +59,7 @@ export const applySkills = Effect.fn("Operations.applySkills")(function* (client
   const catalogs = (yield* Catalogs.list(clientId)).map((c) => c.catalog)
   const applied: Array<Skill.Skill> = []
   for (const body of bodies as ReadonlyArray<typeof Extensions.CreateSkillBody.Type>) {
-    const fields = resolveCatalogs(body.fields.map(ExtensionHandlers.toSkillField), catalogs)
+    const fields = resolveCatalogs(body.fields.map(Extensions.toSkillField), catalogs)
     applied.push(
       yield* Skills.apply(clientId, body.slug, { name: body.name, instructions: body.instructions ?? "", fields })
     )

@@ -5,7 +5,7 @@
  * `%` (some decode percent escapes in it) or `/` (a path in a name a user agent might act on); each becomes `_`.
  */
 import { create } from "content-disposition"
-import { toWellFormed } from "../Schemas.js"
+import { toWellFormed } from "./schemas.js"
 
 const UNSAFE_IN_FALLBACK = /[^\x20-\x7e]|["\\%/]/g
 

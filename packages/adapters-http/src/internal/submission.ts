@@ -4,9 +4,9 @@
  */
 import { type ApiKeys, type Extraction, type Extractions, Ports, Skills } from "@legible/core"
 import { Effect, Result } from "effect"
-import * as Base64 from "./Base64.js"
-import * as Errors from "./Errors.js"
-import { textProblem } from "./Schemas.js"
+import * as Errors from "../Errors.js"
+import * as Base64 from "./base64.js"
+import { textProblem } from "./schemas.js"
 
 /** The model every submission of a `test` key (the sandbox) runs: local rules, never a paid provider. */
 export const SANDBOX_MODEL = "local"

@@ -27,3 +27,6 @@ export const Text = Schema.String.check(
     description: "Text without NUL characters or lone surrogates."
   })
 )
+
+/** The path parameter of the endpoints on one extraction. */
+export const ExtractionId = { extraction_id: Schema.String }
