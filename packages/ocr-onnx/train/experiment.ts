@@ -6,7 +6,8 @@
  */
 import * as Fs from "node:fs"
 import { chineseModels } from "../dist/internal/ocr/engine.js"
-import { type HeadWeights, readHead } from "../dist/internal/ocr/graft.js"
+import { readHead } from "../dist/internal/ocr/graphEdits.js"
+import type { HeadWeights } from "../dist/internal/ocr/headFile.js"
 import { greedy, initialHead, logits, train } from "./head.ts"
 import { POOLED, readSamples } from "./samples.ts"
 import { seeded } from "./text.ts"

@@ -10,7 +10,7 @@
  * weighted geometric mean of the two experts' distributions, about as sharp as either, which the space and line
  * thresholds (`spaceProb`, `minLineScore`) were measured on.
  */
-import type { HeadWeights } from "../dist/internal/ocr/graft.js"
+import type { HeadWeights } from "../dist/internal/ocr/headFile.js"
 
 /** The mark-free form of a letter (á → a, Ñ → N, ÿ → y); other characters as they are. */
 const stripMarks = (label: string): string => label.normalize("NFD").replace(/[\u0300-\u036f]/g, "")

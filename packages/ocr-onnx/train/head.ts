@@ -3,7 +3,7 @@
  * letters it has, blank and space) or a look-alike (ñ from n, ¿ from ?), then trained with CTC and Adam on cached
  * backbone features, in plain Float32Array loops.
  */
-import type { HeadWeights } from "../dist/internal/ocr/graft.js"
+import type { HeadWeights } from "../dist/internal/ocr/headFile.js"
 import { ctcLoss } from "./ctc.ts"
 import type { Random } from "./text.ts"
 

@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { parseDictionary } from "../dist/internal/ocr/ctc.js"
 import { chineseModels, latinModels } from "../dist/internal/ocr/engine.js"
-import { decodeHead, encodeHead, readHead } from "../dist/internal/ocr/graft.js"
+import { readHead } from "../dist/internal/ocr/graphEdits.js"
+import { decodeHead, encodeHead } from "../dist/internal/ocr/headFile.js"
 import { chosenMerge, mergeChoice } from "./experts.ts"
 
 const { values } = parseArgs({

@@ -4,7 +4,7 @@
  * abstaining class keeps its Latin logit.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { HeadWeights } from "../../src/internal/ocr/graft.js"
+import type { HeadWeights } from "../../src/internal/ocr/headFile.js"
 import { logSoftmax } from "../../train/ctc.ts"
 import { baseClasses, expertColumns, groupBias, mergeBias, mergeHeads } from "../../train/experts.ts"
 import { logits } from "../../train/head.ts"

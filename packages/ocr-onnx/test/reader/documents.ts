@@ -4,6 +4,7 @@
  */
 import { crc32 } from "node:zlib"
 import * as mupdf from "mupdf"
+import { concat } from "../../src/internal/bytes.js"
 import { conditions, imagePdf, invoice, textPdf } from "../support/synthetic.js"
 
 const save = (doc: mupdf.PDFDocument, options = "compress"): Uint8Array => {
@@ -53,19 +54,12 @@ export const pixelFlood = (width = 100_000, height = 100_000): Uint8Array => {
   view.setUint32(0, width)
   view.setUint32(4, height)
   header.set([8, 0, 0, 0, 0], 8) // 8-bit greyscale, deflate, no filter, no interlace
-  const parts = [
+  return concat([
     Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk("IHDR", header),
     chunk("IDAT", Uint8Array.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])),
     chunk("IEND", new Uint8Array(0))
-  ]
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
+  ])
 }
 
 /** A PDF of `count` empty A4 pages in one flat page tree, written by hand (fast, with a correct xref table). */

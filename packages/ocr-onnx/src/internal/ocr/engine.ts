@@ -8,7 +8,8 @@ import { defaultOcrConfig, type OcrConfig, withConfig } from "./config.js"
 import { resolvePrecision } from "./cpu.js"
 import { type Labels, parseDictionary } from "./ctc.js"
 import { foldModel } from "./fold.js"
-import { decodeHead, freeInputDim, graftHead } from "./graft.js"
+import { freeInputDim, graftHead } from "./graphEdits.js"
+import { decodeHead } from "./headFile.js"
 import {
   type DiacriticFamilies,
   diacriticFamilies,
@@ -47,7 +48,7 @@ export interface OcrModels {
   /** One recognizer class per line, in the recognizer's class order (after the CTC blank). */
   readonly dictionary: string
   /**
-   * A classification head (`models/*.bin`, see `graft.ts`) put in place of the recognizer's last MatMul + Add at
+   * A classification head (`models/*.bin`, see `headFile.ts`) put in place of the recognizer's last MatMul + Add at
    * load time, in memory; omit to run the recognizer as it is.
    */
   readonly recognitionHead?: string | undefined
@@ -191,7 +192,7 @@ export const loadDictionary = (path: string): Effect.Effect<Labels, OcrError> =>
 
 /** What is done to a model's bytes before onnxruntime loads them. */
 export interface ModelEdits {
-  /** A classification head (`graft.ts`) put in place of a recognizer's last layer. */
+  /** A classification head (`headFile.ts`) put in place of a recognizer's last layer. */
   readonly head?: string | undefined
   /** The exact graph rewrites of `fold.ts`. */
   readonly fold: boolean

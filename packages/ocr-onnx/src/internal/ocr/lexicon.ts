@@ -4,8 +4,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
 import nspell from "nspell"
+import { concat } from "../bytes.js"
 import type { CtcChar, Labels } from "./ctc.js"
-import { concat } from "./graft.js"
 
 /**
  * Word lists that guide the recognizer's diacritics. The recognizer decides each character alone; on a noisy

@@ -1,14 +1,26 @@
 /**
  * An ONNX model's graph as plain data, for rewrites that add and remove nodes (`quantize.ts`): nodes with their
  * operator, domain, tensor names and attributes, and every weight (initializer or `Constant` node) by name. Read from
- * and written back to protobuf bytes with the field helpers of `graft.ts`; attributes stay as their encoded bytes
+ * and written back to protobuf bytes with `protobuf.ts`; attributes stay as their encoded bytes
  * unless a rewrite reads or builds one. Written weights are initializers; the graph's name, inputs and outputs are
  * copied byte for byte and its `value_info` shape hints are dropped (onnxruntime infers them again).
  *
- * Fields used (onnx.proto) beyond `graft.ts`'s: ModelProto.opset_import = 8 (OperatorSetIdProto.domain = 1,
+ * Fields used (onnx.proto) beyond `graphEdits.ts`'s: ModelProto.opset_import = 8 (OperatorSetIdProto.domain = 1,
  * version = 2); NodeProto.name = 3, domain = 7; AttributeProto.f = 2, i = 3, floats = 7, ints = 8.
  */
-import { concat, fields, graphField, message, payload, stringField, stringsOf, varint } from "./graft.js"
+import { concat } from "../bytes.js"
+import { graphField } from "./graphEdits.js"
+import {
+  fields,
+  message,
+  payload,
+  readSigned,
+  signedVarint,
+  stringField,
+  stringMessage,
+  stringsOf,
+  varint
+} from "./protobuf.js"
 
 /** TensorProto data types used here. */
 export const DataType = { float: 1, uint8: 2, int8: 3, int32: 6, int64: 7 } as const
@@ -39,26 +51,8 @@ export interface Graph {
 }
 
 const textDecoder = new TextDecoder()
-const textEncoder = new TextEncoder()
 
 const stringOf = (bytes: Uint8Array, number: number): string => stringField(bytes, number) ?? ""
-
-/** A varint as a signed 64-bit integer (negative ints are ten-byte varints, beyond a double's precision). */
-const readSigned = (bytes: Uint8Array, at: number): readonly [number, number] => {
-  let value = 0n
-  let shift = 0n
-  let i = at
-  for (;;) {
-    const b = bytes[i++]
-    if (b === undefined) throw new Error("onnx: truncated varint")
-    value |= BigInt(b & 0x7f) << shift
-    if (b < 0x80) return [Number(BigInt.asIntN(64, value)), i]
-    shift += 7n
-  }
-}
-
-const signedVarint = (value: number): Array<number> =>
-  value >= 0 ? varint(value) : varint(Number(BigInt.asUintN(64, BigInt(value))))
 
 /** A TensorProto with its data in `raw_data` (or packed `float_data`); undefined for other encodings. */
 const readWeight = (tensor: Uint8Array): (Weight & { readonly name: string }) | undefined => {
@@ -130,18 +124,18 @@ const encodeWeight = (name: string, w: Weight): Uint8Array =>
   concat([
     ...w.dims.map((d) => new Uint8Array([0x08, ...signedVarint(d)])),
     new Uint8Array([0x10, ...varint(w.dataType)]),
-    message(8, textEncoder.encode(name)),
+    stringMessage(8, name),
     message(9, w.raw)
   ])
 
 const encodeNode = (node: GraphNode, name: string): Uint8Array =>
   concat([
-    ...node.inputs.map((i) => message(1, textEncoder.encode(i))),
-    ...node.outputs.map((o) => message(2, textEncoder.encode(o))),
-    message(3, textEncoder.encode(name)),
-    message(4, textEncoder.encode(node.opType)),
+    ...node.inputs.map((i) => stringMessage(1, i)),
+    ...node.outputs.map((o) => stringMessage(2, o)),
+    stringMessage(3, name),
+    stringMessage(4, node.opType),
     ...node.attributes.map((a) => message(5, a)),
-    ...(node.domain === "" ? [] : [message(7, textEncoder.encode(node.domain))])
+    ...(node.domain === "" ? [] : [stringMessage(7, node.domain)])
   ])
 
 /**
@@ -162,7 +156,7 @@ export const writeGraph = (model: Uint8Array, graph: Graph): Uint8Array => {
     ...kept
   ])
   const opsets = [...graph.opsets].map(([domain, version]) =>
-    message(8, concat([message(1, textEncoder.encode(domain)), new Uint8Array([0x10, ...varint(version)])]))
+    message(8, concat([stringMessage(1, domain), new Uint8Array([0x10, ...varint(version)])]))
   )
   const rest = fields(model)
     .filter((f) => f.field !== 7 && f.field !== 8)
@@ -215,12 +209,12 @@ export const floatAttr = (name: string, value: number): Uint8Array => {
   const f = new Uint8Array(5)
   f[0] = 0x15
   new DataView(f.buffer).setFloat32(1, value, true)
-  return concat([message(1, textEncoder.encode(name)), f, new Uint8Array([0xa0, 0x01, 1])])
+  return concat([stringMessage(1, name), f, new Uint8Array([0xa0, 0x01, 1])])
 }
 
 /** An int attribute (AttributeProto type INT = 2). */
 export const intAttr = (name: string, value: number): Uint8Array =>
-  concat([message(1, textEncoder.encode(name)), new Uint8Array([0x18, ...signedVarint(value), 0xa0, 0x01, 2])])
+  concat([stringMessage(1, name), new Uint8Array([0x18, ...signedVarint(value), 0xa0, 0x01, 2])])
 
 const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
 

