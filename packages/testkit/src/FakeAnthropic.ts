@@ -3,8 +3,9 @@
  * prose, truncation, refusals, error statuses with `retry-after`, or no answer at all; every request body is kept.
  * Point the SDK at it with `baseURL: fake.url`.
  */
-import { Context, Effect, Layer, type Scope } from "effect"
-import { type Dialect, type HttpReply, type RecordedRequest, type ScriptedServer, serve } from "./internal/fakeHttp.js"
+import { Context, type Effect, Layer, type Scope } from "effect"
+import type * as FakeServer from "./FakeServer.js"
+import { type Dialect, errorHeaders, type HttpReply, modelOf, serve } from "./internal/fakeHttp.js"
 
 /** Token counts of a scripted answer. */
 export interface Usage {
@@ -102,17 +103,11 @@ export const error = (
   status,
   type: options.type ?? errorTypes[status] ?? "api_error",
   message,
-  headers: { ...options.headers, ...(options.retryAfter === undefined ? {} : { "retry-after": options.retryAfter }) }
+  headers: errorHeaders(options)
 })
 
 /** Never answers (the connection stays open until the client gives up or the fake closes). */
 export const hang: Reply = { _tag: "Hang" }
-
-const modelOf = (request: RecordedRequest): string => {
-  const body = request.body
-  if (typeof body === "object" && body !== null && "model" in body && typeof body.model === "string") return body.model
-  return "claude-fake"
-}
 
 const errorReply = (status: number, type: string, message: string, headers = {}): HttpReply => ({
   _tag: "Respond",
@@ -129,7 +124,7 @@ const usageBody = (usage: Usage) => ({
   service_tier: "standard"
 })
 
-const render = (reply: Reply, request: RecordedRequest, index: number): HttpReply => {
+const render = (reply: Reply, request: FakeServer.RecordedRequest, index: number): HttpReply => {
   if (reply._tag === "Hang") return reply
   if (reply._tag === "Error") return errorReply(reply.status, reply.type, reply.message, reply.headers)
   const counter = index + 1
@@ -145,7 +140,7 @@ const render = (reply: Reply, request: RecordedRequest, index: number): HttpRepl
       id: `msg_fake_${counter}`,
       type: "message",
       role: "assistant",
-      model: modelOf(request),
+      model: modelOf(request, "claude-fake"),
       content,
       stop_reason: reply.stopReason,
       stop_sequence: null,
@@ -156,6 +151,7 @@ const render = (reply: Reply, request: RecordedRequest, index: number): HttpRepl
 
 const dialect: Dialect<Reply> = {
   name: "FakeAnthropic",
+  basePath: "",
   accepts: (method, path) => method === "POST" && path === "/v1/messages",
   notFound: (method, path) => errorReply(404, "not_found_error", `FakeAnthropic: no route ${method} ${path}`),
   render,
@@ -164,17 +160,11 @@ const dialect: Dialect<Reply> = {
     errorReply(418, "invalid_request_error", `FakeAnthropic: no scripted reply for request #${index + 1}`)
 }
 
-/** A running fake: its base URL (for the SDK's `baseURL`), the script and the requests received. */
-export interface Server extends ScriptedServer<Reply> {
-  /** The base URL to give the SDK (the origin; the SDK appends `/v1/messages`). */
-  readonly url: string
-}
+/** A running fake: its base URL (the origin; the SDK appends `/v1/messages`), the script and the requests received. */
+export type Server = FakeServer.Server<Reply>
 
 /** Starts a fake on an ephemeral loopback port, closed with the scope. */
-export const make: Effect.Effect<Server, never, Scope.Scope> = Effect.map(serve(dialect), (server) => ({
-  ...server,
-  url: server.origin
-}))
+export const make: Effect.Effect<Server, never, Scope.Scope> = serve(dialect)
 
 /** The running fake as a service, for `layer(FakeAnthropic.layer)` suites. */
 export class FakeAnthropic extends Context.Service<FakeAnthropic, Server>()("@legible/testkit/FakeAnthropic") {}

@@ -4,8 +4,9 @@
  * (`finish_reason: "length"`), refusals, error statuses with `retry-after`, or no answer; every request body is kept.
  * Point the SDK at it with `baseURL: fake.url`.
  */
-import { Context, Effect, Layer, type Scope } from "effect"
-import { type Dialect, type HttpReply, type RecordedRequest, type ScriptedServer, serve } from "./internal/fakeHttp.js"
+import { Context, type Effect, Layer, type Scope } from "effect"
+import type * as FakeServer from "./FakeServer.js"
+import { type Dialect, errorHeaders, type HttpReply, modelOf, serve } from "./internal/fakeHttp.js"
 
 /** Token counts of a scripted answer. */
 export interface Usage {
@@ -98,17 +99,11 @@ export const error = (
   type: options.type ?? errorTypes[status] ?? "server_error",
   code: options.code ?? null,
   message,
-  headers: { ...options.headers, ...(options.retryAfter === undefined ? {} : { "retry-after": options.retryAfter }) }
+  headers: errorHeaders(options)
 })
 
 /** Never answers (the connection stays open until the client gives up or the fake closes). */
 export const hang: Reply = { _tag: "Hang" }
-
-const modelOf = (request: RecordedRequest): string => {
-  const body = request.body
-  if (typeof body === "object" && body !== null && "model" in body && typeof body.model === "string") return body.model
-  return "gpt-fake"
-}
 
 const errorReply = (status: number, type: string, code: string | null, message: string, headers = {}): HttpReply => ({
   _tag: "Respond",
@@ -117,7 +112,7 @@ const errorReply = (status: number, type: string, code: string | null, message: 
   body: { error: { message, type, param: null, code } }
 })
 
-const render = (reply: Reply, request: RecordedRequest, index: number): HttpReply => {
+const render = (reply: Reply, request: FakeServer.RecordedRequest, index: number): HttpReply => {
   if (reply._tag === "Hang") return reply
   if (reply._tag === "Error") return errorReply(reply.status, reply.type, reply.code, reply.message, reply.headers)
   return {
@@ -128,7 +123,7 @@ const render = (reply: Reply, request: RecordedRequest, index: number): HttpRepl
       id: `chatcmpl-fake-${index + 1}`,
       object: "chat.completion",
       created: 1_767_225_600,
-      model: modelOf(request),
+      model: modelOf(request, "gpt-fake"),
       choices: [
         {
           index: 0,
@@ -148,6 +143,7 @@ const render = (reply: Reply, request: RecordedRequest, index: number): HttpRepl
 
 const dialect: Dialect<Reply> = {
   name: "FakeOpenAI",
+  basePath: "/v1",
   accepts: (method, path) => method === "POST" && path.endsWith("/chat/completions"),
   notFound: (method, path) =>
     errorReply(404, "invalid_request_error", "unknown_url", `FakeOpenAI: no route ${method} ${path}`),
@@ -157,17 +153,11 @@ const dialect: Dialect<Reply> = {
     errorReply(418, "invalid_request_error", null, `FakeOpenAI: no scripted reply for request #${index + 1}`)
 }
 
-/** A running fake: its base URL (for the SDK's `baseURL`), the script and the requests received. */
-export interface Server extends ScriptedServer<Reply> {
-  /** The base URL to give the SDK: `<origin>/v1` (the SDK appends `/chat/completions`). */
-  readonly url: string
-}
+/** A running fake: its base URL (`<origin>/v1`; the SDK appends `/chat/completions`), the script and the requests received. */
+export type Server = FakeServer.Server<Reply>
 
 /** Starts a fake on an ephemeral loopback port, closed with the scope. */
-export const make: Effect.Effect<Server, never, Scope.Scope> = Effect.map(serve(dialect), (server) => ({
-  ...server,
-  url: `${server.origin}/v1`
-}))
+export const make: Effect.Effect<Server, never, Scope.Scope> = serve(dialect)
 
 /** The running fake as a service, for `layer(FakeOpenAI.layer)` suites. */
 export class FakeOpenAI extends Context.Service<FakeOpenAI, Server>()("@legible/testkit/FakeOpenAI") {}

@@ -176,15 +176,8 @@ export const skill = (overrides: Partial<Skill.Skill> = {}): Skill.Skill => ({
 
 /** What a client sends to create the invoice skill (`SkillStore.put`). */
 export const skillInput = (overrides: Partial<Ports.SkillInput> = {}): Ports.SkillInput => {
-  const s = skill()
-  return {
-    clientId: s.clientId,
-    slug: s.slug,
-    name: s.name,
-    instructions: s.instructions,
-    fields: s.fields,
-    ...overrides
-  }
+  const { clientId, slug, name, instructions, fields } = skill()
+  return { clientId, slug, name, instructions, fields, ...overrides }
 }
 
 const simple = (

@@ -6,28 +6,17 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import type { Extractor, Ports } from "@legible/core"
-import { Fixtures } from "@legible/testkit"
+import { type FakeServer, Fixtures } from "@legible/testkit"
 import { Effect, Fiber, type Scope } from "effect"
 import type { ProviderOptions } from "../../src/internal/resilience.js"
 import * as SkillSchema from "../../src/internal/skillSchema.js"
 import { document, invoicePage, page, request } from "../support/documents.js"
 
-/** What the suite needs of a fake server. */
-export interface Fake<R> {
-  readonly url: string
-  script(...replies: ReadonlyArray<R>): Effect.Effect<void>
-  readonly requests: Effect.Effect<ReadonlyArray<{ readonly body: unknown; readonly at: number }>>
-  awaitRequests(count: number): Effect.Effect<ReadonlyArray<unknown>>
-  readonly maxInFlight: Effect.Effect<number>
-  readonly hold: Effect.Effect<void>
-  readonly release: Effect.Effect<void>
-}
-
 /** A provider under test: its fake, its extractor, its replies and how to read its request bodies. */
 export interface Harness<R> {
   readonly name: string
   readonly model: string
-  readonly start: Effect.Effect<Fake<R>, never, Scope.Scope>
+  readonly start: Effect.Effect<FakeServer.Server<R>, never, Scope.Scope>
   extractor(url: string, options: ProviderOptions): Effect.Effect<Ports.FieldExtractor["Service"]>
   /** Statuses the provider answers when busy, retried. */
   readonly busy: ReadonlyArray<number>

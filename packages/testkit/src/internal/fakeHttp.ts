@@ -5,17 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Effect, type Scope } from "effect"
-
-/** A request as the server received it. */
-export interface RecordedRequest {
-  readonly method: string
-  readonly path: string
-  readonly headers: Readonly<Record<string, string>>
-  /** The JSON body, parsed (or the raw text when it is not JSON). */
-  readonly body: unknown
-  /** When the body had been read (`Date.now()`), to check waits between attempts. */
-  readonly at: number
-}
+import type { RecordedRequest, Server } from "../FakeServer.js"
 
 /** What the server does with one request. */
 export type HttpReply =
@@ -27,27 +17,11 @@ export type HttpReply =
     }
   | { readonly _tag: "Hang" }
 
-/** The scripting and inspection surface shared by the fake providers (`R`: the provider's reply type). */
-export interface ScriptedServer<R> {
-  /** `http://127.0.0.1:<port>`. */
-  readonly origin: string
-  /** Appends replies to the queue; each request takes the next one. */
-  script(...replies: ReadonlyArray<R>): Effect.Effect<void>
-  /** Every request received so far, in arrival order. */
-  readonly requests: Effect.Effect<ReadonlyArray<RecordedRequest>>
-  /** Waits until at least `count` requests have arrived, and returns them. */
-  awaitRequests(count: number): Effect.Effect<ReadonlyArray<RecordedRequest>>
-  /** The largest number of requests that were in flight (received, not yet answered) at once. */
-  readonly maxInFlight: Effect.Effect<number>
-  /** Holds every answer (requests are still recorded) until `release`. */
-  readonly hold: Effect.Effect<void>
-  /** Lets held and later answers go. */
-  readonly release: Effect.Effect<void>
-}
-
 /** How a provider's fake renders its replies and the cases nobody scripted. */
 export interface Dialect<R> {
   readonly name: string
+  /** What the SDK's base URL adds to the origin (`""`, or `"/v1"` where the SDK appends the rest). */
+  readonly basePath: string
   /** Whether the server serves this method and path (otherwise `notFound`). */
   accepts(method: string, path: string): boolean
   notFound(method: string, path: string): HttpReply
@@ -93,7 +67,7 @@ const send = (response: ServerResponse, reply: Extract<HttpReply, { _tag: "Respo
 }
 
 /** Starts a scripted server; it is closed, hanging connections included, when the scope closes. */
-export const serve = <R>(dialect: Dialect<R>): Effect.Effect<ScriptedServer<R>, never, Scope.Scope> =>
+export const serve = <R>(dialect: Dialect<R>): Effect.Effect<Server<R>, never, Scope.Scope> =>
   Effect.gen(function* () {
     const queue: Array<R> = []
     const recorded: Array<RecordedRequest> = []
@@ -157,7 +131,7 @@ export const serve = <R>(dialect: Dialect<R>): Effect.Effect<ScriptedServer<R>, 
     const { port } = server.address() as AddressInfo
 
     return {
-      origin: `http://127.0.0.1:${port}`,
+      url: `http://127.0.0.1:${port}${dialect.basePath}`,
       script: (...replies) =>
         Effect.sync(() => {
           queue.push(...replies)
@@ -188,3 +162,19 @@ export const serve = <R>(dialect: Dialect<R>): Effect.Effect<ScriptedServer<R>, 
       })
     }
   })
+
+/** The `model` of a request body, or `fallback` when it names none. */
+export const modelOf = (request: RecordedRequest, fallback: string): string => {
+  const body = request.body
+  if (typeof body === "object" && body !== null && "model" in body && typeof body.model === "string") return body.model
+  return fallback
+}
+
+/** The headers of a scripted error: the test's own, and `retry-after` when it set one. */
+export const errorHeaders = (options: {
+  readonly retryAfter?: string
+  readonly headers?: Record<string, string>
+}): Readonly<Record<string, string>> => ({
+  ...options.headers,
+  ...(options.retryAfter === undefined ? {} : { "retry-after": options.retryAfter })
+})

@@ -44,10 +44,25 @@ const held = (state: State, lease: Ports.Lease): Effect.Effect<Job, Errors.Lease
     : Effect.fail(new Errors.LeaseLost({ jobId: lease.jobId }))
 }
 
-const unlock = (job: Job): void => {
+/** Ends a job's run: the job takes `next` without its lock, its extraction `change`, the job's attempts and `at`. */
+const settle = (
+  state: State,
+  job: Job,
+  next: Job["state"],
+  at: Timestamp.Timestamp,
+  change: Partial<Extraction.ExtractionRecord>
+): void => {
+  job.state = next
   job.lockedBy = null
   job.token = null
   job.leaseUntil = null
+  updateExtraction(state, job.extractionId, (r) => ({ ...r, ...change, attempts: job.attempts, lastModification: at }))
+}
+
+/** A job that ends in `error` with `message`. */
+const failed = (state: State, job: Job, message: string, at: Timestamp.Timestamp): void => {
+  job.lastError = message
+  settle(state, job, "failed", at, { status: "error", errorMessage: message })
 }
 
 /** A fenced write: runs `apply` on the held job at the current time, in one synchronous step. */
@@ -98,53 +113,22 @@ export const make = (state: State): Ports.JobQueue["Service"] =>
       }),
     complete: (lease, result) =>
       fenced(state, lease, (job, _now, at) => {
-        job.state = "done"
         job.lastError = null
-        unlock(job)
-        updateExtraction(state, job.extractionId, (r) => ({
-          ...r,
-          status: "completado",
-          errorMessage: null,
-          result,
-          attempts: job.attempts,
-          lastModification: at
-        }))
+        settle(state, job, "done", at, { status: "completado", errorMessage: null, result })
       }),
     retry: (lease, message, delayMs) =>
       fenced(state, lease, (job, now, at) => {
-        job.state = "queued"
         job.runAt = now + Math.max(0, Math.round(delayMs))
         job.lastError = message
-        unlock(job)
-        updateExtraction(state, job.extractionId, (r) => ({
-          ...r,
-          status: "en cola",
-          attempts: job.attempts,
-          lastModification: at
-        }))
+        settle(state, job, "queued", at, { status: "en cola" })
         notify(state)
       }),
-    fail: (lease, message) =>
-      fenced(state, lease, (job, _now, at) => {
-        job.state = "failed"
-        job.lastError = message
-        unlock(job)
-        updateExtraction(state, job.extractionId, (r) => ({
-          ...r,
-          status: "error",
-          errorMessage: message,
-          attempts: job.attempts,
-          lastModification: at
-        }))
-      }),
+    fail: (lease, message) => fenced(state, lease, (job, _now, at) => failed(state, job, message, at)),
     release: (lease) =>
       fenced(state, lease, (job, now, at) => {
-        job.state = "queued"
         job.attempts = Math.max(0, job.attempts - 1)
         job.runAt = now
-        unlock(job)
-        const attempts = job.attempts
-        updateExtraction(state, job.extractionId, (r) => ({ ...r, status: "en cola", attempts, lastModification: at }))
+        settle(state, job, "queued", at, { status: "en cola" })
         notify(state)
       }),
     reap: () =>
@@ -155,19 +139,13 @@ export const make = (state: State): Ports.JobQueue["Service"] =>
             for (const job of state.jobs.values()) {
               if (job.state !== "running" || job.leaseUntil === null || job.leaseUntil >= now) continue
               if (job.attempts < job.maxAttempts) continue
-              const message =
+              failed(
+                state,
+                job,
                 `processing was interrupted ${job.attempts} times (the worker stopped or crashed before finishing); ` +
-                "giving up"
-              job.state = "failed"
-              job.lastError = message
-              unlock(job)
-              updateExtraction(state, job.extractionId, (r) => ({
-                ...r,
-                status: "error",
-                errorMessage: message,
-                attempts: job.attempts,
-                lastModification: at
-              }))
+                  "giving up",
+                at
+              )
               reaped++
             }
             return reaped
