@@ -4,8 +4,8 @@
  * 1. `Embed.extractNow` reads the sample invoice and extracts a skill's fields right away (no queue, no storage).
  * 2. The queued flow in process: a skill stored in an in-memory PGlite, a submission, a worker, the final read.
  *
- * Run it after building (`npx tsc -b tsconfig.build.json`): `node examples/embed.ts` (Node ≥ 22.18 runs TypeScript).
- * It prints one JSON line per step and exits 0; the test suite runs it.
+ * Run it with `npm run example:embed` (it builds the packages, then runs this file on the pinned Node 22, which runs
+ * TypeScript). It prints one JSON line per step and exits 0; the test suite runs it the same way.
  */
 import { readFileSync } from "node:fs"
 import { Embed } from "@legible/server"

@@ -29,6 +29,41 @@ const readText = (path: string) =>
 
 const client = Flag.String("client").pipe(Flag.withDescription("The client (organization) id"))
 
+/** A skill file as the README's "Skill files" section describes it, in one line. */
+const SKILL_EXAMPLE = JSON.stringify({
+  slug: "factura",
+  name: "Factura",
+  instructions: "Facturas de proveedores españoles",
+  fields: [
+    { name: "numero", order: 1, type: "string", aliases: ["Nº factura"] },
+    { name: "fecha", order: 2, type: "date" },
+    { name: "total", order: 3, type: "float" },
+    {
+      name: "proveedor",
+      order: 4,
+      type: "catalog",
+      aliases: ["CIF"],
+      catalog: {
+        catalogId: "Proveedores",
+        keyColumns: ["cif"],
+        outputColumns: ["nombre"],
+        method: "exacta",
+        threshold: 1
+      }
+    }
+  ]
+})
+
+const SKILL_FILE_HELP = [
+  "Create skills or store their next version (an existing slug gets a new version; extractions keep theirs).",
+  "",
+  "The file holds one skill or an array of them. A skill: slug (a-z, 0-9, -), name, instructions (optional) and",
+  "fields; a field: name, order (its position in results), type (string, integer, float, date, boolean, object or",
+  "catalog), and optionally isList, description, aliases (labels printed on documents), fields (the sub-fields of",
+  "an object) and catalog ({catalogId: a catalog's id or name, keyColumns, outputColumns, method: exacta or",
+  'aproximada, threshold: 0-1}, for catalog fields). The whole format: README.md, "Skill files".'
+].join("\n")
+
 const serve = Command.make(
   "serve",
   {
@@ -67,7 +102,10 @@ const token = Command.make(
     client,
     name: Flag.String("name").pipe(Flag.withDescription("The user's name"), Flag.optional),
     email: Flag.String("email").pipe(Flag.withDescription("The user's email"), Flag.optional),
-    role: Flag.Literals("role", ["user", "global_admin"]).pipe(Flag.withDefault("user")),
+    role: Flag.Literals("role", ["user", "global_admin"]).pipe(
+      Flag.withDescription("The role claim: user, or global_admin (acts on every client's extractions)"),
+      Flag.withDefault("user")
+    ),
     ttl: Flag.Int("ttl").pipe(Flag.withDescription("Seconds the token is valid"), Flag.withDefault(3600))
   },
   Effect.fn(function* (flags) {
@@ -90,7 +128,12 @@ const token = Command.make(
 
 const skillsApply = Command.make(
   "apply",
-  { file: Argument.String("file").pipe(Argument.withDescription("A JSON skill, or an array of them")), client },
+  {
+    file: Argument.String("file").pipe(
+      Argument.withDescription("A JSON file: one skill, or an array of them (format in the description above)")
+    ),
+    client
+  },
   Effect.fn(function* ({ file, client }) {
     const settings = yield* Config.load
     const text = yield* readText(file)
@@ -99,7 +142,15 @@ const skillsApply = Command.make(
       yield* Console.log(`${skill.slug}: version ${skill.version} (id ${skill.id})`)
     }
   })
-).pipe(Command.withDescription("Create skills or store their next version"))
+).pipe(
+  Command.withDescription(SKILL_FILE_HELP),
+  Command.withExamples([
+    {
+      command: "legible skills apply factura.json --client acme",
+      description: `with factura.json: ${SKILL_EXAMPLE}`
+    }
+  ])
+)
 
 const skills = Command.make("skills").pipe(
   Command.withDescription("Manage skills"),
@@ -147,11 +198,17 @@ const keysCreate = Command.make(
   {
     client,
     user: Flag.String("user").pipe(Flag.withDescription("The id of the user the key acts as")),
-    userName: Flag.String("user-name").pipe(Flag.optional),
-    email: Flag.String("email").pipe(Flag.withDefault("")),
-    role: Flag.Literals("role", ["user", "global_admin"]).pipe(Flag.withDefault("user")),
+    userName: Flag.String("user-name").pipe(Flag.withDescription("The user's name (default: its id)"), Flag.optional),
+    email: Flag.String("email").pipe(Flag.withDescription("The user's email"), Flag.withDefault("")),
+    role: Flag.Literals("role", ["user", "global_admin"]).pipe(
+      Flag.withDescription("The user's role: user, or global_admin (acts on every client's extractions)"),
+      Flag.withDefault("user")
+    ),
     name: Flag.String("name").pipe(Flag.withDescription("The key's name (nombre)"), Flag.withDefault("cli")),
-    tipo: Flag.Literals("tipo", ["live", "test"]).pipe(Flag.withDefault("live"))
+    tipo: Flag.Literals("tipo", ["live", "test"]).pipe(
+      Flag.withDescription("live, or test: a sandbox key (its extractions run `local` and use no quota)"),
+      Flag.withDefault("live")
+    )
   },
   Effect.fn(function* (flags) {
     const settings = yield* Config.load

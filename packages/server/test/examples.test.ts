@@ -1,16 +1,14 @@
-/** The runnable embedding example, as a user runs it: `node examples/embed.ts` against the built packages. */
+/** The runnable embedding example, as a user runs it: `npm run example:embed` (build, then `node examples/embed.ts`). */
 import { execFile } from "node:child_process"
-import * as Path from "node:path"
 import { promisify } from "node:util"
 import { expect, it } from "vitest"
-import { childEnv, NODE, ROOT, requireBuild } from "./support/process.js"
+import { childEnv, ROOT } from "./support/process.js"
 
-it("examples/embed.ts extracts the sample now, then through the queue, and exits 0", async () => {
-  requireBuild()
-  const { stdout } = await promisify(execFile)(NODE, [Path.join(ROOT, "examples/embed.ts")], {
+it("npm run example:embed extracts the sample now, then through the queue, and exits 0", async () => {
+  const { stdout } = await promisify(execFile)("npm", ["run", "--silent", "example:embed"], {
     cwd: ROOT,
     env: childEnv({}),
-    timeout: 120_000
+    timeout: 170_000
   })
   const [direct, queued] = stdout
     .trim()
