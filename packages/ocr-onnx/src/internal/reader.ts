@@ -1,9 +1,8 @@
 /**
  * The main-thread side of the reader: `identify` sniffs the bytes here (cheap, no worker); `read` sniffs too (an
  * unsupported file never costs a worker), then hands the bytes to the pool, whose worker (`worker.ts`) opens the
- * document and reads it page by page. The worker answers in a compact wire form (per page: word strings, boxes and
- * confidences in typed arrays, line ends), decoded here with a schema and turned into `ReadDocument` with word ids
- * `p{page}-w{index}` (index in reading order within the page, from 0).
+ * document and reads it page by page. The worker's answer (`wire.ts`) is decoded here with a schema and turned into
+ * `ReadDocument` with word ids `p{page}-w{index}` (index in reading order within the page, from 0).
  */
 import * as Fs from "node:fs"
 import { fileURLToPath } from "node:url"
@@ -12,7 +11,7 @@ import { Effect, Schema, type Scope } from "effect"
 import type { Limits } from "./mupdf/limits.js"
 import * as Pool from "./pool/pool.js"
 import { sniff } from "./sniff.js"
-import type { ReadTask, WorkerSettings } from "./worker.js"
+import { type ReadTask, type WirePage, WireResult, type WorkerSettings } from "./wire.js"
 
 /** Everything the reader runs with, defaults applied (see `OnnxReader.Options` for their meaning). */
 export interface Settings {
@@ -31,53 +30,6 @@ export interface Settings {
   /** Model file paths; those left out are the defaults of `ocr/engine.ts`. */
   readonly models: WorkerSettings["models"]
 }
-
-const reasons = [
-  "UnsupportedType",
-  "Encrypted",
-  "Corrupt",
-  "NoPages",
-  "TooManyPages",
-  "TooManyPixels",
-  "TimeLimit",
-  "WorkerFailed"
-] as const
-
-/** One page as the worker sends it: 4 box numbers (x0, y0, x1, y1 in points) per word, lines as end indices. */
-const WirePage = Schema.Struct({
-  page: Schema.Int,
-  width: Schema.Finite,
-  height: Schema.Finite,
-  source: Schema.Literals(["text", "ocr"]),
-  markdown: Schema.String,
-  words: Schema.Array(Schema.String),
-  boxes: Schema.instanceOf(Float64Array),
-  confidences: Schema.instanceOf(Float64Array),
-  lineEnds: Schema.instanceOf(Uint32Array)
-})
-/** One page as the worker sends it. */
-export type WirePage = typeof WirePage.Type
-
-const WireImage = Schema.Struct({
-  page: Schema.Int,
-  mimeType: Schema.Literals(["image/png", "image/jpeg"]),
-  bytes: Schema.Uint8Array,
-  width: Schema.Int,
-  height: Schema.Int
-})
-
-/** The worker's answer: the document, or the typed reason it could not be read. */
-export const WireResult = Schema.Union([
-  Schema.TaggedStruct("Read", {
-    mimeType: Schema.String,
-    numPages: Schema.Int,
-    pages: Schema.Array(WirePage),
-    images: Schema.Array(WireImage)
-  }),
-  Schema.TaggedStruct("Refused", { reason: Schema.Literals(reasons), message: Schema.String })
-])
-/** The worker's answer. */
-export type WireResult = typeof WireResult.Type
 
 const decodeResult = Schema.decodeUnknownEffect(WireResult)
 

@@ -3,7 +3,7 @@
  * It opens the document with mupdf within the limits, then for each page uses the text layer when it is usable
  * (PDFs only) or renders the page and runs OCR, scaling OCR pixels to points; it adds each page's Markdown and, when
  * asked, a page image within the budget. It reports progress after every page (the pool's page time limit) and
- * answers in the wire form `reader.ts` decodes, moving (not copying) its typed arrays and image bytes.
+ * answers in the form of `wire.ts`, moving (not copying) its typed arrays and image bytes.
  *
  * Document problems come back as `Refused` with core's reason; OCR failures as `Refused` `WorkerFailed`; anything
  * thrown (a WASM trap is a defect) ends the task with `Failed`, and the pool replaces this thread.
@@ -21,50 +21,10 @@ import type { Limits } from "./mupdf/limits.js"
 import { type OpenedDocument, openDocument, withPage } from "./mupdf/open.js"
 import { type EncodedImage, pageImage, renderForOcr } from "./mupdf/render.js"
 import { textLayer } from "./mupdf/textLayer.js"
-import { detScaleRange } from "./ocr/config.js"
 import { type InferenceSession, makeEngine, type OcrEngine, OcrError } from "./ocr/engine.js"
-import { lexiconLanguages } from "./ocr/lexicon.js"
 import { recognizePage } from "./ocr/pipeline.js"
 import { type Handler, serve, type TaskContext } from "./pool/serve.js"
-import type { WirePage, WireResult } from "./reader.js"
-
-const Budget = Schema.Struct({
-  maxSide: Schema.Int,
-  maxBytes: Schema.Int,
-  format: Schema.Literals(["png", "jpeg"])
-})
-
-/** One document to read, and the page images wanted (for `ocr_pdf`). */
-const ReadTask = Schema.Struct({ bytes: Schema.Uint8Array, images: Schema.optional(Budget) })
-/** One document to read. */
-export type ReadTask = typeof ReadTask.Type
-
-const path = Schema.optionalKey(Schema.String)
-
-/** What every worker thread is started with (`workerData`). */
-const WorkerSettings = Schema.Struct({
-  limits: Schema.Struct({
-    maxPages: Schema.Int,
-    maxImagePixels: Schema.Finite,
-    maxRenderPixels: Schema.Finite,
-    maxRenderSide: Schema.Finite,
-    minRenderDpi: Schema.Finite
-  }),
-  models: Schema.Struct({
-    recognizer: Schema.optionalKey(Schema.Literals(["latin", "chinese"])),
-    detection: path,
-    classifier: path,
-    recognition: path,
-    dictionary: path,
-    recognitionHead: path,
-    recognitionRanges: path,
-    precision: Schema.optionalKey(Schema.Literals(["float32", "int8", "auto"])),
-    lexicon: Schema.optionalKey(Schema.Array(Schema.Literals(lexiconLanguages))),
-    detectionScale: Schema.optionalKey(Schema.Finite.check(Schema.isBetween(detScaleRange)))
-  })
-})
-/** What every worker thread is started with. */
-export type WorkerSettings = typeof WorkerSettings.Type
+import { ReadTask, type WirePage, type WireResult, WorkerSettings } from "./wire.js"
 
 /** A word of either source, in points. */
 interface PageWord {

@@ -1,0 +1,83 @@
+/**
+ * What the reader's main thread (`reader.ts`) and its worker threads (`worker.ts`) say to each other: the settings
+ * a worker starts with, one document to read, and the answer in a compact form (per page: word strings, boxes and
+ * confidences in typed arrays, line ends), moved rather than copied between threads.
+ */
+import { Document } from "@legible/core"
+import { Schema } from "effect"
+import { detScaleRange } from "./ocr/config.js"
+import { lexiconLanguages } from "./ocr/lexicon.js"
+
+const path = Schema.optionalKey(Schema.String)
+
+/** What every worker thread is started with (`workerData`). */
+export const WorkerSettings = Schema.Struct({
+  limits: Schema.Struct({
+    maxPages: Schema.Int,
+    maxImagePixels: Schema.Finite,
+    maxRenderPixels: Schema.Finite,
+    maxRenderSide: Schema.Finite,
+    minRenderDpi: Schema.Finite
+  }),
+  models: Schema.Struct({
+    recognizer: Schema.optionalKey(Schema.Literals(["latin", "chinese"])),
+    detection: path,
+    classifier: path,
+    recognition: path,
+    dictionary: path,
+    recognitionHead: path,
+    recognitionRanges: path,
+    precision: Schema.optionalKey(Schema.Literals(["float32", "int8", "auto"])),
+    lexicon: Schema.optionalKey(Schema.Array(Schema.Literals(lexiconLanguages))),
+    detectionScale: Schema.optionalKey(Schema.Finite.check(Schema.isBetween(detScaleRange)))
+  })
+})
+/** What every worker thread is started with. */
+export type WorkerSettings = typeof WorkerSettings.Type
+
+const Budget = Schema.Struct({
+  maxSide: Schema.Int,
+  maxBytes: Schema.Int,
+  format: Schema.Literals(["png", "jpeg"])
+})
+
+/** One document to read, and the page images wanted (for `ocr_pdf`). */
+export const ReadTask = Schema.Struct({ bytes: Schema.Uint8Array, images: Schema.optional(Budget) })
+/** One document to read. */
+export type ReadTask = typeof ReadTask.Type
+
+/** One page as the worker sends it: 4 box numbers (x0, y0, x1, y1 in points) per word, lines as end indices. */
+export const WirePage = Schema.Struct({
+  page: Schema.Int,
+  width: Schema.Finite,
+  height: Schema.Finite,
+  source: Schema.Literals(["text", "ocr"]),
+  markdown: Schema.String,
+  words: Schema.Array(Schema.String),
+  boxes: Schema.instanceOf(Float64Array),
+  confidences: Schema.instanceOf(Float64Array),
+  lineEnds: Schema.instanceOf(Uint32Array)
+})
+/** One page as the worker sends it. */
+export type WirePage = typeof WirePage.Type
+
+const WireImage = Schema.Struct({
+  page: Schema.Int,
+  mimeType: Schema.Literals(["image/png", "image/jpeg"]),
+  bytes: Schema.Uint8Array,
+  width: Schema.Int,
+  height: Schema.Int
+})
+
+/** The worker's answer: the document, or why it could not be read (core's `DocumentError` reasons). */
+export const WireResult = Schema.Union([
+  Schema.TaggedStruct("Read", {
+    mimeType: Schema.String,
+    numPages: Schema.Int,
+    pages: Schema.Array(WirePage),
+    images: Schema.Array(WireImage)
+  }),
+  Schema.TaggedStruct("Refused", { reason: Document.DocumentError.fields.reason, message: Schema.String })
+])
+/** The worker's answer. */
+export type WireResult = typeof WireResult.Type
