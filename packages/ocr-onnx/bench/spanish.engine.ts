@@ -10,8 +10,8 @@ import * as Path from "node:path"
 import { Effect } from "effect"
 import Tesseract from "tesseract.js"
 import { OnnxReader } from "../dist/index.js"
-import { lexiconFromEnv } from "../dist/internal/ocr/lexicon.js"
 import type { EngineInput, EngineOutput, EnginePage } from "./engines/protocol.js"
+import { lexiconFromEnv } from "./lexiconEnv.ts"
 
 const [engine, inputPath, outputPath] = process.argv.slice(2)
 if ((engine !== "latin" && engine !== "chinese" && engine !== "tesseract") || !inputPath || !outputPath) {

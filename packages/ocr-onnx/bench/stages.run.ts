@@ -21,10 +21,10 @@ import { openDocument, withPage } from "../src/internal/mupdf/open.js"
 import { defaultRenderOptions, type RenderOptions, renderForOcr } from "../src/internal/mupdf/render.js"
 import type { OcrConfig } from "../src/internal/ocr/config.js"
 import { type InferenceSession, makeEngine, type OcrEngine, type OcrModels } from "../src/internal/ocr/engine.js"
-import { lexiconFromEnv } from "../src/internal/ocr/lexicon.js"
 import { type OcrPage, recognizePage } from "../src/internal/ocr/pipeline.js"
 import { dataRoot, funsd, sroie } from "./datasets.js"
 import type { EnginePage } from "./engines/protocol.js"
+import { lexiconFromEnv } from "./lexiconEnv.js"
 import { imageSize, scorePages } from "./scoring.js"
 
 const PAGES = Number(process.env.OCR_STAGES_PAGES ?? 10)

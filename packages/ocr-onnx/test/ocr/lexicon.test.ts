@@ -1,7 +1,7 @@
 /**
  * The lexicon that checks the recognizer's diacritics: letter families of a dictionary, the alternatives read from
  * the softmax, which variant a word takes (marks removed freely, added only on near-ties), the runs of a line it
- * applies to, the operator's language list, and the real Spanish and English word lists.
+ * applies to, and the real Spanish and English word lists.
  */
 
 import * as Fs from "node:fs"
@@ -18,9 +18,7 @@ import {
   diacriticFamilies,
   encodeWordSet,
   type Lexicon,
-  lexiconFromEnv,
   loadLexicon,
-  parseLexicon,
   withAlternatives,
   wordSetHas
 } from "../../src/internal/ocr/lexicon.js"
@@ -151,29 +149,6 @@ describe("correctDiacritics", () => {
     expect(out.map((c) => c.text).join("")).toBe("Nº 12is.")
     expect(out.map((c) => [c.first, c.last])).toEqual(line.map((c) => [c.first, c.last]))
     expect(out[0]).toBe(line[0])
-  })
-})
-
-describe("parseLexicon", () => {
-  it("reads a comma-separated list of languages, none, or nothing", () => {
-    expect(parseLexicon("es,en")).toEqual(["es", "en"])
-    expect(parseLexicon(" EN , es,en ")).toEqual(["es", "en"])
-    expect(parseLexicon("es,,en")).toBeUndefined()
-    expect(parseLexicon("none")).toEqual([])
-    expect(parseLexicon("")).toEqual([])
-    expect(parseLexicon("es,fr")).toBeUndefined()
-    expect(parseLexicon("none,es")).toBeUndefined()
-  })
-
-  it("reads a benchmark's variable, and refuses one that is not a list rather than ignore it", () => {
-    const name = "LEGIBLE_TEST_LEXICON"
-    delete process.env[name]
-    expect(lexiconFromEnv(name)).toBeUndefined()
-    process.env[name] = "none"
-    expect(lexiconFromEnv(name)).toEqual([])
-    process.env[name] = "es,fr"
-    expect(() => lexiconFromEnv(name)).toThrow(`${name} must be none or a comma-separated list of es, en`)
-    delete process.env[name]
   })
 })
 

@@ -25,28 +25,6 @@ export type LexiconLanguage = "es" | "en"
 export const lexiconLanguages: ReadonlyArray<LexiconLanguage> = ["es", "en"]
 
 /**
- * A list of languages as an operator writes it: comma-separated codes (`es,en`), or `none` (or nothing) for no
- * lexicon; undefined when a code is not one of `lexiconLanguages`.
- */
-export const parseLexicon = (text: string): ReadonlyArray<LexiconLanguage> | undefined => {
-  const codes = text.split(",").map((code) => code.trim().toLowerCase())
-  if (codes.length === 1 && (codes[0] === "none" || codes[0] === "")) return []
-  return codes.every((code) => lexiconLanguages.some((language) => language === code))
-    ? lexiconLanguages.filter((language) => codes.includes(language))
-    : undefined
-}
-
-/** The languages a variable names (`parseLexicon`), undefined when unset; a value that is not a list is an error. */
-export const lexiconFromEnv = (name: string): ReadonlyArray<LexiconLanguage> | undefined => {
-  const raw = process.env[name]
-  if (raw === undefined) return undefined
-  const languages = parseLexicon(raw)
-  if (languages === undefined)
-    throw new Error(`${name} must be none or a comma-separated list of ${lexiconLanguages.join(", ")}`)
-  return languages
-}
-
-/**
  * A set of words in three typed arrays: their UTF-16 code units end to end, where each starts, and an
  * open-addressing hash table of word numbers. The Spanish and English lists expand to ≈780,000 forms; held as JS
  * strings in an object they are ≈130 MB of small objects that every full garbage collection of the OCR worker
