@@ -13,6 +13,7 @@ import { Effect, Layer, Redacted } from "effect"
 import * as Jwt from "../src/Jwt.js"
 import * as Operations from "../src/Operations.js"
 import * as Quickstart from "../src/Quickstart.js"
+import { ROOT } from "./support/process.js"
 
 const world = Layer.mergeAll(Memory.layer, TestIds.layer(1))
 
@@ -91,6 +92,29 @@ layer(world)("Operations", (it) => {
         )
       )
       expect(unknownCatalog._tag).toBe("InvalidRequest")
+    })
+  )
+
+  it.effect("the README's skill file example applies as written (its catalog by name)", () =>
+    Effect.gen(function* () {
+      const readme = readFileSync(Path.join(ROOT, "README.md"), "utf8")
+      const section = readme.slice(readme.indexOf("### Skill files"))
+      const example = section.slice(section.indexOf("```json") + "```json".length, section.indexOf("```\n", 8))
+      yield* Operations.importCatalog({
+        clientId: "readme",
+        name: "Proveedores",
+        text: "cif,nombre\nB12345674,Papelería Ejemplo S.L.\n",
+        format: "csv"
+      })
+      const [skill] = yield* Operations.applySkills("readme", example)
+      expect(skill?.fields.map((field) => [field.name, field.type, field.isList])).toEqual([
+        ["numero", "string", false],
+        ["fecha", "date", false],
+        ["total", "float", false],
+        ["lineas", "object", true],
+        ["proveedor", "catalog", false]
+      ])
+      expect(skill?.fields[4]?.catalog?.catalogId).toMatch(/^[0-9a-f-]{36}$/)
     })
   )
 
