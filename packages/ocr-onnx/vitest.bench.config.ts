@@ -2,8 +2,8 @@ import { defineConfig } from "vitest/config"
 import { shared } from "../../vitest.shared.ts"
 
 /**
- * Every benchmark of the package (`bench/**\/*.run.ts`: OCR vs tesseract.js, text layer vs pdfjs-dist), one file
- * after the other so that their timings do not share the cores; each prints its figures. Not part of `npm test`.
+ * Every benchmark of the package (`bench/**\/*.run.ts`, listed in `bench/README.md`), one file after the other so
+ * that their timings do not share the cores; each prints its figures. Not part of `npm test`.
  */
 export default defineConfig({
   ...shared,

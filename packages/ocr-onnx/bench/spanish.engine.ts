@@ -54,7 +54,7 @@ const ours = (recognizer: "latin" | "chinese") =>
     Effect.scoped(
       Effect.gen(function* () {
         const loading = performance.now()
-        // SPANISH_BENCH_HEAD: another Latin head file in place of models/latin_head.bin (a candidate of train/).
+        // SPANISH_BENCH_HEAD: another Latin head file in place of models/latin_head.bin (a candidate of tools/ocr-training).
         const head = recognizer === "latin" ? process.env.SPANISH_BENCH_HEAD : undefined
         // SPANISH_BENCH_PRECISION: the recognizer's precision (float32 or int8) in place of the reader's default.
         const precision = process.env.SPANISH_BENCH_PRECISION as "float32" | "int8" | undefined

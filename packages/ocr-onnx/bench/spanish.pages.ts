@@ -11,8 +11,8 @@ import * as Fs from "node:fs"
 import { createRequire } from "node:module"
 import * as Path from "node:path"
 import * as mupdf from "mupdf"
-import { seeded } from "../train/text.ts"
 import type { Boxed } from "./metrics.js"
+import { seeded } from "./random.ts"
 
 const require = createRequire(import.meta.url)
 

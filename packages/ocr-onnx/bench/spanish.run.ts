@@ -20,7 +20,7 @@
  * default all three; a missing engine's columns read n/a) and `SPANISH_BENCH_KEEP` (a directory: images, engine
  * outputs and each page's scored texts, with the special characters not read, are written there and kept, to
  * compare what was read with the truth) are for quick iterations; `SPANISH_BENCH_HEAD` (a head file) reads
- * the latin columns with that head in place of `models/latin_head.bin`, to compare candidates of `train/merge.ts`;
+ * the latin columns with that head in place of `models/latin_head.bin`, to compare candidates of `merge:rec` (`tools/ocr-training`);
  * `SPANISH_BENCH_PRECISION` (`float32` or `int8`) reads both of our columns at that recognizer precision;
  * `SPANISH_BENCH_LEXICON` (`es,en` or `none`) sets the word lists that check our columns' diacritics;
  * `SPANISH_BENCH_DET_SCALE` the latin column's detection scale (`OnnxReader` `models.detectionScale`). The chinese

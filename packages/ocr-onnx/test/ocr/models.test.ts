@@ -40,7 +40,7 @@ describe("resolveModels", () => {
     expect(recognizerConfig(resolveModels(undefined, { dictionary: "/m/d.txt", recognitionHead: "/m/h.bin" }))).toEqual(
       {}
     )
-    // Another head over the Latin dictionary (a candidate from train/) reads with the Latin thresholds.
+    // Another head over the Latin dictionary (a candidate from tools/ocr-training) reads with the Latin thresholds.
     expect(recognizerConfig(resolveModels(undefined, { recognitionHead: "/m/candidate.bin" }))).toEqual({
       spaceGap: Number.POSITIVE_INFINITY,
       spaceProb: 0.1

@@ -15,7 +15,7 @@
  * `conditions` a second page of running text, for multi-page documents.
  */
 import * as mupdf from "mupdf"
-import { seeded } from "../../train/text.ts"
+import { seeded } from "../../bench/random.ts"
 import { encodeTiff } from "./tiff.js"
 
 /** A piece of text drawn on one baseline. `y` is the baseline in points from the top of the page. */

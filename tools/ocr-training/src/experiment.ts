@@ -2,21 +2,17 @@
  * Which features separate ñ/n, á/a, é/e: a head on the backbone's final 120 features (graftable as it is) against
  * one on those plus the 480-channel map before the neck (more raw detail, needs a graph change to ship). Trains both
  * on the first part of one cache file and scores the rest:
- * `node train/experiment.ts <cache.bin> [train lines] [epochs]`.
+ * `node src/experiment.ts <cache.bin> [train lines] [epochs]`.
  */
 import * as Fs from "node:fs"
-import { chineseModels } from "../dist/internal/ocr/engine.js"
-import { readHead } from "../dist/internal/ocr/graphEdits.js"
-import type { HeadWeights } from "../dist/internal/ocr/headFile.js"
+import { seeded } from "@legible/ocr-onnx/bench/random.ts"
+import { chineseModels, type HeadWeights, modelFiles, readHead } from "@legible/ocr-onnx/training"
 import { greedy, initialHead, logits, train } from "./head.ts"
 import { POOLED, readSamples } from "./samples.ts"
-import { seeded } from "./text.ts"
 
 const [cache, trainLines = "480", epochs = "4"] = process.argv.slice(2)
 if (cache === undefined) throw new Error("usage: experiment.ts <cache.bin> [train lines] [epochs]")
-const dictionary = Fs.readFileSync(new URL("../models/latin_dict.txt", import.meta.url), "utf8")
-  .replace(/\n$/, "")
-  .split("\n")
+const dictionary = Fs.readFileSync(modelFiles().dictionary, "utf8").replace(/\n$/, "").split("\n")
 const labels = ["", ...dictionary, " "]
 const old = readHead(new Uint8Array(Fs.readFileSync(chineseModels().recognition)))
 const oldLabels = ["", ...Fs.readFileSync(chineseModels().dictionary, "utf8").split(/\r?\n/), " "]

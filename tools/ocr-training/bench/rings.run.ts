@@ -11,26 +11,30 @@
  *
  * First, each face's glyphs drawn large and clean: how far the top of its "°" and "º" is below the top of its "N".
  *
- * Faces: the training faces (`train/fonts.ts`: mupdf's base-14 Helvetica, Times and Courier and the npm families),
+ * Faces: the training faces (`src/fonts.ts`: mupdf's base-14 Helvetica, Times and Courier and the npm families),
  * plus every TrueType/OpenType face with "N", "°", "º" and the digits under `RING_BENCH_FONTS` (a directory,
  * default `/usr/share/fonts`; symbol and script faces left out). The 144-face figures in `config.ts` were measured
  * with Debian's fonts-dejavu-core, fonts-liberation2, fonts-freefont-ttf, fonts-noto-core, fonts-open-sans,
  * fonts-croscore, fonts-crosextra-carlito, fonts-crosextra-caladea and fonts-urw-base35 installed.
- * `RING_BENCH_FONTS=none` reads the training faces alone. Run: `npm run bench:rings -w @legible/ocr-onnx`.
+ * `RING_BENCH_FONTS=none` reads the training faces alone. Run: `npm run bench:rings -w @legible/ocr-training`.
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { it } from "@effect/vitest"
+import { seeded } from "@legible/ocr-onnx/bench/random.ts"
+import { type Condition, renderPage, type SpanishPage } from "@legible/ocr-onnx/bench/spanish.pages.ts"
+import {
+  defaultLimits,
+  makeEngine,
+  type OcrPage,
+  openDocument,
+  recognizePage,
+  renderForOcr,
+  withPage
+} from "@legible/ocr-onnx/training"
 import { Effect } from "effect"
 import * as mupdf from "mupdf"
-import { defaultLimits } from "../src/internal/mupdf/limits.js"
-import { openDocument, withPage } from "../src/internal/mupdf/open.js"
-import { renderForOcr } from "../src/internal/mupdf/render.js"
-import { makeEngine } from "../src/internal/ocr/engine.js"
-import { type OcrPage, recognizePage } from "../src/internal/ocr/pipeline.js"
-import { loadFonts } from "../train/fonts.ts"
-import { seeded } from "../train/text.ts"
-import { type Condition, renderPage, type SpanishPage } from "./spanish.pages.js"
+import { loadFonts } from "../src/fonts.ts"
 
 const FONTS = process.env.RING_BENCH_FONTS ?? "/usr/share/fonts"
 const log = (line: string) => process.stdout.write(`${line}\n`)

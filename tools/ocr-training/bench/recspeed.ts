@@ -1,19 +1,23 @@
 /**
  * Recognition alone, Latin head against PP-OCRv4's Chinese one, on the same line crops, the two sessions
  * alternating so that other load on the machine falls on both alike: CPU milliseconds per line.
- * `npx node packages/ocr-onnx/bench/spanish.recspeed.ts [lines] [rounds]` (after `npx tsc -b tsconfig.json`).
+ * `npx node tools/ocr-training/bench/recspeed.ts [lines] [rounds]` (after `npx tsc -b tsconfig.build.json`).
  */
 import * as Fs from "node:fs"
+import { seeded } from "@legible/ocr-onnx/bench/random.ts"
+import {
+  chineseModels,
+  cropLine,
+  decodeHead,
+  defaultOcrConfig,
+  graftHead,
+  latinModels
+} from "@legible/ocr-onnx/training"
 import * as ort from "onnxruntime-node"
-import { defaultOcrConfig } from "../dist/internal/ocr/config.js"
-import { cropLine } from "../dist/internal/ocr/crop.js"
-import { chineseModels, latinModels } from "../dist/internal/ocr/engine.js"
-import { graftHead } from "../dist/internal/ocr/graphEdits.js"
-import { decodeHead } from "../dist/internal/ocr/headFile.js"
-import { loadFonts } from "../train/fonts.ts"
-import { randomStyle, renderLine } from "../train/render.ts"
-import { lineDetector } from "../train/samples.ts"
-import { line, seeded } from "../train/text.ts"
+import { loadFonts } from "../src/fonts.ts"
+import { randomStyle, renderLine } from "../src/render.ts"
+import { lineDetector } from "../src/samples.ts"
+import { line } from "../src/text.ts"
 
 const [lines = "40", rounds = "3"] = process.argv.slice(2)
 const options: ort.InferenceSession.SessionOptions = {

@@ -5,20 +5,7 @@
  * Everything comes from a seeded generator: the same seed gives the same lines.
  */
 
-/** A seeded generator of floats in [0, 1) (mulberry32). */
-export type Random = () => number
-
-/** mulberry32: small, fast and good enough for data generation (also the tests' and benchmarks' seeded rasters). */
-export const seeded = (seed: number): Random => {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import type { Random } from "@legible/ocr-onnx/bench/random.ts"
 
 /** An integer in [lo, hi]. */
 export const int = (random: Random, lo: number, hi: number): number => lo + Math.floor(random() * (hi - lo + 1))

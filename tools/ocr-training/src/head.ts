@@ -3,9 +3,10 @@
  * letters it has, blank and space) or a look-alike (ñ from n, ¿ from ?), then trained with CTC and Adam on cached
  * backbone features, in plain Float32Array loops.
  */
-import type { HeadWeights } from "../dist/internal/ocr/headFile.js"
+
+import type { Random } from "@legible/ocr-onnx/bench/random.ts"
+import type { HeadWeights } from "@legible/ocr-onnx/training"
 import { ctcLoss } from "./ctc.ts"
-import type { Random } from "./text.ts"
 
 /** Look-alikes for classes the Chinese dictionary lacks: where their weights start from. */
 const lookAlike: Record<string, string> = {

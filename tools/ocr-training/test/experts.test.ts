@@ -1,13 +1,13 @@
 /**
- * The Latin and Chinese heads folded into one layer (train/experts.ts): which Chinese class votes on each Latin
+ * The Latin and Chinese heads folded into one layer (src/experts.ts): which Chinese class votes on each Latin
  * class, that the folded layer decodes exactly like the product of the two experts' distributions, and that an
  * abstaining class keeps its Latin logit.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { HeadWeights } from "../../src/internal/ocr/headFile.js"
-import { logSoftmax } from "../../train/ctc.ts"
-import { baseClasses, expertColumns, groupBias, mergeBias, mergeHeads } from "../../train/experts.ts"
-import { logits } from "../../train/head.ts"
+import type { HeadWeights } from "@legible/ocr-onnx/training"
+import { logSoftmax } from "../src/ctc.ts"
+import { baseClasses, expertColumns, groupBias, mergeBias, mergeHeads } from "../src/experts.ts"
+import { logits } from "../src/head.ts"
 
 // blank, entries, space (PaddleOCR's use_space_char layout) for both dictionaries.
 const latinLabels = ["", "a", "n", "?", "á", "ñ", "Ñ", "N", "¿", "€", " "]

@@ -10,17 +10,23 @@
  * D + P float32 (the head's features, then the pooled backbone map).
  */
 import * as Fs from "node:fs"
+import { type Random, seeded } from "@legible/ocr-onnx/bench/random.ts"
+import {
+  chineseModels,
+  cropLine,
+  dbPostprocess,
+  defaultOcrConfig,
+  exposeOutput,
+  findHead,
+  graftHead,
+  inspect,
+  type PageImage,
+  preprocess
+} from "@legible/ocr-onnx/training"
 import * as ort from "onnxruntime-node"
-import { defaultOcrConfig } from "../dist/internal/ocr/config.js"
-import { cropLine } from "../dist/internal/ocr/crop.js"
-import { dbPostprocess } from "../dist/internal/ocr/dbPostprocess.js"
-import { chineseModels } from "../dist/internal/ocr/engine.js"
-import { exposeOutput, findHead, graftHead, inspect } from "../dist/internal/ocr/graphEdits.js"
-import type { PageImage } from "../dist/internal/ocr/image.js"
-import { preprocess } from "../dist/internal/ocr/preprocess.js"
 import { covers, loadFonts } from "./fonts.ts"
 import { randomStyle, renderLine } from "./render.ts"
-import { line, type Random, seeded } from "./text.ts"
+import { line } from "./text.ts"
 
 const sessionOptions: ort.InferenceSession.SessionOptions = {
   intraOpNumThreads: 1,

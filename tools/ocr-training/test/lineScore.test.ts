@@ -1,9 +1,9 @@
 /**
- * The line scores the head is tuned on (`train/lineScore.ts`): CER over the truth's characters, special characters
+ * The line scores the head is tuned on (`src/lineScore.ts`): CER over the truth's characters, special characters
  * found as a multiset, stray non-ASCII characters, exact lines, and SROIE's upper-case comparison.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { scoreTexts } from "../../train/lineScore.ts"
+import { scoreTexts } from "../src/lineScore.ts"
 
 describe("scoreTexts", () => {
   it("counts edits, special characters found once each, stray non-ASCII and exact lines", () => {

@@ -1,31 +1,38 @@
 /**
  * Line crops of whole pages for tuning a head on data the benchmarks do not score:
- * `node train/realLines.ts <sroie|funsd|spanish> <first page> <pages> <out.bin>`. SROIE and FUNSD pages in name
- * order, as `bench/datasets.ts` takes them (the benchmarks read the first 10 of each, `bench/ocr.run.ts` up to 30);
- * `spanish`: pages `first` … `first + pages − 1` of each kind of `bench/spanish.pages.ts` (the Spanish benchmark
- * draws pages 0 and 1 of each), each rendered in its three conditions with other noise seeds than the benchmark's.
+ * `node src/realLines.ts <sroie|funsd|spanish> <first page> <pages> <out.bin>`. SROIE and FUNSD pages in name
+ * order, as `@legible/ocr-onnx/bench/datasets.ts` takes them (the benchmarks read the first 10 of each, the OCR
+ * benchmark up to 30); `spanish`: pages `first` … `first + pages − 1` of each kind of the Spanish benchmark's page
+ * generator (it draws pages 0 and 1 of each), each rendered in its three conditions with other noise seeds than the
+ * benchmark's.
  *
  * Each page goes through the reader's own render (`renderForOcr`: small images enlarged towards 2,000 px), the real
  * detector and DB post-processing, and `cropLine`, like inference. A detected box is kept with its truth when it
- * matches one SROIE line (axis-aligned IoU ≥ 0.5, one to one) or a run of words (FUNSD, Spanish: every word over half inside
- * the box has its centre in it, the words cover at least 60 % of its length; read left to right). Boxes wider than
- * the recognizer's longest input, and truths with a character outside the dictionary, are skipped.
+ * matches one SROIE line (axis-aligned IoU ≥ 0.5, one to one) or a run of words (FUNSD, Spanish: every word over
+ * half inside the box has its centre in it, the words cover at least 60 % of its length; read left to right). Boxes
+ * wider than the recognizer's longest input, and truths with a character outside the dictionary, are skipped.
  *
  * Cache: the `samples.ts` records without the pooled map (`readSamples(path, dim, dim, 0)`): uint16 T, uint16 L,
  * L × uint16 labels, T rows of the head's D float32 features.
  */
 import * as Fs from "node:fs"
+import { funsd, sroie } from "@legible/ocr-onnx/bench/datasets.ts"
+import { type Boxed, iou } from "@legible/ocr-onnx/bench/metrics.ts"
+import { conditions, renderPage, spanishPages, truthWords } from "@legible/ocr-onnx/bench/spanish.pages.ts"
+import {
+  boxRect,
+  cropLine,
+  defaultLimits,
+  defaultOcrConfig,
+  modelFiles,
+  type OrientedBox,
+  openDocument,
+  type Rect,
+  renderForOcr,
+  withPage
+} from "@legible/ocr-onnx/training"
 import { Effect } from "effect"
 import * as ort from "onnxruntime-node"
-import { funsd, sroie } from "../bench/datasets.ts"
-import { type Boxed, iou } from "../bench/metrics.ts"
-import { conditions, renderPage, spanishPages, truthWords } from "../bench/spanish.pages.ts"
-import { defaultLimits } from "../dist/internal/mupdf/limits.js"
-import { openDocument, withPage } from "../dist/internal/mupdf/open.js"
-import { renderForOcr } from "../dist/internal/mupdf/render.js"
-import { boxRect, type OrientedBox, type Rect } from "../dist/internal/ocr/box.js"
-import { defaultOcrConfig } from "../dist/internal/ocr/config.js"
-import { cropLine } from "../dist/internal/ocr/crop.js"
 import { encodeLabels, encodeRecord, featureSession, pageDetector } from "./samples.ts"
 
 const [dataset, first, count, out] = process.argv.slice(2)
@@ -37,9 +44,7 @@ if (
 ) {
   throw new Error("usage: realLines.ts <sroie|funsd|spanish> <first page> <pages> <out.bin>")
 }
-const dictionary = Fs.readFileSync(new URL("../models/latin_dict.txt", import.meta.url), "utf8")
-  .replace(/\n$/, "")
-  .split("\n")
+const dictionary = Fs.readFileSync(modelFiles().dictionary, "utf8").replace(/\n$/, "").split("\n")
 
 /** A page to read: its image bytes and truth (boxes in the image's native pixels). */
 interface Page {

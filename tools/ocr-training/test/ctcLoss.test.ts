@@ -1,10 +1,10 @@
 /**
- * The training script's CTC loss (train/ctc.ts) against a brute-force sum over every alignment, and its gradient
+ * The training script's CTC loss (src/ctc.ts) against a brute-force sum over every alignment, and its gradient
  * against finite differences: the head is only as good as these.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ctcLoss, logSoftmax } from "../../train/ctc.ts"
-import { greedy } from "../../train/head.ts"
+import { ctcLoss, logSoftmax } from "../src/ctc.ts"
+import { greedy } from "../src/head.ts"
 
 /** −log p(labels) by enumerating all C^T paths and collapsing them (repeats merged, blanks dropped). */
 const bruteForce = (logits: Float32Array, t: number, c: number, labels: ReadonlyArray<number>): number => {

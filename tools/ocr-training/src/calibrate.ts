@@ -1,12 +1,14 @@
 /**
- * Calibrates the int8 recognizer (`src/internal/ocr/quantize.ts`): `npm run calibrate:rec -w @legible/ocr-onnx`
- * [-- --funsd 40 --receipts 10 --spanish 2 --lines 600 --out models/rec_int8.ranges.json].
+ * Calibrates the int8 recognizer (`packages/ocr-onnx/src/internal/ocr/quantize.ts`):
+ * `npm run calibrate:rec -w @legible/ocr-training [-- --funsd 40 --receipts 10 --spanish 2 --lines 600 --out …]`
+ * (default out: `packages/ocr-onnx/models/rec_int8.ranges.json`).
  *
  * 1. Renders pages the benchmarks never measure, as the worker does (`renderForOcr`): the last `--funsd` FUNSD forms
  *    in name order (the OCR benchmark reads the first 30, the stage timings the first 10), the `--receipts`
  *    German receipt scans of `../shared/data/receipts-de` and `--spanish` pages of each kind of the Spanish
- *    benchmark's generator that it does not score (pages 2 and on, in its three conditions); reads each with the float engine (default Latin
- *    recognizer, folded graphs) and keeps the recognizer's real inputs: the line crops the pipeline made.
+ *    benchmark's generator that it does not score (pages 2 and on, in its three conditions); reads each with the
+ *    float engine (default Latin recognizer, folded graphs) and keeps the recognizer's real inputs: the line crops
+ *    the pipeline made.
  * 2. Runs the folded float recognizer with every convolution's input and output exposed as graph outputs on up to
  *    `--lines` of those crops (spread evenly), samples 300 values of each tensor per line (a seeded generator), and
  *    keeps as each tensor's range the 0.001st and 99.999th percentiles of its samples (`--percentile`): clipping the
@@ -18,19 +20,28 @@
 import { createHash } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
+import { dataRoot } from "@legible/ocr-onnx/bench/datasets.ts"
+import { conditions, renderPage, spanishPages } from "@legible/ocr-onnx/bench/spanish.pages.ts"
+import {
+  calibrationTensors,
+  defaultLimits,
+  encodeRanges,
+  exposeOutput,
+  latinModels,
+  makeEngine,
+  modelBytes,
+  modelFiles,
+  openDocument,
+  type Range,
+  readGraph,
+  recognizePage,
+  renderForOcr,
+  type Tensor,
+  withPage
+} from "@legible/ocr-onnx/training"
 import { Effect } from "effect"
 import * as ort from "onnxruntime-node"
-import { conditions, renderPage, spanishPages } from "../bench/spanish.pages.ts"
-import { defaultLimits } from "../dist/internal/mupdf/limits.js"
-import { openDocument, withPage } from "../dist/internal/mupdf/open.js"
-import { renderForOcr } from "../dist/internal/mupdf/render.js"
-import { latinModels, makeEngine, modelBytes, type Tensor } from "../dist/internal/ocr/engine.js"
-import { exposeOutput } from "../dist/internal/ocr/graphEdits.js"
-import { readGraph } from "../dist/internal/ocr/onnxGraph.js"
-import { recognizePage } from "../dist/internal/ocr/pipeline.js"
-import { calibrationTensors, encodeRanges, type Range } from "../dist/internal/ocr/quantize.js"
 
 const { values } = parseArgs({
   options: {
@@ -39,11 +50,11 @@ const { values } = parseArgs({
     spanish: { type: "string", default: "2" },
     lines: { type: "string", default: "600" },
     percentile: { type: "string", default: "99.999" },
-    out: { type: "string", default: fileURLToPath(new URL("../models/rec_int8.ranges.json", import.meta.url)) }
+    out: { type: "string", default: modelFiles().ranges }
   }
 })
 const log = (line: string) => process.stdout.write(`${line}\n`)
-const data = fileURLToPath(new URL("../../../../shared/data/", import.meta.url))
+const data = dataRoot
 if (!Fs.existsSync(Path.join(data, "funsd")) || !Fs.existsSync(Path.join(data, "receipts-de"))) {
   throw new Error(`calibration needs ${data}funsd and ${data}receipts-de`)
 }
@@ -59,7 +70,7 @@ const files = [
     .map((name) => Path.join(data, "receipts-de", name))
 ]
 // Spanish benchmark-style pages the benchmark does not draw (it reads pages 0 and 1 of each kind): pages 2 … 2 + n − 1
-// of each kind in the three conditions, with other noise seeds than the benchmark's (as train/realLines.ts).
+// of each kind in the three conditions, with other noise seeds than the benchmark's (as realLines.ts).
 const spanish = Number(values.spanish)
 const rendered = spanishPages(2 + spanish)
   .slice(3 * 2)

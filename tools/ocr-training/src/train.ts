@@ -1,5 +1,5 @@
 /**
- * Trains the Latin recognition head: `npm run train:rec -w @legible/ocr-onnx [-- --lines 12000 --seed 7 …]`.
+ * Trains the Latin recognition head: `npm run train:rec -w @legible/ocr-training [-- --lines 12000 --seed 7 …]`.
  *
  * 1. Generates synthetic lines (`generate.ts`, one process per shard; `--workers`), each through the real detector
  *    and crop, and caches the frozen PP-OCRv4 backbone's features with the labels (`--cache`, reused when present).
@@ -14,13 +14,18 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs, promisify } from "node:util"
-import { editDistance } from "../bench/metrics.ts"
-import { chineseModels } from "../dist/internal/ocr/engine.js"
-import { readHead } from "../dist/internal/ocr/graphEdits.js"
-import { decodeHead, encodeHead, type HeadWeights } from "../dist/internal/ocr/headFile.js"
+import { editDistance } from "@legible/ocr-onnx/bench/metrics.ts"
+import { seeded } from "@legible/ocr-onnx/bench/random.ts"
+import {
+  chineseModels,
+  decodeHead,
+  encodeHead,
+  type HeadWeights,
+  modelFiles,
+  readHead
+} from "@legible/ocr-onnx/training"
 import { greedy, initialHead, logits, type TrainSample, train } from "./head.ts"
 import { readSamples } from "./samples.ts"
-import { seeded } from "./text.ts"
 
 const { values } = parseArgs({
   options: {
@@ -33,8 +38,8 @@ const { values } = parseArgs({
     rate: { type: "string", default: "0.003" },
     anchor: { type: "string", default: "0.0001" },
     cache: { type: "string", default: Path.join(Os.tmpdir(), "legible-rec-cache") },
-    out: { type: "string", default: fileURLToPath(new URL("../models/latin_head.trained.bin", import.meta.url)) },
-    // A head file to fine-tune (e.g. the shipped models/latin_head.trained.bin) instead of starting from the Chinese one.
+    out: { type: "string", default: modelFiles().trainedHead },
+    // A head file to fine-tune (e.g. the shipped latin_head.trained.bin) instead of starting from the Chinese one.
     init: { type: "string" }
   }
 })
@@ -42,7 +47,7 @@ const seed = Number(values.seed)
 const lines = Number(values.lines)
 const validation = Number(values.validation)
 const workers = Number(values.workers)
-const dictionaryPath = fileURLToPath(new URL("../models/latin_dict.txt", import.meta.url))
+const dictionaryPath = modelFiles().dictionary
 const dictionary = Fs.readFileSync(dictionaryPath, "utf8").replace(/\n$/, "").split("\n")
 const labels = ["", ...dictionary, " "]
 const log = (line: string) => process.stdout.write(`${line}\n`)
@@ -157,5 +162,5 @@ show("Latin head, trained", score(trained, labels))
 Fs.writeFileSync(values.out, encodeHead(trained))
 log(
   `wrote ${values.out} (${(Fs.statSync(values.out).size / 1024).toFixed(0)} KB); training ${(trainedMs / 1000).toFixed(0)} s, ` +
-    `total ${((performance.now() - started) / 1000).toFixed(0)} s; next: npm run merge:rec -w @legible/ocr-onnx`
+    `total ${((performance.now() - started) / 1000).toFixed(0)} s; next: npm run merge:rec -w @legible/ocr-training`
 )
