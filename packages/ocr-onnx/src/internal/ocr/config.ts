@@ -4,8 +4,8 @@
  */
 export interface OcrConfig {
   /**
-   * Detection input size relative to the page image (0.5: a 200 DPI render is detected at ≈100 DPI). Lower loses
-   * text: 0.4 raised FUNSD's character error rate from 16.8 to 21.4 % (10 forms, detector CPU 265 → 165 ms).
+   * Detection input size relative to the page image (0.5: a 200 DPI render is detected at ≈100 DPI): lower loses
+   * text, higher costs CPU and reads noisy pages worse (MEASUREMENTS.md, "Detection scale").
    */
   readonly detScale: number
   /** Cap on the detection input's longest side, in pixels (memory grows with it). */
@@ -13,12 +13,8 @@ export interface OcrConfig {
   /**
    * Small print: a first-pass box under `detRefineBelow` detection pixels high and at least twice as long (a piece of
    * a line) has the rows around it detected again at `detRefineFactor` times `detScale`, at most 1 (`detRefineBelow`
-   * 0, or a first pass at 1 already: never; `detect` in `pipeline.ts`). At the half-scale input a whole line comes
-   * out at least 16 pixels high, even of 6 pt type at 200 DPI; the pieces found
-   * of print the detector can barely see are 7–12 (a 5.5 pt line: one 7-pixel piece, "espo"). Measured with 14 and
-   * 0.75 against off: the phone-scanned factura1475 6.07 against 14.64 % character error rate (its 5.5 pt footer read
-   * whole), FUNSD forms 40–59 18.54 against 18.64 %, SROIE receipts 11–30 and every rendered Spanish page unchanged,
-   * the detector's CPU per FUNSD page +24 ms. A second pass at 1 (twice the first) found that footer in pieces.
+   * 0, or a first pass at 1 already: never; `detect` in `pipeline.ts`). At the half scale whole lines come out taller
+   * than 14 pixels and pieces of barely visible print shorter (MEASUREMENTS.md, "Small print").
    */
   readonly detRefineBelow: number
   readonly detRefineFactor: number
@@ -40,10 +36,9 @@ export interface OcrConfig {
    */
   readonly detMergeCover: number
   /**
-   * Recognition input height (48 for PP-OCRv3/v4, 32 for older CRNN ones). The recognizer's declared input height
-   * is freed at load time, so PP-OCRv4 also runs at 33–47 (its last pooling needs three rows at 1/16 scale), with
-   * fewer columns per line; 44 cut the recognizer's CPU by 13 % on FUNSD for +0.3 points of character error rate
-   * there, but the Latin head, trained on height-48 features, lost 1.5 points on the noisy 150 DPI Spanish pages.
+   * Recognition input height (48 for PP-OCRv3/v4, 32 for older CRNN ones). The declared input height is freed at
+   * load time, so PP-OCRv4 also runs at 33–47, but the Latin head was trained at 48 (MEASUREMENTS.md, "Recognition
+   * height").
    */
   readonly recHeight: number
   /** Longest recognition input, in pixels at height 48; longer lines are split at gaps. */
@@ -69,9 +64,8 @@ export interface OcrConfig {
   /** Whether to run the 180° classifier at all. */
   readonly useClassifier: boolean
   /**
-   * A column-projection gap of this fraction of the crop height between two characters is a space. 0.25 (12 px)
-   * rather than the prototype's 0.22: Helvetica's "11" leaves an 11 px gap. Character error rate at 0.20 / 0.22 /
-   * 0.25: synthetic pages 0.67 / 0.53 / 0.50 %, SROIE 8.5 / 7.6 / 6.7 %, FUNSD 16.6 / 16.4 / 16.5 % (10 pages each).
+   * A column-projection gap of this fraction of the crop height between two characters is a space: 0.25 (12 px)
+   * because Helvetica's "11" leaves an 11 px gap (MEASUREMENTS.md, "Spaces").
    */
   readonly spaceGap: number
   /**
@@ -87,32 +81,21 @@ export interface OcrConfig {
    * How far the engine's lexicon may overrule the recognizer's marks (`correctLetters` in `lexicon.ts`): a word not
    * in the lexicon takes a variant that is when the model's odds against the variant are at most e^lexiconWeight
    * to 1 (2.3: 10 to 1), of which at most e^lexiconAddWeight to 1 (0.69: 2 to 1) for marks added to letters read
-   * bare; `lexiconWeight` 0: never. Chosen on pages no benchmark scores: FUNSD forms 40–79 read 17.09 % CER without
-   * the lexicon, 16.56 / 16.51 / 16.49 % at 2.3 / 3.5 / 4.6, SROIE receipts 11–30 4.49 → 4.07 % at all three; the
-   * two Spanish e-receipts of `receipts-es` print "AZUCAR", "JAPON", "CUPON", "ARABE", "ATENDIO" without their
-   * accents, and the lexicon added them at odds of 4.8 to 70 against: additions need a near-tie. The tilde of ñ is
-   * not an accent and is added under `lexiconWeight` alone (`ownLetters` in `lexicon.ts`): with the whole 2.3 for
-   * every addition, the 84 pages above (with the Argentine invoices and the benchmark generator's unscored pages)
-   * added no "ñ" at all, and the noisy 150 DPI receipts' "PANUELOS" (odds 2.2 and 3.3 to 1) read "PAÑUELOS".
+   * bare, since print drops accents by habit; `lexiconWeight` 0: never (MEASUREMENTS.md, "Lexicon weights").
    */
   readonly lexiconWeight: number
   readonly lexiconAddWeight: number
   /**
    * A ring read "º" right after a flat-topped capital is read "°" when its top is at least `ringDrop` of the
    * capital's height below the capital's, the capital being at least `ringMinHeight` page pixels high (`ringDrop` 0:
-   * never; `degreeRings` in `ring.ts`). An ordinal indicator's top is at the cap height in every face measured (at
-   * most 0.029 below it, in P052 Bold), the degree sign of Helvetica, Arial and their clones 0.06 below it. Chosen on
-   * synthetic pages (`bench/rings.run.ts`: 144 faces, clean, scanned and noisy, 150–300 DPI, 3,456 rings of each kind
-   * after a capital): the recognizer alone read 7 of the degree signs "°", with the rule 452; 3 ordinal indicators
-   * (P052 Bold) became "°". A sweep over the same pages with each ring's measurement logged: 0.035 / 0.045 / 0.05
-   * turn 489 / 452 / 410 degree signs and 14 / 4 / 2 ordinals; without the 16-pixel floor, 0.045 turned 13 ordinals,
-   * 11 of them on the noisy 150 DPI pages (a cap height of 11–16 pixels, where noise moves an edge by the drop).
+   * never; `degreeRings` in `ring.ts`): an ordinal indicator's top is at the cap height in every face measured, and
+   * on smaller capitals noise moves an edge by as much (MEASUREMENTS.md, "Degree sign or ordinal indicator").
    */
   readonly ringDrop: number
   readonly ringMinHeight: number
 }
 
-/** The defaults measured on 200 DPI renders (see NOTES-ocr.md). */
+/** The defaults, measured on 200 DPI renders (MEASUREMENTS.md). */
 export const defaultOcrConfig: OcrConfig = {
   detScale: 0.5,
   detMaxSide: 1600,

@@ -68,9 +68,9 @@ export const ctcDecode = (
 /**
  * Spaces the model saw but did not choose: between two decoded characters, a space where the space class (the last
  * one) reaches `minProb` at a timestep between their runs, placed at its likeliest timestep. Where the Latin head
- * drops a narrow proportional space ("1.224,10 €", "IVA (21 %)", "Madrid, tomo") the space still has 0.03–0.43 of
- * the probability between the two characters, and under 0.002 between the letters of a word; an ink-gap rule cannot
- * tell these apart (the gap before "€" in Lato is narrower than the comma's in Courier). Characters are numbered
+ * drops a narrow proportional space ("1.224,10 €", "IVA (21 %)") the space class still stands well above where it
+ * stands between the letters of a word, while an ink-gap rule cannot tell these apart (the gap before "€" in Lato
+ * is narrower than the comma's in Courier; MEASUREMENTS.md, "Spaces"). Characters are numbered
  * from `offset` as in `ctcDecode`; spaces already decoded are kept, except right after an opening mark (¿ ¡ ( [ {
  * « “ ‘), which no space follows in the languages of the dictionary: none is added there ("¿Cuánto" read "¿ Cuánto"
  * at 0.1) and a decoded one is dropped (the int8 recognizer, whose space class can win the timestep after "¿").

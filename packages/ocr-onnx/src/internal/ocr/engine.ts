@@ -53,8 +53,8 @@ export interface OcrModels {
    */
   readonly recognitionHead?: string | undefined
   /**
-   * The recognizer's activation ranges for int8 (`quantize.ts`, written by `npm run calibrate:rec`), calibrated on the
-   * recognition model file itself (checked by SHA-256); omit for a recognizer that has none (it runs in float).
+   * The recognizer's activation ranges for int8 (`quantize.ts`, written by `calibrate:rec` in `tools/ocr-training`),
+   * calibrated on the recognition model file itself (checked by SHA-256); omit for a recognizer that has none.
    */
   readonly recognitionRanges?: string | undefined
 }
@@ -77,8 +77,8 @@ export const chineseModels = (): OcrModels => {
 
 /**
  * PP-OCRv4 with the recognition head trained in this repository over a Latin dictionary (Spanish, Portuguese,
- * French, German, Italian, English: ñ, accents, ¿ ¡, €, º ª…) on the frozen PP-OCRv4 backbone (`tools/ocr-training`,
- * `models/README.md`). Same detector, classifier and backbone as `chineseModels`.
+ * French, German, Italian, English: ñ, accents, ¿ ¡, €, º ª…) on the frozen PP-OCRv4 backbone (`models/README.md`).
+ * Same detector, classifier and backbone as `chineseModels`.
  */
 export const latinModels = (): OcrModels => ({
   ...chineseModels(),
@@ -123,16 +123,15 @@ const errorMessage = (cause: unknown): string => (cause instanceof Error ? cause
 /** How onnxruntime runs a session. */
 export interface SessionOptions {
   /**
-   * onnxruntime's CPU arena keeps every block it ever allocated; recognition inputs change width on every line, so
-   * it only grows. Measured on the synthetic invoice (4 pages × 3 runs): RSS 714 MB with the arena, 442 MB
-   * without, at the same speed. Off by default, except for the detector (see `makeEngine`).
+   * onnxruntime's CPU arena keeps every block it ever allocated, and recognition inputs change width on every line,
+   * so it only grows: off by default, except for the detector (MEASUREMENTS.md, "Memory arena").
    */
   readonly memoryArena: boolean
 }
 
 /**
- * An onnxruntime-node session on the CPU with one thread: measured on this 2-core machine, two intra-op threads
- * ran twice as slow; parallelism comes from one worker per core instead. Released with the scope.
+ * An onnxruntime-node session on the CPU with one thread: parallelism comes from one worker per core, since
+ * intra-op threads measured slower (MEASUREMENTS.md, "Threads"). Released with the scope.
  */
 export const onnxSession = (
   path: string,
@@ -224,14 +223,9 @@ export const modelBytes = (path: string, edits: ModelEdits): Effect.Effect<Uint8
   })
 
 /**
- * Thresholds that go with a recognizer. The Latin head was trained on lines with their spaces and emits them itself;
- * where it lets the blank win over a narrow space ("1.224,10€", "IVA(21%)") it still gives the space some
- * probability, so spaces come from the model (`spaceProb` 0.1) and the column-gap rule, which split monospace
- * receipts at commas ("23, 19") and cannot see a narrow proportional space, is off. Spanish benchmark, character
- * error rate on the clean / scanned / 150 DPI sets (with the line dedupe and the classifier check): model spaces
- * at 0.1, gap rule off 0.76 / 0.65 / 1.40 %; at 0.05 0.77 / 0.73 / 1.48 % (SROIE 6.18 → 6.25 %: stray spaces in
- * noisy words). Before the classifier check, with model spaces at 0.02: gap rule at 0.35 4.94 / 4.64 / 11.11 %,
- * off 4.68 / 4.42 / 11.08 %.
+ * Thresholds that go with a recognizer. The Latin head was trained on lines with their spaces and still gives a
+ * narrow space some probability where the blank wins ("1.224,10€"), so spaces come from the model (`spaceProb` 0.1)
+ * and the column-gap rule, which split monospace receipts at commas ("23, 19"), is off (MEASUREMENTS.md, "Spaces").
  */
 export const recognizerConfig = (models: OcrModels): Partial<OcrConfig> =>
   // Any head over the Latin dictionary (the shipped one, or a candidate given by path) is a Latin head.
@@ -239,7 +233,7 @@ export const recognizerConfig = (models: OcrModels): Partial<OcrConfig> =>
     ? { spaceGap: Number.POSITIVE_INFINITY, spaceProb: 0.1 }
     : {}
 
-/** Options for `makeEngine`: model files (defaults: `defaultModels()`) and thresholds (defaults: `defaultOcrConfig`). */
+/** Options for `makeEngine`: model files (default `defaultModels()`) and thresholds (default `defaultOcrConfig`). */
 export interface EngineOptions {
   /** Which built-in recognizer `models` starts from (default `latin`). */
   readonly recognizer?: Recognizer | undefined
@@ -247,25 +241,20 @@ export interface EngineOptions {
   readonly config?: Partial<OcrConfig> | undefined
   /**
    * onnxruntime's CPU memory arena for the classifier and recognizer (default off, see `SessionOptions`) and the
-   * detector (default on: its page-sized feature maps, tens of MB each, are otherwise mapped and page-faulted
-   * afresh on every page; with the arena its model CPU time on FUNSD fell from 360 to 265 ms a page).
+   * detector (default on: its page-sized feature maps are otherwise mapped afresh on every page; MEASUREMENTS.md,
+   * "Memory arena").
    */
   readonly memoryArena?: boolean | undefined
   /**
-   * The exact graph rewrites of `fold.ts` (default on): BatchNormalization and affine blocks folded into convolutions,
-   * hardswish in two operators instead of four. Same output up to float rounding; model CPU time per run fell by about
-   * a quarter (recognizer), a fifth (detector) and two fifths (classifier). Off loads the models as shipped.
+   * The exact graph rewrites of `fold.ts` (default on): same output up to float rounding, less CPU per run
+   * (MEASUREMENTS.md, "Graph folding"). Off loads the models as shipped.
    */
   readonly foldGraphs?: boolean | undefined
   /**
    * `int8`: the recognizer's larger pointwise convolutions run in int8 (`quantize.ts`, with the models'
    * `recognitionRanges`; implies the folded graph); `float32`: the float recognizer; `auto` (default): int8 where the
-   * CPU has an 8-bit dot-product instruction (`cpu.ts`: x86 VNNI or AMX, Arm dot product) and the recognizer has
-   * ranges, float32 elsewhere. `int8` without ranges is an error. Measured (OCR benchmark, 30 pages per set, pages per
-   * CPU-second, float32 → int8): on an AMD EPYC with AVX-512 VNNI FUNSD 1.355 → 1.493, SROIE 1.505 → 1.450 (the
-   * recognizer's model time per FUNSD page 514 → 365 ms); on an AMD EPYC with AVX2 alone FUNSD 0.633 → 0.644, SROIE
-   * 0.645 → 0.716 (within the run-to-run spread). Character error rate FUNSD 15.33 → 15.34 %, SROIE 4.64 → 4.94 %;
-   * Spanish rendered pages (clean / scanned / noisy) 0.58 / 0.48 / 1.09 → 0.57 / 0.48 / 1.09 %.
+   * CPU has an 8-bit dot-product instruction (`cpu.ts`) and the recognizer has ranges, since only there does it pay
+   * (MEASUREMENTS.md, "int8 recognizer"). `int8` without ranges is an error.
    */
   readonly recognizerPrecision?: "float32" | "int8" | "auto" | undefined
   /**

@@ -1,7 +1,6 @@
 /**
  * Exact rewrites of a PaddleOCR network's graph (same function up to float rounding) that onnxruntime's own
- * optimizer does not make, measured on one thread (ms per run, before → after): recognizer on a 400-column line
- * 46 → 35, detector on 256 × 256 19.2 → 14.5, classifier on 8 lines 12.5 → 6.9.
+ * optimizer does not make, each of which runs faster (MEASUREMENTS.md, "Graph folding"):
  *
  * - BatchNormalization, and `Mul`/`Add` of a scalar or per-channel constant after a Conv (PP-LCNetV3's "learnable
  *   affine blocks"), folded into the Conv's weights and bias;
@@ -11,8 +10,7 @@
  *   into the Conv before it;
  * - a scalar `Mul` then `Add` left in front of a padded Conv as a BatchNormalization (mean 0, variance 1, epsilon 0),
  *   which onnxruntime runs inside its blocked NCHWc layout instead of converting out of it and back around the two
- *   elementwise nodes: recognizer 24.3 → 22.7 ms on a 320-column line, 50.7 → 47.1 on 640, detector 19.4 → 16.6 on
- *   256 × 256 (median CPU ms, old and new sessions interleaved in one process);
+ *   elementwise nodes;
  * - opset 9's attribute-form `Slice` in its opset-10 form and the opset raised to 10, so that the graph can hold
  *   QuantizeLinear/QLinearConv (`quantize.ts`).
  */

@@ -26,10 +26,8 @@ export const lexiconLanguages: ReadonlyArray<LexiconLanguage> = ["es", "en"]
 
 /**
  * A set of words in three typed arrays: their UTF-16 code units end to end, where each starts, and an
- * open-addressing hash table of word numbers. The Spanish and English lists expand to ≈780,000 forms; held as JS
- * strings in an object they are ≈130 MB of small objects that every full garbage collection of the OCR worker
- * walks (the worker allocates a tensor per line, so those are frequent): reads ran ≈20 % slower per CPU-second.
- * In typed arrays they are ≈30 MB that the collector does not look into.
+ * open-addressing hash table of word numbers. Typed arrays, because held as JS strings the expanded lists are small
+ * objects that every full garbage collection of the OCR worker walks, which slowed reads (MEASUREMENTS.md, "Lexicon").
  */
 export interface WordSet {
   readonly units: Uint16Array
@@ -127,7 +125,7 @@ export const decodeWordSet = (bytes: Uint8Array): WordSet | undefined => {
 /**
  * The packed words of `languages`: read from the machine's temporary directory when an earlier load left them there
  * (named by a digest of the dictionaries' bytes, so a new dictionary version is a new file), else expanded by
- * nspell (≈2 s of CPU for Spanish and English) and left there for the next worker. Writing is best-effort and
+ * nspell (seconds of CPU, MEASUREMENTS.md, "Lexicon") and left there for the next worker. Writing is best-effort and
  * atomic (a unique name renamed into place); an unreadable file is rebuilt.
  */
 const packedWords = async (languages: ReadonlyArray<LexiconLanguage>): Promise<WordSet> => {

@@ -217,9 +217,8 @@ const classify = Effect.fnUntraced(function* (
 const PIECE_MARGIN = 32
 
 /**
- * One line recognised, or undefined when it reads as nothing credible. One run per piece: batches beat it on no
- * measure here (up to 8 pieces within 16 columns of each other, right-padded: recognizer CPU +8 % on FUNSD, +4 % on
- * SROIE, for the same columns; the per-run overhead is only about 1.6 ms, 20 columns' worth).
+ * One line recognised, or undefined when it reads as nothing credible. One run per piece: batched pieces measured
+ * slower (MEASUREMENTS.md, "Recognition batches").
  */
 const recognizeLine = Effect.fnUntraced(function* (
   engine: OcrEngine,
@@ -298,9 +297,9 @@ export const recognizePage = Effect.fn("OcrEngine.recognizePage")(function* (
     Effect.forEach(boxes, (box, k) => {
       const upright = detected[k]!
       if (box === upright) return recognizeLine(engine, image, box, config)
-      // A line the classifier turned is read both ways and kept the way the recognizer is surer of. The classifier
-      // sees a line squeezed into 192 columns: on an upright contract in Times it turned two of 22 long lines
-      // (1,600 columns and more at height 48), read as "n r osn p epn pns u e au p". Ties keep the turn.
+      // A line the classifier turned is read both ways and kept the way the recognizer is surer of: the classifier
+      // sees a line squeezed into 192 columns and turns long upright ones (MEASUREMENTS.md, "180° classifier").
+      // Ties keep the turn.
       return Effect.zipWith(
         recognizeLine(engine, image, box, config),
         recognizeLine(engine, image, upright, config),

@@ -11,9 +11,8 @@
  *    from a DQ, the output into a Q; uint8 activations with int8 weights allowed).
  *
  * Weights are quantized to 8 bits (±127). onnxruntime's docs advise 7 bits (`reduce_range`) on AVX2 without VNNI,
- * where `vpmaddubsw` sums uint8 × int8 pairs into int16 and may saturate; measured here, 7 bits lost more: int8
- * against float on 331 held-out line crops, characters of the greedy decodes that differ, 7.83 % at ±63, 3.83 % at
- * ±127 (min/max ranges).
+ * where `vpmaddubsw` sums uint8 × int8 pairs into int16 and may saturate; measured here, 7 bits lost more accuracy
+ * (MEASUREMENTS.md, "int8 recognizer").
  */
 import { createHash } from "node:crypto"
 import { Schema } from "effect"
@@ -56,11 +55,10 @@ export interface QuantizeOptions {
 }
 
 /**
- * 1×1 convolutions of at least 128 input channels (12 in PP-OCRv4), weights in 8 bits. Measured on the recognizer, CPU ms per run on a
- * 400 / 160-column line (one thread, AVX2 without VNNI): float 28.9 / 13.3; these 24.5 / 11.7; every convolution
- * 27.5 / 13.4; every one of 240 channels or more, depthwise included, 26.9 / 12.6. A quantized convolution runs
- * about 1.7× faster, but each one also costs a DequantizeLinear, a QuantizeLinear and its activation outside the
- * convolution (which the float one fuses): the small and depthwise ones lose more than they gain.
+ * 1×1 convolutions of at least 128 input channels (12 in PP-OCRv4), weights in 8 bits. A quantized convolution runs
+ * faster, but each one also costs a DequantizeLinear, a QuantizeLinear and its activation outside the convolution
+ * (which the float one fuses): the small and depthwise ones lose more than they gain (MEASUREMENTS.md, "int8
+ * recognizer").
  */
 export const defaultQuantizeOptions: QuantizeOptions = {
   weightLevels: 127,

@@ -1,12 +1,11 @@
 /**
  * Degree sign or ordinal indicator: "N°" and "Nº" are the same ring in most faces, and the recognizer reads nearly
- * every ring after a capital as "º" (on the synthetic pages of `bench/rings.run.ts`, 7 of 3,456 degree signs after a
- * capital were read "°"). One thing tells them apart in the faces that do differ: an ordinal indicator's top is at
- * the cap height (at most 0.029 of it below, in P052 Bold, of the faces measured there), while Helvetica, Arial and
- * their clones, URW Gothic and Century Schoolbook draw the degree sign 0.05–0.08 below it. A ring read "º" right
- * after a flat-topped capital whose top is clearly below the capital's is read "°" (`degreeRings`); a ring at the
- * cap height stays as read, since there nothing on the page tells the two apart. After a digit ("25°C", "2º izq.")
- * nothing is changed: a digit's top is not the cap height in every face.
+ * every ring after a capital as "º". One thing tells them apart in the faces that do differ: an ordinal indicator's
+ * top is at the cap height, while Helvetica, Arial and their clones, URW Gothic and Century Schoolbook draw the
+ * degree sign below it (MEASUREMENTS.md, "Degree sign or ordinal indicator"). A ring read "º" right after a
+ * flat-topped capital whose top is clearly below the capital's is read "°" (`degreeRings`); a ring at the cap height
+ * stays as read, since there nothing on the page tells the two apart. After a digit ("25°C", "2º izq.") nothing is
+ * changed: a digit's top is not the cap height in every face.
  */
 import { connectedComponents } from "./components.js"
 import type { OcrConfig } from "./config.js"

@@ -1,7 +1,8 @@
 /**
  * The messages between the pool (main thread) and a worker thread. The pool sends one `Run` at a time; the worker
  * answers `Ready` once after loading, then for each run any number of `Progress` (one per page) and one `Done` or
- * `Failed`; the pool may ask a run to stop through its `cancel` flag. Every answer carries the worker's `process.memoryUsage()` so the pool can recycle it (see `pool.ts`).
+ * `Failed`; the pool may ask a run to stop through its `cancel` flag. Every answer carries the worker's
+ * `process.memoryUsage()` so the pool can recycle it (see `pool.ts`).
  */
 import { Schema } from "effect"
 
