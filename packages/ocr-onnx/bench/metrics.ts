@@ -33,6 +33,10 @@ export const editDistance = (a: string, b: string): number => {
 /** Whitespace runs (spaces, line breaks) count as one space: layout is not what the CER measures. */
 export const normalize = (text: string): string => text.normalize("NFC").replace(/\s+/g, " ").trim()
 
+/** The sum of `count` over the items (the scores add per-page counts up this way). */
+export const total = <A>(items: ReadonlyArray<A>, count: (item: A) => number): number =>
+  items.reduce((sum, item) => sum + count(item), 0)
+
 /** Whether a character is beyond ASCII (a special character of the Spanish scores). */
 export const isSpecial = (ch: string): boolean => ch > "\x7e"
 

@@ -5,7 +5,7 @@ import * as Fs from "node:fs"
 import * as mupdf from "mupdf"
 import type { Sample } from "./datasets.js"
 import type { EngineOutput } from "./engines/protocol.js"
-import { type Boxed, canonicalText, charErrors, matchWords } from "./metrics.js"
+import { type Boxed, canonicalText, charErrors, matchWords, total } from "./metrics.js"
 
 /** An image's size in pixels, as decoded. */
 export const imageSize = (path: string): { readonly width: number; readonly height: number } => {
@@ -42,17 +42,10 @@ export const scorePages = (
   sizes: ReadonlyMap<string, { readonly width: number; readonly height: number }>,
   upperCase: boolean
 ): Scores => {
-  let errors = 0
-  let length = 0
-  let matched = 0
-  let reference = 0
-  let predicted = 0
-  let failures = 0
   const wordLevel = samples.every((s) => s.dataset === "FUNSD")
   const text = (t: string) => (upperCase ? t.toUpperCase() : t)
-  for (const sample of samples) {
+  const scored = samples.map((sample) => {
     const page = output.pages.find((p) => p.image === sample.image)
-    if (page === undefined || page.error !== undefined) failures++
     const size = sizes.get(sample.image)
     const factor = page?.unit === "point" && size !== undefined && page.width > 0 ? size.width / page.width : 1
     const words: Array<Boxed> = (page?.words ?? []).map((w) => ({
@@ -63,22 +56,36 @@ export const scorePages = (
       y1: w.y1 * factor
     }))
     const truth = sample.truth.map((t) => ({ ...t, text: text(t.text) }))
-    const e = charErrors(canonicalText(words), canonicalText(truth))
-    errors += e.errors
-    length += e.length
-    if (wordLevel) {
-      const m = matchWords(words, truth)
-      matched += m.matched
-      reference += m.reference
-      predicted += m.predicted
+    return {
+      failed: page === undefined || page.error !== undefined,
+      ...charErrors(canonicalText(words), canonicalText(truth)),
+      ...(wordLevel ? matchWords(words, truth) : { matched: 0, reference: 0, predicted: 0 })
     }
-  }
+  })
+  const matched = total(scored, (s) => s.matched)
   return {
     pages: samples.length,
-    failures,
-    cer: errors / Math.max(1, length),
-    recall: wordLevel ? matched / Math.max(1, reference) : undefined,
-    precision: wordLevel ? matched / Math.max(1, predicted) : undefined,
+    failures: scored.filter((s) => s.failed).length,
+    cer:
+      total(scored, (s) => s.errors) /
+      Math.max(
+        1,
+        total(scored, (s) => s.length)
+      ),
+    recall: wordLevel
+      ? matched /
+        Math.max(
+          1,
+          total(scored, (s) => s.reference)
+        )
+      : undefined,
+    precision: wordLevel
+      ? matched /
+        Math.max(
+          1,
+          total(scored, (s) => s.predicted)
+        )
+      : undefined,
     pagesPerCoreSecond: samples.length / ((output.wallMs / 1000) * output.workers),
     pagesPerCpuSecond: samples.length / (output.cpuMs / 1000),
     medianMs: median(output.pages.map((p) => p.ms)),

@@ -10,7 +10,8 @@ import * as Path from "node:path"
 import { Effect } from "effect"
 import Tesseract from "tesseract.js"
 import { OnnxReader } from "../dist/index.js"
-import type { EngineInput, EngineOutput, EnginePage } from "./engines/protocol.js"
+import { measure, readerPage } from "./engines/measure.ts"
+import type { EngineInput, EngineOutput } from "./engines/protocol.js"
 import { lexiconFromEnv } from "./lexiconEnv.ts"
 
 const [engine, inputPath, outputPath] = process.argv.slice(2)
@@ -19,42 +20,12 @@ if ((engine !== "latin" && engine !== "chinese" && engine !== "tesseract") || !i
 }
 const input: EngineInput = JSON.parse(Fs.readFileSync(inputPath, "utf8"))
 
-const measure = async (
-  name: string,
-  startupMs: number,
-  read: (image: string, slot: number) => Promise<EnginePage>
-): Promise<EngineOutput> => {
-  const cpu = process.cpuUsage()
-  const started = performance.now()
-  const pages: Array<EnginePage> = []
-  let next = 0
-  await Promise.all(
-    Array.from({ length: input.workers }, async (_, slot) => {
-      while (next < input.images.length) {
-        const index = next++
-        pages[index] = await read(input.images[index]!, slot)
-      }
-    })
-  )
-  const wallMs = performance.now() - started
-  const used = process.cpuUsage(cpu)
-  return {
-    engine: name,
-    workers: input.workers,
-    startupMs,
-    wallMs,
-    cpuMs: (used.user + used.system) / 1000,
-    maxRssMb: process.resourceUsage().maxRSS / 1024,
-    pages
-  }
-}
-
 const ours = (recognizer: "latin" | "chinese") =>
   Effect.runPromise(
     Effect.scoped(
       Effect.gen(function* () {
         const loading = performance.now()
-        // SPANISH_BENCH_HEAD: another Latin head file in place of models/latin_head.bin (a candidate of tools/ocr-training).
+        // SPANISH_BENCH_HEAD: another Latin head file in place of models/latin_head.bin (a candidate of merge:rec).
         const head = recognizer === "latin" ? process.env.SPANISH_BENCH_HEAD : undefined
         // SPANISH_BENCH_PRECISION: the recognizer's precision (float32 or int8) in place of the reader's default.
         const precision = process.env.SPANISH_BENCH_PRECISION as "float32" | "int8" | undefined
@@ -86,19 +57,7 @@ const ours = (recognizer: "latin" | "chinese") =>
         )
         const startupMs = performance.now() - loading
         return yield* Effect.promise(() =>
-          measure(`ours (${recognizer})`, startupMs, async (image) => {
-            const t0 = performance.now()
-            const read = await Effect.runPromise(Effect.result(reader.read(Fs.readFileSync(image))))
-            const ms = performance.now() - t0
-            if (read._tag === "Failure") {
-              return { image, width: 0, height: 0, unit: "point", words: [], ms, error: read.failure.message }
-            }
-            const page = read.success.pages[0]
-            const words = (page?.lines ?? []).flatMap((line) =>
-              line.words.map((w) => ({ text: w.word, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1 }))
-            )
-            return { image, width: page?.width ?? 0, height: page?.height ?? 0, unit: "point", words, ms }
-          })
+          measure(input, `ours (${recognizer})`, startupMs, (image) => readerPage(reader, image))
         )
       })
     )
@@ -119,7 +78,7 @@ const tesseract = async (): Promise<EngineOutput> => {
     )
   )
   const startupMs = performance.now() - loading
-  const output = await measure("tesseract.js (spa+eng)", startupMs, async (image, slot) => {
+  const output = await measure(input, "tesseract.js (spa+eng)", startupMs, async (image, slot) => {
     const worker = workers[slot]!
     const t0 = performance.now()
     const result = await worker.recognize(Fs.readFileSync(image), {}, { blocks: true, text: false })

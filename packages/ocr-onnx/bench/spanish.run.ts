@@ -44,7 +44,8 @@ import {
   multisetHits,
   normalize,
   placedHits,
-  special
+  special,
+  total
 } from "./metrics.js"
 import { imageSize, scorePages } from "./scoring.js"
 import {
@@ -128,36 +129,40 @@ const keepTexts = (
 }
 
 const scoreSet = (output: EngineOutput, items: ReadonlyArray<Item>, engine = ""): SetScore => {
-  let errors = 0
-  let length = 0
-  let specialTotal = 0
-  let specialHits = 0
-  let wordTotal = 0
-  let wordHits = 0
-  let failures = 0
-  for (const item of items) {
+  const scored = items.map((item) => {
     const page = output.pages.find((p) => p.image === item.image)
-    if (page === undefined || page.error !== undefined) failures++
     const words = item.frame(pixelWords(page, imageSize(item.image).width))
     const truthText = canonicalText(item.truth)
     const readText = canonicalText(words)
     const placed = placedHits(item.truth, words, isSpecial)
     keepTexts(engine, item.keepAs ?? item.image, truthText, readText, placed.missed)
-    const e = charErrors(readText, truthText)
-    errors += e.errors
-    length += e.length
-    specialTotal += special(normalize(truthText)).length
-    specialHits += placed.hits
-    const truthWordList = normalize(truthText).split(" ")
-    wordTotal += truthWordList.length
-    wordHits += multisetHits(truthWordList, normalize(readText).split(" "))
-  }
+    const truthWords = normalize(truthText).split(" ")
+    return {
+      failed: page === undefined || page.error !== undefined,
+      ...charErrors(readText, truthText),
+      specialTotal: special(normalize(truthText)).length,
+      specialHits: placed.hits,
+      wordTotal: truthWords.length,
+      wordHits: multisetHits(truthWords, normalize(readText).split(" "))
+    }
+  })
+  const specialTotal = total(scored, (s) => s.specialTotal)
   return {
-    cer: errors / Math.max(1, length),
-    special: specialHits / Math.max(1, specialTotal),
+    cer:
+      total(scored, (s) => s.errors) /
+      Math.max(
+        1,
+        total(scored, (s) => s.length)
+      ),
+    special: total(scored, (s) => s.specialHits) / Math.max(1, specialTotal),
     specialCount: specialTotal,
-    words: wordHits / Math.max(1, wordTotal),
-    failures
+    words:
+      total(scored, (s) => s.wordHits) /
+      Math.max(
+        1,
+        total(scored, (s) => s.wordTotal)
+      ),
+    failures: scored.filter((s) => s.failed).length
   }
 }
 

@@ -42,15 +42,18 @@ import {
 } from "@legible/ocr-onnx/training"
 import { Effect } from "effect"
 import * as ort from "onnxruntime-node"
+import { stringOptions } from "./args.ts"
 
 const { values } = parseArgs({
   options: {
-    funsd: { type: "string", default: "40" },
-    receipts: { type: "string", default: "10" },
-    spanish: { type: "string", default: "2" },
-    lines: { type: "string", default: "600" },
-    percentile: { type: "string", default: "99.999" },
-    out: { type: "string", default: modelFiles().ranges }
+    ...stringOptions({
+      funsd: "40",
+      receipts: "10",
+      spanish: "2",
+      lines: "600",
+      percentile: "99.999",
+      out: modelFiles().ranges
+    })
   }
 })
 const log = (line: string) => process.stdout.write(`${line}\n`)

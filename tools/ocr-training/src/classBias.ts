@@ -9,6 +9,7 @@
  * below the starting merge's. Prints every kept step and, at the end, the `--classes` JSON for `merge:rec`.
  */
 import { parseArgs } from "node:util"
+import { stringOptions } from "./args.ts"
 import { baseClasses, chosenMerge, expertColumns, mergeBias } from "./experts.ts"
 import { logits } from "./head.ts"
 import { type LineScores, readLine, scoreTexts } from "./lineScore.ts"
@@ -17,10 +18,12 @@ import { loadTuneData, scoreMerge, tuneDataOptions } from "./tuneSets.ts"
 const { values } = parseArgs({
   options: {
     ...tuneDataOptions,
-    rounds: { type: "string", default: "2" },
-    steps: { type: "string", default: "-1,-0.5,-0.25,0.25,0.5,1" },
-    penalty: { type: "string", default: "1" },
-    "min-gain": { type: "string", default: "0.0001" },
+    ...stringOptions({
+      rounds: "2",
+      steps: "-1,-0.5,-0.25,0.25,0.5,1",
+      penalty: "1",
+      "min-gain": "0.0001"
+    }),
     "from-chosen": { type: "boolean", default: false }
   }
 })

@@ -4,7 +4,7 @@
  * words split on spaces and joined by one.
  */
 
-import { editDistance, multisetHits, normalize, special } from "@legible/ocr-onnx/bench/metrics.ts"
+import { editDistance, multisetHits, normalize, special, total } from "@legible/ocr-onnx/bench/metrics.ts"
 import { ctcDecode, defaultOcrConfig, modelSpaces } from "@legible/ocr-onnx/training"
 import { logSoftmax } from "./ctc.ts"
 
@@ -56,32 +56,34 @@ export const scoreTexts = (
   pairs: ReadonlyArray<{ readonly truth: string; readonly read: string }>,
   upper = false
 ): LineScores => {
-  let errors = 0
-  let length = 0
-  let found = 0
-  let total = 0
-  let stray = 0
-  let exact = 0
-  for (const pair of pairs) {
+  const scored = pairs.map((pair) => {
     const truth = upper ? normalize(pair.truth).toUpperCase() : normalize(pair.truth)
     const read = upper ? pair.read.toUpperCase() : pair.read
-    errors += editDistance(read, truth)
-    length += Array.from(truth).length
-    if (read === truth) exact++
     const truthSpecial = special(truth)
     const readSpecial = special(read)
     const hits = multisetHits(truthSpecial, readSpecial)
-    total += truthSpecial.length
-    found += hits
-    stray += readSpecial.length - hits
-  }
+    return {
+      errors: editDistance(read, truth),
+      length: Array.from(truth).length,
+      exact: read === truth,
+      specialTotal: truthSpecial.length,
+      hits,
+      stray: readSpecial.length - hits
+    }
+  })
+  const specialTotal = total(scored, (s) => s.specialTotal)
   return {
     lines: pairs.length,
-    cer: errors / Math.max(1, length),
-    special: found / Math.max(1, total),
-    specialTotal: total,
-    strayNonAscii: stray,
-    exact: exact / Math.max(1, pairs.length)
+    cer:
+      total(scored, (s) => s.errors) /
+      Math.max(
+        1,
+        total(scored, (s) => s.length)
+      ),
+    special: total(scored, (s) => s.hits) / Math.max(1, specialTotal),
+    specialTotal,
+    strayNonAscii: total(scored, (s) => s.stray),
+    exact: scored.filter((s) => s.exact).length / Math.max(1, pairs.length)
   }
 }
 

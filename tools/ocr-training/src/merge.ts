@@ -17,18 +17,21 @@ import {
   parseDictionary,
   readHead
 } from "@legible/ocr-onnx/training"
+import { stringOptions } from "./args.ts"
 import { chosenMerge, mergeChoice } from "./experts.ts"
 
 const { values } = parseArgs({
   options: {
-    trained: { type: "string", default: modelFiles().trainedHead },
-    alpha: { type: "string", default: String(chosenMerge.alpha) },
-    marks: { type: "string", default: chosenMerge.marks },
-    lower: { type: "string", default: String(chosenMerge.lower) },
-    upper: { type: "string", default: String(chosenMerge.upper) },
-    symbols: { type: "string", default: String(chosenMerge.symbols) },
-    classes: { type: "string", default: JSON.stringify(chosenMerge.classes ?? {}) },
-    out: { type: "string", default: modelFiles().head }
+    ...stringOptions({
+      trained: modelFiles().trainedHead,
+      alpha: String(chosenMerge.alpha),
+      marks: chosenMerge.marks,
+      lower: String(chosenMerge.lower),
+      upper: String(chosenMerge.upper),
+      symbols: String(chosenMerge.symbols),
+      classes: JSON.stringify(chosenMerge.classes ?? {}),
+      out: modelFiles().head
+    })
   }
 })
 if (values.marks !== "base" && values.marks !== "abstain") throw new Error("--marks is base or abstain")

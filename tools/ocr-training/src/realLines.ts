@@ -32,7 +32,6 @@ import {
   withPage
 } from "@legible/ocr-onnx/training"
 import { Effect } from "effect"
-import * as ort from "onnxruntime-node"
 import { encodeLabels, encodeRecord, featureSession, pageDetector } from "./samples.ts"
 
 const [dataset, first, count, out] = process.argv.slice(2)
@@ -168,9 +167,7 @@ for (const page of pages) {
       skipped++
       continue
     }
-    const result = await features.session.run({
-      [features.session.inputNames[0]!]: new ort.Tensor("float32", crop.tensor, [1, 3, crop.height, crop.width])
-    })
+    const result = await features.run(crop)
     const f = result[features.output]!
     const t = f.dims[1]!
     const record = encodeRecord(labels, t, (f.data as Float32Array).subarray(0, t * features.dim))

@@ -20,6 +20,7 @@ import {
   findHead,
   graftHead,
   inspect,
+  type LineCrop,
   type PageImage,
   preprocess
 } from "@legible/ocr-onnx/training"
@@ -54,7 +55,12 @@ export const featureSession = async () => {
     exposeOutput(exposeOutput(small, head.features), pooled),
     sessionOptions
   )
-  return { session, output: head.features, pooled, dim: head.inputs }
+  /** The backbone's outputs for one line crop. */
+  const run = (crop: LineCrop) =>
+    session.run({
+      [session.inputNames[0]!]: new ort.Tensor("float32", crop.tensor, [1, 3, crop.height, crop.width])
+    })
+  return { session, run, output: head.features, pooled, dim: head.inputs }
 }
 
 /** The detector session and a function that finds every text box of an image (DB post-processing included). */
@@ -156,9 +162,7 @@ export const generate = async (options: {
         skipped++
         continue
       }
-      const out = await features.session.run({
-        [features.session.inputNames[0]!]: new ort.Tensor("float32", crop.tensor, [1, 3, crop.height, crop.width])
-      })
+      const out = await features.run(crop)
       const f = out[features.output]!
       const t = f.dims[1]!
       // CTC needs at least one timestep per label (and one more between repeated labels).

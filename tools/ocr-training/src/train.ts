@@ -24,21 +24,24 @@ import {
   modelFiles,
   readHead
 } from "@legible/ocr-onnx/training"
+import { stringOptions } from "./args.ts"
 import { greedy, initialHead, logits, type TrainSample, train } from "./head.ts"
 import { readSamples } from "./samples.ts"
 
 const { values } = parseArgs({
   options: {
-    seed: { type: "string", default: "20261122" },
-    lines: { type: "string", default: "7500" },
-    validation: { type: "string", default: "600" },
-    workers: { type: "string", default: "3" },
-    epochs: { type: "string", default: "4" },
-    batch: { type: "string", default: "16" },
-    rate: { type: "string", default: "0.003" },
-    anchor: { type: "string", default: "0.0001" },
-    cache: { type: "string", default: Path.join(Os.tmpdir(), "legible-rec-cache") },
-    out: { type: "string", default: modelFiles().trainedHead },
+    ...stringOptions({
+      seed: "20261122",
+      lines: "7500",
+      validation: "600",
+      workers: "3",
+      epochs: "4",
+      batch: "16",
+      rate: "0.003",
+      anchor: "0.0001",
+      cache: Path.join(Os.tmpdir(), "legible-rec-cache"),
+      out: modelFiles().trainedHead
+    }),
     // A head file to fine-tune (e.g. the shipped latin_head.trained.bin) instead of starting from the Chinese one.
     init: { type: "string" }
   }

@@ -10,6 +10,7 @@
  * non-ASCII characters on the English ones.
  */
 import { parseArgs } from "node:util"
+import { stringOptions } from "./args.ts"
 import { baseClasses, expertColumns, groupBias } from "./experts.ts"
 import { logits } from "./head.ts"
 import { loadTuneData, scoreMerge, tuneDataOptions } from "./tuneSets.ts"
@@ -17,12 +18,14 @@ import { loadTuneData, scoreMerge, tuneDataOptions } from "./tuneSets.ts"
 const { values } = parseArgs({
   options: {
     ...tuneDataOptions,
-    alpha: { type: "string", default: "0,0.5,1,2" },
-    marks: { type: "string", default: "base,abstain" },
-    lower: { type: "string", default: "0,0.5,1,1.5" },
-    upper: { type: "string", default: "0,0.5,1,1.5" },
-    symbols: { type: "string", default: "0,0.5" },
-    "space-prob": { type: "string", default: "0.1" }
+    ...stringOptions({
+      alpha: "0,0.5,1,2",
+      marks: "base,abstain",
+      lower: "0,0.5,1,1.5",
+      upper: "0,0.5,1,1.5",
+      symbols: "0,0.5",
+      "space-prob": "0.1"
+    })
   }
 })
 const list = (s: string) => s.split(",").map(Number)

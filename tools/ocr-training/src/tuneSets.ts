@@ -20,6 +20,7 @@ import {
   parseDictionary,
   readHead
 } from "@legible/ocr-onnx/training"
+import { stringOptions } from "./args.ts"
 import { logits } from "./head.ts"
 import { type LineScores, readLine, scoreTexts } from "./lineScore.ts"
 import { POOLED, readSamples, type Sample } from "./samples.ts"
@@ -27,11 +28,11 @@ import { POOLED, readSamples, type Sample } from "./samples.ts"
 const exec = promisify(execFile)
 
 /** The command-line options (`util.parseArgs`) of the trained head, the cache folder and the training seed. */
-export const tuneDataOptions = {
-  trained: { type: "string", default: modelFiles().trainedHead },
-  cache: { type: "string", default: Path.join(Os.tmpdir(), "legible-rec-cache") },
-  seed: { type: "string", default: "20261122" }
-} as const
+export const tuneDataOptions = stringOptions({
+  trained: modelFiles().trainedHead,
+  cache: Path.join(Os.tmpdir(), "legible-rec-cache"),
+  seed: "20261122"
+})
 
 /** One tuning set: its lines and the trained Latin head's logits on them. */
 export interface TuneSet {

@@ -8,7 +8,8 @@ import { crc32, deflateSync } from "node:zlib"
 import { Effect } from "effect"
 import { OnnxReader } from "../../dist/index.js"
 import { resolvePrecision } from "../../dist/internal/ocr/cpu.js"
-import type { EngineInput, EngineOutput, EnginePage } from "./protocol.js"
+import { measure, readerPage } from "./measure.ts"
+import type { EngineInput } from "./protocol.js"
 
 const [inputPath, outputPath] = process.argv.slice(2)
 if (inputPath === undefined || outputPath === undefined) throw new Error("usage: ours.ts <input.json> <output.json>")
@@ -59,45 +60,8 @@ const program = Effect.gen(function* () {
   )
   const startupMs = performance.now() - loading
 
-  const cpu = process.cpuUsage()
-  const started = performance.now()
-  const pages = yield* Effect.forEach(
-    input.images,
-    (image) =>
-      Effect.gen(function* () {
-        const bytes = Fs.readFileSync(image)
-        const t0 = performance.now()
-        const read = yield* Effect.result(reader.read(bytes))
-        const ms = performance.now() - t0
-        if (read._tag === "Failure") {
-          return { image, width: 0, height: 0, unit: "point", words: [], ms, error: read.failure.message } as const
-        }
-        const page = read.success.pages[0]
-        const words = (page?.lines ?? []).flatMap((line) =>
-          line.words.map((w) => ({ text: w.word, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1 }))
-        )
-        return {
-          image,
-          width: page?.width ?? 0,
-          height: page?.height ?? 0,
-          unit: "point",
-          words,
-          ms
-        } satisfies EnginePage
-      }),
-    { concurrency: input.workers }
-  )
-  const wallMs = performance.now() - started
-  const used = process.cpuUsage(cpu)
-  return {
-    engine: `ours (PP-OCRv4, ${input.recognizer ?? "default"} recognizer, ${precision}, onnxruntime)`,
-    workers: input.workers,
-    startupMs,
-    wallMs,
-    cpuMs: (used.user + used.system) / 1000,
-    maxRssMb: process.resourceUsage().maxRSS / 1024,
-    pages
-  } satisfies EngineOutput
+  const engine = `ours (PP-OCRv4, ${input.recognizer ?? "default"} recognizer, ${precision}, onnxruntime)`
+  return yield* Effect.promise(() => measure(input, engine, startupMs, (image) => readerPage(reader, image)))
 })
 
 const output = await Effect.runPromise(Effect.scoped(program))

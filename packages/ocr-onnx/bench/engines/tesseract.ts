@@ -6,7 +6,8 @@ import * as Fs from "node:fs"
 import { createRequire } from "node:module"
 import * as Path from "node:path"
 import Tesseract from "tesseract.js"
-import type { EngineInput, EngineOutput, EnginePage } from "./protocol.js"
+import { measure } from "./measure.ts"
+import type { EngineInput, EnginePage } from "./protocol.js"
 
 const [inputPath, outputPath] = process.argv.slice(2)
 if (inputPath === undefined || outputPath === undefined)
@@ -24,22 +25,7 @@ const workers = await Promise.all(
 )
 const startupMs = performance.now() - loading
 
-const cpu = process.cpuUsage()
-const started = performance.now()
-const pages: Array<EnginePage> = []
-let next = 0
-// One loop per worker, each taking the next page: a page's time is its own, without queueing.
-await Promise.all(
-  workers.map(async (worker) => {
-    while (next < input.images.length) {
-      const index = next++
-      const image = input.images[index] ?? ""
-      pages[index] = await readPage(worker, image)
-    }
-  })
-)
-const wallMs = performance.now() - started
-const used = process.cpuUsage(cpu)
+const output = await measure(input, "tesseract.js", startupMs, (image, slot) => readPage(workers[slot]!, image))
 await Promise.all(workers.map((worker) => worker.terminate()))
 
 async function readPage(worker: Tesseract.Worker, image: string): Promise<EnginePage> {
@@ -55,13 +41,4 @@ async function readPage(worker: Tesseract.Worker, image: string): Promise<Engine
   return { image, width: 0, height: 0, unit: "pixel", words, ms: performance.now() - t0 }
 }
 
-const output: EngineOutput = {
-  engine: "tesseract.js",
-  workers: input.workers,
-  startupMs,
-  wallMs,
-  cpuMs: (used.user + used.system) / 1000,
-  maxRssMb: process.resourceUsage().maxRSS / 1024,
-  pages
-}
 Fs.writeFileSync(outputPath, JSON.stringify(output))

@@ -7,6 +7,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import * as mupdf from "mupdf"
 import * as ort from "onnxruntime-node"
+import { type Boxed, iou } from "../../bench/metrics.js"
 import type { PageImage } from "../../src/internal/ocr/image.js"
 import { type Graph, readGraph } from "../../src/internal/ocr/onnxGraph.js"
 import type { OcrPage } from "../../src/internal/ocr/pipeline.js"
@@ -53,13 +54,7 @@ export const rotate90 = (image: PageImage): PageImage => {
 }
 
 /** A word box in pixels. */
-export interface Box {
-  readonly text: string
-  readonly x0: number
-  readonly y0: number
-  readonly x1: number
-  readonly y1: number
-}
+export type Box = Boxed
 
 /**
  * Text as the Chinese PP-OCRv4 dictionary can write it: accents stripped, and €, º and ª dropped (it has none of
@@ -99,15 +94,6 @@ export const pageText = (page: OcrPage): string =>
 /** The page's words as boxes. */
 export const pageBoxes = (page: OcrPage): Array<Box> =>
   page.lines.flatMap((l) => l.words.map((w) => ({ text: w.text, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1 })))
-
-/** Intersection over union of two boxes. */
-export const iou = (a: Box, b: Box): number => {
-  const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)
-  const h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0)
-  if (w <= 0 || h <= 0) return 0
-  const inter = w * h
-  return inter / ((a.x1 - a.x0) * (a.y1 - a.y0) + (b.x1 - b.x0) * (b.y1 - b.y0) - inter)
-}
 
 /** For each truth word, the best IoU of any recognised word box. */
 export const bestIous = (truth: ReadonlyArray<Box>, got: ReadonlyArray<Box>): Array<number> =>

@@ -3,7 +3,8 @@
  * PP-OCRv4 dictionary can write) and word boxes (IoU in points).
  */
 import type { Document } from "@legible/core"
-import { type Box, cer, comparable, iou } from "../ocr/support.js"
+import { iou } from "../../bench/metrics.js"
+import { type Box, cer, comparable } from "../ocr/support.js"
 import { type TruthPage, truthText } from "../support/synthetic.js"
 
 /** The page's text: words joined by spaces, lines by newlines. */
