@@ -12,8 +12,7 @@
  * 2. Runs the folded float recognizer with every convolution's input and output exposed as graph outputs on up to
  *    `--lines` of those crops (spread evenly), samples 300 values of each tensor per line (a seeded generator), and
  *    keeps as each tensor's range the 0.001st and 99.999th percentiles of its samples (`--percentile`): clipping the
- *    rarest extremes gives the other values finer steps. Int8 against float on 331 held-out crops of the same pages
- *    (characters of the greedy decodes that differ): min/max 3.25 %, 99.99th 2.67 %, 99.999th 2.42 %.
+ *    rarest extremes gives the other values finer steps (`packages/ocr-onnx/MEASUREMENTS.md`, "int8 recognizer").
  * 3. Writes the ranges with the model file's SHA-256 (the engine refuses ranges calibrated on another model).
  * Prints the pages, lines, and the time of each step. Needs ../shared/data (fails with a message where absent).
  */
