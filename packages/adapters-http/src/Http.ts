@@ -9,8 +9,8 @@
  * `request_id`. They are ordinary Effect logs: install `Logger.consoleJson` for JSON output. Effect's own request
  * logger is switched off for requests the edge handles.
  */
-import type { Ports } from "@legible/core"
-import { Duration, Effect, type FileSystem, Layer, type Path } from "effect"
+import { type Ports, Retry } from "@legible/core"
+import { Duration, Effect, type FileSystem, Layer, type Path, Schema } from "effect"
 import type { Etag, HttpPlatform, HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { Api } from "./Api.js"
@@ -22,10 +22,10 @@ import * as RequestErrors from "./internal/requestErrors.js"
 
 /** The default body limit: 40 MiB of JSON, about 30 MiB of file once Base64-decoded. */
 export const DEFAULT_BODY_LIMIT = 40 * 1024 * 1024
+/** The body limits accepted: 1 KiB (a submission's JSON needs more) to 2 GiB. */
+export const BodyLimit = Schema.Int.check(Schema.isBetween({ minimum: 1024, maximum: 2 ** 31 }))
 /** The spec's default model (4.3), used when `defaultModel` is not given. */
 export const DEFAULT_MODEL = "gpt-4o-mini"
-/** Attempts a job gets by default before it ends in `error`. */
-export const DEFAULT_MAX_ATTEMPTS = 3
 /** How long `/readyz` waits for the readiness check by default. */
 export const DEFAULT_READINESS_TIMEOUT = Duration.seconds(2)
 /** Where the OpenAPI document is served. */
@@ -41,7 +41,7 @@ export interface Options {
   readonly bodyLimit?: number | undefined
   /** The model of live submissions that name none. Default the spec's `gpt-4o-mini`. */
   readonly defaultModel?: string | undefined
-  /** Attempts a job gets before it ends in `error`. Default 3. */
+  /** Attempts a job gets before it ends in `error` (`Retry.MaxAttempts`). Default `Retry.defaultPolicy`'s. */
   readonly maxAttempts?: number | undefined
   /** A trivial query of the database for `/readyz`; without one the process is ready as soon as it serves. */
   readonly readiness?: Effect.Effect<unknown, unknown> | undefined
@@ -54,7 +54,7 @@ export const resolve = (options: Options) => ({
   auth: options.auth,
   bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
   defaultModel: options.defaultModel ?? DEFAULT_MODEL,
-  maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+  maxAttempts: options.maxAttempts ?? Retry.defaultPolicy.maxAttempts,
   readiness: options.readiness ?? Effect.void,
   readinessTimeout: Duration.fromInputUnsafe(options.readinessTimeout ?? DEFAULT_READINESS_TIMEOUT)
 })
@@ -93,13 +93,13 @@ const handlers = (options: Options) => {
  */
 export const layer = (options: Options): Layer.Layer<never, Auth.ConfigError, Requirements> => {
   const settings = resolve(options)
-  if (!Number.isSafeInteger(settings.bodyLimit) || settings.bodyLimit < 1024) {
+  if (!Schema.is(BodyLimit)(settings.bodyLimit)) {
     return Layer.effectDiscard(
-      Effect.fail(new Auth.ConfigError({ message: "bodyLimit must be an integer number of bytes ≥ 1024" }))
+      Effect.fail(new Auth.ConfigError({ message: "bodyLimit must be a whole number of bytes from 1024 to 2^31" }))
     )
   }
-  if (!Number.isInteger(settings.maxAttempts) || settings.maxAttempts < 1) {
-    return Layer.effectDiscard(Effect.fail(new Auth.ConfigError({ message: "maxAttempts must be a positive integer" })))
+  if (!Schema.is(Retry.MaxAttempts)(settings.maxAttempts)) {
+    return Layer.effectDiscard(Effect.fail(new Auth.ConfigError({ message: "maxAttempts must be from 1 to 100" })))
   }
   return Layer.mergeAll(
     HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(Layer.provide(handlers(options))),

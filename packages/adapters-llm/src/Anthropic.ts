@@ -13,9 +13,10 @@ import * as Flow from "./internal/flow.js"
 import * as Prompt from "./internal/prompt.js"
 import * as Resilience from "./internal/resilience.js"
 import * as SkillSchema from "./internal/skillSchema.js"
+import type { ProviderOptions } from "./Provider.js"
 
 /** Settings of the Anthropic extractor. */
-export interface Options extends Resilience.ProviderOptions {
+export interface Options extends ProviderOptions {
   readonly apiKey: Redacted.Redacted
   /** Default `https://api.anthropic.com` (the SDK's own environment lookup is never used). */
   readonly baseURL?: string | undefined

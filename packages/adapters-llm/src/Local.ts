@@ -11,9 +11,10 @@ import { conceptOf, type Target } from "./internal/local/labels.js"
 import { type Layout, layout } from "./internal/local/layout.js"
 import { listValue } from "./internal/local/tables.js"
 import { simpleValue } from "./internal/local/values.js"
+import { LOCAL_MODEL } from "./Provider.js"
 
 /** The model name this extractor serves. */
-export const MODEL = "local"
+export const MODEL = LOCAL_MODEL
 
 const catalogValue = (l: Layout, field: Skill.SkillField): Extractor.ExtractedValue => {
   const columns = field.catalog?.keyColumns ?? []

@@ -13,9 +13,10 @@ import * as Flow from "./internal/flow.js"
 import * as Prompt from "./internal/prompt.js"
 import * as Resilience from "./internal/resilience.js"
 import * as SkillSchema from "./internal/skillSchema.js"
+import type { ProviderOptions } from "./Provider.js"
 
 /** Settings of the OpenAI-compatible extractor. */
-export interface Options extends Resilience.ProviderOptions {
+export interface Options extends ProviderOptions {
   readonly apiKey: Redacted.Redacted
   /** Default `https://api.openai.com/v1` (the SDK's own environment lookup is never used). */
   readonly baseURL?: string | undefined

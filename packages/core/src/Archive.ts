@@ -1,4 +1,4 @@
-import { Duration, Effect, Schedule } from "effect"
+import { Duration, Effect, Schedule, Schema } from "effect"
 import type { Caller } from "./ApiKeys.js"
 import { ExtractionNotFound, InvalidRequest } from "./Errors.js"
 import { ExtractionStore } from "./Ports.js"
@@ -6,6 +6,9 @@ import * as Timestamp from "./Timestamp.js"
 
 /** Longest accepted retention, in days (100 years). */
 export const MAX_DAYS = 36_500
+
+/** A retention in days: 1 to `MAX_DAYS`. */
+export const RetentionDays = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_DAYS }))
 
 const DAY_MS = 86_400_000
 
@@ -30,7 +33,7 @@ export const unarchive = Effect.fn("Archive.unarchive")(function* (caller: Calle
  * how many were archived. Extractions still queued or processing are never archived.
  */
 export const sweep = Effect.fn("Archive.sweep")(function* (days: number) {
-  if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS) {
+  if (!Schema.is(RetentionDays)(days)) {
     return yield* new InvalidRequest({ message: `retention days must be an integer from 1 to ${MAX_DAYS}` })
   }
   const now = Timestamp.toMillis(yield* Timestamp.now)

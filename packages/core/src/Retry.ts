@@ -1,3 +1,5 @@
+import { Schema } from "effect"
+
 /** Retry policy of the job queue: exponential backoff with full jitter, capped, up to a number of attempts. */
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -7,6 +9,9 @@ export interface RetryPolicy {
   /** Largest backoff, in milliseconds. */
   readonly capMs: number
 }
+
+/** The attempts a job may be given: 1 to 100. */
+export const MaxAttempts = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))
 
 /** Defaults: 3 attempts (a job's, unless its submission says otherwise), 2 s growing to at most 5 minutes. */
 export const defaultPolicy: RetryPolicy = { maxAttempts: 3, baseMs: 2_000, capMs: 300_000 }

@@ -29,6 +29,9 @@ export interface WorkerOptions<R> {
   readonly random?: (() => number) | undefined
 }
 
+/** The jobs a worker may process at once: 1 to 256. */
+export const Concurrency = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 256 }))
+
 /** The defaults of `WorkerOptions`. */
 export const defaults = {
   concurrency: 2,
@@ -69,6 +72,12 @@ export const start = Effect.fn("Worker.start")(function* <R>(given: WorkerOption
     leaseMs: given.leaseMs ?? defaults.leaseMs,
     pollMs: given.pollMs ?? defaults.pollMs,
     retry: { ...defaults.retry, ...given.retry }
+  }
+  // A programming error, not a runtime failure: with 0 permits the worker would never claim anything.
+  if (!Schema.is(Concurrency)(options.concurrency) || !Schema.is(Retry.MaxAttempts)(options.retry.maxAttempts)) {
+    return yield* Effect.die(
+      new RangeError(`Worker.start: concurrency ${options.concurrency} or maxAttempts out of range`)
+    )
   }
   const queue = yield* JobQueue
   const random = options.random ?? Math.random

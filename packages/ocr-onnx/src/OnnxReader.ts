@@ -7,11 +7,24 @@
  */
 import * as Os from "node:os"
 import { type Document, Ports } from "@legible/core"
-import { Config, Effect, Layer, type Scope } from "effect"
+import { Config, Effect, Layer, Schema, type Scope } from "effect"
 import { defaultLimits } from "./internal/mupdf/limits.js"
-import { detScaleRange } from "./internal/ocr/config.js"
-import type { LexiconLanguage } from "./internal/ocr/lexicon.js"
+import { defaultOcrConfig } from "./internal/ocr/config.js"
+import * as Ranges from "./internal/options.js"
 import * as Reader from "./internal/reader.js"
+
+/** Worker threads: 1 to 256. */
+export const PoolSize = Ranges.PoolSize
+/** Pages per document: 1 to 100,000. */
+export const MaxPages = Ranges.MaxPages
+/** The recognizer's arithmetic (`Models.precision`). */
+export const Precision = Ranges.Precision
+/** A word list that checks the recognizer's marks (`Models.lexicon`). */
+export const LexiconLanguage = Ranges.LexiconLanguage
+/** A word list's language. */
+export type LexiconLanguage = typeof LexiconLanguage.Type
+/** The text detector's input size relative to the page render (`Models.detectionScale`): 0.25 to 1. */
+export const DetectionScale = Ranges.DetectionScale
 
 /** Model files in PaddleOCR's ONNX format, as paths; any left out are the built-in ones (`models/README.md`). */
 export interface Models {
@@ -33,7 +46,7 @@ export interface Models {
    * `int8`, `float32`, or `auto` (default): int8 where the CPU has an 8-bit dot-product instruction and the
    * recognizer has ranges, since only there is it faster (MEASUREMENTS.md, "int8 recognizer").
    */
-  readonly precision?: "float32" | "int8" | "auto" | undefined
+  readonly precision?: typeof Precision.Type | undefined
   /**
    * Word lists that check the recognizer's accents and other marks ("fírma" → "firma"). Default `["es", "en"]` with
    * the Latin recognizer, `[]` with the Chinese one; their cost per worker: MEASUREMENTS.md, "Lexicon".
@@ -82,6 +95,14 @@ export interface Options {
   readonly models?: Models | undefined
 }
 
+/** What `Models` left out means with the built-in Latin recognizer. */
+export const modelDefaults = {
+  recognizer: "latin",
+  precision: "auto",
+  lexicon: LexiconLanguage.literals,
+  detectionScale: defaultOcrConfig.detScale
+} as const satisfies Models
+
 /** `Options` with every default filled in (what `settings` returns). */
 export type Settings = Reader.Settings
 
@@ -107,13 +128,15 @@ const definedModels = (models: Models | undefined): Settings["models"] => {
   return Object.fromEntries(entries)
 }
 
+const check = <A>(schema: Schema.Schema<A>, name: string, value: unknown) => {
+  if (value !== undefined && !Schema.is(schema)(value)) throw new RangeError(`${name} is out of range (got ${value})`)
+}
+
 /** `Options` with the defaults filled in; a `RangeError` for a value no reader can run with. */
 export const settings = (options: Options = {}): Settings => {
-  const scale = options.models?.detectionScale
-  const { minimum, maximum } = detScaleRange
-  if (scale !== undefined && !(scale >= minimum && scale <= maximum)) {
-    throw new RangeError(`models.detectionScale must be between ${minimum} and ${maximum} (got ${scale})`)
-  }
+  check(PoolSize, "poolSize", options.poolSize)
+  check(MaxPages, "maxPages", options.maxPages)
+  check(DetectionScale, "models.detectionScale", options.models?.detectionScale)
   const poolSize = options.poolSize ?? Os.availableParallelism()
   const base = defaults(poolSize)
   return {

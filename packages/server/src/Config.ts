@@ -5,15 +5,19 @@
  * `load` with one `InvalidSettings` message naming the variable and the form it expects.
  */
 import * as Path from "node:path"
+import { Auth, Http } from "@legible/adapters-http"
+import * as Provider from "@legible/adapters-llm/Provider"
+import { Archive, Retry, Worker } from "@legible/core"
+import { OnnxReader } from "@legible/ocr-onnx"
 import { Config, ConfigProvider, Effect, Option, Redacted, Schema } from "effect"
 import type { LogLevel } from "effect/LogLevel"
 
 /** The spec's default model, used where OpenAI is configured and `LEGIBLE_DEFAULT_MODEL` is not set. */
-export const OPENAI_DEFAULT_MODEL = "gpt-4o-mini"
+export const OPENAI_DEFAULT_MODEL = Http.DEFAULT_MODEL
 /** The default model where Anthropic is the only provider configured. */
-export const ANTHROPIC_DEFAULT_MODEL = "claude-sonnet-4-5"
+export const ANTHROPIC_DEFAULT_MODEL = Provider.ANTHROPIC_DEFAULT_MODEL
 /** The default model with no provider configured: deterministic local rules. */
-export const LOCAL_MODEL = "local"
+export const LOCAL_MODEL = Provider.LOCAL_MODEL
 
 /** Where the embedded database and the generated JWT secret live by default. */
 export const DEFAULT_DATA_DIR = "./.legible-data"
@@ -67,9 +71,9 @@ export interface Settings {
     readonly workers: number | undefined
     readonly pageTimeoutSeconds: number | undefined
     readonly maxPages: number | undefined
-    readonly precision: "float32" | "int8" | "auto" | undefined
+    readonly precision: typeof OnnxReader.Precision.Type | undefined
     /** The word lists that check the OCR's diacritics; `[]`: none. */
-    readonly lexicon: ReadonlyArray<"es" | "en"> | undefined
+    readonly lexicon: ReadonlyArray<OnnxReader.LexiconLanguage> | undefined
     readonly detectionScale: number | undefined
   }
   readonly catalogIndex: { readonly minRecords: number | undefined; readonly cacheBytes: number | undefined }
@@ -119,18 +123,22 @@ const PostgresUrl = Schema.Redacted(
   )
 )
 
+const LANGUAGES = OnnxReader.LexiconLanguage.literals
+
 const Lexicon = Schema.Union([
   Schema.Literal("none"),
   Schema.String.check(
-    Schema.isPattern(/^\s*(es|en)\s*(,\s*(es|en)\s*)*$/i, {
-      message: 'Expected "none" or a comma-separated list of es, en'
-    })
+    Schema.makeFilter(
+      (raw) => raw.split(",").every((code) => LANGUAGES.some((language) => language === code.trim().toLowerCase())),
+      { message: `Expected "none" or a comma-separated list of ${LANGUAGES.join(", ")}` }
+    )
   )
 ])
 
-const lexiconLanguages = (raw: string): ReadonlyArray<"es" | "en"> => {
+// In the reader's order, each once.
+const lexiconLanguages = (raw: string): ReadonlyArray<OnnxReader.LexiconLanguage> => {
   const codes = raw.split(",").map((code) => code.trim().toLowerCase())
-  return raw === "none" ? [] : (["es", "en"] as const).filter((language) => codes.includes(language))
+  return raw === "none" ? [] : LANGUAGES.filter((language) => codes.includes(language))
 }
 
 /** Every variable, decoded and checked on its own (unset: `undefined`). */
@@ -151,36 +159,32 @@ export const variables = Config.all({
   openaiBaseUrl: optional(Config.schema(HttpUrl, "LEGIBLE_OPENAI_BASE_URL")),
   defaultModel: optional(Config.String("LEGIBLE_DEFAULT_MODEL")),
   llmTimeoutSeconds: optional(Config.schema(Seconds, "LEGIBLE_LLM_TIMEOUT_SECONDS")),
-  llmMaxAttempts: optional(Config.schema(whole(1, 20), "LEGIBLE_LLM_MAX_ATTEMPTS")),
-  llmConcurrency: optional(Config.schema(whole(1, 1000), "LEGIBLE_LLM_CONCURRENCY")),
-  maxBodyBytes: optional(Config.schema(whole(1024, 2 ** 31), "LEGIBLE_MAX_BODY_BYTES")),
-  workerConcurrency: optional(Config.schema(whole(1, 256), "LEGIBLE_WORKER_CONCURRENCY")),
+  llmMaxAttempts: optional(Config.schema(Provider.MaxAttempts, "LEGIBLE_LLM_MAX_ATTEMPTS")),
+  llmConcurrency: optional(Config.schema(Provider.Concurrency, "LEGIBLE_LLM_CONCURRENCY")),
+  maxBodyBytes: optional(Config.schema(Http.BodyLimit, "LEGIBLE_MAX_BODY_BYTES")),
+  workerConcurrency: optional(Config.schema(Worker.Concurrency, "LEGIBLE_WORKER_CONCURRENCY")),
   leaseSeconds: optional(Config.schema(Seconds, "LEGIBLE_LEASE_SECONDS")),
-  maxAttempts: optional(Config.schema(whole(1, 100), "LEGIBLE_MAX_ATTEMPTS")),
+  maxAttempts: optional(Config.schema(Retry.MaxAttempts, "LEGIBLE_MAX_ATTEMPTS")),
   pollSeconds: optional(Config.schema(Seconds, "LEGIBLE_WORKER_POLL_SECONDS")),
   shutdownGraceSeconds: Config.schema(
     Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0)),
     "LEGIBLE_SHUTDOWN_GRACE_SECONDS"
   ).pipe(Config.withDefault(30)),
-  ocrWorkers: optional(Config.schema(whole(1, 256), "LEGIBLE_OCR_WORKERS")),
+  ocrWorkers: optional(Config.schema(OnnxReader.PoolSize, "LEGIBLE_OCR_WORKERS")),
   ocrPageTimeoutSeconds: optional(Config.schema(Seconds, "LEGIBLE_OCR_PAGE_TIMEOUT_SECONDS")),
-  ocrMaxPages: optional(Config.schema(whole(1, 100_000), "LEGIBLE_OCR_MAX_PAGES")),
-  ocrPrecision: optional(Config.Literals(["auto", "float32", "int8"], "LEGIBLE_OCR_PRECISION")),
+  ocrMaxPages: optional(Config.schema(OnnxReader.MaxPages, "LEGIBLE_OCR_MAX_PAGES")),
+  ocrPrecision: optional(Config.schema(OnnxReader.Precision, "LEGIBLE_OCR_PRECISION")),
   ocrLexicon: optional(Config.schema(Lexicon, "LEGIBLE_OCR_LEXICON").pipe(Config.map(lexiconLanguages))),
-  ocrDetectionScale: optional(
-    Config.schema(Schema.Finite.check(Schema.isBetween({ minimum: 0.25, maximum: 1 })), "LEGIBLE_OCR_DETECTION_SCALE")
-  ),
+  ocrDetectionScale: optional(Config.schema(OnnxReader.DetectionScale, "LEGIBLE_OCR_DETECTION_SCALE")),
   catalogIndexMinRecords: optional(Config.schema(whole(1, 1_000_000_000), "LEGIBLE_CATALOG_INDEX_MIN_RECORDS")),
   catalogIndexCacheMb: optional(Config.schema(whole(0, 1_048_576), "LEGIBLE_CATALOG_INDEX_CACHE_MB")),
-  retentionDays: optional(Config.schema(whole(1, 36_500), "LEGIBLE_RETENTION_DAYS")),
+  retentionDays: optional(Config.schema(Archive.RetentionDays, "LEGIBLE_RETENTION_DAYS")),
   logLevel: Config.LogLevel("LEGIBLE_LOG_LEVEL").pipe(Config.withDefault("Info")),
   logFormat: Config.Literals(["json", "pretty"], "LEGIBLE_LOG_FORMAT").pipe(Config.withDefault("json"))
 })
 
 /** The values `variables` reads. */
 export type Variables = Config.Success<typeof variables>
-
-const MIN_SECRET_BYTES = 32
 
 const jwtSettings = (v: Variables, embedded: boolean): JwtSettings | InvalidSettings => {
   const invalid = (message: string) => new InvalidSettings({ message })
@@ -197,9 +201,9 @@ const jwtSettings = (v: Variables, embedded: boolean): JwtSettings | InvalidSett
   }
   if (v.jwtSecret !== undefined) {
     const bytes = Buffer.byteLength(Redacted.value(v.jwtSecret), "utf8")
-    if (bytes < MIN_SECRET_BYTES) {
+    if (bytes < Auth.MIN_SECRET_BYTES) {
       return invalid(
-        `LEGIBLE_JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes (got ${bytes}); e.g. \`openssl rand -base64 48\``
+        `LEGIBLE_JWT_SECRET must be at least ${Auth.MIN_SECRET_BYTES} bytes (got ${bytes}); e.g. \`openssl rand -base64 48\``
       )
     }
     return { _tag: "Secret", secret: v.jwtSecret, issuer: v.jwtIssuer, audience: v.jwtAudience }

@@ -23,6 +23,7 @@ import {
   type Field,
   Ports,
   Processing,
+  Retry,
   Skill,
   Skills,
   Timestamp,
@@ -173,7 +174,7 @@ export const submit = Effect.fn("Embed.submit")(function* (
     mimeType,
     model: input.model ?? "local",
     mode: input.mode ?? "ocr_pdf",
-    maxAttempts: input.maxAttempts ?? 3
+    maxAttempts: input.maxAttempts ?? Retry.defaultPolicy.maxAttempts
   })
   return extraction_id
 })

@@ -5,7 +5,7 @@
  */
 import { Database, SqlCatalogStore, SqlJobQueue, SqlStorage } from "@legible/adapters-storage"
 import { CatalogMatching, type Document, type Errors, type Ports, Worker } from "@legible/core"
-import type { OnnxReader } from "@legible/ocr-onnx"
+import { OnnxReader } from "@legible/ocr-onnx"
 import { Duration, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import type * as Config from "./Config.js"
@@ -66,8 +66,9 @@ export const storage = (
   return ports.pipe(Layer.provideMerge(database(settings)))
 }
 
-// The reader and the extractors are loaded when a command builds them (onnxruntime, mupdf and the provider SDKs
-// take ~1.7 s to load), so operator commands that only touch the database start faster.
+// The provider SDKs take about a second to load: the extractor is loaded when a command builds it, so operator
+// commands that only touch the database start faster. The reader's main thread is light (mupdf and onnxruntime
+// load in its worker threads, on the first read).
 
 /** What the OCR reader gets from the settings (`LEGIBLE_OCR_*`). */
 export const readerOptions = (settings: Config.Settings): OnnxReader.Options => ({
@@ -83,12 +84,7 @@ export const readerOptions = (settings: Config.Settings): OnnxReader.Options => 
 
 /** The OCR reader; its worker threads start on the first read, so an api process that only sniffs spends none. */
 export const reader = (settings: Config.Settings): Layer.Layer<Ports.DocumentReader, Document.DocumentError> =>
-  Layer.unwrap(
-    Effect.map(
-      Effect.promise(() => import("@legible/ocr-onnx")),
-      ({ OnnxReader }) => OnnxReader.layer(readerOptions(settings))
-    )
-  )
+  OnnxReader.layer(readerOptions(settings))
 
 /** The longest a provider's `retry-after` (or a backoff) may hold a job: 30 s, and never more than half its lease. */
 export const providerWaitCap = (settings: Config.Settings): Duration.Duration =>

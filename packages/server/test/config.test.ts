@@ -143,7 +143,7 @@ describe("Config", () => {
         [{ LEGIBLE_PORT: "70000" }, 'LEGIBLE_PORT: Expected a value between 1 and 65535 (got "70000")'],
         [{ LEGIBLE_PORT: "-1" }, "LEGIBLE_PORT: Expected a value between 1 and 65535"],
         [{ LEGIBLE_PORT: "eighty" }, 'LEGIBLE_PORT: Expected a string representing a finite number (got "eighty")'],
-        [{ LEGIBLE_WORKER_CONCURRENCY: "0" }, "LEGIBLE_WORKER_CONCURRENCY: Expected a whole number from 1 to 256"],
+        [{ LEGIBLE_WORKER_CONCURRENCY: "0" }, "LEGIBLE_WORKER_CONCURRENCY: Expected a value between 1 and 256"],
         [{ LEGIBLE_WORKER_CONCURRENCY: "2.5" }, "LEGIBLE_WORKER_CONCURRENCY: Expected an integer"],
         [{ LEGIBLE_LEASE_SECONDS: "soon" }, "LEGIBLE_LEASE_SECONDS: Expected a string representing a finite number"],
         [{ LEGIBLE_LEASE_SECONDS: "0" }, "LEGIBLE_LEASE_SECONDS: Expected a number of seconds above 0"],
@@ -154,7 +154,7 @@ describe("Config", () => {
         ],
         [{ LEGIBLE_JWT_JWKS_URL: "not a url" }, "LEGIBLE_JWT_JWKS_URL: Expected an http(s) URL"],
         [{ LEGIBLE_DATABASE_URL: "mysql://x" }, "LEGIBLE_DATABASE_URL: Expected a postgres:// or postgresql:// URL"],
-        [{ LEGIBLE_RETENTION_DAYS: "0" }, "LEGIBLE_RETENTION_DAYS: Expected a whole number from 1 to 36500"],
+        [{ LEGIBLE_RETENTION_DAYS: "0" }, "LEGIBLE_RETENTION_DAYS: Expected a value between 1 and 36500"],
         [{ LEGIBLE_LOG_FORMAT: "xml" }, 'LEGIBLE_LOG_FORMAT: Expected "json" | "pretty"'],
         [{ LEGIBLE_LOG_LEVEL: "loud" }, 'LEGIBLE_LOG_LEVEL: Expected "All" | "Fatal" | "Error"'],
         [{ LEGIBLE_OCR_PRECISION: "int4" }, 'LEGIBLE_OCR_PRECISION: Expected "auto" | "float32" | "int8"'],
@@ -163,7 +163,7 @@ describe("Config", () => {
         [{ LEGIBLE_OCR_LEXICON: "none,es" }, "LEGIBLE_OCR_LEXICON: Expected"],
         [{ LEGIBLE_OCR_DETECTION_SCALE: "0.2" }, "LEGIBLE_OCR_DETECTION_SCALE: Expected a value between 0.25 and 1"],
         [{ LEGIBLE_OCR_DETECTION_SCALE: "2" }, "LEGIBLE_OCR_DETECTION_SCALE: Expected a value between 0.25 and 1"],
-        [{ LEGIBLE_MAX_BODY_BYTES: "10" }, "LEGIBLE_MAX_BODY_BYTES: Expected a whole number from 1024"]
+        [{ LEGIBLE_MAX_BODY_BYTES: "10" }, "LEGIBLE_MAX_BODY_BYTES: Expected a value between 1024 and 2147483648"]
       ]
       for (const [env, message] of cases) {
         const error = yield* Effect.flip(load(env))

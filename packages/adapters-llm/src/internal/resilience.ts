@@ -5,31 +5,8 @@
  */
 import { Extractor, Retry } from "@legible/core"
 import { Clock, Duration, Effect, Random, Redacted, Semaphore } from "effect"
+import { defaults, type ProviderOptions } from "../Provider.js"
 import type { Budget } from "./content.js"
-
-/** Settings shared by the providers (all optional; the defaults are in `settings`). */
-export interface ProviderOptions {
-  /** Per HTTP attempt; default 60 s. */
-  readonly timeout?: Duration.Input | undefined
-  /** Attempts per request, the first included; default 4. */
-  readonly maxAttempts?: number | undefined
-  /** Backoff ceiling of the first retry; default 1 s (doubling, full jitter). */
-  readonly backoffBase?: Duration.Input | undefined
-  /** Largest backoff; default 20 s. */
-  readonly backoffCap?: Duration.Input | undefined
-  /** Largest wait a `retry-after` header may impose; keep it well below the job lease. Default 30 s. */
-  readonly retryAfterCap?: Duration.Input | undefined
-  /** Requests in flight at once to this provider; default 4. */
-  readonly concurrency?: number | undefined
-  /** `max_tokens` of a request; default 4096 (a truncated answer is retried once with 4×, at most 32768). */
-  readonly maxTokens?: number | undefined
-  /** Bytes of document content per request (base64 images and PDFs, text). */
-  readonly maxRequestBytes?: number | undefined
-  /** Images per request. */
-  readonly maxImagesPerRequest?: number | undefined
-  /** Characters of document text per request; default 400,000 (≈100k tokens). */
-  readonly maxTextChars?: number | undefined
-}
 
 /** The options resolved to numbers. */
 export interface Settings {
@@ -47,22 +24,22 @@ export const settings = (
   options: ProviderOptions,
   limits: { readonly maxRequestBytes: number; readonly maxImages: number }
 ): Settings => {
-  const maxTokens = options.maxTokens ?? 4096
+  const maxTokens = options.maxTokens ?? defaults.maxTokens
   return {
-    timeoutMs: Duration.toMillis(options.timeout ?? Duration.seconds(60)),
+    timeoutMs: Duration.toMillis(options.timeout ?? defaults.timeout),
     policy: {
-      maxAttempts: Math.max(1, options.maxAttempts ?? 4),
-      baseMs: Duration.toMillis(options.backoffBase ?? Duration.seconds(1)),
-      capMs: Duration.toMillis(options.backoffCap ?? Duration.seconds(20))
+      maxAttempts: Math.max(1, options.maxAttempts ?? defaults.maxAttempts),
+      baseMs: Duration.toMillis(options.backoffBase ?? defaults.backoffBase),
+      capMs: Duration.toMillis(options.backoffCap ?? defaults.backoffCap)
     },
-    retryAfterCapMs: Duration.toMillis(options.retryAfterCap ?? Duration.seconds(30)),
-    concurrency: Math.max(1, options.concurrency ?? 4),
+    retryAfterCapMs: Duration.toMillis(options.retryAfterCap ?? defaults.retryAfterCap),
+    concurrency: Math.max(1, options.concurrency ?? defaults.concurrency),
     maxTokens,
     maxTokensRetry: Math.max(maxTokens, Math.min(maxTokens * 4, 32_768)),
     budget: {
       maxBytes: options.maxRequestBytes ?? limits.maxRequestBytes,
       maxImages: options.maxImagesPerRequest ?? limits.maxImages,
-      maxChars: options.maxTextChars ?? 400_000
+      maxChars: options.maxTextChars ?? defaults.maxTextChars
     }
   }
 }

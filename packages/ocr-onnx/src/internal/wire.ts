@@ -5,8 +5,7 @@
  */
 import { Document } from "@legible/core"
 import { Schema } from "effect"
-import { detScaleRange } from "./ocr/config.js"
-import { lexiconLanguages } from "./ocr/lexicon.js"
+import { DetectionScale, LexiconLanguage, Precision } from "./options.js"
 
 const path = Schema.optionalKey(Schema.String)
 
@@ -27,9 +26,9 @@ export const WorkerSettings = Schema.Struct({
     dictionary: path,
     recognitionHead: path,
     recognitionRanges: path,
-    precision: Schema.optionalKey(Schema.Literals(["float32", "int8", "auto"])),
-    lexicon: Schema.optionalKey(Schema.Array(Schema.Literals(lexiconLanguages))),
-    detectionScale: Schema.optionalKey(Schema.Finite.check(Schema.isBetween(detScaleRange)))
+    precision: Schema.optionalKey(Precision),
+    lexicon: Schema.optionalKey(Schema.Array(LexiconLanguage)),
+    detectionScale: Schema.optionalKey(DetectionScale)
   })
 })
 /** What every worker thread is started with. */

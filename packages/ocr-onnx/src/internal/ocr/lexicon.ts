@@ -5,6 +5,7 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import nspell from "nspell"
 import { concat } from "../bytes.js"
+import { LexiconLanguage as LexiconLanguageSchema } from "../options.js"
 import type { CtcChar, Labels } from "./ctc.js"
 
 /**
@@ -20,9 +21,10 @@ export interface Lexicon {
 }
 
 /** The languages with a built-in word list (Hunspell dictionaries from npm, expanded by nspell). */
-export type LexiconLanguage = "es" | "en"
+export type LexiconLanguage = typeof LexiconLanguageSchema.Type
 
-export const lexiconLanguages: ReadonlyArray<LexiconLanguage> = ["es", "en"]
+/** Every language with a built-in word list. */
+export const lexiconLanguages = LexiconLanguageSchema.literals
 
 /**
  * A set of words in three typed arrays: their UTF-16 code units end to end, where each starts, and an
