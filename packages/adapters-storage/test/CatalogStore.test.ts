@@ -1,6 +1,6 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { assert, describe, it, layer } from "@effect/vitest"
-import { CatalogMatch, Ports } from "@legible/core"
+import { Ports } from "@legible/core"
 import { Fixtures, Memory, TestIds } from "@legible/testkit"
 import { Effect, Layer } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
@@ -10,6 +10,7 @@ import * as Database from "../src/Database.js"
 import * as CatalogIndex from "../src/internal/catalogIndex.js"
 import { addPage } from "../src/internal/catalogIndexWorker.js"
 import { migrations } from "../src/internal/migrations.js"
+import { TrigramIndexBuilder } from "../src/internal/trigramIndex.js"
 import * as SqlCatalogStore from "../src/SqlCatalogStore.js"
 import * as SqlStorage from "../src/SqlStorage.js"
 import { catalogStoreContract } from "./contracts/CatalogStore.js"
@@ -202,7 +203,7 @@ describe("in-process index builds in a worker thread", () => {
 
         // The contrast: the same build on this thread holds the event loop for all of its duration.
         const started = performance.now()
-        const builder = new CatalogMatch.TrigramIndexBuilder()
+        const builder = new TrigramIndexBuilder()
         for (const page of pages) addPage(builder, page)
         const here = builder.build()
         const onThread = performance.now() - started

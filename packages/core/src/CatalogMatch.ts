@@ -19,8 +19,8 @@
  *   folded keys — the edit ratio averaged with the one where e/c, u/v, t/f, a/o, n/h are folded too, so such a
  *   misreading costs half an edit; names with legal forms when that lines them up — averaged over key columns; `found` needs
  *   score ≥ threshold and a lead over the best record with other catalog values of max(0.03, 0.75 × (1 − score))
- *   (`leadNeeded`). `not_found` reports the best score. Weights, margins and `DEFAULT_THRESHOLD` (0.8) were chosen on
- *   the benchmark's generator at a tenth of its size (1k/10k/100k catalogs), then measured at full size.
+ *   (`leadNeeded`). `not_found` reports the best score. Weights, margins and `DEFAULT_THRESHOLD` (0.8): chosen on the
+ *   catalog benchmark (`MEASUREMENTS.md`).
  * - Records with identical key and output values count as one (the lowest id is returned).
  * - Key columns with nothing read are left out; with none read at all the result is `not_found` with score 0.
  * - `matching` always carries `threshold_used` (null for `exacta`) and `key_columns`; `catalog_record_id` only
@@ -28,10 +28,40 @@
  */
 import type { CatalogRecord } from "./Catalog.js"
 import type { CatalogValue } from "./Field.js"
-import * as Score from "./internal/catalogScore.js"
-import * as Text from "./internal/catalogText.js"
-import * as Trigrams from "./internal/catalogTrigrams.js"
+import type { Decision } from "./internal/catalogDecision.js"
+import { identifierOf, normalizeText } from "./internal/catalogText.js"
 import type { CatalogFieldConfig } from "./Skill.js"
+
+/** The one-edit test of `NearIdentifier` searches (see `EditDistance.withinOneEdit`). */
+export { withinOneEdit } from "./EditDistance.js"
+export {
+  type Decision,
+  decideApproximate,
+  decideExact,
+  leadNeeded,
+  RELATIVE_MARGIN,
+  RUNNER_UP_MARGIN,
+  retrievalFloor
+} from "./internal/catalogDecision.js"
+export { lookalike, skeleton } from "./internal/catalogFolds.js"
+export {
+  type ColumnQuery,
+  editRatio,
+  ONE_EDIT_MIN_LENGTH,
+  prepare,
+  textParts,
+  WEIGHTS
+} from "./internal/catalogScore.js"
+export {
+  ABBREVIATIONS,
+  CONFUSABLES,
+  type Identifier,
+  identifierOf,
+  LEGAL_FORMS,
+  type NormalizedText,
+  normalizeText as normalize
+} from "./internal/catalogText.js"
+export { forEachTrigram, similarity, similarityOf, TRIGRAM_CODES } from "./internal/catalogTrigrams.js"
 
 /** The threshold benchmarks and clients use when they have no reason to choose another. */
 export const DEFAULT_THRESHOLD = 0.8
@@ -44,75 +74,6 @@ export const EXACT_CANDIDATES = 20
 
 /** Longest key the SQL store indexes (longer keys are compared on this prefix, then checked in full). */
 export const INDEXED_KEY_LENGTH = 512
-
-/** Legal forms by canonical name, with the spellings (dots and spaces removed) each absorbs. */
-export const LEGAL_FORMS = Text.LEGAL_FORMS
-/** Abbreviations expanded word by word (after the legal form is split off). */
-export const ABBREVIATIONS = Text.ABBREVIATIONS
-/** OCR confusables folded in identifiers. */
-export const CONFUSABLES = Text.CONFUSABLES
-/** Weights of the text score. */
-export const WEIGHTS = Score.WEIGHTS
-/** The least lead the best candidate needs over the runner-up. */
-export const RUNNER_UP_MARGIN = Score.RUNNER_UP_MARGIN
-/** The part of the best candidate's distance from 1 that its lead must also reach. */
-export const RELATIVE_MARGIN = Score.RELATIVE_MARGIN
-/** The lead over the runner-up a best score needs: max(`RUNNER_UP_MARGIN`, `RELATIVE_MARGIN` × (1 − best)). */
-export const leadNeeded: (best: number) => number = Score.leadNeeded
-/** Folds the characters OCR confuses (0→o, 1/i→l, 5→s, 8→b, then rn→m, cl→d, vv→w) in a normalized key. */
-export const skeleton: (key: string) => string = Score.skeleton
-/** Folds the lookalikes OCR confuses less reliably (e→c, u→v, t→f, a→o, n→h) in a skeleton. */
-export const lookalike: (folded: string) => string = Score.lookalike
-/** Identifiers shorter than this match exactly only. */
-export const ONE_EDIT_MIN_LENGTH = Score.ONE_EDIT_MIN_LENGTH
-
-/** A value as compared: its key without the legal form, and the legal form. */
-export type NormalizedText = Text.NormalizedText
-/** An identifier-like value: compact and with confusables folded. */
-export type Identifier = Text.Identifier
-/** What was read for one key column, prepared for searching. */
-export type ColumnQuery = Score.ColumnQuery
-/** A search outcome: the matched record or none, and the score to report. */
-export type Decision = Score.Decision
-
-/** Normalizes a value (key and legal form). */
-export const normalize: (value: string) => NormalizedText = Text.normalizeText
-/** The identifier reading of a value, or `undefined` when it does not look like an identifier. */
-export const identifierOf: (value: string) => Identifier | undefined = Text.identifierOf
-/** Whether two strings are at most one edit apart (substitution, insertion, deletion, neighbour swap). */
-export const withinOneEdit: (a: string, b: string) => boolean = Text.withinOneEdit
-/** `pg_trgm`'s `similarity()` of two normalized keys. */
-export const similarity: (a: string, b: string) => number = Trigrams.similarity
-/** The full Damerau-Levenshtein ratio (fast-fuzzy `fuzzy()`, whole strings). */
-export const editRatio: (a: string, b: string) => number = Score.editRatio
-/** The text score of two normalized values (OCR confusables folded, legal forms lined up when that helps). */
-export const textScore: (a: NormalizedText, b: NormalizedText) => number = Score.textScore
-/** Edit ratio and trigram similarity of two keys with OCR confusables folded. */
-export const textParts = Score.textParts
-/** The key columns read with something searchable. */
-export const prepare: (
-  keyColumns: ReadonlyArray<string>,
-  extracted: Readonly<Record<string, string>>
-) => ReadonlyArray<ColumnQuery> = Score.prepare
-/** `exacta`: the one record equal on every key column read. */
-export const decideExact = Score.decideExact
-/** `aproximada`: exact first, else the best candidate above the threshold and clearly ahead. */
-export const decideApproximate = Score.decideApproximate
-/** The trigram similarity below which a candidate cannot reach `threshold − RUNNER_UP_MARGIN`. */
-export const retrievalFloor: (threshold: number) => number = Score.retrievalFloor
-
-/** A compact in-process trigram index of one catalog column (see `TrigramIndexBuilder`). */
-export type TrigramIndex = Trigrams.TrigramIndex
-/** A hit of an index search. */
-export type IndexHit = Trigrams.IndexHit
-/** The typed arrays of a `TrigramIndex`, transferable between threads. */
-export type TrigramIndexParts = Trigrams.TrigramIndexParts
-/** The index over built parts (e.g. transferred back from the worker thread that built them). */
-export const trigramIndexOf: (parts: TrigramIndexParts) => TrigramIndex = Trigrams.fromParts
-/** Collects records and builds a `TrigramIndex`. */
-export const TrigramIndexBuilder = Trigrams.TrigramIndexBuilder
-/** The type of a `TrigramIndexBuilder`. */
-export type TrigramIndexBuilder = Trigrams.TrigramIndexBuilder
 
 /**
  * One search of a catalog column, as `CatalogStore.search` answers it. Results are records of the catalog, at most
@@ -153,14 +114,28 @@ export interface IndexedValue {
 
 /** The normalized columns of a value, as the stores write them on upsert. */
 export const indexedValue = (value: string): IndexedValue => {
-  const text = Text.normalizeText(value)
-  return { key: text.key, legal: text.legal, identifier: Text.identifierOf(value)?.folded }
+  const text = normalizeText(value)
+  return { key: text.key, legal: text.legal, identifier: identifierOf(value)?.folded }
 }
 
 /** The catalog a value refers to (`undefined` when it is gone: the value then names only its id). */
 export interface CatalogInfo {
   readonly id: string
   readonly name: string
+}
+
+/** The values a match returns for a record: its key and output columns (those it has). */
+const catalogValues = (
+  record: CatalogRecord,
+  keyColumns: ReadonlyArray<string>,
+  outputColumns: ReadonlyArray<string>
+): Record<string, string> => {
+  const out: Record<string, string> = {}
+  for (const column of [...keyColumns, ...outputColumns]) {
+    const value = record.values[column]
+    if (value !== undefined) out[column] = value
+  }
+  return out
 }
 
 const round = (score: number) => Math.round(score * 10_000) / 10_000
@@ -189,7 +164,7 @@ export const catalogValue = (
       ...(record === undefined ? {} : { catalog_record_id: record.id }),
       key_columns: [...config.keyColumns]
     },
-    catalog_values: record === undefined ? {} : Score.catalogValues(record, config.keyColumns, config.outputColumns),
+    catalog_values: record === undefined ? {} : catalogValues(record, config.keyColumns, config.outputColumns),
     catalog_info: { id: catalog.id, name: catalog.name, output_columns: [...config.outputColumns] }
   }
 }

@@ -5,6 +5,7 @@ import { CatalogNotFound, InvalidRequest } from "./Errors.js"
 import { IdGenerator } from "./IdGenerator.js"
 import { CatalogStore } from "./Ports.js"
 import * as Timestamp from "./Timestamp.js"
+import { isUuid } from "./Uuid.js"
 
 /** Longest accepted catalog or column name, in characters. */
 export const MAX_NAME = 200
@@ -12,8 +13,6 @@ export const MAX_NAME = 200
 export const MAX_COLUMNS = 100
 /** Most records one import may carry. */
 export const MAX_RECORDS = 100_000
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const bad = (message: string) => Result.fail(new InvalidRequest({ message }))
 
@@ -100,7 +99,7 @@ const toRecords = (
     for (const [key, value] of Object.entries(input)) {
       if (key === "id") {
         if (value === undefined || value === null || value === "") continue
-        if (typeof value !== "string" || !UUID.test(value)) return bad(`${where}: id must be a UUID`)
+        if (typeof value !== "string" || !isUuid(value)) return bad(`${where}: id must be a UUID`)
         id = value.toLowerCase()
         continue
       }

@@ -1,6 +1,7 @@
 import { Result } from "effect"
 import { InvalidRequest } from "./Errors.js"
 import { type Status, statuses } from "./Extraction.js"
+import { isUuid } from "./Uuid.js"
 
 /** Default number of items of a list when `limit` is absent. */
 export const DEFAULT_LIMIT = 50
@@ -37,7 +38,6 @@ export interface ExtractionFilter {
   readonly includeArchived: boolean
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
 const INTEGER = /^\d{1,9}$/
 
@@ -102,7 +102,7 @@ export const parse = (raw: RawQuery): Result.Result<ExtractionFilter, InvalidReq
     filter.statuses = [...new Set(wanted as Array<Status>)]
   }
   if (habilidad_id !== undefined) {
-    if (!UUID.test(habilidad_id)) return bad("habilidad_id must be a UUID")
+    if (!isUuid(habilidad_id)) return bad("habilidad_id must be a UUID")
     filter.skillId = habilidad_id.toLowerCase()
   }
   if (habilidad_slug !== undefined) {

@@ -4,13 +4,13 @@
  * stored result (DESIGN.md "The flow of one extraction", step 2). Written against the ports only.
  */
 import { Effect } from "effect"
-import * as Assembly from "./Assembly.js"
 import type { DocumentError, ReadDocument, ReadOptions } from "./Document.js"
 import type { StorageError } from "./Errors.js"
 import type { ExtractionResult, Mode, Word } from "./Extraction.js"
 import type { ExtractorError } from "./Extractor.js"
 import type { CatalogValue } from "./Field.js"
-import * as Grounding from "./Grounding.js"
+import * as Assembly from "./internal/assembly.js"
+import * as Grounding from "./internal/grounding.js"
 import {
   CatalogMatcher,
   DocumentReader,

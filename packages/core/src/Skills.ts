@@ -5,6 +5,7 @@ import { InvalidRequest, SkillNotFound } from "./Errors.js"
 import { CatalogStore, SkillStore } from "./Ports.js"
 import { type Skill, type SkillField, validateFields } from "./Skill.js"
 import * as Timestamp from "./Timestamp.js"
+import { isUuid } from "./Uuid.js"
 
 /** Longest accepted skill name, in characters. */
 export const MAX_NAME = 200
@@ -16,7 +17,6 @@ export const MAX_FIELDS = 500
 export const MAX_DEPTH = 5
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,98}[a-z0-9])?$/
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** A skill's content as a client defines it: what `create`, `update` and `apply` store as a new version. */
 export interface Definition {
@@ -102,7 +102,7 @@ export const validate = Effect.fn("Skills.validate")(function* (
   for (const [, field] of catalogFields(definition.fields)) {
     const id = field.catalog!.catalogId
     // An id that is not a UUID names no catalog: it is not looked up (a SQL uuid column would refuse it).
-    if (!catalogs.has(id)) catalogs.set(id, UUID.test(id) ? yield* store.get(clientId, id) : undefined)
+    if (!catalogs.has(id)) catalogs.set(id, isUuid(id) ? yield* store.get(clientId, id) : undefined)
   }
   const found = problems(definition, catalogs)
   if (found.length > 0) return yield* new InvalidRequest({ message: found.join("; ") })

@@ -4,8 +4,6 @@ export * as ApiKey from "./ApiKey.js"
 export * as ApiKeys from "./ApiKeys.js"
 /** Retention and archiving of extractions (an extension of the spec). */
 export * as Archive from "./Archive.js"
-/** Assembly of the detailed result fields from literals, grounding, parsing and catalog matches. */
-export * as Assembly from "./Assembly.js"
 /** Catalogs and their records. */
 export * as Catalog from "./Catalog.js"
 /** Catalog matching, pure: normalization, identifier folding, scoring, decisions and the spec 2.5 value. */
@@ -18,6 +16,8 @@ export * as Catalogs from "./Catalogs.js"
 export * as Directory from "./Directory.js"
 /** Documents as read, and why one could not be read. */
 export * as Document from "./Document.js"
+/** Edit distances of whole strings (optimal string alignment, Levenshtein) and the similarity ratio. */
+export * as EditDistance from "./EditDistance.js"
 /** Domain errors. */
 export * as Errors from "./Errors.js"
 /** Extraction resources, statuses and transitions (spec 2.2–2.7, 3.1). */
@@ -28,8 +28,6 @@ export * as Extractions from "./Extractions.js"
 export * as Extractor from "./Extractor.js"
 /** Fields, value shapes and ordering (spec 2.4, 2.5, 4.5). */
 export * as Field from "./Field.js"
-/** Grounding: the OCR word ids that support a literal. */
-export * as Grounding from "./Grounding.js"
 /** The id source. */
 export * as IdGenerator from "./IdGenerator.js"
 /** The list query of spec 4.3. */
@@ -50,7 +48,7 @@ export * as Skill from "./Skill.js"
 export * as Skills from "./Skills.js"
 /** Timestamps. */
 export * as Timestamp from "./Timestamp.js"
-/** Typed values: literals parsed as numbers, dates, booleans and strings (es/en). */
-export * as Values from "./Values.js"
+/** UUIDs as text: the schema and the guard every id check uses. */
+export * as Uuid from "./Uuid.js"
 /** The job worker loop. */
 export * as Worker from "./Worker.js"

@@ -1,7 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Assembly, type Document, type Extractor, Field, Grounding, type Skill } from "@legible/core"
+import { type Document, type Extractor, Field, type Skill } from "@legible/core"
 import { Fixtures } from "@legible/testkit"
 import { Schema } from "effect"
+import * as Assembly from "../src/internal/assembly.js"
+import * as Grounding from "../src/internal/grounding.js"
 import { seeded } from "./support.js"
 
 /** One page of words laid out left to right on the given lines (6 pt per character); ids `w1`, `w2`… */

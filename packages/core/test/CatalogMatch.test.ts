@@ -138,31 +138,3 @@ describe("CatalogMatch.identifierOf", () => {
     seeded(902)
   )
 })
-
-/** Optimal string alignment distance, the reference `withinOneEdit` is checked against. */
-const osa = (a: string, b: string): number => {
-  const d = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0))
-  )
-  const at = (i: number, j: number) => d[i]?.[j] ?? 0
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1)
-      const row = d[i]
-      if (row !== undefined) row[j] = best
-    }
-  }
-  return at(a.length, b.length)
-}
-
-describe("CatalogMatch.withinOneEdit", () => {
-  const Short = Schema.String.check(Schema.isPattern(/^[ab1]{0,6}$/))
-  it.prop(
-    "agrees with the optimal string alignment distance",
-    [Short, Short],
-    ([a, b]) => assert.strictEqual(CatalogMatch.withinOneEdit(a, b), osa(a, b) <= 1, `${a} / ${b}`),
-    seeded(903, 500)
-  )
-})

@@ -2,8 +2,9 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { assert, describe, it } from "@effect/vitest"
-import { type Document, Grounding } from "@legible/core"
+import type { Document } from "@legible/core"
 import { Schema } from "effect"
+import * as Grounding from "../src/internal/grounding.js"
 import { seeded } from "./support.js"
 
 /** A line of a synthetic page: its top, where it starts, and its words left to right. */

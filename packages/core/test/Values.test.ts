@@ -2,8 +2,8 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { assert, describe, it } from "@effect/vitest"
-import { Values } from "@legible/core"
 import { Schema } from "effect"
+import * as Values from "../src/internal/values.js"
 import { seeded } from "./support.js"
 
 const num = (literal: string, options?: Values.ParseOptions) => Values.parse("float", literal, options)

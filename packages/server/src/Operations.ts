@@ -3,10 +3,8 @@
  * clients, skills from JSON, catalog imports from CSV or JSON, API keys.
  */
 import { Extensions } from "@legible/adapters-http"
-import { ApiKeys, type Catalog, Catalogs, type Directory, Errors, Ports, type Skill, Skills } from "@legible/core"
+import { ApiKeys, type Catalog, Catalogs, type Directory, Errors, Ports, type Skill, Skills, Uuid } from "@legible/core"
 import { Effect, Schema } from "effect"
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const invalid = (message: string) => new Errors.InvalidRequest({ message })
 
@@ -36,7 +34,7 @@ const resolveCatalogs = (
 ): ReadonlyArray<Skill.SkillField> =>
   fields.map((field) => {
     const nested = field.fields === undefined ? {} : { fields: resolveCatalogs(field.fields, catalogs) }
-    if (field.catalog === undefined || UUID.test(field.catalog.catalogId)) return { ...field, ...nested }
+    if (field.catalog === undefined || Uuid.isUuid(field.catalog.catalogId)) return { ...field, ...nested }
     const byName = catalogs.find((c) => c.name === field.catalog?.catalogId)
     return {
       ...field,

@@ -1,8 +1,7 @@
 /**
  * In-process trigram indexes of large catalog columns, in a cache bounded by bytes and keyed by the catalog's
- * records version. `pg_trgm`'s GIN scan costs grow with the catalog (measured on PostgreSQL 15: ~8–17 ms at 100k
- * records and ~50–60 ms at 1M for one approximate search), where counting shared trigrams over in-process postings
- * stays around 1 ms at 100k and ~10 ms at 1M; so catalogs from `minRecords` up are searched in process, smaller
+ * records version: `pg_trgm`'s GIN scan grows with the catalog where counting shared trigrams in process stays an
+ * order of magnitude cheaper (`MEASUREMENTS.md`), so catalogs from `minRecords` up are searched in process, smaller
  * ones (and any the cache cannot hold) with `pg_trgm` in SQL. An index is built off the event loop: `catalog_keys`
  * is read page by page (each page aggregated by SQL into two strings, so this thread handles two values, not 20,000
  * rows) and sent to a worker thread, which builds the typed arrays and transfers them back without a copy (see
@@ -10,11 +9,11 @@
  * its worker is not retried at that version (searches use SQL).
  */
 import { Worker } from "node:worker_threads"
-import { CatalogMatch } from "@legible/core"
 import { Data, Deferred, Effect, Exit } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { type FromWorker, type RowsMessage, UUID_LENGTH } from "./catalogIndexWorker.js"
+import { fromParts, type TrigramIndex, type TrigramIndexParts } from "./trigramIndex.js"
 
 /** When a catalog column is indexed in process, and how much the cache may hold. */
 export interface IndexOptions {
@@ -27,7 +26,7 @@ export interface IndexOptions {
 /** Defaults: in process from 5,000 records, up to 256 MiB of indexes (about two 1M-record columns). */
 export const defaultOptions: IndexOptions = { minRecords: 5_000, cacheBytes: 256 * 1024 * 1024 }
 
-/** Bytes per record of an index, measured (postings, counts, id, scratch): to skip what the cache cannot hold. */
+/** Bytes per record of an index (postings, counts, id, scratch; `MEASUREMENTS.md`): to skip what the cache cannot hold. */
 const BYTES_PER_RECORD = 140
 
 /** Failed builds remembered (so a broken worker is not started again on every search). */
@@ -54,13 +53,13 @@ export class IndexBuildFailed extends Data.TaggedError("IndexBuildFailed")<{ rea
  */
 export const buildInWorker = <E, R>(
   feed: (send: (page: RowsMessage) => void) => Effect.Effect<void, E, R>
-): Effect.Effect<CatalogMatch.TrigramIndex, E | IndexBuildFailed, R> =>
+): Effect.Effect<TrigramIndex, E | IndexBuildFailed, R> =>
   Effect.acquireUseRelease(
     Effect.try({
       try: () => {
         // Flags of the parent (a test runner's loaders, --inspect) do not apply to the worker script.
         const worker = new Worker(workerScript, { execArgv: [] })
-        const result = Deferred.makeUnsafe<CatalogMatch.TrigramIndexParts, IndexBuildFailed>()
+        const result = Deferred.makeUnsafe<TrigramIndexParts, IndexBuildFailed>()
         const failWith = (message: string) => Deferred.doneUnsafe(result, Exit.fail(new IndexBuildFailed({ message })))
         worker.on("message", (message: FromWorker) => {
           if (message._tag === "Built") Deferred.doneUnsafe(result, Exit.succeed(message.parts))
@@ -76,7 +75,7 @@ export const buildInWorker = <E, R>(
       Effect.gen(function* () {
         yield* feed((page) => worker.postMessage(page))
         worker.postMessage({ _tag: "Build" })
-        return CatalogMatch.trigramIndexOf(yield* Deferred.await(result))
+        return fromParts(yield* Deferred.await(result))
       }),
     ({ worker }) => Effect.promise(() => worker.terminate())
   )
@@ -84,7 +83,7 @@ export const buildInWorker = <E, R>(
 /** A cached index and the records version it was built at. */
 export interface Entry {
   readonly version: number
-  readonly index: CatalogMatch.TrigramIndex
+  readonly index: TrigramIndex
 }
 
 /** The cache of one store: `get` returns the index of a catalog column at a version, or `undefined` (use SQL). */
@@ -94,7 +93,7 @@ export interface IndexCache {
     column: string,
     version: number,
     records: number
-  ) => Effect.Effect<CatalogMatch.TrigramIndex | undefined, SqlError>
+  ) => Effect.Effect<TrigramIndex | undefined, SqlError>
   /** The cached index of a catalog column and the version it was built at, whatever the current version. */
   readonly peek: (catalogId: string, column: string) => Entry | undefined
   /** Bytes the cached indexes hold. */
@@ -105,7 +104,7 @@ export interface IndexCache {
 export const make = (sql: SqlClient.SqlClient, options: IndexOptions): IndexCache => {
   // Map order is recency order: a hit moves its entry to the end, eviction takes from the front.
   const entries = new Map<string, Entry>()
-  const building = new Map<string, Deferred.Deferred<CatalogMatch.TrigramIndex | undefined>>()
+  const building = new Map<string, Deferred.Deferred<TrigramIndex | undefined>>()
   // Column versions whose build failed in its worker (bounded: the latest ones only), searched in SQL.
   const failed = new Set<string>()
   let total = 0
@@ -163,7 +162,7 @@ export const make = (sql: SqlClient.SqlClient, options: IndexOptions): IndexCach
       if (failed.has(buildKey)) return undefined
       const pending = building.get(buildKey)
       if (pending !== undefined) return yield* Deferred.await(pending)
-      const done = Deferred.makeUnsafe<CatalogMatch.TrigramIndex | undefined>()
+      const done = Deferred.makeUnsafe<TrigramIndex | undefined>()
       building.set(buildKey, done)
       return yield* build(catalogId, column).pipe(
         Effect.tap((index) => Effect.sync(() => store(key, { version, index }))),

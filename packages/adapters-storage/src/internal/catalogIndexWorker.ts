@@ -1,10 +1,11 @@
 /**
  * The worker-thread entry of in-process catalog indexes (run by Node from `dist/internal/catalogIndexWorker.js`, one
  * thread per build): receives a catalog column's rows page by page, builds the compact trigram index and transfers
- * its typed arrays back, so the ~6 s of a 1M-record build never hold the event loop of the process that searches.
+ * its typed arrays back, so a large build (seconds at a million records, `MEASUREMENTS.md`) never holds the event loop
+ * of the process that searches.
  */
 import { parentPort } from "node:worker_threads"
-import { CatalogMatch } from "@legible/core"
+import { TrigramIndexBuilder, type TrigramIndexParts } from "./trigramIndex.js"
 
 /**
  * A page of rows: `ids` is the records' UUIDs concatenated (36 characters each), `keys` their normalized keys joined
@@ -21,14 +22,14 @@ export type ToWorker = RowsMessage | { readonly _tag: "Build" }
 
 /** What the worker answers to `Build`: the index's parts (their buffers transferred), or why it failed. */
 export type FromWorker =
-  | { readonly _tag: "Built"; readonly parts: CatalogMatch.TrigramIndexParts }
+  | { readonly _tag: "Built"; readonly parts: TrigramIndexParts }
   | { readonly _tag: "Failed"; readonly message: string }
 
 /** Length of a UUID in text. */
 export const UUID_LENGTH = 36
 
 /** Adds a page of rows to the builder; fails if its ids and keys do not pair up. */
-export const addPage = (builder: CatalogMatch.TrigramIndexBuilder, page: RowsMessage): void => {
+export const addPage = (builder: TrigramIndexBuilder, page: RowsMessage): void => {
   const keys = page.keys.split("\n")
   if (page.ids.length !== keys.length * UUID_LENGTH) {
     throw new Error(`a page of ${keys.length} keys came with ${page.ids.length / UUID_LENGTH} ids`)
@@ -40,7 +41,7 @@ export const addPage = (builder: CatalogMatch.TrigramIndexBuilder, page: RowsMes
 
 const port = parentPort
 if (port !== null) {
-  const builder = new CatalogMatch.TrigramIndexBuilder()
+  const builder = new TrigramIndexBuilder()
   let failed: string | undefined
   port.on("message", (message: ToWorker) => {
     if (message._tag === "Rows") {

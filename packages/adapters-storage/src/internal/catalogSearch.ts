@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
 import type { IndexCache } from "./catalogIndex.js"
+import type { TrigramIndex } from "./trigramIndex.js"
 
 interface RecordRow {
   readonly id: string
@@ -23,7 +24,7 @@ const reverse = (text: string) => [...text].reverse().join("")
 
 type Similar = Extract<CatalogMatch.CatalogQuery, { _tag: "Similar" }>
 
-const hitIds = (index: CatalogMatch.TrigramIndex, query: Similar) =>
+const hitIds = (index: TrigramIndex, query: Similar) =>
   index.search(query.text, query.minSimilarity, query.limit).map((hit) => index.idAt(hit.position))
 
 /** The records of `rows` in the order of `ids` (the index's ranking). */

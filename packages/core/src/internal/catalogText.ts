@@ -4,6 +4,7 @@
  * into a column of its own; common abbreviations are expanded. Identifier-like values (tax ids, SKUs) also get a
  * compact form with OCR confusables folded.
  */
+import { withinOneEdit } from "../EditDistance.js"
 
 /** Letters that NFKD does not decompose into a base letter plus marks. */
 const SPECIAL_LETTERS: Readonly<Record<string, string>> = {
@@ -362,29 +363,4 @@ export const identifierOf = (value: string): Identifier | undefined => {
   const digits = compact.replace(/[^0-9]/g, "").length
   if (digits < 2 || digits * 10 < compact.length * 3) return undefined
   return { compact, folded: compact.replace(/[OILSBZG]/g, (c) => CONFUSABLES[c] ?? c) }
-}
-
-/**
- * Whether `a` and `b` are at most one edit apart: one substitution, insertion, deletion or swap of two neighbours
- * (optimal string alignment distance ≤ 1).
- */
-export const withinOneEdit = (a: string, b: string): boolean => {
-  if (a === b) return true
-  const la = a.length
-  const lb = b.length
-  if (Math.abs(la - lb) > 1) return false
-  // The common prefix, then the common suffix of what is left: one edit leaves at most one character of each side
-  // between them, or (same lengths) a swapped pair.
-  let prefix = 0
-  const shorter = Math.min(la, lb)
-  while (prefix < shorter && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++
-  let suffix = 0
-  while (suffix < shorter - prefix && a.charCodeAt(la - 1 - suffix) === b.charCodeAt(lb - 1 - suffix)) suffix++
-  if (la !== lb) return prefix + suffix >= shorter
-  if (prefix + suffix >= la - 1) return true
-  return (
-    prefix + suffix === la - 2 &&
-    a.charCodeAt(prefix) === b.charCodeAt(prefix + 1) &&
-    a.charCodeAt(prefix + 1) === b.charCodeAt(prefix)
-  )
 }

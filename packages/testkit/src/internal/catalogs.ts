@@ -1,8 +1,6 @@
-import { type Catalog, CatalogMatch, Errors, Ports } from "@legible/core"
+import { type Catalog, CatalogMatch, Errors, Ports, Uuid } from "@legible/core"
 import { Effect } from "effect"
 import { conflict, type State } from "./state.js"
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const owned = (state: State, clientId: string, id: string) => {
   const catalog = state.catalogs.get(id)
@@ -105,7 +103,7 @@ export const make = (state: State): Ports.CatalogStore["Service"] =>
         if (catalog === undefined) {
           return Effect.fail(new Errors.InvalidRequest({ message: `catalog ${catalogId} does not exist` }))
         }
-        const badId = records.find((r) => !UUID.test(r.id))
+        const badId = records.find((r) => !Uuid.isUuid(r.id))
         if (badId !== undefined) {
           return Effect.fail(new Errors.InvalidRequest({ message: `record id ${badId.id} is not a UUID` }))
         }

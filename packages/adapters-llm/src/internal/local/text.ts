@@ -2,6 +2,7 @@
  * Text matching for the local extractor: accent- and case-folding with a map back to the original characters,
  * tokens, and an OCR-tolerant token equality (one edit from five letters, two from eight).
  */
+import { EditDistance } from "@legible/core"
 
 /** A folded text and, for each folded character, the index of the original character it came from. */
 export interface Folded {
@@ -56,29 +57,10 @@ export const tokens = (foldedText: string): ReadonlyArray<Token> => {
 /** The tokens of a label phrase (folded and canonical). */
 export const phraseTokens = (phrase: string): ReadonlyArray<string> => tokens(folded(phrase)).map((t) => t.text)
 
-/** Levenshtein distance, stopping early above `max`. */
-export const distance = (a: string, b: string, max: number): number => {
-  if (Math.abs(a.length - b.length) > max) return max + 1
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    let best = i
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      const value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost)
-      current.push(value)
-      best = Math.min(best, value)
-    }
-    if (best > max) return max + 1
-    previous = current
-  }
-  return previous[b.length] ?? max + 1
-}
-
 /** Whether two folded tokens are the same word, allowing OCR slips in longer words. */
 export const sameToken = (a: string, b: string): boolean => {
   if (a === b) return true
   const shorter = Math.min(a.length, b.length)
   if (shorter < 5 || /\d/.test(a) || /\d/.test(b)) return false
-  return distance(a, b, shorter >= 8 ? 2 : 1) <= (shorter >= 8 ? 2 : 1)
+  return EditDistance.levenshtein(a, b) <= (shorter >= 8 ? 2 : 1)
 }

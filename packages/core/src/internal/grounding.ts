@@ -11,7 +11,9 @@
  * the threshold are occurrences; among those that score near the best, the one nearest the field's label (same line
  * to the right, then below) or the given anchor wins, else the first in reading order.
  */
-import type { ReadDocument } from "./Document.js"
+import type { ReadDocument } from "../Document.js"
+import { similarity } from "../EditDistance.js"
+import { type SearchText, search } from "./groundingSearch.js"
 
 /** Thresholds of grounding. */
 export interface GroundingOptions {
@@ -59,7 +61,7 @@ interface IndexedWord extends Box {
 }
 
 /** A document's words, folded once for any number of `ground` calls. */
-export interface WordIndex {
+export interface WordIndex extends SearchText {
   readonly words: ReadonlyArray<IndexedWord>
   /** Every word's key in reading order, a page break as `PAGE_BREAK`. */
   readonly text: Uint16Array
@@ -137,117 +139,6 @@ export const index = (document: Pick<ReadDocument, "pages">): WordIndex => {
     wordById: new Map(words.map((w, i) => [w.id, i])),
     labels: new Map()
   }
-}
-
-/** Optimal-string-alignment distance (Levenshtein plus adjacent transpositions). */
-const osa = (a: string, b: string): number => {
-  const n = a.length
-  const m = b.length
-  if (n === 0) return m
-  if (m === 0) return n
-  let before = new Int32Array(m + 1)
-  let previous = new Int32Array(m + 1)
-  let current = new Int32Array(m + 1)
-  for (let j = 0; j <= m; j++) previous[j] = j
-  for (let i = 1; i <= n; i++) {
-    current[0] = i
-    const ca = a.charCodeAt(i - 1)
-    for (let j = 1; j <= m; j++) {
-      const cb = b.charCodeAt(j - 1)
-      let v = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (ca === cb ? 0 : 1))
-      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb)
-        v = Math.min(v, before[j - 2]! + 1)
-      current[j] = v
-    }
-    const spare = before
-    before = previous
-    previous = current
-    current = spare
-  }
-  return previous[m]!
-}
-
-/** Similarity in [0, 1]: 1 − distance / longer length. */
-const similarity = (a: string, b: string): number => {
-  const longer = Math.max(a.length, b.length)
-  return longer === 0 ? 1 : 1 - osa(a, b) / longer
-}
-
-/**
- * Sellers' approximate substring search with Ukkonen's cut-off: calls `hit(end, distance)` for every text position
- * where some substring ending there is within `k` edits of `pattern`. Only the rows that can still be within `k`
- * are computed, so a column costs about k cells.
- */
-const approximateSearch = (
-  text: Uint16Array,
-  from: number,
-  to: number,
-  pattern: string,
-  k: number,
-  hit: (end: number, distance: number) => void
-): void => {
-  const m = pattern.length
-  const p = new Uint16Array(m)
-  for (let i = 0; i < m; i++) p[i] = pattern.charCodeAt(i)
-  const column = new Int32Array(m + 1)
-  for (let i = 0; i <= m; i++) column[i] = i
-  // Rows 0..k start within k; row k+1 is computed in the first column as the first one that may drop to k.
-  let active = Math.min(k + 1, m)
-  for (let j = from; j < to; j++) {
-    const c = text[j]!
-    let diagonal = 0
-    let above = 0
-    for (let i = 1; i <= active; i++) {
-      const left = column[i]!
-      const v = p[i - 1] === c ? diagonal : 1 + Math.min(diagonal, above, left)
-      diagonal = left
-      column[i] = v
-      above = v
-    }
-    while (active > 0 && column[active]! > k) active--
-    if (active === m) hit(j, column[m]!)
-    else {
-      active++
-      // The row just brought in was beyond the cut-off: more than k is all that is known, and all that matters.
-      column[active] = k + 1
-    }
-  }
-}
-
-/**
- * `approximateSearch` over the whole text, filtered: cut into k+1 pieces, a pattern within k edits keeps one piece
- * intact (pigeonhole), so only the windows around exact occurrences of a piece (found by the engine's `indexOf`)
- * need the dynamic programme. Pieces shorter than 3 characters would match everywhere: then the whole text is searched.
- */
-const search = (idx: WordIndex, pattern: string, k: number, hit: (end: number, distance: number) => void): void => {
-  const m = pattern.length
-  const n = idx.text.length
-  const size = Math.floor(m / (k + 1))
-  if (size < 3) {
-    approximateSearch(idx.text, 0, n, pattern, k, hit)
-    return
-  }
-  const windows: Array<readonly [number, number]> = []
-  for (let piece = 0; piece <= k; piece++) {
-    const offset = piece * size
-    const part = pattern.slice(offset, piece === k ? m : offset + size)
-    for (let at = idx.string.indexOf(part); at >= 0; at = idx.string.indexOf(part, at + 1)) {
-      windows.push([Math.max(0, at - offset - k), Math.min(n, at - offset + m + k)])
-    }
-  }
-  windows.sort((a, b) => a[0] - b[0])
-  let start = -1
-  let end = -1
-  for (const [a, b] of windows) {
-    if (a <= end) {
-      end = Math.max(end, b)
-      continue
-    }
-    if (start >= 0) approximateSearch(idx.text, start, end, pattern, k, hit)
-    start = a
-    end = b
-  }
-  if (start >= 0) approximateSearch(idx.text, start, end, pattern, k, hit)
 }
 
 interface Run {

@@ -2,7 +2,7 @@
  * Typed values: a field's `literal` as printed → its `parsed` value (spec 2.5.1), with Spanish and English
  * conventions for numbers, dates and booleans. Pure; an unparseable literal gives `null` and nothing throws.
  */
-import type { Parsed, SimpleType } from "./Field.js"
+import type { Parsed, SimpleType } from "../Field.js"
 
 /** The order of a numeric date whose first two parts could each be the day or the month. */
 export type DateOrder = "dmy" | "mdy"

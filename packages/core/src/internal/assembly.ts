@@ -17,17 +17,17 @@
  * - Dates are day-first unless the field's description, or else the skill's instructions, say month-first
  *   (`MM/DD`, `month first`, `mes/día`).
  */
-import type { ExtractedFields } from "./Extractor.js"
+import type { ExtractedFields } from "../Extractor.js"
 import {
   type CatalogValue,
   type DetailedField,
   type DetailedSimpleValue,
   type SimpleType,
   sortFields
-} from "./Field.js"
-import * as Grounding from "./Grounding.js"
-import type { Skill, SkillField } from "./Skill.js"
-import * as Values from "./Values.js"
+} from "../Field.js"
+import type { Skill, SkillField } from "../Skill.js"
+import * as Grounding from "./grounding.js"
+import * as Values from "./values.js"
 
 /** A catalog field's search: where it is, its settings, and what was read for each of its key columns. */
 export interface CatalogRequest {
