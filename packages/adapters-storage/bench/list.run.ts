@@ -9,7 +9,7 @@ import { type ListQuery, Ports } from "@legible/core"
 import { Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Database from "../src/Database.js"
-import * as SqlExtractionStore from "../src/SqlExtractionStore.js"
+import * as SqlExtractionStore from "../src/internal/extractionStore.js"
 import { freshPostgresUrl } from "../test/support/databases.js"
 import { CLIENTS, seed } from "./seed.js"
 

@@ -12,7 +12,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { fromSqlError } from "./internal/errors.js"
 import { migrations } from "./internal/migrations.js"
-import * as PgliteClient from "./PgliteClient.js"
+import * as PgliteClient from "./internal/pgliteClient.js"
 
 /** Which engine to open: a PostgreSQL server by URL, or PGlite in a directory (in memory without one). */
 export type DatabaseOptions =

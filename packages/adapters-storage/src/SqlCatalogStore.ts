@@ -4,14 +4,14 @@
  * key or folded identifier, one-edit identifiers by prefix/suffix index ranges, and trigram candidates — by
  * `pg_trgm` (GIN led by the catalog column) for small catalogs, by an in-process index for large ones.
  */
-import { type Catalog, type CatalogMatch, Errors, Ports, type Timestamp } from "@legible/core"
+import { type Catalog, type CatalogMatch, Errors, Ports, type Timestamp, Uuid } from "@legible/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import * as CatalogIndex from "./internal/catalogIndex.js"
 import * as CatalogKeys from "./internal/catalogKeys.js"
 import * as Search from "./internal/catalogSearch.js"
 import { mapSqlError } from "./internal/errors.js"
-import { isUuid, toNumber, ts } from "./internal/sql.js"
+import { toNumber, ts } from "./internal/sql.js"
 
 /** Options of the store: when catalogs are searched with an in-process index (see `CatalogIndex`). */
 export type Options = Partial<CatalogIndex.IndexOptions>
@@ -46,7 +46,7 @@ export const makeWith = (
     const indexes = CatalogIndex.make(sql, { ...CatalogIndex.defaultOptions, ...options })
 
     const find = (clientId: string, id: string) =>
-      isUuid(id)
+      Uuid.isUuid(id)
         ? Effect.map(
             sql<CatalogRow>`SELECT ${columns} FROM catalogs c WHERE c.id = ${id} AND c.client_id = ${clientId}`,
             (rows) => rows[0]
@@ -74,7 +74,7 @@ export const makeWith = (
     })
 
     const remove = Effect.fn("CatalogStore.remove")(function* (clientId: string, id: string) {
-      if (!isUuid(id)) return false
+      if (!Uuid.isUuid(id)) return false
       const rows = yield* sql<{ id: string }>`
       DELETE FROM catalogs WHERE id = ${id} AND client_id = ${clientId} RETURNING id`.pipe(
         mapSqlError("CatalogStore.remove")
@@ -89,7 +89,7 @@ export const makeWith = (
       catalogId: string,
       records: ReadonlyArray<Catalog.CatalogRecord>
     ) {
-      const badId = records.find((record) => !isUuid(record.id))
+      const badId = records.find((record) => !Uuid.isUuid(record.id))
       if (badId !== undefined) return yield* invalid(`record id ${badId.id} is not a UUID`)
       // A batch may repeat an id: the last one wins, as if the records were applied in order.
       const byId = new Map(records.map((record) => [record.id.toLowerCase(), record.values]))
@@ -97,7 +97,7 @@ export const makeWith = (
       return yield* sql
         .withTransaction(
           Effect.gen(function* () {
-            const rows = isUuid(catalogId)
+            const rows = Uuid.isUuid(catalogId)
               ? yield* sql<{ columns: ReadonlyArray<string> }>`
             SELECT columns FROM catalogs WHERE id = ${catalogId} AND client_id = ${clientId} FOR UPDATE`
               : []
@@ -139,7 +139,7 @@ export const makeWith = (
       catalogId: string,
       recordId: string
     ) {
-      if (!isUuid(catalogId) || !isUuid(recordId)) return undefined
+      if (!Uuid.isUuid(catalogId) || !Uuid.isUuid(recordId)) return undefined
       const rows = yield* sql<{ id: string; values: Record<string, string> }>`
       SELECT r.id, r."values" FROM catalog_records r JOIN catalogs c ON c.id = r.catalog_id
       WHERE c.id = ${catalogId} AND c.client_id = ${clientId} AND r.id = ${recordId}`.pipe(
@@ -150,7 +150,7 @@ export const makeWith = (
     })
 
     const countRecords = Effect.fn("CatalogStore.countRecords")(function* (clientId: string, catalogId: string) {
-      if (!isUuid(catalogId)) return 0
+      if (!Uuid.isUuid(catalogId)) return 0
       const rows = yield* sql<{ n: bigint }>`
       SELECT count(*) AS n FROM catalog_records r JOIN catalogs c ON c.id = r.catalog_id
       WHERE c.id = ${catalogId} AND c.client_id = ${clientId}`.pipe(mapSqlError("CatalogStore.countRecords"))
@@ -158,9 +158,9 @@ export const makeWith = (
     })
 
     // Untraced: every catalog match calls it once or more, inside `CatalogMatcher.match`'s span, where the statement
-    // is traced on its own; a span of its own (with its call-site stack) cost ~10 µs per call, measured.
+    // is traced on its own; a span of its own (with its call-site stack) costs more (`MEASUREMENTS.md`).
     const search = Effect.fnUntraced(function* (clientId: string, catalogId: string, query: CatalogMatch.CatalogQuery) {
-      if (!isUuid(catalogId) || query.limit <= 0) return []
+      if (!Uuid.isUuid(catalogId) || query.limit <= 0) return []
       return yield* Search.run(sql, indexes, clientId, catalogId.toLowerCase(), query).pipe(
         mapSqlError("CatalogStore.search")
       )

@@ -2,12 +2,12 @@
 import type { Ports } from "@legible/core"
 import { type Config, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
-import * as SqlApiKeyStore from "./SqlApiKeyStore.js"
+import * as SqlApiKeyStore from "./internal/apiKeyStore.js"
+import * as SqlDirectory from "./internal/directory.js"
+import * as SqlExtractionStore from "./internal/extractionStore.js"
+import * as SqlQuotaStore from "./internal/quotaStore.js"
+import * as SqlSkillStore from "./internal/skillStore.js"
 import * as SqlCatalogStore from "./SqlCatalogStore.js"
-import * as SqlDirectory from "./SqlDirectory.js"
-import * as SqlExtractionStore from "./SqlExtractionStore.js"
-import * as SqlQuotaStore from "./SqlQuotaStore.js"
-import * as SqlSkillStore from "./SqlSkillStore.js"
 
 /** The ports `layer` provides. */
 export type Services = Ports.StorageServices

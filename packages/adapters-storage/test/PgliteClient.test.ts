@@ -2,7 +2,7 @@ import * as PgTypes from "@effect/sql-pg/PgTypes"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Exit, Queue } from "effect"
 import { SqlClient } from "effect/sql"
-import * as PgliteClient from "../src/PgliteClient.js"
+import * as PgliteClient from "../src/internal/pgliteClient.js"
 
 describe("PgliteClient", () => {
   layer(PgliteClient.layer())((it) => {

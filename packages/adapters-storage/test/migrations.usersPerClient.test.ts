@@ -10,9 +10,9 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Migrator from "effect/sql/Migrator"
 import * as Database from "../src/Database.js"
+import * as SqlApiKeyStore from "../src/internal/apiKeyStore.js"
+import * as SqlDirectory from "../src/internal/directory.js"
 import { migrations } from "../src/internal/migrations.js"
-import * as SqlApiKeyStore from "../src/SqlApiKeyStore.js"
-import * as SqlDirectory from "../src/SqlDirectory.js"
 import { onUnmigratedEngines } from "./support/databases.js"
 
 const secret = (n: number) => `pk_live_${String(n).padStart(43, "M")}`

@@ -42,6 +42,16 @@ export const fromSqlError =
   (error: SqlError): Errors.StorageError =>
     new Errors.StorageError({ reason: reasonOf(error), message: `${operation}: ${error.message}`, cause: error })
 
+/** The row an upsert with RETURNING always yields; none means the database misbehaved (`Corrupt`). */
+export const upserted =
+  (operation: string) =>
+  <A>(rows: ReadonlyArray<A>): Effect.Effect<A, Errors.StorageError> => {
+    const [row] = rows
+    return row === undefined
+      ? Effect.fail(new Errors.StorageError({ reason: "Corrupt", message: `${operation}: the upsert returned no row` }))
+      : Effect.succeed(row)
+  }
+
 /** A defect that is a `SqlError` (what `effect/sql` makes of a failed ROLLBACK or COMMIT cleanup). */
 const isSqlDefect = (reason: Cause.Reason<unknown>): reason is Cause.Die =>
   Cause.isDieReason(reason) && isSqlError(reason.defect)

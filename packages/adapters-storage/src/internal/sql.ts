@@ -5,10 +5,5 @@
 export const ts = (column: string, alias: string): string =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"') AS ${alias}`
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-/** Ids that are not UUIDs can match no row: callers answer "not found" without asking the database. */
-export const isUuid = (id: string): boolean => UUID.test(id)
-
 /** A bigint column (`@effect/sql-pg` and our PGlite client return `bigint`) as a JS number. */
 export const toNumber = (value: bigint | number | string): number => Number(value)

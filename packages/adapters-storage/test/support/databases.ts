@@ -11,7 +11,7 @@ import type * as Scope from "effect/Scope"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import * as Database from "../../src/Database.js"
-import * as PgliteClient from "../../src/PgliteClient.js"
+import * as PgliteClient from "../../src/internal/pgliteClient.js"
 
 const SqlClientTag = SqlClient.SqlClient
 

@@ -3,11 +3,11 @@
  * unique hash index and read the revocation every time (no cache), so a revoked key fails on its next request.
  * A key's user is the one of the key's own client (users are keyed by client and id).
  */
-import { type ApiKey, type Directory, Ports, type Timestamp } from "@legible/core"
+import { type ApiKey, type Directory, Ports, type Timestamp, Uuid } from "@legible/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { mapSqlError } from "./internal/errors.js"
-import { isUuid, ts } from "./internal/sql.js"
+import { mapSqlError } from "./errors.js"
+import { ts } from "./sql.js"
 
 interface KeyRow {
   readonly id: string
@@ -79,7 +79,7 @@ export const make: Effect.Effect<Ports.ApiKeyStore["Service"], never, SqlClient.
   })
 
   const revoke = Effect.fn("ApiKeyStore.revoke")(function* (clientId: string, id: string, now: Timestamp.Timestamp) {
-    if (!isUuid(id)) return false
+    if (!Uuid.isUuid(id)) return false
     const rows = yield* sql<{ id: string }>`
       UPDATE api_keys SET revoked_at = ${now}::timestamptz
       WHERE id = ${id} AND client_id = ${clientId} AND revoked_at IS NULL
@@ -107,7 +107,7 @@ export const make: Effect.Effect<Ports.ApiKeyStore["Service"], never, SqlClient.
 
   // The throttle lives in the WHERE clause: most requests of a busy key update nothing and write no row version.
   const touch = Effect.fn("ApiKeyStore.touch")(function* (id: string, now: Timestamp.Timestamp) {
-    if (!isUuid(id)) return
+    if (!Uuid.isUuid(id)) return
     yield* sql`
       UPDATE api_keys SET last_used = ${now}::timestamptz
       WHERE id = ${id}

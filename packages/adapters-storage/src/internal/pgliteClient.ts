@@ -14,7 +14,7 @@ import type * as Scope from "effect/Scope"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { Connection } from "effect/sql/SqlConnection"
 import { SqlError, UnknownError } from "effect/sql/SqlError"
-import { fromPgliteError } from "./internal/sqlState.js"
+import { fromPgliteError } from "./sqlState.js"
 
 /** A PGlite-backed `SqlClient` with PGlite's own `LISTEN`/`NOTIFY`. */
 export interface PgliteClient extends SqlClient.SqlClient {

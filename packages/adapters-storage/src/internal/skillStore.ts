@@ -2,11 +2,11 @@
  * The `SkillStore` port over SQL. `skills` holds each skill's latest version, `skill_versions` every version;
  * a `put` writes both in one statement (an upsert on the live slug), so concurrent puts get distinct versions.
  */
-import { Errors, IdGenerator, Ports, type Skill, type Timestamp } from "@legible/core"
+import { IdGenerator, Ports, type Skill, type Timestamp, Uuid } from "@legible/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { mapSqlError } from "./internal/errors.js"
-import { isUuid, ts } from "./internal/sql.js"
+import { mapSqlError, upserted } from "./errors.js"
+import { ts } from "./sql.js"
 
 interface SkillRow {
   readonly id: string
@@ -51,7 +51,7 @@ export const make: Effect.Effect<Ports.SkillStore["Service"], never, SqlClient.S
 
   const put = Effect.fn("SkillStore.put")(function* (input: Ports.SkillInput, now: Timestamp.Timestamp) {
     const id = (yield* IdGenerator.IdGenerator).uuid()
-    const rows = yield* sql<SkillRow>`
+    const row = yield* sql<SkillRow>`
       WITH s AS (
         INSERT INTO skills (id, client_id, slug, name, version, instructions, fields, created_at, updated_at)
         VALUES (${id}, ${input.clientId}, ${input.slug}, ${input.name}, 1, ${input.instructions},
@@ -64,15 +64,7 @@ export const make: Effect.Effect<Ports.SkillStore["Service"], never, SqlClient.S
         INSERT INTO skill_versions (skill_id, version, name, instructions, fields, created_at)
         SELECT id, version, name, instructions, fields, updated_at FROM s
       )
-      SELECT ${latest} FROM s`.pipe(mapSqlError("SkillStore.put"))
-    const row = rows[0]
-    // An upsert with RETURNING always yields its row; an empty answer means the database misbehaved.
-    if (row === undefined) {
-      return yield* new Errors.StorageError({
-        reason: "Corrupt",
-        message: "SkillStore.put: the upsert returned no row"
-      })
-    }
+      SELECT ${latest} FROM s`.pipe(mapSqlError("SkillStore.put"), Effect.flatMap(upserted("SkillStore.put")))
     return toSkill(row)
   })
 
@@ -87,7 +79,7 @@ export const make: Effect.Effect<Ports.SkillStore["Service"], never, SqlClient.S
   })
 
   const findById = Effect.fn("SkillStore.findById")(function* (clientId: string, id: string, version?: number) {
-    if (!isUuid(id)) return undefined
+    if (!Uuid.isUuid(id)) return undefined
     const rows = yield* (
       version === undefined
         ? sql<SkillRow>`

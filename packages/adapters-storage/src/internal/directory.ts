@@ -5,7 +5,7 @@
 import { type Directory, Ports } from "@legible/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { mapSqlError } from "./internal/errors.js"
+import { mapSqlError } from "./errors.js"
 
 interface UserRow {
   readonly id: string

@@ -2,20 +2,13 @@
  * The `ExtractionStore` and `DocumentStore` ports over SQL. Every read and write is scoped by client and
  * sandbox; a submission writes the row, its document and its job in one transaction and then wakes workers.
  */
-import { Errors, type Extraction, ListQuery, Ports, type Timestamp } from "@legible/core"
+import { Errors, type Extraction, ListQuery, Ports, type Timestamp, Uuid } from "@legible/core"
 import { type Config, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import * as DocumentFiles from "./internal/documentFiles.js"
-import { mapSqlError } from "./internal/errors.js"
-import {
-  type ExtractionRow,
-  listColumns,
-  listOrder,
-  listWhere,
-  recordColumns,
-  toRecord
-} from "./internal/extractionRows.js"
-import { isUuid, toNumber } from "./internal/sql.js"
+import * as DocumentFiles from "./documentFiles.js"
+import { mapSqlError } from "./errors.js"
+import { type ExtractionRow, listColumns, listOrder, listWhere, recordColumns, toRecord } from "./extractionRows.js"
+import { toNumber } from "./sql.js"
 
 /** Where documents go and which channel announces new jobs. */
 export interface Options {
@@ -78,7 +71,7 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
         return yield* insertAll(submission, IN_DATABASE).pipe(mapSqlError("ExtractionStore.submit"))
       }
       // The id names the file: refuse anything but a UUID so no path can be smuggled in.
-      if (!isUuid(id)) {
+      if (!Uuid.isUuid(id)) {
         return yield* new Errors.StorageError({ reason: "Unknown", message: `ExtractionStore.submit: bad id ${id}` })
       }
       // The file is durable before the row that points at it commits; if the transaction fails it goes away.
@@ -90,7 +83,7 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
     })
 
     const get = Effect.fn("ExtractionStore.get")(function* (scope: Ports.Scope, id: string) {
-      if (!isUuid(id)) return undefined
+      if (!Uuid.isUuid(id)) return undefined
       const rows = yield* sql<ExtractionRow>`
         SELECT ${record} FROM extractions
         WHERE id = ${id} AND client_id = ${scope.clientId} AND sandbox = ${scope.sandbox}`.pipe(
@@ -102,7 +95,7 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
 
     // The worker holds the job's lease, not a caller's scope: it reads the row by id alone.
     const getForProcessing = Effect.fn("ExtractionStore.getForProcessing")(function* (id: string) {
-      if (!isUuid(id)) return undefined
+      if (!Uuid.isUuid(id)) return undefined
       const rows = yield* sql<ExtractionRow>`SELECT ${record} FROM extractions WHERE id = ${id}`.pipe(
         mapSqlError("ExtractionStore.getForProcessing")
       )
@@ -139,7 +132,7 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
       expected: Extraction.Status,
       change: Extraction.StatusChange
     ) {
-      if (!isUuid(id)) return undefined
+      if (!Uuid.isUuid(id)) return undefined
       const rows = yield* sql<ExtractionRow>`
         UPDATE extractions SET status = ${change.status}, error_message = ${change.errorMessage},
           last_modification = ${change.lastModification}::timestamptz, last_user_id = ${change.lastUserId},
@@ -160,7 +153,7 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
       archived: boolean,
       now: Timestamp.Timestamp
     ) {
-      if (!isUuid(id)) return undefined
+      if (!Uuid.isUuid(id)) return undefined
       const rows = yield* sql<ExtractionRow>`
         UPDATE extractions SET archived = ${archived}, last_modification = ${now}::timestamptz
         WHERE id = ${id} AND client_id = ${scope.clientId} AND sandbox = ${scope.sandbox}
@@ -181,7 +174,7 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
     })
 
     const getDocument = Effect.fn("DocumentStore.get")(function* (scope: Ports.Scope, extractionId: string) {
-      if (!isUuid(extractionId)) return undefined
+      if (!Uuid.isUuid(extractionId)) return undefined
       const rows = yield* sql<{
         origin_name: string
         mime_type: string

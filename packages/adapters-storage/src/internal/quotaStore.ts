@@ -6,8 +6,8 @@ import { Errors, Ports, Quota, type Timestamp } from "@legible/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
-import { mapSqlError } from "./internal/errors.js"
-import { ts } from "./internal/sql.js"
+import { mapSqlError, upserted } from "./errors.js"
+import { ts } from "./sql.js"
 
 interface QuotaRow {
   readonly client_id: string
@@ -94,7 +94,7 @@ export const make: Effect.Effect<Ports.QuotaStore["Service"], never, SqlClient.S
     period: Quota.Period,
     now: Timestamp.Timestamp
   ) {
-    const rows = yield* sql<QuotaRow>`
+    const row = yield* sql<QuotaRow>`
       INSERT INTO quotas (client_id, quota_limit, period, period_start, used)
       VALUES (${clientId}, ${limit}::integer, ${period}, ${Quota.periodStart(period, now)}::timestamptz, 0)
       ON CONFLICT (client_id) DO UPDATE SET
@@ -102,14 +102,7 @@ export const make: Effect.Effect<Ports.QuotaStore["Service"], never, SqlClient.S
         period = excluded.period,
         used = CASE WHEN quotas.period_start = excluded.period_start THEN quotas.used ELSE 0 END,
         period_start = excluded.period_start
-      RETURNING ${columns}`.pipe(mapSqlError("QuotaStore.set"))
-    const row = rows[0]
-    if (row === undefined) {
-      return yield* new Errors.StorageError({
-        reason: "Corrupt",
-        message: "QuotaStore.set: the upsert returned no row"
-      })
-    }
+      RETURNING ${columns}`.pipe(mapSqlError("QuotaStore.set"), Effect.flatMap(upserted("QuotaStore.set")))
     return toQuota(row)
   })
 
