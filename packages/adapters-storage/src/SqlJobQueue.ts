@@ -2,6 +2,7 @@ import type { Extraction } from "@legible/core"
 import { Errors, Ports } from "@legible/core"
 import { Deferred, Duration, Effect, Layer, Option, Queue, Ref, Schema, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
+import type { Fragment } from "effect/sql/Statement"
 import * as Database from "./Database.js"
 import { fromSqlError } from "./internal/errors.js"
 
@@ -58,7 +59,7 @@ export const make = Effect.fnUntraced(function* (options: Options = {}) {
 
   // The two kinds of claimable job are picked by separate index scans (`jobs_due_idx`, `jobs_lease_idx`), each
   // `LIMIT 1`, then the older one wins: one `WHERE (queued …) OR (lapsed …)` scan would bitmap-OR both indexes
-  // and sort the whole backlog on every claim (2.5 ms against 0.15 ms with 10,000 jobs waiting, measured).
+  // and sort the whole backlog on every claim (an order of magnitude slower with a backlog, `MEASUREMENTS.md`).
   // The loser stays locked only until this statement ends.
   const claim = (workerId: string, leaseMs: number) =>
     sql`
@@ -122,62 +123,53 @@ export const make = Effect.fnUntraced(function* (options: Options = {}) {
       RETURNING id
     `.pipe(Effect.mapError(storageError), Effect.flatMap(fenced(lease)), Effect.withSpan("SqlJobQueue.heartbeat"))
 
-  // Each outcome is one statement: the job's fenced update and its extraction's update commit together.
-  const complete = (lease: Ports.Lease, result: Extraction.ExtractionResult) =>
+  // Each outcome is one statement: the job's fenced update (its lease given up) and its extraction's update commit
+  // together; no row back means the lease was lost.
+  const settle = (span: string, lease: Ports.Lease, job: Fragment, extraction: Fragment) =>
     sql`
       WITH job AS (
-        UPDATE jobs SET state = 'done', locked_by = NULL, lease_token = NULL, lease_until = NULL,
-          last_error = NULL, updated_at = now()
+        UPDATE jobs SET ${job}, locked_by = NULL, lease_token = NULL, lease_until = NULL, updated_at = now()
         WHERE id = ${lease.jobId} AND lease_token = ${lease.token} AND state = 'running'
         RETURNING extraction_id, attempts
       )
-      UPDATE extractions e SET status = 'completado', result = ${JSON.stringify(result)}::jsonb,
-        error_message = NULL, attempts = job.attempts, last_modification = now()
+      UPDATE extractions e SET ${extraction}, attempts = job.attempts, last_modification = now()
       FROM job WHERE e.id = job.extraction_id
       RETURNING e.id
-    `.pipe(Effect.mapError(storageError), Effect.flatMap(fenced(lease)), Effect.withSpan("SqlJobQueue.complete"))
+    `.pipe(Effect.mapError(storageError), Effect.flatMap(fenced(lease)), Effect.withSpan(span))
+
+  const complete = (lease: Ports.Lease, result: Extraction.ExtractionResult) =>
+    settle(
+      "SqlJobQueue.complete",
+      lease,
+      sql`state = 'done', last_error = NULL`,
+      sql`status = 'completado', result = ${JSON.stringify(result)}::jsonb, error_message = NULL`
+    )
 
   const retry = (lease: Ports.Lease, message: string, delayMs: number) =>
-    sql`
-      WITH job AS (
-        UPDATE jobs SET state = 'queued',
-          run_at = now() + ${Math.max(0, Math.round(delayMs))}::integer * interval '1 millisecond',
-          locked_by = NULL, lease_token = NULL, lease_until = NULL, last_error = ${message}, updated_at = now()
-        WHERE id = ${lease.jobId} AND lease_token = ${lease.token} AND state = 'running'
-        RETURNING extraction_id, attempts
-      )
-      UPDATE extractions e SET status = 'en cola', attempts = job.attempts, last_modification = now()
-      FROM job WHERE e.id = job.extraction_id
-      RETURNING e.id
-    `.pipe(Effect.mapError(storageError), Effect.flatMap(fenced(lease)), Effect.withSpan("SqlJobQueue.retry"))
+    settle(
+      "SqlJobQueue.retry",
+      lease,
+      sql`state = 'queued', run_at = now() + ${Math.max(0, Math.round(delayMs))}::integer * interval '1 millisecond',
+        last_error = ${message}`,
+      sql`status = 'en cola'`
+    )
 
   const fail = (lease: Ports.Lease, message: string) =>
-    sql`
-      WITH job AS (
-        UPDATE jobs SET state = 'failed', locked_by = NULL, lease_token = NULL, lease_until = NULL,
-          last_error = ${message}, updated_at = now()
-        WHERE id = ${lease.jobId} AND lease_token = ${lease.token} AND state = 'running'
-        RETURNING extraction_id, attempts
-      )
-      UPDATE extractions e SET status = 'error', error_message = ${message}, attempts = job.attempts,
-        last_modification = now()
-      FROM job WHERE e.id = job.extraction_id
-      RETURNING e.id
-    `.pipe(Effect.mapError(storageError), Effect.flatMap(fenced(lease)), Effect.withSpan("SqlJobQueue.fail"))
+    settle(
+      "SqlJobQueue.fail",
+      lease,
+      sql`state = 'failed', last_error = ${message}`,
+      sql`status = 'error', error_message = ${message}`
+    )
 
   // The attempt is given back (`attempts - 1`): a graceful stop must not push a job towards its limit.
   const release = (lease: Ports.Lease) =>
-    sql`
-      WITH job AS (
-        UPDATE jobs SET state = 'queued', run_at = now(), attempts = greatest(attempts - 1, 0),
-          locked_by = NULL, lease_token = NULL, lease_until = NULL, updated_at = now()
-        WHERE id = ${lease.jobId} AND lease_token = ${lease.token} AND state = 'running'
-        RETURNING extraction_id, attempts
-      )
-      UPDATE extractions e SET status = 'en cola', attempts = job.attempts, last_modification = now()
-      FROM job WHERE e.id = job.extraction_id
-      RETURNING e.id
-    `.pipe(Effect.mapError(storageError), Effect.flatMap(fenced(lease)), Effect.withSpan("SqlJobQueue.release"))
+    settle(
+      "SqlJobQueue.release",
+      lease,
+      sql`state = 'queued', run_at = now(), attempts = greatest(attempts - 1, 0)`,
+      sql`status = 'en cola'`
+    )
 
   // A lapsed lease with no attempts left means every attempt died with its worker (a crash, an OOM kill, a
   // parser that takes the process down): nothing will ever finish it, so it ends here.
