@@ -8,8 +8,8 @@ import { assert, describe, it } from "@effect/vitest"
 import type { Extractor, Ports } from "@legible/core"
 import { type FakeServer, Fixtures } from "@legible/testkit"
 import { Effect, Fiber, type Scope } from "effect"
-import type { ProviderOptions } from "../../src/internal/resilience.js"
 import * as SkillSchema from "../../src/internal/skillSchema.js"
+import type { ProviderOptions } from "../../src/Provider.js"
 import { document, invoicePage, page, request } from "../support/documents.js"
 
 /** A provider under test: its fake, its extractor, its replies and how to read its request bodies. */
