@@ -151,7 +151,7 @@ const measureCatalog = (catalog: BenchCatalog) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const matcher = yield* CatalogMatching.make
-    const sqlStore = yield* SqlCatalogStore.makeWith({ minRecords: Number.POSITIVE_INFINITY })
+    const sqlStore = yield* SqlCatalogStore.make({ minRecords: Number.POSITIVE_INFINITY })
     const sqlMatcher = yield* Effect.provideService(CatalogMatching.make, Ports.CatalogStore, sqlStore)
     const random = prng(0x5eed + catalog.size)
 
@@ -373,7 +373,7 @@ it.live(
     Effect.gen(function* () {
       const kept = process.env.BENCH_DATABASE_URL
       const url = kept === undefined ? yield* freshPostgresUrl : Redacted.make(kept)
-      const stores = SqlCatalogStore.layer.pipe(
+      const stores = SqlCatalogStore.layer().pipe(
         Layer.provideMerge(Database.layer({ engine: "postgres", url, maxConnections: 4 }))
       )
       yield* Effect.provide(bench, stores)

@@ -4,7 +4,7 @@
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Errors } from "@legible/core"
-import { type Config, Context, Effect, Layer, Queue, type Redacted } from "effect"
+import { type Config, Context, Effect, Layer, Queue, type Redacted, Schema } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import type * as Scope from "effect/Scope"
 import * as Migrator from "effect/sql/Migrator"
@@ -14,12 +14,17 @@ import { fromSqlError } from "./internal/errors.js"
 import { migrations } from "./internal/migrations.js"
 import * as PgliteClient from "./internal/pgliteClient.js"
 
+/** The PostgreSQL pool size when none is given. */
+export const DEFAULT_MAX_CONNECTIONS = 10
+/** A PostgreSQL pool size: 2 (the job queue's listener holds one) to 1000. */
+export const MaxConnections = Schema.Int.check(Schema.isBetween({ minimum: 2, maximum: 1000 }))
+
 /** Which engine to open: a PostgreSQL server by URL, or PGlite in a directory (in memory without one). */
 export type DatabaseOptions =
   | {
       readonly engine: "postgres"
       readonly url: Redacted.Redacted
-      /** Pool size; listeners hold one connection each. Defaults to 10. */
+      /** Pool size (`MaxConnections`); listeners hold one connection each. Default `DEFAULT_MAX_CONNECTIONS`. */
       readonly maxConnections?: number | undefined
     }
   | { readonly engine: "pglite"; readonly dataDir?: string | undefined }
@@ -80,8 +85,9 @@ const open = (
   Scope.Scope | Reactivity.Reactivity
 > =>
   options.engine === "postgres"
-    ? Effect.map(PgClient.make({ url: options.url, maxConnections: options.maxConnections ?? 10 }), (client) =>
-        Context.make(SqlClient.SqlClient, client).pipe(Context.add(Notifications, pgNotifications(client)))
+    ? Effect.map(
+        PgClient.make({ url: options.url, maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS }),
+        (client) => Context.make(SqlClient.SqlClient, client).pipe(Context.add(Notifications, pgNotifications(client)))
       )
     : Effect.map(PgliteClient.make({ dataDir: options.dataDir }), (client) =>
         Context.make(SqlClient.SqlClient, client).pipe(Context.add(Notifications, pgliteNotifications(client)))

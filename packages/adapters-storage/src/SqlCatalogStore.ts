@@ -5,7 +5,7 @@
  * `pg_trgm` (GIN led by the catalog column) for small catalogs, by an in-process index for large ones.
  */
 import { type Catalog, type CatalogMatch, Errors, Ports, type Timestamp, Uuid } from "@legible/core"
-import { Effect, Layer } from "effect"
+import { Config, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import * as CatalogIndex from "./internal/catalogIndex.js"
 import * as CatalogKeys from "./internal/catalogKeys.js"
@@ -13,8 +13,21 @@ import * as Search from "./internal/catalogSearch.js"
 import { mapSqlError } from "./internal/errors.js"
 import { toNumber, ts } from "./internal/sql.js"
 
-/** Options of the store: when catalogs are searched with an in-process index (see `CatalogIndex`). */
-export type Options = Partial<CatalogIndex.IndexOptions>
+/** Options of the store: when catalogs are searched with an in-process index; `defaults` for those left out. */
+export interface Options {
+  /** Catalogs with fewer records are searched in SQL (`pg_trgm`); `Infinity`: always SQL. */
+  readonly minRecords?: number | undefined
+  /** The most bytes all in-process indexes may hold together (`0`: always SQL). */
+  readonly cacheBytes?: number | undefined
+}
+
+/** In process from 5,000 records, up to 256 MiB of indexes (about two 1M-record columns; MEASUREMENTS.md). */
+export const defaults: CatalogIndex.IndexOptions = CatalogIndex.defaultOptions
+
+/** `minRecords`: at least 1. */
+export const MinRecords = Schema.Number.check(Schema.isGreaterThanOrEqualTo(1))
+/** `cacheBytes`: a whole number of bytes, 0 or more. */
+export const CacheBytes = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
 interface CatalogRow {
   readonly id: string
@@ -37,13 +50,14 @@ const catalogColumns = ["c.id", "c.client_id", "c.name", "c.columns", ts("c.crea
 const invalid = (message: string) => Effect.fail(new Errors.InvalidRequest({ message }))
 
 /** Builds the SQL `CatalogStore` over the `SqlClient` in context, with the given index options. */
-export const makeWith = (
-  options: Options = {}
-): Effect.Effect<Ports.CatalogStore["Service"], never, SqlClient.SqlClient> =>
+export const make = (options: Options = {}): Effect.Effect<Ports.CatalogStore["Service"], never, SqlClient.SqlClient> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const columns = sql.literal(catalogColumns)
-    const indexes = CatalogIndex.make(sql, { ...CatalogIndex.defaultOptions, ...options })
+    const indexes = CatalogIndex.make(sql, {
+      minRecords: options.minRecords ?? defaults.minRecords,
+      cacheBytes: options.cacheBytes ?? defaults.cacheBytes
+    })
 
     const find = (clientId: string, id: string) =>
       Uuid.isUuid(id)
@@ -169,12 +183,12 @@ export const makeWith = (
     return Ports.CatalogStore.of({ create, get, list, remove, upsertRecords, getRecord, countRecords, search })
   })
 
-/** Builds the SQL `CatalogStore` over the `SqlClient` in context, with the default index options. */
-export const make: Effect.Effect<Ports.CatalogStore["Service"], never, SqlClient.SqlClient> = makeWith()
-
 /** Provides `CatalogStore` over the `SqlClient` in context, with the given index options. */
-export const layerWith = (options: Options = {}): Layer.Layer<Ports.CatalogStore, never, SqlClient.SqlClient> =>
-  Layer.effect(Ports.CatalogStore, makeWith(options))
+export const layer = (options: Options = {}): Layer.Layer<Ports.CatalogStore, never, SqlClient.SqlClient> =>
+  Layer.effect(Ports.CatalogStore, make(options))
 
-/** Provides `CatalogStore` over the `SqlClient` in context. */
-export const layer: Layer.Layer<Ports.CatalogStore, never, SqlClient.SqlClient> = layerWith()
+/** Like `layer`, with the options read from `Config`. */
+export const layerConfig = (
+  config: Config.Wrap<Options>
+): Layer.Layer<Ports.CatalogStore, Config.ConfigError, SqlClient.SqlClient> =>
+  Layer.unwrap(Effect.map(Config.unwrap(config), layer))

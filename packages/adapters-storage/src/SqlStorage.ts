@@ -1,6 +1,6 @@
 /** Every SQL store in one layer: all storage ports of `@legible/core` except the job queue. */
 import type { Ports } from "@legible/core"
-import { type Config, Layer } from "effect"
+import { Config, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as SqlApiKeyStore from "./internal/apiKeyStore.js"
 import * as SqlDirectory from "./internal/directory.js"
@@ -12,8 +12,10 @@ import * as SqlCatalogStore from "./SqlCatalogStore.js"
 /** The ports `layer` provides. */
 export type Services = Ports.StorageServices
 
-/** Options of the stores that take any (documents directory, jobs channel). */
-export type Options = SqlExtractionStore.Options
+/** Options of the stores that take any: where documents go, the jobs channel, the catalogs' in-process index. */
+export interface Options extends SqlExtractionStore.Options {
+  readonly catalogIndex?: SqlCatalogStore.Options | undefined
+}
 
 /** Provides every SQL store over the `SqlClient` in context (from `Database.layer`). */
 export const layer = (options: Options = {}): Layer.Layer<Services, never, SqlClient.SqlClient> =>
@@ -21,20 +23,13 @@ export const layer = (options: Options = {}): Layer.Layer<Services, never, SqlCl
     SqlDirectory.layer,
     SqlApiKeyStore.layer,
     SqlSkillStore.layer,
-    SqlCatalogStore.layer,
+    SqlCatalogStore.layer(options.catalogIndex),
     SqlExtractionStore.layer(options),
     SqlQuotaStore.layer
   )
 
-/** Like `layer`, with the documents directory (optional) and the jobs channel read from `Config`. */
+/** Like `layer`, with the options read from `Config`. */
 export const layerConfig = (
-  config: Parameters<typeof SqlExtractionStore.layerConfig>[0]
+  config: Config.Wrap<Options>
 ): Layer.Layer<Services, Config.ConfigError, SqlClient.SqlClient> =>
-  Layer.mergeAll(
-    SqlDirectory.layer,
-    SqlApiKeyStore.layer,
-    SqlSkillStore.layer,
-    SqlCatalogStore.layer,
-    SqlExtractionStore.layerConfig(config),
-    SqlQuotaStore.layer
-  )
+  Layer.unwrap(Effect.map(Config.unwrap(config), layer))

@@ -20,7 +20,7 @@ catalogStoreContract("PGlite", SqlStorage.layer().pipe(Layer.provide(pglite)))
 // Every trigram search through the in-process index (the default keeps small catalogs in `pg_trgm`).
 catalogStoreContract(
   "PGlite, in-process index",
-  Layer.mergeAll(SqlStorage.layer(), SqlCatalogStore.layerWith({ minRecords: 1 })).pipe(Layer.provide(pglite))
+  SqlStorage.layer({ catalogIndex: { minRecords: 1 } }).pipe(Layer.provide(pglite))
 )
 catalogStoreContract("PostgreSQL", SqlStorage.layer().pipe(Layer.provide(postgres)))
 catalogStoreContract("in-memory", Memory.layer)
@@ -140,7 +140,7 @@ describe("migration 2_catalog_search", () => {
           const ran = yield* Database.migrate
           // Later migrations run after it; this test is about the first.
           assert.deepStrictEqual(ran.map(([, name]) => name).slice(0, 1), ["catalog_search"])
-          const store = yield* SqlCatalogStore.make
+          const store = yield* SqlCatalogStore.make()
           const found = yield* store.search("client-backfill", catalogId, {
             _tag: "Key",
             column: "nombre",

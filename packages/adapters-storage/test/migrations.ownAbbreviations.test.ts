@@ -77,7 +77,7 @@ const scenario = Effect.gen(function* () {
     "only the rewritten catalog's cached indexes are invalidated"
   )
 
-  const store = yield* SqlCatalogStore.make
+  const store = yield* SqlCatalogStore.make()
   const found = yield* store.search("mig-c", catalogId, {
     _tag: "Key",
     column: "nombre",

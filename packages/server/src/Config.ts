@@ -7,6 +7,7 @@
 import * as Path from "node:path"
 import { Auth, Http } from "@legible/adapters-http"
 import * as Provider from "@legible/adapters-llm/Provider"
+import { Database, SqlCatalogStore } from "@legible/adapters-storage"
 import { Archive, Retry, Worker } from "@legible/core"
 import { OnnxReader } from "@legible/ocr-onnx"
 import { Config, ConfigProvider, Effect, Option, Redacted, Schema } from "effect"
@@ -104,10 +105,8 @@ export const fromEnv = (env: Record<string, string | undefined>): ConfigProvider
 const optional = <A>(config: Config.Config<A>): Config.Config<A | undefined> =>
   Config.option(config).pipe(Config.map(Option.getOrUndefined))
 
-const whole = (minimum: number, maximum: number) =>
-  Schema.Int.check(
-    Schema.isBetween({ minimum, maximum }, { message: `Expected a whole number from ${minimum} to ${maximum}` })
-  )
+// The unit is the variable's: the adapter's range is on bytes (SqlCatalogStore.CacheBytes: any count from 0).
+const Megabytes = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
 const Seconds = Schema.Finite.check(Schema.isGreaterThan(0, { message: "Expected a number of seconds above 0" }))
 
@@ -147,7 +146,7 @@ export const variables = Config.all({
   port: optional(Config.Port("LEGIBLE_PORT")),
   dataDir: optional(Config.String("LEGIBLE_DATA_DIR")),
   databaseUrl: optional(Config.schema(PostgresUrl, "LEGIBLE_DATABASE_URL")),
-  databaseMaxConnections: optional(Config.schema(whole(2, 1000), "LEGIBLE_DATABASE_MAX_CONNECTIONS")),
+  databaseMaxConnections: optional(Config.schema(Database.MaxConnections, "LEGIBLE_DATABASE_MAX_CONNECTIONS")),
   documentsDir: optional(Config.String("LEGIBLE_DOCUMENTS_DIR")),
   jwtSecret: optional(Config.Redacted("LEGIBLE_JWT_SECRET")),
   jwksUrl: optional(Config.schema(HttpUrl, "LEGIBLE_JWT_JWKS_URL")),
@@ -176,8 +175,8 @@ export const variables = Config.all({
   ocrPrecision: optional(Config.schema(OnnxReader.Precision, "LEGIBLE_OCR_PRECISION")),
   ocrLexicon: optional(Config.schema(Lexicon, "LEGIBLE_OCR_LEXICON").pipe(Config.map(lexiconLanguages))),
   ocrDetectionScale: optional(Config.schema(OnnxReader.DetectionScale, "LEGIBLE_OCR_DETECTION_SCALE")),
-  catalogIndexMinRecords: optional(Config.schema(whole(1, 1_000_000_000), "LEGIBLE_CATALOG_INDEX_MIN_RECORDS")),
-  catalogIndexCacheMb: optional(Config.schema(whole(0, 1_048_576), "LEGIBLE_CATALOG_INDEX_CACHE_MB")),
+  catalogIndexMinRecords: optional(Config.schema(SqlCatalogStore.MinRecords, "LEGIBLE_CATALOG_INDEX_MIN_RECORDS")),
+  catalogIndexCacheMb: optional(Config.schema(Megabytes, "LEGIBLE_CATALOG_INDEX_CACHE_MB")),
   retentionDays: optional(Config.schema(Archive.RetentionDays, "LEGIBLE_RETENTION_DAYS")),
   logLevel: Config.LogLevel("LEGIBLE_LOG_LEVEL").pipe(Config.withDefault("Info")),
   logFormat: Config.Literals(["json", "pretty"], "LEGIBLE_LOG_FORMAT").pipe(Config.withDefault("json"))

@@ -3,7 +3,7 @@
  * directory, locked to one process, or PostgreSQL), every SQL store, the job queue, the catalog matcher, the OCR
  * reader and the routed `FieldExtractor`.
  */
-import { Database, SqlCatalogStore, SqlJobQueue, SqlStorage } from "@legible/adapters-storage"
+import { Database, SqlJobQueue, SqlStorage } from "@legible/adapters-storage"
 import { CatalogMatching, type Document, type Errors, type Ports, Worker } from "@legible/core"
 import { OnnxReader } from "@legible/ocr-onnx"
 import { Duration, Effect, Layer } from "effect"
@@ -35,20 +35,12 @@ export const database = (
   return Database.layer({ engine: "pglite", dataDir: `${settings.dataDir}/${PGLITE_DIR}` }).pipe(Layer.provide(lock))
 }
 
-// The options the operator set, for adapters whose options are not `| undefined`.
-const defined = <A extends object>(options: A): { [K in keyof A]?: Exclude<A[K], undefined> } =>
-  Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as {
-    [K in keyof A]?: Exclude<A[K], undefined>
-  }
-
-// The catalog store with the configured in-process index options replaces `SqlStorage`'s default one.
+// Documents in the database or in LEGIBLE_DOCUMENTS_DIR; the catalogs' in-process index as the operator set it.
 const documents = (settings: Config.Settings) =>
-  Layer.mergeAll(
-    SqlStorage.layer({
-      documents: settings.documentsDir === undefined ? undefined : { directory: settings.documentsDir }
-    }),
-    SqlCatalogStore.layerWith(defined(settings.catalogIndex))
-  )
+  SqlStorage.layer({
+    documents: settings.documentsDir === undefined ? undefined : { directory: settings.documentsDir },
+    catalogIndex: settings.catalogIndex
+  })
 
 /** The stores over the database (documents in it, or in `LEGIBLE_DOCUMENTS_DIR`): what the api role needs. */
 export const stores = (

@@ -8,6 +8,7 @@ import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Http } from "@legible/adapters-http"
 import * as Provider from "@legible/adapters-llm/Provider"
+import { Database, SqlCatalogStore } from "@legible/adapters-storage"
 import { Retry, Worker } from "@legible/core"
 import { OnnxReader } from "@legible/ocr-onnx"
 import { ConfigProvider, Duration, Effect } from "effect"
@@ -34,6 +35,9 @@ const ocr = OnnxReader.defaults()
 
 /** The default each variable's owner applies, as the table writes it (first backticked value of the column). */
 const OWNED_DEFAULTS: Record<string, string> = {
+  LEGIBLE_DATABASE_MAX_CONNECTIONS: String(Database.DEFAULT_MAX_CONNECTIONS),
+  LEGIBLE_CATALOG_INDEX_MIN_RECORDS: String(SqlCatalogStore.defaults.minRecords),
+  LEGIBLE_CATALOG_INDEX_CACHE_MB: String(SqlCatalogStore.defaults.cacheBytes / 1024 / 1024),
   LEGIBLE_LLM_TIMEOUT_SECONDS: String(Duration.toSeconds(Provider.defaults.timeout)),
   LEGIBLE_LLM_MAX_ATTEMPTS: String(Provider.defaults.maxAttempts),
   LEGIBLE_LLM_CONCURRENCY: String(Provider.defaults.concurrency),

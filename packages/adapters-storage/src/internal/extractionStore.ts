@@ -3,7 +3,7 @@
  * sandbox; a submission writes the row, its document and its job in one transaction and then wakes workers.
  */
 import { Errors, type Extraction, ListQuery, Ports, type Timestamp, Uuid } from "@legible/core"
-import { type Config, Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import * as DocumentFiles from "./documentFiles.js"
 import { mapSqlError } from "./errors.js"
@@ -211,19 +211,3 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
 /** Provides `ExtractionStore` and `DocumentStore` over the `SqlClient` in context. */
 export const layer = (options: Options = {}): Layer.Layer<Services, never, SqlClient.SqlClient> =>
   Layer.effectContext(make(options))
-
-/** Like `layer`, with the documents directory (optional) and the channel read from `Config`. */
-export const layerConfig = (config: {
-  readonly documentsDirectory: Config.Config<string | undefined>
-  readonly jobsChannel?: Config.Config<string> | undefined
-}): Layer.Layer<Services, Config.ConfigError, SqlClient.SqlClient> =>
-  Layer.unwrap(
-    Effect.gen(function* () {
-      const documentsDirectory = yield* config.documentsDirectory
-      const jobsChannel = config.jobsChannel === undefined ? undefined : yield* config.jobsChannel
-      return layer({
-        documents: documentsDirectory === undefined ? undefined : { directory: documentsDirectory },
-        jobsChannel
-      })
-    })
-  )
