@@ -96,11 +96,7 @@ export const defineSkill = Effect.fn("Embed.defineSkill")(function* (
   definition: typeof Extensions.SkillDefinition.Type
 ) {
   yield* Operations.ensureClient(clientId)
-  return yield* Skills.apply(clientId, slug, {
-    name: definition.name,
-    instructions: definition.instructions ?? "",
-    fields: definition.fields.map(Extensions.toSkillField)
-  })
+  return yield* Skills.apply(clientId, slug, Extensions.toDefinition(definition))
 })
 
 /** Settings of one direct extraction. */

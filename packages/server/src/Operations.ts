@@ -57,9 +57,12 @@ export const applySkills = Effect.fn("Operations.applySkills")(function* (client
   const catalogs = (yield* Catalogs.list(clientId)).map((c) => c.catalog)
   const applied: Array<Skill.Skill> = []
   for (const body of bodies as ReadonlyArray<typeof Extensions.CreateSkillBody.Type>) {
-    const fields = resolveCatalogs(body.fields.map(Extensions.toSkillField), catalogs)
+    const definition = Extensions.toDefinition(body)
     applied.push(
-      yield* Skills.apply(clientId, body.slug, { name: body.name, instructions: body.instructions ?? "", fields })
+      yield* Skills.apply(clientId, body.slug, {
+        ...definition,
+        fields: resolveCatalogs(definition.fields, catalogs)
+      })
     )
   }
   return applied

@@ -1,17 +1,15 @@
 /** What every handler does around a core use case: ids checked before any lookup, services given, errors mapped. */
-import type { ApiKeys, Directory } from "@legible/core"
+import { type ApiKeys, type Directory, Uuid } from "@legible/core"
 import { Effect } from "effect"
 import * as Errors from "../Errors.js"
 import { CurrentCaller, CurrentUser } from "../Security.js"
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
  * A path id that cannot exist is "not found" before any lookup (a malformed UUID must not reach a SQL `uuid`
  * column as a 500); ids are matched lower-case.
  */
 export const knownId = <E>(id: string, notFound: (id: string) => E): Effect.Effect<string, E> =>
-  UUID.test(id) ? Effect.succeed(id.toLowerCase()) : Effect.fail(notFound(id))
+  Uuid.isUuid(id) ? Effect.succeed(id.toLowerCase()) : Effect.fail(notFound(id))
 
 /**
  * Takes the services `S` once, when a group is built, and gives back how its handlers run a use case: with those
