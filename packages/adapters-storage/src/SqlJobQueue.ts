@@ -193,7 +193,7 @@ export const make = Effect.fnUntraced(function* (options: Options = {}) {
       RETURNING e.id
     `.pipe(
       Effect.mapError(storageError),
-      Effect.map((rows) => rows.length),
+      Effect.map((rows) => rows.map((row) => String(row.id))),
       Effect.withSpan("SqlJobQueue.reap")
     )
 

@@ -226,9 +226,9 @@ export class JobQueue extends Context.Service<
     release(lease: Lease): Effect.Effect<void, StorageError | LeaseLost>
     /**
      * Ends in `error` every job whose lease lapsed with no attempts left (its worker crashed on every try);
-     * returns how many.
+     * returns their extractions' ids.
      */
-    reap(): Effect.Effect<number, StorageError>
+    reap(): Effect.Effect<ReadonlyArray<string>, StorageError>
     /** Completes when a job may be due (a notification, or `timeoutMs` passing). */
     awaitWork(timeoutMs: number): Effect.Effect<void, StorageError>
   }

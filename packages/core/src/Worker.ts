@@ -212,8 +212,15 @@ export const start = Effect.fn("Worker.start")(function* <R>(given: WorkerOption
   })
 
   const reaper = queue.reap().pipe(
-    Effect.catchTag("StorageError", (e) => Effect.logWarning("reap failed", e.message).pipe(Effect.as(0))),
-    Effect.catchDefect((defect) => Effect.logError("reap died", defect).pipe(Effect.as(0))),
+    Effect.flatMap((ids) =>
+      Effect.forEach(ids, (extractionId) =>
+        logFailure("extraction failed", "attempts exhausted", "its worker stopped or crashed on every attempt").pipe(
+          Effect.annotateLogs({ extractionId })
+        )
+      )
+    ),
+    Effect.catchTag("StorageError", (e) => Effect.logWarning("reap failed", e.message)),
+    Effect.catchDefect((defect) => Effect.logError("reap died", defect)),
     Effect.andThen(Effect.sleep(options.reapEveryMs ?? options.leaseMs)),
     Effect.forever
   )

@@ -6,7 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Errors, type Extraction, Ports, Retry, Worker } from "@legible/core"
 import { Fixtures, Memory, TestIds } from "@legible/testkit"
-import { Clock, Effect, Layer, Ref } from "effect"
+import { Clock, Effect, Layer, Logger, Ref, References } from "effect"
 import { TestClock } from "effect/testing"
 
 const policy: Retry.RetryPolicy = { maxAttempts: 4, baseMs: 1_000, capMs: 3_000 }
@@ -48,6 +48,25 @@ const stateOf = Effect.gen(function* () {
 })
 
 const memory = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, Memory.layer)
+
+/** A log line as the worker wrote it: level, message and annotations. */
+interface Line {
+  readonly level: string
+  readonly message: unknown
+  readonly annotations: Readonly<Record<string, unknown>>
+}
+
+/** Runs `effect` with every log line collected into `lines`. */
+const collectingLogs = (lines: Array<Line>) =>
+  Logger.layer([
+    Logger.make(({ logLevel, message, fiber }) => {
+      lines.push({
+        level: logLevel,
+        message: Array.isArray(message) ? message[0] : message,
+        annotations: { ...fiber.getRef(References.CurrentLogAnnotations) }
+      })
+    })
+  ])
 
 /** Lets forked fibers run, then moves the clock on. */
 const advance = (ms: number) => TestClock.adjust(ms)
@@ -126,6 +145,82 @@ describe("Worker", () => {
       })
     )
   )
+
+  it.effect("logs every retry and every final failure with the extraction, attempt, reason and message", () => {
+    const lines: Array<Line> = []
+    return memory(
+      Effect.gen(function* () {
+        const [retried, refused] = yield* submit(2, 2)
+        yield* Worker.start({
+          ...options,
+          handler: (lease) =>
+            new Worker.JobFailure(
+              lease.extractionId === refused
+                ? { permanent: true, message: "the document could not be read (Encrypted): it has a password" }
+                : { permanent: false, message: "field extraction failed (RateLimited): 429" }
+            )
+        })
+        for (let i = 0; i < 50; i++) yield* advance(100)
+      })
+    ).pipe(
+      Effect.provide(collectingLogs(lines)),
+      Effect.map(() => {
+        const about = (id: string) => lines.filter((line) => line.annotations.extractionId === id)
+        const [retried, refused] = [TestIds.uuid(0xa000), TestIds.uuid(0xa001)]
+        assert.deepStrictEqual(
+          about(retried).map((l) => [l.level, l.message, l.annotations.attempt, l.annotations.reason]),
+          [
+            ["Warn", "extraction attempt failed; retrying", 1, "transient"],
+            ["Error", "extraction failed", 2, "attempts exhausted"]
+          ]
+        )
+        assert.strictEqual(about(retried)[0]?.annotations.message, "field extraction failed (RateLimited): 429")
+        assert.strictEqual(about(retried)[0]?.annotations.retryInMs, 500)
+        assert.deepStrictEqual(
+          about(refused).map((l) => [
+            l.level,
+            l.message,
+            l.annotations.attempt,
+            l.annotations.reason,
+            l.annotations.message
+          ]),
+          [
+            [
+              "Error",
+              "extraction failed",
+              1,
+              "permanent",
+              "the document could not be read (Encrypted): it has a password"
+            ]
+          ]
+        )
+      })
+    )
+  })
+
+  it.effect("logs an extraction the reaper ends because its worker died on every attempt", () => {
+    const lines: Array<Line> = []
+    return memory(
+      Effect.gen(function* () {
+        const [id] = yield* submit(1, 1)
+        // A worker that claimed the job's only attempt and died: its lease lapses with nobody to finish it.
+        yield* (yield* Ports.JobQueue).claim("crashed", options.leaseMs)
+        yield* advance(options.leaseMs + 1)
+        yield* Worker.start({ ...options, handler: () => Effect.succeed(Fixtures.invoiceResult()) })
+        yield* advance(10)
+        assert.strictEqual((yield* stateOf).extraction(id ?? "").status, "error")
+      })
+    ).pipe(
+      Effect.provide(collectingLogs(lines)),
+      Effect.map(() => {
+        const reaped = lines.filter((line) => line.annotations.extractionId === TestIds.uuid(0xa000))
+        assert.deepStrictEqual(
+          reaped.map((l) => [l.level, l.message, l.annotations.reason]),
+          [["Error", "extraction failed", "attempts exhausted"]]
+        )
+      })
+    )
+  })
 
   it.effect("the job's own max_attempts caps retries when it is below the policy's", () =>
     memory(

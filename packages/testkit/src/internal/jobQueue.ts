@@ -135,7 +135,7 @@ export const make = (state: State): Ports.JobQueue["Service"] =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.flatMap(Timestamp.now, (at) =>
           Effect.sync(() => {
-            let reaped = 0
+            const reaped: Array<string> = []
             for (const job of state.jobs.values()) {
               if (job.state !== "running" || job.leaseUntil === null || job.leaseUntil >= now) continue
               if (job.attempts < job.maxAttempts) continue
@@ -146,7 +146,7 @@ export const make = (state: State): Ports.JobQueue["Service"] =>
                   "giving up",
                 at
               )
-              reaped++
+              reaped.push(job.extractionId)
             }
             return reaped
           })
