@@ -150,7 +150,7 @@ describe("Worker", () => {
     const lines: Array<Line> = []
     return memory(
       Effect.gen(function* () {
-        const [retried, refused] = yield* submit(2, 2)
+        const [, refused] = yield* submit(2, 2)
         yield* Worker.start({
           ...options,
           handler: (lease) =>
