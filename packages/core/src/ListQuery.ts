@@ -54,7 +54,8 @@ const isCalendarDay = (s: string): boolean => {
 /** The query string as received: each parameter once, or repeated. */
 export type RawQuery = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
 
-const KNOWN = new Set([
+/** The parameters of the list (spec 4.3, plus `offset` and `include_archived`); any other is ignored. */
+export const PARAMETERS = [
   "status",
   "habilidad_id",
   "habilidad_slug",
@@ -66,7 +67,9 @@ const KNOWN = new Set([
   "sort_by",
   "sort_order",
   "include_archived"
-])
+] as const
+
+const KNOWN: ReadonlySet<string> = new Set(PARAMETERS)
 
 /**
  * Parses and validates the list query of spec 4.3. Unknown parameters are ignored (clients add cache

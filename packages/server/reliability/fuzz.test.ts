@@ -7,7 +7,7 @@
  * body decoding strictly (no unknown member) with the contract's schemas.
  */
 import { Api } from "@legible/adapters-http"
-import { Extraction } from "@legible/core"
+import { Extraction, ListQuery } from "@legible/core"
 import { Exit, Schema } from "effect"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -416,22 +416,7 @@ describe("fuzz: the public endpoints never answer 5xx, never hang, never break t
   })
 
   it("fuzz GET /v1/extractions: 600 random query strings (%, _, quotes, NUL, 10,000 chars, bad limit/dates/sort) → 200 or 400 {error}", async () => {
-    const names = fc.constantFrom(
-      "status",
-      "habilidad_id",
-      "habilidad_slug",
-      "start_date",
-      "end_date",
-      "search",
-      "limit",
-      "offset",
-      "sort_by",
-      "sort_order",
-      "include_archived",
-      "unknown",
-      "search[]",
-      "limit"
-    )
+    const names = fc.constantFrom(...ListQuery.PARAMETERS, "unknown", "search[]", "limit")
     const values = fc.oneof(
       fc.constantFrom(
         "completado",

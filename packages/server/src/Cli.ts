@@ -152,10 +152,14 @@ const skillsApply = Command.make(
   ])
 )
 
-const skills = Command.make("skills").pipe(
-  Command.withDescription("Manage skills"),
-  Command.withSubcommands([skillsApply])
-)
+// A command that only groups others (`legible skills apply`).
+const group = <const Name extends string, const Subcommands extends ReadonlyArray<Command.Command.SubcommandEntry>>(
+  name: Name,
+  description: string,
+  subcommands: Subcommands
+) => Command.make(name).pipe(Command.withDescription(description), Command.withSubcommands(subcommands))
+
+const skills = group("skills", "Manage skills", [skillsApply])
 
 const catalogsImport = Command.make(
   "import",
@@ -188,10 +192,7 @@ const catalogsImport = Command.make(
   })
 ).pipe(Command.withDescription("Import catalog records into a client's catalog"))
 
-const catalogs = Command.make("catalogs").pipe(
-  Command.withDescription("Manage catalogs"),
-  Command.withSubcommands([catalogsImport])
-)
+const catalogs = group("catalogs", "Manage catalogs", [catalogsImport])
 
 const keysCreate = Command.make(
   "create",
@@ -231,10 +232,7 @@ const keysCreate = Command.make(
   })
 ).pipe(Command.withDescription("Create an API key (printed once)"))
 
-const keys = Command.make("keys").pipe(
-  Command.withDescription("Manage API keys"),
-  Command.withSubcommands([keysCreate])
-)
+const keys = group("keys", "Manage API keys", [keysCreate])
 
 const quickstart = Command.make(
   "quickstart",
@@ -244,10 +242,15 @@ const quickstart = Command.make(
   })
 ).pipe(Command.withDescription("Start with demo data on embedded defaults and print how to try it"))
 
-const command = Command.make("legible").pipe(
-  Command.withDescription("legible: structured data from documents"),
-  Command.withSubcommands([serve, migrate, token, skills, catalogs, keys, quickstart])
-)
+const command = group("legible", "legible: structured data from documents", [
+  serve,
+  migrate,
+  token,
+  skills,
+  catalogs,
+  keys,
+  quickstart
+])
 
 /** Why a command failed. */
 export type Failure =
