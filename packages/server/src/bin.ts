@@ -5,8 +5,8 @@
  */
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Cause, ConfigProvider, Effect, Exit, Runtime } from "effect"
-import * as Cli from "./Cli.js"
 import * as Config from "./Config.js"
+import * as Cli from "./internal/cli.js"
 
 const teardown: Runtime.Teardown = (exit, onExit) =>
   Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)

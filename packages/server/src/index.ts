@@ -1,5 +1,3 @@
-/** The command line: `serve`, `migrate`, `token`, `skills apply`, `catalogs import`, `keys create`, `quickstart`. */
-export * as Cli from "./Cli.js"
 /** The server's configuration from environment variables (the only module that reads them). */
 export * as Config from "./Config.js"
 /** In-process use for Node apps: the layers of your choice, queued extractions, and `extractNow` with no queue. */
@@ -10,7 +8,5 @@ export * as Jwt from "./Jwt.js"
 export * as Layers from "./Layers.js"
 /** The operator commands' use cases: skills from files, catalog imports, keys. */
 export * as Operations from "./Operations.js"
-/** The quick start: demo data on first run, then the service on embedded defaults. */
-export * as Quickstart from "./Quickstart.js"
 /** The roles of a process: `api`, `worker`, `all`. */
 export * as Serve from "./Serve.js"

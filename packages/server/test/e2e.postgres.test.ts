@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import * as Path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import * as Quickstart from "../src/Quickstart.js"
+import * as Quickstart from "../src/internal/quickstart.js"
 import { client, type Json, token } from "./support/http.js"
 import { createDatabase, query, type TestDatabase } from "./support/postgres.js"
 import {

@@ -3,7 +3,7 @@ import { NodeServices } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { TestConsole } from "effect/testing"
-import * as Cli from "../src/Cli.js"
+import * as Cli from "../src/internal/cli.js"
 
 const COMMANDS: ReadonlyArray<readonly [ReadonlyArray<string>, number]> = [
   [["serve"], 1],

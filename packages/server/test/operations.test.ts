@@ -10,9 +10,9 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import { ApiKey, ApiKeys, Skills } from "@legible/core"
 import { Memory, TestIds } from "@legible/testkit"
 import { Effect, Layer, Redacted } from "effect"
+import * as Quickstart from "../src/internal/quickstart.js"
 import * as Jwt from "../src/Jwt.js"
 import * as Operations from "../src/Operations.js"
-import * as Quickstart from "../src/Quickstart.js"
 import { ROOT } from "./support/process.js"
 
 const world = Layer.mergeAll(Memory.layer, TestIds.layer(1))

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs"
 import { request as httpRequest } from "node:http"
 import type { Skill } from "@legible/core"
-import * as Quickstart from "../../src/Quickstart.js"
+import * as Quickstart from "../../src/internal/quickstart.js"
 import { type Client, client, type Json, token } from "../../test/support/http.js"
 import { createDatabase, query, type TestDatabase } from "../../test/support/postgres.js"
 import { type Running, SECRET, type Server, startServer, startWorker, tempDir } from "../../test/support/process.js"

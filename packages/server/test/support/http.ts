@@ -4,8 +4,8 @@
  */
 import { readFileSync } from "node:fs"
 import * as Path from "node:path"
+import * as Quickstart from "../../src/internal/quickstart.js"
 import * as Jwt from "../../src/Jwt.js"
-import * as Quickstart from "../../src/Quickstart.js"
 import { ROOT, SECRET, waitFor } from "./process.js"
 
 /** The sample invoice shipped in the repository. */

@@ -8,11 +8,11 @@ import { fileURLToPath } from "node:url"
 import { ApiKeys, type Directory, type Errors, type Ports, type Skill, Skills } from "@legible/core"
 import { Console, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
-import * as Config from "./Config.js"
-import * as Jwt from "./Jwt.js"
-import * as Layers from "./Layers.js"
-import * as Operations from "./Operations.js"
-import * as Serve from "./Serve.js"
+import * as Config from "../Config.js"
+import * as Jwt from "../Jwt.js"
+import * as Layers from "../Layers.js"
+import * as Operations from "../Operations.js"
+import * as Serve from "../Serve.js"
 
 /** The demo client. */
 export const CLIENT: Directory.Client = { id: "demo", name: "Demo S.L." }
@@ -34,7 +34,7 @@ export const CATALOG = "Proveedores demo"
 export const TOKEN_TTL_SECONDS = 24 * 3600
 
 /** The sample invoice shipped in the repository (`examples/sample-invoice.pdf`, made by `scripts/sample-invoice.ts`). */
-export const samplePath = (): string => fileURLToPath(new URL("../../../examples/sample-invoice.pdf", import.meta.url))
+export const samplePath = (): string => fileURLToPath(new URL("../../../../examples/sample-invoice.pdf", import.meta.url))
 
 /** The demo suppliers (fixed ids: importing again replaces them). The first one issued the sample invoice. */
 export const SUPPLIERS: ReadonlyArray<{ readonly id: string; readonly cif: string; readonly nombre: string }> = [

@@ -5,12 +5,12 @@
 import * as Fs from "node:fs/promises"
 import { Cause, Console, Effect } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
-import * as Config from "./Config.js"
-import * as Jwt from "./Jwt.js"
-import * as Layers from "./Layers.js"
-import * as Operations from "./Operations.js"
-import * as Quickstart from "./Quickstart.js"
-import * as Serve from "./Serve.js"
+import * as Config from "../Config.js"
+import * as Jwt from "../Jwt.js"
+import * as Layers from "../Layers.js"
+import * as Operations from "../Operations.js"
+import * as Serve from "../Serve.js"
+import * as Quickstart from "./quickstart.js"
 
 /** The version printed by `--version`. */
 export const VERSION = "0.1.0"
