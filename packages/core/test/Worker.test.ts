@@ -164,37 +164,39 @@ describe("Worker", () => {
       })
     ).pipe(
       Effect.provide(collectingLogs(lines)),
-      Effect.map(() => {
-        const about = (id: string) => lines.filter((line) => line.annotations.extractionId === id)
-        const [retried, refused] = [TestIds.uuid(0xa000), TestIds.uuid(0xa001)]
-        assert.deepStrictEqual(
-          about(retried).map((l) => [l.level, l.message, l.annotations.attempt, l.annotations.reason]),
-          [
-            ["Warn", "extraction attempt failed; retrying", 1, "transient"],
-            ["Error", "extraction failed", 2, "attempts exhausted"]
-          ]
-        )
-        assert.strictEqual(about(retried)[0]?.annotations.message, "field extraction failed (RateLimited): 429")
-        assert.strictEqual(about(retried)[0]?.annotations.retryInMs, 500)
-        assert.deepStrictEqual(
-          about(refused).map((l) => [
-            l.level,
-            l.message,
-            l.annotations.attempt,
-            l.annotations.reason,
-            l.annotations.message
-          ]),
-          [
+      Effect.andThen(
+        Effect.sync(() => {
+          const about = (id: string) => lines.filter((line) => line.annotations.extractionId === id)
+          const [retried, refused] = [TestIds.uuid(0xa000), TestIds.uuid(0xa001)]
+          assert.deepStrictEqual(
+            about(retried).map((l) => [l.level, l.message, l.annotations.attempt, l.annotations.reason]),
             [
-              "Error",
-              "extraction failed",
-              1,
-              "permanent",
-              "the document could not be read (Encrypted): it has a password"
+              ["Warn", "extraction attempt failed; retrying", 1, "transient"],
+              ["Error", "extraction failed", 2, "attempts exhausted"]
             ]
-          ]
-        )
-      })
+          )
+          assert.strictEqual(about(retried)[0]?.annotations.message, "field extraction failed (RateLimited): 429")
+          assert.strictEqual(about(retried)[0]?.annotations.retryInMs, 500)
+          assert.deepStrictEqual(
+            about(refused).map((l) => [
+              l.level,
+              l.message,
+              l.annotations.attempt,
+              l.annotations.reason,
+              l.annotations.message
+            ]),
+            [
+              [
+                "Error",
+                "extraction failed",
+                1,
+                "permanent",
+                "the document could not be read (Encrypted): it has a password"
+              ]
+            ]
+          )
+        })
+      )
     )
   })
 
@@ -212,13 +214,15 @@ describe("Worker", () => {
       })
     ).pipe(
       Effect.provide(collectingLogs(lines)),
-      Effect.map(() => {
-        const reaped = lines.filter((line) => line.annotations.extractionId === TestIds.uuid(0xa000))
-        assert.deepStrictEqual(
-          reaped.map((l) => [l.level, l.message, l.annotations.reason]),
-          [["Error", "extraction failed", "attempts exhausted"]]
-        )
-      })
+      Effect.andThen(
+        Effect.sync(() => {
+          const reaped = lines.filter((line) => line.annotations.extractionId === TestIds.uuid(0xa000))
+          assert.deepStrictEqual(
+            reaped.map((l) => [l.level, l.message, l.annotations.reason]),
+            [["Error", "extraction failed", "attempts exhausted"]]
+          )
+        })
+      )
     )
   })
 

@@ -34,7 +34,8 @@ export const CATALOG = "Proveedores demo"
 export const TOKEN_TTL_SECONDS = 24 * 3600
 
 /** The sample invoice shipped in the repository (`examples/sample-invoice.pdf`, made by `scripts/sample-invoice.ts`). */
-export const samplePath = (): string => fileURLToPath(new URL("../../../../examples/sample-invoice.pdf", import.meta.url))
+export const samplePath = (): string =>
+  fileURLToPath(new URL("../../../../examples/sample-invoice.pdf", import.meta.url))
 
 /** The demo suppliers (fixed ids: importing again replaces them). The first one issued the sample invoice. */
 export const SUPPLIERS: ReadonlyArray<{ readonly id: string; readonly cif: string; readonly nombre: string }> = [
