@@ -3,6 +3,7 @@
  * (`canonicalText`: boxes grouped into rows by vertical overlap, rows top to bottom, boxes left to right), so the
  * character error rate measures what was read, not each engine's own layout analysis.
  */
+import { EditDistance } from "@legible/core"
 
 /** A piece of text with its box in image pixels (a word, or a ground-truth line). */
 export interface Boxed {
@@ -13,22 +14,8 @@ export interface Boxed {
   readonly y1: number
 }
 
-/** Levenshtein distance between two strings (by UTF-16 code unit; the datasets are ASCII). */
-export const editDistance = (a: string, b: string): number => {
-  if (a.length < b.length) return editDistance(b, a)
-  let previous = new Uint32Array(b.length + 1).map((_, j) => j)
-  let current = new Uint32Array(b.length + 1)
-  for (let i = 1; i <= a.length; i++) {
-    current[0] = i
-    const ca = a.charCodeAt(i - 1)
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (ca === b.charCodeAt(j - 1) ? 0 : 1)
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution)
-    }
-    ;[previous, current] = [current, previous]
-  }
-  return previous[b.length] ?? 0
-}
+/** Levenshtein distance between two strings, by UTF-16 code unit (core's, the one grounding and scoring use). */
+export const editDistance = EditDistance.levenshtein
 
 /** Whitespace runs (spaces, line breaks) count as one space: layout is not what the CER measures. */
 export const normalize = (text: string): string => text.normalize("NFC").replace(/\s+/g, " ").trim()
