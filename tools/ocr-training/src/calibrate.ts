@@ -8,7 +8,7 @@
  *    German receipt scans of `../shared/data/receipts-de` and `--spanish` pages of each kind of the Spanish
  *    benchmark's generator that it does not score (pages 2 and on, in its three conditions); reads each with the
  *    float engine (default Latin recognizer, folded graphs) and keeps the recognizer's real inputs: the line crops
- *    the pipeline made.
+ *    the pipeline's first detection pass made (the small-print pass is left out, see `FIRST_PASS_ONLY`).
  * 2. Runs the folded float recognizer with every convolution's input and output exposed as graph outputs on up to
  *    `--lines` of those crops (spread evenly), samples 300 values of each tensor per line (a seeded generator), and
  *    keeps as each tensor's range the 0.001st and 99.999th percentiles of its samples (`--percentile`): clipping the
@@ -56,6 +56,9 @@ const { values } = parseArgs({
   }
 })
 const log = (line: string) => process.stdout.write(`${line}\n`)
+// The line crops of the first detection pass only (4,174; with the small-print pass 4,216): its crops of 5–6 pt type
+// widened some ranges by up to 30 % and cost int8 accuracy and speed (packages/ocr-onnx/MEASUREMENTS.md).
+const FIRST_PASS_ONLY = { detRefineBelow: 0 }
 const data = dataRoot
 if (!Fs.existsSync(Path.join(data, "funsd")) || !Fs.existsSync(Path.join(data, "receipts-de"))) {
   throw new Error(`calibration needs ${data}funsd and ${data}receipts-de`)
@@ -107,7 +110,7 @@ await Effect.runPromise(
             withPage(opened, 0, (page) => renderForOcr(page, opened.kind, defaultLimits))
           )
         )
-        yield* recognizePage(recording, image)
+        yield* recognizePage(recording, image, FIRST_PASS_ONLY)
       }
     })
   )
