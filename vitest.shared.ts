@@ -10,3 +10,19 @@ export const shared: UserWorkspaceConfig = {
     hookTimeout: 120_000
   }
 }
+
+/**
+ * Settings of every package's benchmarks (`npm run bench`, not part of `npm test`): `bench/**\/*.run.ts`, one file
+ * after the other so that their timings do not share the cores, long timeouts, output printed as it comes.
+ */
+export const bench: UserWorkspaceConfig = {
+  ...shared,
+  test: {
+    ...shared.test,
+    include: ["bench/**/*.run.ts"],
+    fileParallelism: false,
+    testTimeout: 3_600_000,
+    hookTimeout: 600_000,
+    disableConsoleIntercept: true
+  }
+}
