@@ -56,21 +56,21 @@ export interface Settings {
   readonly openai: ProviderSettings | undefined
   readonly defaultModel: string
   readonly llm: {
-    readonly timeoutSeconds: number | undefined
+    readonly timeoutMs: number | undefined
     readonly maxAttempts: number | undefined
     readonly concurrency: number | undefined
   }
   readonly maxBodyBytes: number | undefined
   readonly worker: {
     readonly concurrency: number | undefined
-    readonly leaseSeconds: number | undefined
+    readonly leaseMs: number | undefined
     readonly maxAttempts: number | undefined
-    readonly pollSeconds: number | undefined
+    readonly pollMs: number | undefined
   }
   readonly shutdownGraceSeconds: number
   readonly ocr: {
     readonly workers: number | undefined
-    readonly pageTimeoutSeconds: number | undefined
+    readonly pageTimeoutMs: number | undefined
     readonly maxPages: number | undefined
     readonly precision: typeof OnnxReader.Precision.Type | undefined
     /** The word lists that check the OCR's diacritics; `[]`: none. */
@@ -109,6 +109,12 @@ const optional = <A>(config: Config.Config<A>): Config.Config<A | undefined> =>
 const Megabytes = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
 const Seconds = Schema.Finite.check(Schema.isGreaterThan(0, { message: "Expected a number of seconds above 0" }))
+
+// A `*_SECONDS` variable, as the milliseconds the adapters and the worker take.
+const millis = (name: string) =>
+  optional(Config.schema(Seconds, name)).pipe(
+    Config.map((seconds) => (seconds === undefined ? undefined : seconds * 1000))
+  )
 
 const HttpUrl = Schema.String.check(
   Schema.makeFilter((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
@@ -157,20 +163,20 @@ export const variables = Config.all({
   openaiApiKey: optional(Config.Redacted("LEGIBLE_OPENAI_API_KEY")),
   openaiBaseUrl: optional(Config.schema(HttpUrl, "LEGIBLE_OPENAI_BASE_URL")),
   defaultModel: optional(Config.String("LEGIBLE_DEFAULT_MODEL")),
-  llmTimeoutSeconds: optional(Config.schema(Seconds, "LEGIBLE_LLM_TIMEOUT_SECONDS")),
+  llmTimeoutMs: millis("LEGIBLE_LLM_TIMEOUT_SECONDS"),
   llmMaxAttempts: optional(Config.schema(Provider.MaxAttempts, "LEGIBLE_LLM_MAX_ATTEMPTS")),
   llmConcurrency: optional(Config.schema(Provider.Concurrency, "LEGIBLE_LLM_CONCURRENCY")),
   maxBodyBytes: optional(Config.schema(Http.BodyLimit, "LEGIBLE_MAX_BODY_BYTES")),
   workerConcurrency: optional(Config.schema(Worker.Concurrency, "LEGIBLE_WORKER_CONCURRENCY")),
-  leaseSeconds: optional(Config.schema(Seconds, "LEGIBLE_LEASE_SECONDS")),
+  leaseMs: millis("LEGIBLE_LEASE_SECONDS"),
   maxAttempts: optional(Config.schema(Retry.MaxAttempts, "LEGIBLE_MAX_ATTEMPTS")),
-  pollSeconds: optional(Config.schema(Seconds, "LEGIBLE_WORKER_POLL_SECONDS")),
+  pollMs: millis("LEGIBLE_WORKER_POLL_SECONDS"),
   shutdownGraceSeconds: Config.schema(
     Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0)),
     "LEGIBLE_SHUTDOWN_GRACE_SECONDS"
   ).pipe(Config.withDefault(30)),
   ocrWorkers: optional(Config.schema(OnnxReader.PoolSize, "LEGIBLE_OCR_WORKERS")),
-  ocrPageTimeoutSeconds: optional(Config.schema(Seconds, "LEGIBLE_OCR_PAGE_TIMEOUT_SECONDS")),
+  ocrPageTimeoutMs: millis("LEGIBLE_OCR_PAGE_TIMEOUT_SECONDS"),
   ocrMaxPages: optional(Config.schema(OnnxReader.MaxPages, "LEGIBLE_OCR_MAX_PAGES")),
   ocrPrecision: optional(Config.schema(OnnxReader.Precision, "LEGIBLE_OCR_PRECISION")),
   ocrLexicon: optional(Config.schema(Lexicon, "LEGIBLE_OCR_LEXICON").pipe(Config.map(lexiconLanguages))),
@@ -247,18 +253,18 @@ export const resolve = (v: Variables, cwd: string): Settings | InvalidSettings =
     anthropic: provider(v.anthropicApiKey, v.anthropicBaseUrl),
     openai: provider(v.openaiApiKey, v.openaiBaseUrl),
     defaultModel: defaultModel(v),
-    llm: { timeoutSeconds: v.llmTimeoutSeconds, maxAttempts: v.llmMaxAttempts, concurrency: v.llmConcurrency },
+    llm: { timeoutMs: v.llmTimeoutMs, maxAttempts: v.llmMaxAttempts, concurrency: v.llmConcurrency },
     maxBodyBytes: v.maxBodyBytes,
     worker: {
       concurrency: v.workerConcurrency,
-      leaseSeconds: v.leaseSeconds,
+      leaseMs: v.leaseMs,
       maxAttempts: v.maxAttempts,
-      pollSeconds: v.pollSeconds
+      pollMs: v.pollMs
     },
     shutdownGraceSeconds: v.shutdownGraceSeconds,
     ocr: {
       workers: v.ocrWorkers,
-      pageTimeoutSeconds: v.ocrPageTimeoutSeconds,
+      pageTimeoutMs: v.ocrPageTimeoutMs,
       maxPages: v.ocrMaxPages,
       precision: v.ocrPrecision,
       lexicon: v.ocrLexicon,

@@ -65,7 +65,7 @@ export const storage = (
 /** What the OCR reader gets from the settings (`LEGIBLE_OCR_*`). */
 export const readerOptions = (settings: Config.Settings): OnnxReader.Options => ({
   poolSize: settings.ocr.workers,
-  pageTimeLimitMs: settings.ocr.pageTimeoutSeconds === undefined ? undefined : settings.ocr.pageTimeoutSeconds * 1000,
+  pageTimeLimitMs: settings.ocr.pageTimeoutMs,
   maxPages: settings.ocr.maxPages,
   models: {
     precision: settings.ocr.precision,
@@ -80,19 +80,14 @@ export const reader = (settings: Config.Settings): Layer.Layer<Ports.DocumentRea
 
 /** The longest a provider's `retry-after` (or a backoff) may hold a job: 30 s, and never more than half its lease. */
 export const providerWaitCap = (settings: Config.Settings): Duration.Duration =>
-  Duration.millis(
-    Math.min(
-      30_000,
-      (settings.worker.leaseSeconds === undefined ? Worker.defaults.leaseMs : settings.worker.leaseSeconds * 1000) / 2
-    )
-  )
+  Duration.millis(Math.min(30_000, (settings.worker.leaseMs ?? Worker.defaults.leaseMs) / 2))
 
 /**
  * What every provider gets: our timeout, attempts and concurrency, and waits capped below the job lease (a
  * `retry-after: 3600` must not hold a job an hour; the adapters' own 30 s cap is above a short lease).
  */
 export const providerOptions = (settings: Config.Settings) => ({
-  timeout: settings.llm.timeoutSeconds === undefined ? undefined : Duration.seconds(settings.llm.timeoutSeconds),
+  timeout: settings.llm.timeoutMs,
   maxAttempts: settings.llm.maxAttempts,
   concurrency: settings.llm.concurrency,
   retryAfterCap: providerWaitCap(settings),

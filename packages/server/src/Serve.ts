@@ -31,8 +31,6 @@ export const logging = (settings: Config.Settings): Layer.Layer<never> =>
     Layer.succeed(References.MinimumLogLevel, settings.logLevel)
   )
 
-const millis = (seconds: number | undefined) => (seconds === undefined ? undefined : seconds * 1000)
-
 /** A worker id that names the host and the process (the queue records it as the job's `locked_by`). */
 export const workerId = (): string => `${Os.hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`
 
@@ -119,8 +117,8 @@ export const worker = (settings: Config.Settings): Layer.Layer<never, never, Pro
         workerId: id,
         handler: Processing.process,
         concurrency: settings.worker.concurrency,
-        leaseMs: millis(settings.worker.leaseSeconds),
-        pollMs: millis(settings.worker.pollSeconds),
+        leaseMs: settings.worker.leaseMs,
+        pollMs: settings.worker.pollMs,
         retry: settings.worker.maxAttempts === undefined ? undefined : { maxAttempts: settings.worker.maxAttempts }
       })
       // Added after `start`, so it runs before the scope interrupts the worker's fibers.
