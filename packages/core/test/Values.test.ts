@@ -243,6 +243,23 @@ describe("Values dates", () => {
     assert.strictEqual(Values.parse("date", "7 ene 2024"), "2024-01-07")
   })
 
+  it("reads month names in German, French, Italian, Portuguese and Dutch, and spaced or dotted numeric dates", () => {
+    const cases: ReadonlyArray<readonly [string, string]> = [
+      ["1. März 2024", "2024-03-01"],
+      ["Montag, 4. Dezember 2023", "2023-12-04"],
+      ["le 3 août 2024", "2024-08-03"],
+      ["12 févr. 2024", "2024-02-12"],
+      ["15 maggio 2024", "2024-05-15"],
+      ["7 de março de 2024", "2024-03-07"],
+      ["2 out 2024", "2024-10-02"],
+      ["29 maart 2014", "2014-03-29"],
+      ["vrijdag 3 mei 2024", "2024-05-03"],
+      ["08 / 02 / 23", "2023-02-08"],
+      ["20.03.2023", "2023-03-20"]
+    ]
+    for (const [literal, iso] of cases) assert.strictEqual(Values.parse("date", literal), iso, literal)
+  })
+
   it("accepts only real calendar dates", () => {
     assert.strictEqual(Values.parse("date", "29/02/2024"), "2024-02-29")
     for (const literal of [

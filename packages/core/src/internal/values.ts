@@ -167,20 +167,21 @@ export const parseNumber = (literal: string, options: ParseOptions = {}): number
 // ---------------------------------------------------------------------------------------------------------------
 // Dates
 
-// Each month's Spanish and English names and abbreviations (folded), January first.
+// Each month's names and abbreviations (folded) in Spanish, English, German, French, Italian, Portuguese and
+// Dutch, January first.
 const MONTH_NAMES: ReadonlyArray<string> = [
-  "enero ene january jan",
-  "febrero feb february",
-  "marzo mar march",
-  "abril abr april apr",
-  "mayo may",
-  "junio jun june",
-  "julio jul july",
-  "agosto ago august aug",
-  "septiembre setiembre sep sept set september",
-  "octubre oct october",
-  "noviembre nov november",
-  "diciembre dic december dec"
+  "enero ene january jan januar janner janvier janv gennaio gen janeiro januari",
+  "febrero feb february februar fevrier fevr fev febbraio fevereiro februari",
+  "marzo mar march marz maerz mars marco maart mrt",
+  "abril abr april apr avril avr aprile",
+  "mayo may mai maggio mag maio mei",
+  "junio jun june juni juin giugno giu junho",
+  "julio jul july juli juillet juil luglio lug julho",
+  "agosto ago august aug aout augustus",
+  "septiembre setiembre sep sept set september septembre settembre sett setembro",
+  "octubre oct october oktober okt octobre ottobre ott outubro out",
+  "noviembre nov november novembre novembro",
+  "diciembre dic december dec dezember dez decembre dicembre dezembro"
 ]
 
 const MONTHS: ReadonlyMap<string, number> = new Map(
@@ -190,9 +191,14 @@ const MONTHS: ReadonlyMap<string, number> = new Map(
 // Words a written date may carry that say nothing about it: fillers and weekdays (`mar` is March, not martes).
 const IGNORED_WORDS = new Set(
   [
-    "de del of the el am pm hs hrs h",
+    "de del of the el am pm hs hrs h den der le du di van do da em",
     "lunes martes miercoles jueves viernes sabado domingo lun mie jue vie sab dom",
-    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun"
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun",
+    "montag dienstag mittwoch donnerstag freitag samstag sonntag",
+    "lundi mardi mercredi jeudi vendredi samedi dimanche",
+    "lunedi martedi mercoledi giovedi venerdi sabato domenica",
+    "segunda terca quarta quinta sexta feira",
+    "maandag dinsdag woensdag donderdag vrijdag zaterdag zondag"
   ]
     .join(" ")
     .split(" ")
@@ -254,7 +260,9 @@ const dateTokens = (s: string): ReadonlyArray<DateToken> | null => {
  * A date as `YYYY-MM-DD`: numeric (`12/03/2024`, `12-03-2024`, `12.03.2024`, `12/03/24`, `2024-03-12`,
  * `20240312`) day-first unless `options.dateOrder` is `mdy` — when only the other order gives a real date
  * (`03/25/2024`), that one is taken — or written (`12 de marzo de 2024`, `12 marzo 2024`, `marzo 12, 2024`,
- * `March 12th, 2024`, `12 Mar 2024`, `12-MAR-2024`, weekdays and a trailing time ignored). Only real calendar dates.
+ * `March 12th, 2024`, `12 Mar 2024`, `12-MAR-2024`, `1. März 2024`, `29 maart 2014`, `le 3 août 2024`: month names
+ * in es, en, de, fr, it, pt and nl; weekdays and a trailing time ignored). Spaces around the separators
+ * (`08 / 02 / 23`) are allowed. Only real calendar dates.
  */
 export const parseDate = (literal: string, options: ParseOptions = {}): string | null => {
   const s = fold(literal).replace(DASHES, "-").trim()
