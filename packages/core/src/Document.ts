@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { Word } from "./Extraction.js"
+import type { DegradedPage, Word } from "./Extraction.js"
 
 /**
  * Why a document could not be read. `permanent` failures (the file itself is the problem) are never retried;
@@ -70,6 +70,11 @@ export interface ReadDocument {
   readonly fullText: string
   /** Page images (only when asked for, e.g. for `ocr_pdf`). */
   readonly images: ReadonlyArray<PageImage>
+  /**
+   * Pages read with part of their content left out, in page order; absent or empty when none. A page that could
+   * not be read at all is listed here and missing from `pages`.
+   */
+  readonly degradedPages?: ReadonlyArray<DegradedPage>
 }
 
 /** What a read must produce besides the words. */

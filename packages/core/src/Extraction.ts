@@ -38,6 +38,18 @@ export const Word = Schema.Struct({
 })
 export type Word = typeof Word.Type
 
+/**
+ * A page read with less than all of its content, and why (an image over the pixel cap left out of its render, a
+ * page that could not be rendered): readers degrade such a page rather than refuse the document. Extension.
+ */
+export const DegradedPage = Schema.Struct({
+  /** 1-based page number. */
+  page: Schema.Int,
+  /** What was left out, in a sentence. */
+  reason: Schema.String
+})
+export type DegradedPage = typeof DegradedPage.Type
+
 /** An item of the list response (spec 2.2). */
 export const Summary = Schema.Struct({
   id: Schema.String,
@@ -77,7 +89,14 @@ export const DetailedExtraction = Schema.Struct({
   usage: Schema.optionalKey(Usage),
   words: Schema.optionalKey(Schema.Record(Schema.String, Schema.Array(Word))),
   full_text: Schema.optionalKey(Schema.String),
-  num_pages: Schema.optionalKey(Schema.Int)
+  num_pages: Schema.optionalKey(Schema.Int),
+  degraded_pages: Schema.optionalKey(
+    Schema.Array(DegradedPage).annotate({
+      description:
+        "Extension: the pages read with part of their content left out (an image over the pixel cap left out of " +
+        "the page's render, a page that could not be rendered), each with its number and why; absent when none."
+    })
+  )
 })
 export type DetailedExtraction = typeof DetailedExtraction.Type
 
@@ -88,6 +107,8 @@ export interface ExtractionResult {
   readonly words: Readonly<Record<string, ReadonlyArray<Word>>>
   readonly fullText: string
   readonly numPages: number
+  /** The reader's degraded pages (absent from results stored before they were recorded, and when none). */
+  readonly degradedPages?: ReadonlyArray<DegradedPage>
 }
 
 /** The user an action is recorded against (`last_user_*`). */
@@ -162,7 +183,10 @@ export const toDetailed = (r: ExtractionRecord): DetailedExtraction =>
         usage: r.result.usage,
         words: r.result.words,
         full_text: r.result.fullText,
-        num_pages: r.result.numPages
+        num_pages: r.result.numPages,
+        ...(r.result.degradedPages !== undefined && r.result.degradedPages.length > 0
+          ? { degraded_pages: r.result.degradedPages }
+          : {})
       }
 
 /** The body of `PATCH …/status` (spec 4.6), before validation. */

@@ -118,7 +118,10 @@ export const run = Effect.fnUntraced(function* <E>(
     usage: extracted.usage,
     words: wordsByPage(document),
     fullText: document.fullText,
-    numPages: document.numPages
+    numPages: document.numPages,
+    ...(document.degradedPages !== undefined && document.degradedPages.length > 0
+      ? { degradedPages: document.degradedPages }
+      : {})
   }
 })
 
@@ -144,11 +147,16 @@ export const makeHandler = (options: Partial<ProcessingOptions> = {}): JobHandle
     const extractor = yield* FieldExtractor
     if (!extractor.supports(record.model)) return yield* permanent(`model ${record.model} is not available`)
 
-    return yield* run(
+    const result = yield* run(
       { skill, bytes: stored.bytes, clientId: record.clientId, mode: record.mode, model: record.model },
       (yield* CatalogMatcher).match,
       settings
     ).pipe(Effect.mapError(toJobFailure))
+    // The detailed read shows them too; the log lets an operator find documents that lost part of a page.
+    for (const { page, reason } of result.degradedPages ?? []) {
+      yield* Effect.logInfo("page degraded").pipe(Effect.annotateLogs({ extractionId: record.id, page, reason }))
+    }
+    return result
   })
 }
 

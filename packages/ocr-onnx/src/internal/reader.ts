@@ -148,7 +148,8 @@ export const make = (
         numPages: result.numPages,
         pages,
         fullText: fullText(pages),
-        images: result.images
+        images: result.images,
+        degradedPages: result.degraded
       } satisfies Document.ReadDocument
     })
 

@@ -74,7 +74,9 @@ export const WireResult = Schema.Union([
     mimeType: Schema.String,
     numPages: Schema.Int,
     pages: Schema.Array(WirePage),
-    images: Schema.Array(WireImage)
+    images: Schema.Array(WireImage),
+    /** Pages read with part of their content left out, or not read at all, and why. */
+    degraded: Schema.Array(Schema.Struct({ page: Schema.Int, reason: Schema.String }))
   }),
   Schema.TaggedStruct("Refused", { reason: Document.DocumentError.fields.reason, message: Schema.String })
 ])

@@ -5,6 +5,11 @@
  * asked, a page image within the budget. It reports progress after every page (the pool's page time limit) and
  * answers in the form of `wire.ts`, moving (not copying) its typed arrays and image bytes.
  *
+ * A page is degraded rather than the document refused: an image over the pixel cap is left out of the page's
+ * renders (the rest of the page is read), and a page that cannot be loaded or rendered (`Corrupt`,
+ * `TooManyPixels`) is skipped; both are listed in `degraded`. Only when no page at all is read is the document
+ * refused, with the first page's error.
+ *
  * Document problems come back as `Refused` with core's reason; OCR failures as `Refused` `WorkerFailed`; anything
  * thrown (a WASM trap is a defect) ends the task with `Failed`, and the pool replaces this thread.
  * The OCR engine (onnxruntime sessions) loads on the first page that needs it and lives as long as the thread.
@@ -17,6 +22,7 @@ import { Document } from "@legible/core"
 import { Effect, Schema, Scope } from "effect"
 import type * as mupdf from "mupdf"
 import { toMarkdown } from "./markdown.js"
+import type { FrameSize } from "./mupdf/imageHeader.js"
 import type { Limits } from "./mupdf/limits.js"
 import { type OpenedDocument, openDocument, withPage } from "./mupdf/open.js"
 import { type EncodedImage, pageImage, renderForOcr } from "./mupdf/render.js"
@@ -41,6 +47,8 @@ interface PageRead {
   readonly width: number
   readonly height: number
   readonly lines: ReadonlyArray<{ readonly words: ReadonlyArray<PageWord> }>
+  /** Images over the pixel cap left out of the OCR render. */
+  readonly leftOut: ReadonlyArray<FrameSize>
 }
 
 // OCR failures are not the document's fault (a model that cannot load or run): retryable, like a crashed worker.
@@ -111,7 +119,8 @@ const ocrPage = (page: mupdf.Page, opened: OpenedDocument, number: number) =>
           y1: w.y1 * s,
           confidence: w.confidence
         }))
-      }))
+      })),
+      leftOut: rendered.leftOut
     } satisfies PageRead
   })
 
@@ -124,7 +133,8 @@ const readPage = (page: mupdf.Page, opened: OpenedDocument, number: number) =>
       source: "text",
       width: layer.width,
       height: layer.height,
-      lines: layer.lines.map((line) => ({ words: line.words.map((w) => ({ ...w, confidence: 1 })) }))
+      lines: layer.lines.map((line) => ({ words: line.words.map((w) => ({ ...w, confidence: 1 })) })),
+      leftOut: []
     } satisfies PageRead
   })
 
@@ -155,27 +165,69 @@ const toWire = (number: number, read: PageRead): WirePage => {
   }
 }
 
+const megapixels = (pixels: number): string => `${Math.round(pixels / 1e5) / 10} MP`
+
+/** Why a page is degraded when images over the cap were left out of `what` (pure). */
+export const leftOutReason = (leftOut: ReadonlyArray<FrameSize>, what: string, maxImagePixels: number): string => {
+  const sizes = leftOut.map(({ width, height }) => `${width} × ${height} pixels, ${megapixels(width * height)}`)
+  const subject = leftOut.length === 1 ? `an image (${sizes[0]})` : `${leftOut.length} images (${sizes.join("; ")})`
+  return `${subject} over the limit of ${megapixels(maxImagePixels)} left out of ${what}`
+}
+
+// Page-level failures that degrade the page; the others (OCR, time) are about the worker, not the page.
+const degradable = (error: Document.DocumentError): boolean =>
+  error.reason === "Corrupt" || error.reason === "TooManyPixels"
+
 const readDocument = (task: ReadTask, context: TaskContext) =>
   Effect.scoped(
     Effect.gen(function* () {
       const opened = yield* openDocument(task.bytes, limits)
       const pages: Array<WirePage> = []
       const images: Array<EncodedImage & { readonly page: number }> = []
+      const degraded: Array<{ readonly page: number; readonly reason: string }> = []
+      let firstFailure: Document.DocumentError | undefined
       for (let index = 0; index < opened.numPages; index++) {
         const number = index + 1
         // The pool has already answered the caller (time limit, caller gone): stop at a safe point.
         if (context.cancelled()) return yield* new Document.DocumentError({ reason: "TimeLimit", message: "cancelled" })
-        yield* withPage(opened, index, (page) =>
+        const read = withPage(opened, index, (page) =>
           Effect.gen(function* () {
-            pages.push(toWire(number, yield* readPage(page, opened, number)))
-            if (task.images !== undefined) {
-              images.push({ page: number, ...(yield* pageImage(page, opened.kind, task.images, limits)) })
+            const pageRead = yield* readPage(page, opened, number)
+            const image =
+              task.images === undefined ? undefined : yield* pageImage(page, opened.kind, task.images, limits)
+            // Committed together, once the page is read whole: a failed page image leaves no words behind.
+            pages.push(toWire(number, pageRead))
+            const reasons: Array<string> = []
+            if (pageRead.leftOut.length > 0) {
+              reasons.push(leftOutReason(pageRead.leftOut, "the page's OCR render", limits.maxImagePixels))
             }
+            if (image !== undefined) {
+              const { leftOut, ...encoded } = image
+              images.push({ page: number, ...encoded })
+              if (leftOut.length > 0) reasons.push(leftOutReason(leftOut, "the page image", limits.maxImagePixels))
+            }
+            if (reasons.length > 0) degraded.push({ page: number, reason: reasons.join("; ") })
           })
+        )
+        yield* read.pipe(
+          Effect.catchIf(degradable, (error) =>
+            Effect.sync(() => {
+              firstFailure ??= error
+              degraded.push({ page: number, reason: `the page was not read (${error.reason}): ${error.message}` })
+            })
+          )
         )
         context.progress()
       }
-      return { _tag: "Read", mimeType: opened.mimeType, numPages: opened.numPages, pages, images } satisfies WireResult
+      if (pages.length === 0 && firstFailure !== undefined) return yield* firstFailure
+      return {
+        _tag: "Read",
+        mimeType: opened.mimeType,
+        numPages: opened.numPages,
+        pages,
+        images,
+        degraded
+      } satisfies WireResult
     })
   ).pipe(
     Effect.catchTag("DocumentError", (error) =>

@@ -8,7 +8,10 @@
  *     within a PDF, clamped to 150–300 DPI of the page's real size;
  *   - any other PDF page at 200 DPI;
  *   - always within `limits.maxRenderPixels` / `maxRenderSide` (the resolution drops to fit); a page that would
- *     fall below `limits.minRenderDpi` is `TooManyPixels`, as is an image declaring over `limits.maxImagePixels`.
+ *     fall below `limits.minRenderDpi` is `TooManyPixels`.
+ *   An image inside a PDF page that declares over `limits.maxImagePixels` is never decoded: the page is rendered
+ *   without it (`leaveOut.ts` says why it is not downsampled instead), and `leftOut` lists the declared sizes of
+ *   the images left out, so the caller can record the page as degraded.
  *   Image documents (PNG, TIFF…) have no physical size: each native pixel counts as 72/200 pt (a 200 DPI scan),
  *   as core's `ReadPage` documents, so the page size in points is independent of the render caps. Small ones
  *   (longest side under `minImageSide`, e.g. a 100 DPI form) are enlarged towards it, at most `maxUpscale`×, so
@@ -17,12 +20,14 @@
  * - `pageImage(page, kind, budget, limits)` → PNG or JPEG bytes encoded by mupdf at the page's own resolution
  *   (a scan's native pixels, else 200 DPI; never enlarged), shrunk until the longest side ≤ `budget.maxSide` and
  *   the bytes ≤ `budget.maxBytes` (JPEG quality is lowered first, then the size). Best effort below 16 pixels a
- *   side: that image is returned whatever its size.
+ *   side: that image is returned whatever its size. Oversized images are left out as for OCR (`leftOut`).
  */
 import type { Document } from "@legible/core"
 import { Effect } from "effect"
 import * as mupdf from "mupdf"
 import { attempt, documentError } from "./errors.js"
+import type { FrameSize } from "./imageHeader.js"
+import { renderLeavingOut } from "./leaveOut.js"
 import type { Limits } from "./limits.js"
 
 /** Resolution choices of OCR renders. */
@@ -70,6 +75,8 @@ export interface RenderedPage {
   readonly scale: number
   readonly pageWidth: number
   readonly pageHeight: number
+  /** The declared sizes of the images over the pixel cap that the render left out (empty: the whole page). */
+  readonly leftOut: ReadonlyArray<FrameSize>
 }
 
 /** What a page image may weigh. */
@@ -95,22 +102,37 @@ interface Plan {
   readonly pageWidth: number
   readonly pageHeight: number
   readonly scale: number
+  /** Images over the pixel cap: left out of the render. */
+  readonly leftOut: ReadonlyArray<FrameSize>
 }
 
-// The largest image on the page: its share of the page and its native pixels per page unit along the page's x and
-// y axes (an image placed turned by 90° has its width along y).
+/** Whether an image's declared size (and its soft mask's) is within the cap: only then may mupdf decode it. */
+export const withinCap = (image: mupdf.Image, limits: Limits): boolean => {
+  if (image.getWidth() * image.getHeight() > limits.maxImagePixels) return false
+  const mask = image.getMask()
+  if (mask === null) return true
+  const fits = mask.getWidth() * mask.getHeight() <= limits.maxImagePixels
+  mask.destroy()
+  return fits
+}
+
+// The largest image on the page within the cap: its share of the page and its native pixels per page unit along
+// the page's x and y axes (an image placed turned by 90° has its width along y); and the images over the cap.
 const scanOf = (page: mupdf.Page, limits: Limits, pageArea: number) => {
   let best: { coverage: number; zoomX: number; zoomY: number } | undefined
-  let tooLarge: string | undefined
+  const leftOut: Array<FrameSize> = []
   const stext = page.toStructuredText("preserve-images")
   try {
     stext.walk({
       onImageBlock: (bbox, [a, b, c, d], image) => {
         const width = image.getWidth()
         const height = image.getHeight()
+        const fits = withinCap(image, limits)
         image.destroy()
-        if (width * height > limits.maxImagePixels)
-          tooLarge = `an image on the page declares ${width} × ${height} pixels`
+        if (!fits) {
+          leftOut.push({ width, height })
+          return
+        }
         const coverage = ((bbox[2] - bbox[0]) * (bbox[3] - bbox[1])) / pageArea
         const upright = Math.abs(a) + Math.abs(d) >= Math.abs(b) + Math.abs(c)
         const zoomX = upright ? width / Math.max(Math.abs(a), 1e-6) : height / Math.max(Math.abs(c), 1e-6)
@@ -121,7 +143,7 @@ const scanOf = (page: mupdf.Page, limits: Limits, pageArea: number) => {
   } finally {
     stext.destroy()
   }
-  return { best, tooLarge }
+  return { best, leftOut }
 }
 
 const plan = (
@@ -135,13 +157,7 @@ const plan = (
     const w = x1 - x0
     const h = y1 - y0
     if (!(w > 0 && h > 0)) return yield* documentError("Corrupt", "the page has an empty size")
-    const { best, tooLarge } = yield* attempt(() => scanOf(page, limits, w * h), "the page cannot be read")
-    if (tooLarge !== undefined) {
-      return yield* documentError(
-        "TooManyPixels",
-        `${tooLarge}, over the limit of ${limits.maxImagePixels / 1e6} megapixels`
-      )
-    }
+    const { best, leftOut } = yield* attempt(() => scanOf(page, limits, w * h), "the page cannot be read")
     const isScan = best !== undefined && best.coverage >= options.scanCoverage
     // `source`: the zoom at which the page's own pixels map one to one (a scan's image), or the default DPI;
     // `zoom`: the OCR render's (scans clamped to a DPI range, small image documents enlarged).
@@ -173,11 +189,14 @@ const plan = (
       )
     }
     // Points per pixel from the zoom itself (pixel sizes are rounded): exact for every pixel coordinate.
-    return { zoom, source: Math.min(source, zoom), pageWidth, pageHeight, scale: pageWidth / (w * zoom) }
+    return { zoom, source: Math.min(source, zoom), pageWidth, pageHeight, scale: pageWidth / (w * zoom), leftOut }
   })
 
-const toPixmap = (page: mupdf.Page, zoom: number): mupdf.Pixmap =>
-  page.toPixmap(mupdf.Matrix.scale(zoom, zoom), mupdf.ColorSpace.DeviceRGB, false, true)
+// A page with images over the cap goes through the filtering device; the others through mupdf's own path.
+const toPixmap = (page: mupdf.Page, zoom: number, leaveOut: ReadonlyArray<FrameSize>, limits: Limits): mupdf.Pixmap =>
+  leaveOut.length === 0
+    ? page.toPixmap(mupdf.Matrix.scale(zoom, zoom), mupdf.ColorSpace.DeviceRGB, false, true)
+    : renderLeavingOut(page, mupdf.Matrix.scale(zoom, zoom), (image) => withinCap(image, limits))
 
 // getPixels() is a view into the WASM heap, invalid after the next mupdf call: copy it, dropping any row padding.
 const copyPixels = (pixmap: mupdf.Pixmap): { width: number; height: number; data: Uint8Array } => {
@@ -200,12 +219,12 @@ export const renderForOcr = (
   limits: Limits,
   options: RenderOptions = defaultRenderOptions
 ): Effect.Effect<RenderedPage, Document.DocumentError> =>
-  Effect.flatMap(plan(page, kind, limits, options), ({ zoom, pageWidth, pageHeight, scale }) =>
+  Effect.flatMap(plan(page, kind, limits, options), ({ zoom, pageWidth, pageHeight, scale, leftOut }) =>
     attempt(() => {
-      const pixmap = toPixmap(page, zoom)
+      const pixmap = toPixmap(page, zoom, leftOut, limits)
       try {
         const { width, height, data } = copyPixels(pixmap)
-        return { width, height, channels: 3 as const, data, scale, pageWidth, pageHeight }
+        return { width, height, channels: 3 as const, data, scale, pageWidth, pageHeight, leftOut }
       } finally {
         pixmap.destroy()
       }
@@ -216,11 +235,16 @@ const encode = (pixmap: mupdf.Pixmap, format: "png" | "jpeg", quality: number): 
   (format === "png" ? pixmap.asPNG() : pixmap.asJPEG(quality, false)).slice()
 
 // Encodes at decreasing quality, then decreasing size, until the budget holds (or the image is 16 px a side).
-const fitImage = (page: mupdf.Page, startZoom: number, size: number, budget: ImageBudget): EncodedImage => {
+const fitImage = (
+  startZoom: number,
+  size: number,
+  budget: ImageBudget,
+  render: (zoom: number) => mupdf.Pixmap
+): EncodedImage => {
   const mimeType = budget.format === "png" ? "image/png" : "image/jpeg"
   let zoom = startZoom
   for (;;) {
-    const pixmap = toPixmap(page, zoom)
+    const pixmap = render(zoom)
     try {
       const width = pixmap.getWidth()
       const height = pixmap.getHeight()
@@ -239,18 +263,19 @@ const fitImage = (page: mupdf.Page, startZoom: number, size: number, budget: Ima
   }
 }
 
-/** A page image (PNG or JPEG) within `budget`, at most the OCR resolution. */
+/** A page image (PNG or JPEG) within `budget`, at most the OCR resolution, and the images it left out. */
 export const pageImage = (
   page: mupdf.Page,
   kind: "pdf" | "image",
   budget: ImageBudget,
   limits: Limits,
   options: RenderOptions = defaultRenderOptions
-): Effect.Effect<EncodedImage, Document.DocumentError> =>
-  Effect.flatMap(plan(page, kind, limits, options), ({ source }) =>
+): Effect.Effect<EncodedImage & { readonly leftOut: ReadonlyArray<FrameSize> }, Document.DocumentError> =>
+  Effect.flatMap(plan(page, kind, limits, options), ({ source, leftOut }) =>
     attempt(() => {
       const [x0, y0, x1, y1] = page.getBounds()
       const size = Math.max(x1 - x0, y1 - y0)
-      return fitImage(page, Math.min(source, budget.maxSide / size), size, budget)
+      const render = (zoom: number) => toPixmap(page, zoom, leftOut, limits)
+      return { ...fitImage(Math.min(source, budget.maxSide / size), size, budget, render), leftOut }
     }, "the page image cannot be rendered")
   )
