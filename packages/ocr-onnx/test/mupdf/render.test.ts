@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as mupdf from "mupdf"
+import { renderLeavingOut } from "../../src/internal/mupdf/leaveOut.js"
 import { defaultLimits } from "../../src/internal/mupdf/limits.js"
 import { pageImage, renderForOcr } from "../../src/internal/mupdf/render.js"
 import { imagePdf, invoice, raster, type SyntheticPage, textPdf } from "../support/synthetic.js"
@@ -18,27 +19,36 @@ const dpiOf = (rendered: { scale: number }) => 72 / rendered.scale
 // A small page keeps the scans of the DPI tests quick to build.
 const card: SyntheticPage = { width: 300, height: 200, runs: [{ text: "Factura 2024-0042", x: 20, y: 40, size: 12 }] }
 
-// A PDF page whose only content is an image XObject declaring `width` × `height` grey pixels over a few bytes.
-const declaredImagePdf = (width: number, height: number): Uint8Array => {
+// A PDF page whose content is an image XObject declaring `width` × `height` grey pixels over a few bytes (a stencil
+// mask with `mask`), then `after` (more content drawn over it).
+const declaredImagePdf = (width: number, height: number, options: { mask?: boolean; after?: string } = {}) => {
   const doc = new mupdf.PDFDocument()
   const image = doc.addStream(new Uint8Array(16), {
     Type: doc.newName("XObject"),
     Subtype: doc.newName("Image"),
     Width: width,
     Height: height,
-    BitsPerComponent: 8,
-    ColorSpace: doc.newName("DeviceGray")
+    BitsPerComponent: options.mask === true ? 1 : 8,
+    ...(options.mask === true ? { ImageMask: true } : { ColorSpace: doc.newName("DeviceGray") })
   })
   const resources = doc.addObject(doc.newDictionary())
   const xobjects = doc.newDictionary()
   xobjects.put("Im0", image)
   resources.put("XObject", xobjects)
-  doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, "q 595 0 0 842 0 0 cm /Im0 Do Q"))
+  const content = `q 595 0 0 842 0 0 cm /Im0 Do Q\n${options.after ?? ""}`
+  doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, content))
   const buffer = doc.saveToBuffer("")
   const bytes = buffer.asUint8Array().slice()
   buffer.destroy()
   doc.destroy()
   return bytes
+}
+
+// The darkest grey level of an RGB render inside a box of pixels.
+const darkest = (page: { width: number; data: Uint8Array }, x0: number, y0: number, x1: number, y1: number) => {
+  let min = 255
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) min = Math.min(min, page.data[(y * page.width + x) * 3]!)
+  return min
 }
 
 describe("renderForOcr", () => {
@@ -130,13 +140,53 @@ describe("renderForOcr", () => {
     })
   )
 
-  it.effect("an image inside a PDF that declares over the pixel limit is refused before decoding", () =>
+  it.effect(
+    "an image inside a PDF over the pixel limit is left out, never decoded; the rest of the page is drawn",
+    () =>
+      Effect.gen(function* () {
+        // A black bar drawn after the image: 100–300 pt across, 100–150 pt from the bottom (200 DPI: × 200/72).
+        const bar = "0 g 100 100 200 50 re f"
+        for (const mask of [false, true]) {
+          const page = yield* render(declaredImagePdf(30_000, 30_000, { mask, after: bar }))
+          assert.deepStrictEqual(page.leftOut, [{ width: 30_000, height: 30_000 }])
+          assert.deepStrictEqual([page.width, page.height], [1653, 2339]) // A4 at 200 DPI: the page's own plan
+          const z = 200 / 72
+          const barTop = Math.round(2339 - 150 * z)
+          assert.deepStrictEqual(darkest(page, Math.round(120 * z), barTop + 10, Math.round(280 * z), barTop + 40), 0)
+          // Elsewhere white: the image was not drawn (a decoded 30000² image would also have failed the heap).
+          assert.deepStrictEqual(darkest(page, 0, 0, page.width, Math.round(600 * z)), 255)
+        }
+      })
+  )
+
+  it.effect("the filtering render keeping every image draws the same pixels as mupdf's own render", () =>
     Effect.gen(function* () {
-      const started = performance.now()
-      const error = yield* refusal(declaredImagePdf(30_000, 30_000))
-      assert.deepStrictEqual(error.reason, "TooManyPixels")
-      assert.match(error.message, /30000 × 30000/)
-      assert.isBelow(performance.now() - started, 200)
+      const pixels = (pixmap: mupdf.Pixmap) => {
+        const copy = pixmap.getPixels().slice()
+        pixmap.destroy()
+        return copy
+      }
+      for (const bytes of [textPdf([invoice]).bytes, imagePdf([card], { dpi: 150, stamp: card.runs })]) {
+        const [own, filtered] = yield* onPage(bytes, 0, (page) =>
+          Effect.sync(() => {
+            const matrix = mupdf.Matrix.scale(1.5, 1.5)
+            return [
+              pixels(page.toPixmap(matrix, mupdf.ColorSpace.DeviceRGB, false, true)),
+              pixels(renderLeavingOut(page, matrix, () => true))
+            ]
+          })
+        )
+        assert.deepStrictEqual(filtered.length, own.length)
+        assert.isTrue(Buffer.from(filtered).equals(Buffer.from(own)))
+      }
+    })
+  )
+
+  it.effect("an image within the limit is drawn and nothing is left out", () =>
+    Effect.gen(function* () {
+      const page = yield* render(declaredImagePdf(40, 40))
+      assert.deepStrictEqual(page.leftOut, [])
+      assert.deepStrictEqual(darkest(page, 800, 1100, 850, 1150), 0) // its (zero) grey pixels cover the page
     })
   )
 })
@@ -164,6 +214,17 @@ describe("pageImage", () => {
         assert.isAtMost(image.bytes.length, budget.maxBytes)
         assert.deepStrictEqual(decodedSize(image.bytes), [image.width, image.height])
       }
+    })
+  )
+
+  it.effect("a page image leaves an image over the pixel limit out, and says so", () =>
+    Effect.gen(function* () {
+      const budget = { maxSide: 800, maxBytes: 200_000, format: "png" } as const
+      const bytes = declaredImagePdf(30_000, 30_000, { after: "0 g 100 100 200 50 re f" })
+      const image = yield* onPage(bytes, 0, (page, doc) => pageImage(page, doc.kind, budget, defaultLimits))
+      assert.deepStrictEqual(image.leftOut, [{ width: 30_000, height: 30_000 }])
+      assert.deepStrictEqual(decodedSize(image.bytes), [image.width, image.height])
+      assert.deepStrictEqual(Math.max(image.width, image.height), 800)
     })
   )
 

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { type FramesResult, imageFrames } from "../../src/internal/mupdf/imageHeader.js"
-import { sniff } from "../../src/internal/sniff.js"
+import { hasPdfBody, sniff } from "../../src/internal/sniff.js"
 import { invoice, raster, textPdf, tiff } from "../support/synthetic.js"
 import { bmp, gif, jbig2Header, jp2Header, jpegHeader, pgm, png, psdHeader, tiffHeaders } from "./images.js"
 
@@ -67,6 +67,40 @@ describe("sniff", () => {
       }
       assert.match((yield* refusal(zip)).message, /application\/zip/)
       assert.match((yield* refusal(new Uint8Array(0))).message, /empty/)
+    })
+  )
+  it.effect("takes a PDF body without its header for a PDF: junk past the first KiB, or the header overwritten", () =>
+    Effect.gen(function* () {
+      const pdf = textPdf([invoice]).bytes
+      const overwritten = pdf.slice()
+      overwritten.set(text("JUNK!JUNK"), 0)
+      assert.notStrictEqual(new TextDecoder().decode(overwritten).indexOf("%PDF-"), 0)
+      const prefixed = Uint8Array.from([...new Uint8Array(5000).fill(0x41), ...pdf])
+      for (const bytes of [overwritten, prefixed]) {
+        assert.deepStrictEqual(yield* sniff(bytes), { mimeType: "application/pdf", kind: "pdf" })
+      }
+    })
+  )
+
+  it.effect("needs an object header closed by endobj: stray PDF words, random bytes and HTML stay refused", () =>
+    Effect.gen(function* () {
+      // Seeded bytes (a linear congruential generator), 1 MiB: no PDF structure in them.
+      let seed = 17
+      const random = Uint8Array.from({ length: 1 << 20 }, () => {
+        seed = (seed * 1103515245 + 12345) >>> 0
+        return seed >>> 24
+      })
+      const cases = [
+        random,
+        text("<html><body>How a PDF starts: 1 0 obj &lt;&lt; /Type /Catalog &gt;&gt;</body></html>"),
+        text("the words obj, endobj, xref and trailer, but no object: 12 obj 0 endobj"),
+        text("1 0 obj << /Type /Catalog >> and no end")
+      ]
+      for (const bytes of cases) assert.deepStrictEqual((yield* refusal(bytes)).reason, "UnsupportedType")
+      assert.isTrue(hasPdfBody(text("junk\n7 0 obj\n<< >>\nendobj\n")))
+      assert.isTrue(hasPdfBody(text("x 12\r\n0   obj (endobj) endobj")))
+      assert.isFalse(hasPdfBody(text("x 12 0obj endobj")))
+      assert.isFalse(hasPdfBody(text("7 0 endobj")))
     })
   )
 })
