@@ -12,6 +12,8 @@ export * as CatalogMatch from "./CatalogMatch.js"
 export * as CatalogMatching from "./CatalogMatching.js"
 /** Use cases of catalog management: create, list, delete, import records from CSV or JSON (extensions). */
 export * as Catalogs from "./Catalogs.js"
+/** Checks a value must pass: tax ids and IBANs with their check digits, plausible dates, the document's sums. */
+export * as Checks from "./Checks.js"
 /** Clients, users and roles. */
 export * as Directory from "./Directory.js"
 /** Documents as read, and why one could not be read. */
