@@ -30,6 +30,15 @@ export const isSpecial = (ch: string): boolean => ch > "\x7e"
 /** The characters beyond ASCII of a text (the special characters of the Spanish scores), NFC. */
 export const special = (text: string): Array<string> => Array.from(text.normalize("NFC")).filter(isSpecial)
 
+// Overlap along each axis, as a share of the shorter extent: a truth line's box from a text layer is often half as
+// tall as the word boxes an engine draws over it, and a word lies inside its truth line.
+const share = (a0: number, a1: number, b0: number, b1: number) =>
+  (Math.min(a1, b1) - Math.max(a0, b0)) / Math.max(1e-9, Math.min(a1 - a0, b1 - b0))
+
+/** Whether two boxes overlap by at least half of the narrower and of the shorter. */
+const sameplace = (a: Boxed, b: Boxed): boolean =>
+  share(a.x0, a.x1, b.x0, b.x1) >= 0.5 && share(a.y0, a.y1, b.y0, b.y1) >= 0.5
+
 /**
  * How many of the characters that `select` picks in the truth's words (or lines) were read as themselves in the
  * same place: in a read word whose box overlaps the truth's by at least half of the narrower and of the shorter,
@@ -42,19 +51,13 @@ export const placedHits = (
   read: ReadonlyArray<Boxed>,
   select: (ch: string) => boolean
 ): { readonly hits: number; readonly missed: ReadonlyArray<string> } => {
-  // Overlap along each axis, as a share of the shorter extent: a truth line's box from a text layer is often half
-  // as tall as the word boxes an engine draws over it.
-  const share = (a0: number, a1: number, b0: number, b1: number) =>
-    (Math.min(a1, b1) - Math.max(a0, b0)) / Math.max(1e-9, Math.min(a1 - a0, b1 - b0))
   const pools = read.map((w) => Array.from(w.text.normalize("NFC")).filter(select))
   let hits = 0
   const missed: Array<string> = []
   for (const item of truth) {
     const wanted = Array.from(item.text.normalize("NFC")).filter(select)
     if (wanted.length === 0) continue
-    const near = read.flatMap((w, k) =>
-      share(w.x0, w.x1, item.x0, item.x1) >= 0.5 && share(w.y0, w.y1, item.y0, item.y1) >= 0.5 ? [pools[k]!] : []
-    )
+    const near = read.flatMap((w, k) => (sameplace(w, item) ? [pools[k]!] : []))
     for (const ch of wanted) {
       const pool = near.find((p) => p.includes(ch))
       if (pool === undefined) missed.push(ch)
@@ -172,4 +175,26 @@ export const matchWords = (
     matched++
   }
   return { matched, reference: r.length, predicted: p.length }
+}
+
+/** Whether a character is a letter with a diacritic (its NFD has a combining mark: á, ñ, ü, ç; not ß, ¿, º). */
+export const isMarked = (ch: string): boolean => /\p{L}\p{M}/u.test(ch.normalize("NFD"))
+
+/**
+ * The read words that carry a mark the truth lacks: a word with a marked letter (`isMarked`, NFC) that no truth
+ * word (or line) over the same place (overlapping by half of the narrower and of the shorter, as `placedHits`)
+ * has. Returned with the count of read words (non-empty), the share's denominator.
+ */
+export const inventedMarks = (
+  read: ReadonlyArray<Boxed>,
+  truth: ReadonlyArray<Boxed>
+): { readonly words: number; readonly invented: ReadonlyArray<string> } => {
+  const words = read.filter((w) => w.text.trim() !== "")
+  const invented = words.filter((w) => {
+    const marked = Array.from(w.text.normalize("NFC")).filter(isMarked)
+    if (marked.length === 0) return false
+    const near = truth.filter((t) => sameplace(w, t)).map((t) => t.text.normalize("NFC"))
+    return marked.some((ch) => !near.some((t) => t.includes(ch)))
+  })
+  return { words: words.length, invented: invented.map((w) => w.text) }
 }

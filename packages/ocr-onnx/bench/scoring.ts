@@ -5,7 +5,7 @@ import * as Fs from "node:fs"
 import * as mupdf from "mupdf"
 import type { Sample } from "./datasets.js"
 import type { EngineOutput } from "./engines/protocol.js"
-import { type Boxed, canonicalText, charErrors, matchWords, total } from "./metrics.js"
+import { type Boxed, canonicalText, charErrors, inventedMarks, matchWords, total } from "./metrics.js"
 
 /** An image's size in pixels, as decoded. */
 export const imageSize = (path: string): { readonly width: number; readonly height: number } => {
@@ -22,6 +22,9 @@ export interface Scores {
   readonly cer: number
   readonly recall: number | undefined
   readonly precision: number | undefined
+  /** Share of the words read that carry a mark the truth over them lacks (`inventedMarks`), and those words. */
+  readonly inventedMarks: number
+  readonly invented: ReadonlyArray<string>
   readonly pagesPerCoreSecond: number
   readonly pagesPerCpuSecond: number
   readonly medianMs: number
@@ -58,6 +61,7 @@ export const scorePages = (
     const truth = sample.truth.map((t) => ({ ...t, text: text(t.text) }))
     return {
       failed: page === undefined || page.error !== undefined,
+      marks: inventedMarks(words, truth),
       ...charErrors(canonicalText(words), canonicalText(truth)),
       ...(wordLevel ? matchWords(words, truth) : { matched: 0, reference: 0, predicted: 0 })
     }
@@ -86,6 +90,13 @@ export const scorePages = (
           total(scored, (s) => s.predicted)
         )
       : undefined,
+    inventedMarks:
+      total(scored, (s) => s.marks.invented.length) /
+      Math.max(
+        1,
+        total(scored, (s) => s.marks.words)
+      ),
+    invented: scored.flatMap((s) => s.marks.invented),
     pagesPerCoreSecond: samples.length / ((output.wallMs / 1000) * output.workers),
     pagesPerCpuSecond: samples.length / (output.cpuMs / 1000),
     medianMs: median(output.pages.map((p) => p.ms)),
