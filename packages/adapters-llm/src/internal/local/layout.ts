@@ -134,3 +134,16 @@ export const overlap = (a: { x0: number; x1: number }, b: { x0: number; x1: numb
   const shorter = Math.min(a.x1 - a.x0, b.x1 - b.x0)
   return shorter <= 0 ? 0 : Math.max(0, shared) / shorter
 }
+
+/** The cell under the cell holding `offset` of a row, on one of the next two rows of its page, if any. */
+export const cellBelow = (layout: Layout, row: Row, offset: number): Cell | undefined => {
+  const cell = cellAt(row, offset)
+  if (cell === undefined) return undefined
+  const height = row.y1 - row.y0
+  for (const next of layout.rows.slice(row.order + 1, row.order + 3)) {
+    if (next.page !== row.page || next.y0 - row.y1 > 2 * height) break
+    const under = next.cells.find((c) => overlap(c, cell) > 0.3)
+    if (under !== undefined) return under
+  }
+  return undefined
+}

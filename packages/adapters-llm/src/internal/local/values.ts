@@ -6,9 +6,10 @@
  * address with no label is read from the letterhead.
  */
 import { type Concept, conceptOf, findLabels, type Hit, labelsOf, type Target } from "./labels.js"
-import { cellAt, cellStart, type Layout, overlap, type Row } from "./layout.js"
+import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { type Amount, amounts, codes, dates, type Match, pointOfSaleNumbers, taxIds } from "./patterns.js"
 import { folded } from "./text.js"
+import { total } from "./totals.js"
 
 /** A value found, with how sure the rules are and where it was printed. */
 interface Candidate {
@@ -45,16 +46,8 @@ const restOfRow = (hit: Hit): string => hit.row.text.slice(hit.end)
 
 /** The cell under a label, on one of the next two rows of the page. */
 const below = (layout: Layout, hit: Hit): string => {
-  const { row } = hit
-  const cell = cellAt(row, hit.start)
-  if (cell === undefined) return ""
-  const height = row.y1 - row.y0
-  for (const next of layout.rows.slice(row.order + 1, row.order + 3)) {
-    if (next.page !== row.page || next.y0 - row.y1 > 2 * height) break
-    const under = next.cells.find((c) => overlap(c, cell) > 0.3)
-    if (under !== undefined) return clean(under.text)
-  }
-  return ""
+  const under = cellBelow(layout, hit.row, hit.start)
+  return under === undefined ? "" : clean(under.text)
 }
 
 const numbers = (text: string): Array<Match> => {
@@ -109,41 +102,6 @@ const amountOf = (m: Match): { readonly amount?: number; readonly decimals?: boo
 
 const best = (list: ReadonlyArray<Candidate>): Candidate | undefined =>
   [...list].sort((a, b) => b.score - a.score || a.order - b.order)[0]
-
-// Rows whose "total" counts items rather than money.
-const COUNT_WORDS = /\b(qty|quantity|cantidad|items?|unidades|articulos|pcs|uds|lines?)\b/
-
-const SUBTOTAL: Target = { name: "subtotal", type: "float", aliases: ["sub total"], description: "" }
-
-/**
- * The total: on the first page that shows one, the largest amount next to a total label, except that a later
- * total a few cents below it is the rounded amount actually due (TOTAL 31.47, ROUNDING -0.02, TOTAL 31.45).
- * Subtotals serve only when no total label shows an amount.
- */
-const total = (layout: Layout, target: Target): string | null => {
-  const amountsNear = (t: Target, concept: Concept) =>
-    candidates(layout, t, concept).filter(
-      (c) => c.amount !== undefined && c.amount > 0 && !COUNT_WORDS.test(c.row.folded.text)
-    )
-  const found = amountsNear(target, "total")
-  const all = found.length > 0 ? found : amountsNear(SUBTOTAL, "none")
-  // The first page that shows a total: later pages are copies (ORIGINAL, DUPLICADO) or attachments.
-  const page = Math.min(...all.map((c) => c.row.page))
-  const near = all.filter((c) => c.row.page === page)
-  // Money has cents where the document prints them: an integer next to a total label is a code or a count.
-  const pool = near.some((c) => c.decimals) ? near.filter((c) => c.decimals) : near
-  const largest = [...pool].sort((a, b) => (b.amount ?? 0) - (a.amount ?? 0) || a.order - b.order)[0]
-  if (largest === undefined) return null
-  const rounded = pool
-    .filter(
-      (c) =>
-        c.order > largest.order &&
-        (c.amount ?? 0) < (largest.amount ?? 0) &&
-        (largest.amount ?? 0) - (c.amount ?? 0) <= 0.1
-    )
-    .sort((a, b) => b.order - a.order)[0]
-  return (rounded ?? largest).text
-}
 
 // Legal forms and shop words that mark a letterhead's business name.
 const BUSINESS =

@@ -1,0 +1,155 @@
+/**
+ * The total: the amount labelled as the one due. Every amount with a label on its left (or a label right above
+ * it) is ranked by that label — "amount due" phrases (TOTAL A PAGAR, Grand Total, zu zahlen, Net à payer, Te
+ * betalen…) above plain totals (Total, Summe, Totaal…) above subtotals — and dropped when the label says it is a
+ * saving, a tax, an amount tendered, change or a count (TOTAL VENTAJAS, Total IVA, Cash, Rückgeld, Total Qty).
+ * On the first page that shows one, the largest amount of the best rank wins, except that a rounded amount a few
+ * cents from it is what is actually paid (TOTAL 112.46 … ROUNDED TOTAL 112.45).
+ */
+import { findLabels, type Label, type Target } from "./labels.js"
+import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
+import { type Amount, amounts } from "./patterns.js"
+import { findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
+import { phraseTokens } from "./text.js"
+import {
+  EXCLUDING_WORDS,
+  INCLUDING_WORDS,
+  NOT_TOTAL_WORDS,
+  TAX_WORDS,
+  TOTAL_LABELS,
+  type TotalRank
+} from "./vocabulary.js"
+
+/** A rank of label: the skill's own aliases first, then the vocabulary's. */
+type Rank = "alias" | TotalRank
+
+const RANKS: ReadonlyArray<Rank> = ["alias", "due", "total", "subtotal"]
+
+const LABELS = vocabulary(TOTAL_LABELS)
+const TAX = new Set(TAX_WORDS)
+const NOT_TOTAL = new Set(NOT_TOTAL_WORDS)
+const INCLUDING = new Set(INCLUDING_WORDS)
+const EXCLUDING = new Set(EXCLUDING_WORDS)
+
+/** Tokens a label may have before it in its segment (`14 ART. TOTAL A PAGAR`) and between it and its amount. */
+const MAX_BEFORE = 3
+const MAX_BETWEEN = 4
+
+interface Candidate {
+  readonly rank: Rank
+  readonly amount: Amount
+  readonly row: Row
+  readonly order: number
+}
+
+/**
+ * The rank a segment of label tokens gives the amount after it, or undefined when it is not a total: savings,
+ * tenders, change and counts drop it; a tax word drops it unless the total includes the tax, and makes it a
+ * subtotal when the total excludes it. `cellOf` tells which cell a token is in: the label may follow a few
+ * tokens of its own cell only.
+ */
+const rankOf = (segment: ReadonlyArray<RowToken>, cellOf: (t: RowToken) => unknown): TotalRank | undefined => {
+  const hit = findPhrases(segment, LABELS).at(-1)
+  const head = segment[hit?.from ?? 0]
+  if (hit === undefined || head === undefined || segment.length - hit.to > MAX_BETWEEN) return undefined
+  const before = segment.slice(0, hit.from).filter((t) => cellOf(t) === cellOf(head))
+  if (before.length > MAX_BEFORE) return undefined
+  const label = segment.slice(hit.from - before.length)
+  let rank: TotalRank = hit.tag
+  for (let i = 0; i < label.length; i++) {
+    const word = label[i]?.text ?? ""
+    if (NOT_TOTAL.has(word)) return undefined
+    if (!TAX.has(word)) continue
+    const previous = label.slice(Math.max(0, i - 2), i).map((t) => t.text)
+    if (previous.some((w) => EXCLUDING.has(w))) rank = "subtotal"
+    else if (!previous.some((w) => INCLUDING.has(w))) return undefined
+  }
+  return rank
+}
+
+/**
+ * Amounts of a row with the rank of the label on their left (the tokens since the previous amount), and, for a
+ * label cell with no amount beside it (a header row of totals), the amount printed right under it.
+ */
+const rowCandidates = (layout: Layout, row: Row): Array<Candidate> => {
+  const list = rowTokens(row)
+  const cellOf = (t: RowToken) => cellAt(row, t.start)
+  const found = amounts(row.text)
+  const out: Array<Candidate> = []
+  let from = 0
+  for (const amount of found) {
+    const segment = list.filter((t) => t.start >= from && t.end <= amount.start)
+    from = amount.end
+    const rank = rankOf(segment, cellOf)
+    if (rank !== undefined) out.push({ rank, amount, row, order: row.order * 10_000 + amount.start })
+  }
+  row.cells.forEach((cell, k) => {
+    const start = cellStart(row, cell)
+    const end = start + cell.text.length
+    const next = row.cells[k + 1]
+    const inside = (a: { start: number; end: number }, s: number, e: number) => a.start >= s && a.end <= e
+    if (found.some((a) => inside(a, start, end))) return
+    if (
+      next !== undefined &&
+      found.some((a) => inside(a, cellStart(row, next), cellStart(row, next) + next.text.length))
+    )
+      return
+    const rank = rankOf(
+      list.filter((t) => inside(t, start, end)),
+      cellOf
+    )
+    const under = rank === undefined ? undefined : cellBelow(layout, row, start)
+    const amount = under === undefined ? undefined : amountIn(under.text)
+    if (rank !== undefined && amount !== undefined) out.push({ rank, amount, row, order: row.order * 10_000 + end })
+  })
+  return out
+}
+
+const amountIn = (text: string): Amount | undefined => {
+  const found = amounts(text)
+  return found.filter((a) => a.decimals).at(-1) ?? found.at(-1)
+}
+
+/** Amounts labelled by the skill's own aliases ("Importe a liquidar"), on their right or under them. */
+const aliasCandidates = (layout: Layout, target: Target): Array<Candidate> => {
+  const labels: ReadonlyArray<Label> = target.aliases.map((a) => ({ tokens: phraseTokens(a), strength: 1 }))
+  return findLabels(
+    layout,
+    labels.filter((l) => l.tokens.length > 0)
+  ).flatMap((hit) => {
+    const right = amountIn(hit.row.text.slice(hit.end))
+    const under = cellBelow(layout, hit.row, hit.start)
+    const amount = right ?? (under === undefined ? undefined : amountIn(under.text))
+    return amount === undefined ? [] : [{ rank: "alias" as const, amount, row: hit.row, order: hit.row.order * 10_000 }]
+  })
+}
+
+const cents = (value: number): number => Math.round(value * 100)
+
+/** The literal of the total, or null when no labelled amount qualifies. */
+export const total = (layout: Layout, target: Target): string | null => {
+  const all = [...aliasCandidates(layout, target), ...layout.rows.flatMap((row) => rowCandidates(layout, row))].filter(
+    (c) => c.amount.value > 0
+  )
+  const rank = RANKS.find((r) => all.some((c) => c.rank === r))
+  if (rank === undefined) return null
+  const ranked = all.filter((c) => c.rank === rank)
+  // The first page that shows a total: later pages are copies (ORIGINAL, DUPLICADO) or attachments.
+  const page = Math.min(...ranked.map((c) => c.row.page))
+  const near = ranked.filter((c) => c.row.page === page)
+  // Money has cents where the document prints them: an integer next to a total label is a code or a count.
+  const pool = near.some((c) => c.amount.decimals) ? near.filter((c) => c.amount.decimals) : near
+  const largest = [...pool].sort((a, b) => b.amount.value - a.amount.value || a.order - b.order)[0]
+  if (largest === undefined) return null
+  // Cash totals rounded to 5 cents: the rounded amount (by any total label) is the one paid, before or after the
+  // exact one.
+  const exact = cents(largest.amount.value)
+  const rounded = all
+    .filter((c) => c.rank !== "subtotal" && c.row.page === page && c.amount.decimals)
+    .filter((c) => {
+      const value = cents(c.amount.value)
+      return value !== exact && Math.abs(value - exact) <= 10 && value % 5 === 0 && exact % 5 !== 0
+    })
+    .sort((a, b) => b.order - a.order)[0]
+  return (rounded ?? largest).amount.text
+}

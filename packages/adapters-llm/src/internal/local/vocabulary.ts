@@ -1,0 +1,588 @@
+/**
+ * The words documents print around values, in Spanish, English, German, French, Italian, Portuguese and Dutch
+ * (folded: lower case, no accents). Data only: the rules that use them live in `totals.ts`, `dates.ts`,
+ * `numbers.ts`, `issuer.ts` and `receiptLines.ts`.
+ */
+
+/** How strongly an amount's label says "the amount due", best first; `none` labels never give the total. */
+export type TotalRank = "due" | "total" | "subtotal"
+
+/** Label phrases of amounts, by rank. A row's label takes the rank of its longest phrase. */
+export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<string>]> = [
+  [
+    "due",
+    [
+      // es
+      "total a pagar",
+      "importe a pagar",
+      "a pagar",
+      "importe total",
+      "total factura",
+      "total con iva",
+      "total iva incluido",
+      "monto total",
+      "total general",
+      // en
+      "grand total",
+      "amount due",
+      "balance due",
+      "total due",
+      "total amount",
+      "total payable",
+      "amount payable",
+      "rounded total",
+      "total rounded",
+      "total after rounding",
+      "invoice total",
+      // de
+      "zu zahlen",
+      "gesamtbetrag",
+      "gesamtsumme",
+      "endbetrag",
+      "rechnungsbetrag",
+      "zahlbetrag",
+      "summe brutto",
+      "total brutto",
+      // fr
+      "total ttc",
+      "net a payer",
+      "montant ttc",
+      "montant total",
+      "total a payer",
+      "a payer",
+      // it
+      "totale da pagare",
+      "importo totale",
+      "totale documento",
+      "totale fattura",
+      "da pagare",
+      // pt
+      "total a pagar",
+      "valor total",
+      "valor a pagar",
+      "total da fatura",
+      // nl
+      "te betalen",
+      "totaal te betalen",
+      "totaalbedrag",
+      "totaal incl"
+    ]
+  ],
+  ["total", ["total", "totales", "summe", "totale", "totaal", "somme", "nett total", "net total", "total neto"]],
+  [
+    "subtotal",
+    [
+      "subtotal",
+      "sub total",
+      "zwischensumme",
+      "sous total",
+      "subtotale",
+      "subtotaal",
+      "base imponible",
+      "total ht",
+      "total sin iva",
+      "total excl",
+      "total excluding",
+      "netto",
+      "nettobetrag",
+      "imponibile"
+    ]
+  ]
+]
+
+/** Words of taxes: a labelled amount with one is a tax, unless it says the total includes it. */
+export const TAX_WORDS: ReadonlyArray<string> = [
+  "iva",
+  "vat",
+  "gst",
+  "sst",
+  "tax",
+  "taxes",
+  "mwst",
+  "ust",
+  "steuer",
+  "tva",
+  "taxe",
+  "btw",
+  "imposta",
+  "impuesto",
+  "impuestos",
+  "imposto",
+  "cuota"
+]
+
+/**
+ * Words that make a labelled amount something other than the total: savings and discounts, the amount tendered
+ * and the payment instrument, change given back, and counts of items.
+ */
+export const NOT_TOTAL_WORDS: ReadonlyArray<string> = [
+  // savings, discounts
+  "ventajas",
+  "ahorro",
+  "ahorrado",
+  "descuento",
+  "descuentos",
+  "dto",
+  "discount",
+  "savings",
+  "saved",
+  "rabatt",
+  "ersparnis",
+  "gespart",
+  "remise",
+  "economie",
+  "sconto",
+  "risparmio",
+  "desconto",
+  "poupanca",
+  "korting",
+  "besparing",
+  "voucher",
+  "cupon",
+  "coupon",
+  "puntos",
+  "points",
+  // tendered, payment instruments
+  "efectivo",
+  "entregado",
+  "recibido",
+  "cash",
+  "tendered",
+  "bar",
+  "gegeben",
+  "especes",
+  "contanti",
+  "contant",
+  "dinheiro",
+  "tarjeta",
+  "card",
+  "karte",
+  "carte",
+  "carta",
+  "cartao",
+  "visa",
+  "mastercard",
+  "credit",
+  "debit",
+  "ec",
+  // change
+  "cambio",
+  "vuelto",
+  "change",
+  "ruckgeld",
+  "wechselgeld",
+  "rendu",
+  "resto",
+  "troco",
+  "wisselgeld",
+  // counts
+  "qty",
+  "quantity",
+  "cantidad",
+  "items",
+  "item",
+  "unidades",
+  "articulos",
+  "pcs",
+  "uds",
+  "stuck",
+  "anzahl",
+  "articles",
+  "pezzi",
+  "artikelen",
+  "lines"
+]
+
+/** Words after which a tax word describes the total rather than naming a tax amount ("Total incl. GST"). */
+export const INCLUDING_WORDS: ReadonlyArray<string> = [
+  "incl",
+  "inc",
+  "including",
+  "inclusive",
+  "includes",
+  "con",
+  "incluido",
+  "inkl",
+  "inklusive",
+  "compris",
+  "ttc",
+  "incluso",
+  "incluindo",
+  "inclusief"
+]
+
+/** Words after which a tax word makes the amount a net one ("Total excl. VAT", "Total sin IVA"). */
+export const EXCLUDING_WORDS: ReadonlyArray<string> = [
+  "excl",
+  "excluding",
+  "exclusive",
+  "ex",
+  "sin",
+  "ohne",
+  "exkl",
+  "hors",
+  "ht",
+  "escluso",
+  "sem",
+  "exclusief",
+  "before"
+]
+
+/** What a date is, by its label: the issue date, or one of the dates documents print beside it. */
+export type DateKind = "issue" | "due" | "expiry" | "period" | "delivery" | "order" | "other"
+
+/** Label words of dates by kind; a date whose nearest label has none of them is unlabelled. */
+export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string>]> = [
+  [
+    "due",
+    [
+      "vencimiento",
+      "vto",
+      "vence",
+      "due",
+      "payable",
+      "faellig",
+      "fallig",
+      "falligkeit",
+      "zahlbar",
+      "zahlungsziel",
+      "echeance",
+      "scadenza",
+      "vencimento",
+      "vervaldatum",
+      "verval",
+      "uiterlijk"
+    ]
+  ],
+  [
+    "expiry",
+    [
+      "cae",
+      "cai",
+      "caducidad",
+      "expiry",
+      "expires",
+      "expiration",
+      "exp",
+      "valid",
+      "validez",
+      "gultig",
+      "validite",
+      "validita",
+      "validade",
+      "geldig",
+      "mhd"
+    ]
+  ],
+  [
+    "period",
+    [
+      "periodo",
+      "period",
+      "desde",
+      "hasta",
+      "from",
+      "until",
+      "zeitraum",
+      "leistungszeitraum",
+      "abrechnungszeitraum",
+      "periode",
+      "du",
+      "au",
+      "dal",
+      "al",
+      "van",
+      "tot",
+      "billing",
+      "service",
+      "servicio"
+    ]
+  ],
+  [
+    "delivery",
+    ["entrega", "delivery", "shipped", "shipping", "liefer", "lieferdatum", "livraison", "consegna", "levering"]
+  ],
+  ["order", ["pedido", "order", "bestell", "bestelldatum", "commande", "ordine", "encomenda", "bestelling", "orden"]],
+  [
+    "other",
+    ["nacimiento", "birth", "geburtsdatum", "inicio", "start", "beginn", "debut", "inizio", "alta", "impresion"]
+  ],
+  [
+    "issue",
+    [
+      "fecha",
+      "emision",
+      "emitido",
+      "expedicion",
+      "date",
+      "dated",
+      "issued",
+      "datum",
+      "rechnungsdatum",
+      "belegdatum",
+      "ausstellungsdatum",
+      "data",
+      "emissione",
+      "emissao",
+      "factuurdatum",
+      "invoice",
+      "factura",
+      "rechnung",
+      "facture",
+      "fattura",
+      "fatura",
+      "factuur"
+    ]
+  ]
+]
+
+/** Languages whose numeric dates are always day first. */
+export const DAY_FIRST_WORDS: ReadonlyArray<string> = [
+  "fecha",
+  "factura",
+  "datum",
+  "rechnung",
+  "summe",
+  "facture",
+  "fattura",
+  "fatura",
+  "factuur",
+  "totaal",
+  "totale",
+  "iva",
+  "mwst",
+  "tva",
+  "btw"
+]
+
+/**
+ * Nouns of the documents whose number a field asks for. A number label is one of them with a number word
+ * (`Factura Nº`, `Invoice No`, `Nº de factura`) or a compound that says both (`Rechnungsnummer`).
+ */
+export const DOCUMENT_NOUNS: ReadonlyArray<string> = [
+  "factura",
+  "fact",
+  "comprobante",
+  "comp",
+  "cpbte",
+  "ticket",
+  "recibo",
+  "boleta",
+  "albaran",
+  "nota",
+  "invoice",
+  "inv",
+  "receipt",
+  "bill",
+  "doc",
+  "document",
+  "documento",
+  "rechnung",
+  "beleg",
+  "bon",
+  "quittung",
+  "facture",
+  "fattura",
+  "fatura",
+  "factuur",
+  "bonnr",
+  "transaction",
+  "trans",
+  "folio",
+  "serie"
+]
+
+/** One-word labels that say "document number" on their own. */
+export const NUMBER_COMPOUNDS: ReadonlyArray<string> = [
+  "rechnungsnummer",
+  "rechnungsnr",
+  "rechnungs",
+  "belegnummer",
+  "belegnr",
+  "bonnummer",
+  "factuurnummer",
+  "factuurnr",
+  "numfactura",
+  "invoiceno",
+  "invno",
+  "folio"
+]
+
+/** Number words, after folding and `canonical` (which turns nº, nro, num, number, nr, # into `no`). */
+export const NUMBER_WORDS: ReadonlyArray<string> = ["no", "nummer", "numero", "n", "nr", "ref", "id"]
+
+/** Words that make a number label name another document's number (an order, a customer, a delivery). */
+export const OTHER_NUMBER_WORDS: ReadonlyArray<string> = [
+  "orden",
+  "order",
+  "pedido",
+  "bestell",
+  "bestellung",
+  "commande",
+  "ordine",
+  "encomenda",
+  "bestelling",
+  "cliente",
+  "customer",
+  "client",
+  "kunde",
+  "kunden",
+  "klant",
+  "socio",
+  "member",
+  "cuenta",
+  "account",
+  "konto",
+  "compte",
+  "conto",
+  "conta",
+  "rekening",
+  "remito",
+  "delivery",
+  "lieferschein",
+  "livraison",
+  "tel",
+  "telefono",
+  "phone",
+  "fax",
+  "cae",
+  "cai",
+  "afip",
+  "caja",
+  "kasse",
+  "terminal",
+  "pos",
+  "tpv",
+  "mesa",
+  "table",
+  "tisch",
+  "page",
+  "pagina",
+  "seite"
+]
+
+/** Legal forms of companies (folded, dots and spaces removed): evidence that a line names a business. */
+export const LEGAL_FORMS: ReadonlyArray<string> = [
+  "sa",
+  "sau",
+  "sl",
+  "slu",
+  "srl",
+  "sas",
+  "sc",
+  "scp",
+  "sdnbhd",
+  "bhd",
+  "sb",
+  "gmbh",
+  "ag",
+  "kg",
+  "ohg",
+  "ug",
+  "ek",
+  "sarl",
+  "eurl",
+  "snc",
+  "spa",
+  "sapa",
+  "srls",
+  "lda",
+  "ltda",
+  "bv",
+  "nv",
+  "vof",
+  "ltd",
+  "limited",
+  "llc",
+  "llp",
+  "inc",
+  "corp",
+  "plc",
+  "co"
+]
+
+/** Words of a tax status or a tax registration, never a business name (Argentina's IVA conditions and the like). */
+export const TAX_STATUS_WORDS: ReadonlyArray<string> = [
+  "responsable",
+  "inscripto",
+  "inscrito",
+  "monotributo",
+  "monotributista",
+  "exento",
+  "consumidor",
+  "condicion",
+  "iva",
+  "ingresos",
+  "brutos",
+  "actividades",
+  "cuit",
+  "cif",
+  "nif",
+  "vat",
+  "gst",
+  "ust",
+  "steuernummer",
+  "ustid",
+  "siret",
+  "siren",
+  "tva",
+  "piva",
+  "btw",
+  "kvk",
+  "regime",
+  "regimen"
+]
+
+/** Words of an address line (a street, a unit, a postcode word), never a business name. */
+export const ADDRESS_WORDS: ReadonlyArray<string> = [
+  "calle",
+  "c",
+  "avda",
+  "avenida",
+  "av",
+  "plaza",
+  "pza",
+  "paseo",
+  "camino",
+  "carretera",
+  "ctra",
+  "poligono",
+  "piso",
+  "local",
+  "jalan",
+  "jln",
+  "lorong",
+  "taman",
+  "lot",
+  "street",
+  "st",
+  "road",
+  "rd",
+  "avenue",
+  "ave",
+  "lane",
+  "suite",
+  "floor",
+  "strasse",
+  "str",
+  "weg",
+  "platz",
+  "allee",
+  "gasse",
+  "rue",
+  "boulevard",
+  "bd",
+  "chemin",
+  "via",
+  "viale",
+  "piazza",
+  "corso",
+  "rua",
+  "travessa",
+  "largo",
+  "straat",
+  "laan",
+  "plein",
+  "gracht",
+  "postbus"
+]

@@ -1,0 +1,96 @@
+import { assert, describe, it } from "@effect/vitest"
+import type { Target } from "../../../src/internal/local/labels.js"
+import { layout } from "../../../src/internal/local/layout.js"
+import { total } from "../../../src/internal/local/totals.js"
+import { type Cell, document, page } from "../../support/documents.js"
+
+const TOTAL: Target = { name: "total", type: "float", aliases: [], description: "" }
+
+/** Rows of a label cell and an amount cell at the right margin. */
+const lines = (...pairs: ReadonlyArray<readonly [string, string]>): ReadonlyArray<ReadonlyArray<Cell>> =>
+  pairs.map(([label, amount]) => [
+    [40, label],
+    [330, amount]
+  ])
+
+const totalOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>, target: Target = TOTAL) =>
+  total(layout(document([page(1, rows)])), target)
+
+describe("totals", () => {
+  it("Carrefour: TOTAL A PAGAR over the savings total, the subtotal and discounts", () => {
+    const rows = lines(
+      ["SUBTOTAL", "30,47"],
+      ["DTO. CHEQUE AHORRO", "-21,68"],
+      ["14 ART. TOTAL A PAGAR :", "5,30"],
+      ["ACUMULADO CLUB:", "0,30"],
+      ["TOTAL VENTAJAS EN ESTA COMPRA:", "25,47"],
+      ["CAMBIO RECIBIDO", "0,00"]
+    )
+    assert.strictEqual(totalOf(rows), "5,30")
+  })
+
+  it("German receipts: zu zahlen and Summe, not Bar or Rückgeld", () => {
+    assert.strictEqual(totalOf(lines(["Summe", "7,16"], ["Bar", "10,00"], ["Rückgeld", "2,84"])), "7,16")
+    assert.strictEqual(
+      totalOf(lines(["Zwischensumme", "8,00"], ["zu zahlen", "7,16"], ["Gegeben Bar", "20,00"], ["Rückgeld", "12,84"])),
+      "7,16"
+    )
+  })
+
+  it("amount-due labels in each language rank above a larger plain total or subtotal", () => {
+    const cases: ReadonlyArray<readonly [string, string]> = [
+      ["Importe total", "121,00"],
+      ["Grand Total", "121.00"],
+      ["Gesamtbetrag", "121,00"],
+      ["Total TTC", "121,00"],
+      ["Net à payer", "121,00"],
+      ["Totale da pagare", "121,00"],
+      ["Total a pagar", "121,00"],
+      ["Te betalen", "121,00"]
+    ]
+    for (const [label, amount] of cases) {
+      const rows = lines(["Sous-total / Subtotal", "150,00"], [label, amount], ["Efectivo / Cash / Espèces", "200,00"])
+      assert.strictEqual(totalOf(rows), amount, label)
+    }
+  })
+
+  it("taxes are not the total unless the total includes them; a total without them is a subtotal", () => {
+    const rows = lines(["Total excl. VAT", "100,00"], ["Total VAT", "21,00"], ["Total incl. VAT", "121,00"])
+    assert.strictEqual(totalOf(rows), "121,00")
+    assert.strictEqual(totalOf(lines(["Total IVA", "21,00"], ["Total sin IVA", "100,00"])), "100,00")
+    assert.strictEqual(totalOf(lines(["Totaal", "12,10"], ["BTW 21%", "2,10"])), "12,10")
+  })
+
+  it("SROIE: the rounded total, printed before or after the exact one", () => {
+    assert.strictEqual(
+      totalOf(lines(["TOTAL INCL. GST", "112.46"], ["ROUNDING ADJ", "-0.01"], ["TOTAL", "112.45"])),
+      "112.45"
+    )
+    assert.strictEqual(
+      totalOf(lines(["ROUNDED TOTAL (RM):", "112.45"], ["TOTAL SALES (INCL GST)", "112.46"], ["CASH", "120.00"])),
+      "112.45"
+    )
+  })
+
+  it("a header row of totals with the amounts under it; counts and sentences are not totals", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [40, "Subtotal"],
+        [200, "I.V.A."],
+        [330, "TOTAL"]
+      ],
+      [
+        [40, "100.000,00"],
+        [200, "21.000,00"],
+        [330, "121.000,00"]
+      ]
+    ]
+    assert.strictEqual(totalOf(rows), "121.000,00")
+    assert.isNull(totalOf(lines(["TOTAL QTY:", "3"], ["GST included in the total of this bill", "7,00"])))
+  })
+
+  it("the skill's own alias ranks first", () => {
+    const target: Target = { ...TOTAL, aliases: ["Importe a liquidar"] }
+    assert.strictEqual(totalOf(lines(["Total", "90,00"], ["Importe a liquidar", "75,00"]), target), "75,00")
+  })
+})
