@@ -170,6 +170,39 @@ describe("GET /v1/extractions/{id} and /detailed", () => {
   )
 
   it(
+    "shows the reader's degraded pages in the detailed read (extension), and only there",
+    withApp(async (app) => {
+      const degradedPages = [
+        { page: 255, reason: "an image (10630 × 10630 pixels, 113 MP) over the limit of 100 MP left out" }
+      ]
+      const base = Fixtures.completedExtraction()
+      const done = putExtraction(app, { ...base, result: { ...base.result!, degradedPages } })
+      const detailed = (await read(await get(app, `/v1/extractions/${done.id}/detailed`))).body
+      expect(detailed).toMatchObject({ num_pages: 1, degraded_pages: degradedPages })
+      expect((await read(await get(app, `/v1/extractions/${done.id}`))).body).not.toHaveProperty("degraded_pages")
+      // Results without degraded pages (and those stored before they were recorded) carry no member.
+      const whole = putExtraction(app, Fixtures.completedExtraction({ id: TestIds.uuid(900) }))
+      expect((await read(await get(app, `/v1/extractions/${whole.id}/detailed`))).body).not.toHaveProperty(
+        "degraded_pages"
+      )
+      // The OpenAPI document tags the member as an extension the way it tags `offset`: "Extension: " first.
+      type Node = { properties?: Record<string, { description?: string }> } & Record<string, unknown>
+      const find = (node: unknown): Node | undefined => {
+        if (typeof node !== "object" || node === null) return undefined
+        if ((node as Node).properties?.degraded_pages !== undefined) return node as Node
+        for (const child of Object.values(node)) {
+          const found = find(child)
+          if (found !== undefined) return found
+        }
+        return undefined
+      }
+      const spec = (await read(await app.fetch("/openapi.json"))).body as { paths: Record<string, unknown> }
+      const member = find(spec.paths["/v1/extractions/{extraction_id}/detailed"])
+      expect(member?.properties?.degraded_pages?.description).toMatch(/^Extension: /)
+    })
+  )
+
+  it(
     "omits fields and usage while queued",
     withApp(async (app) => {
       const queued = putExtraction(app, Fixtures.extraction())
