@@ -4,12 +4,15 @@
  * skill). Page images go as `image_url` data URLs for `ocr_pdf`; `pdf_only` sends the PDF as a `file` part where the
  * server takes one (`pdfInput`, on by default), else the pages' text. `baseURL` makes it work with Azure OpenAI's
  * v1 API, vLLM, Ollama or OpenRouter. Documents over the budget (20 MB, 50 images by default) are split by pages.
+ * Token log-probabilities are asked for (`logprobs: true`) and give each literal the model's certainty; a model or
+ * server that refuses them with a 400 is asked again without, and not asked for them again.
  */
 import { type Extractor, Ports } from "@legible/core"
 import { Config, Effect, Layer, type Redacted } from "effect"
 import OpenAI from "openai"
 import type { Chunk, Part } from "./internal/content.js"
 import * as Flow from "./internal/flow.js"
+import { literalCertainty } from "./internal/logprobs.js"
 import * as Prompt from "./internal/prompt.js"
 import * as Resilience from "./internal/resilience.js"
 import * as SkillSchema from "./internal/skillSchema.js"
@@ -30,6 +33,8 @@ export interface Options extends ProviderOptions {
   readonly headers?: Readonly<Record<string, string>> | undefined
   /** Sent only when set. */
   readonly temperature?: number | undefined
+  /** Whether to ask for token log-probabilities (the extractor's certainty of each value). Default true. */
+  readonly logprobs?: boolean | undefined
 }
 
 /** The default model pattern. */
@@ -79,6 +84,10 @@ const turn = (
   return {
     outcome: refused ? "refused" : choice?.finish_reason === "length" ? "truncated" : "answer",
     output: content === null ? { _tag: "Unusable", why: "the answer had no content" } : parse(content),
+    certainty:
+      content === null || choice?.logprobs?.content == null
+        ? undefined
+        : literalCertainty(content, choice.logprobs.content),
     refusal: refusal ?? "",
     tokens: { prompt: completion.usage?.prompt_tokens ?? 0, response: completion.usage?.completion_tokens ?? 0 },
     followUp: (text) => [...messages, { role: "assistant", content: content ?? "" }, { role: "user", content: text }]
@@ -87,9 +96,13 @@ const turn = (
 
 const toFailure = Resilience.sdkFailure(OpenAI)
 
+/** Whether a server refused the request for its `logprobs` (reasoning models, some compatible servers). */
+const refusesLogprobs = (error: unknown): boolean =>
+  error instanceof OpenAI.APIError && error.status === 400 && /logprob/i.test(error.message)
+
 /** The conversation of one request: the skill as the strict response format, the document in the user turn. */
 const dialogue =
-  (client: OpenAI, options: Options) =>
+  (client: OpenAI, options: Options, withoutLogprobs: Set<string>) =>
   (request: Extractor.ExtractRequest): Flow.Dialogue<Array<MessageParam>, OpenAI.Chat.ChatCompletion> => {
     const system = Prompt.system(request.skill, "json")
     const schema = JSON.parse(JSON.stringify(SkillSchema.fromFields(request.skill.fields))) as Record<string, unknown>
@@ -99,20 +112,27 @@ const dialogue =
         { role: "system", content: system },
         { role: "user", content: userContent(chunk, index, count, request.document.numPages) }
       ],
-      request: (messages, maxTokens, sdkOptions) =>
-        client.chat.completions.create(
-          {
-            model: request.model,
-            messages,
-            response_format: {
-              type: "json_schema",
-              json_schema: { name: SkillSchema.TOOL_NAME, strict: true, schema }
-            },
-            [lengthParameter]: maxTokens,
-            ...(options.temperature === undefined ? {} : { temperature: options.temperature })
+      request: async (messages, maxTokens, sdkOptions) => {
+        const body = {
+          model: request.model,
+          messages,
+          response_format: {
+            type: "json_schema" as const,
+            json_schema: { name: SkillSchema.TOOL_NAME, strict: true, schema }
           },
-          sdkOptions
-        ),
+          [lengthParameter]: maxTokens,
+          ...(options.temperature === undefined ? {} : { temperature: options.temperature })
+        }
+        if (options.logprobs === false || withoutLogprobs.has(request.model))
+          return client.chat.completions.create(body, sdkOptions)
+        try {
+          return await client.chat.completions.create({ ...body, logprobs: true }, sdkOptions)
+        } catch (error) {
+          if (!refusesLogprobs(error)) throw error
+          withoutLogprobs.add(request.model)
+          return client.chat.completions.create(body, sdkOptions)
+        }
+      },
       turn
     }
   }
@@ -129,8 +149,15 @@ export const make = (options: Options): Effect.Effect<Ports.FieldExtractor["Serv
       webhookSecret: null,
       ...(options.headers === undefined ? {} : { defaultHeaders: { ...options.headers } })
     })
+    // Models that refused log-probabilities once are not asked for them again.
+    const withoutLogprobs = new Set<string>()
     return Effect.map(Resilience.caller("OpenAI", settings, toFailure), (caller) =>
-      Flow.extractor(caller, options.models ?? models, { pdf: options.pdfInput ?? true }, dialogue(client, options))
+      Flow.extractor(
+        caller,
+        options.models ?? models,
+        { pdf: options.pdfInput ?? true },
+        dialogue(client, options, withoutLogprobs)
+      )
     )
   })
 

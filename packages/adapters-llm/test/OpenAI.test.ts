@@ -122,6 +122,55 @@ describe("OpenAI: wire details", () => {
     })
   )
 
+  it.live("asks for log-probabilities and gives each value the model's certainty", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeOpenAI.make
+      const extractor = yield* harness.extractor(fake.url, fast)
+      yield* fake.script(FakeOpenAI.withCertainty(FakeOpenAI.json(answer), { [answer.total]: 0.55 }))
+      const result = yield* extractor.extract(request(skill, document([invoicePage()]), { model: "gpt-4o" }))
+      const [sent] = yield* fake.requests
+      assert.strictEqual(at(sent?.body, "logprobs"), true)
+      assert.closeTo(result.certainty?.get(answer.total) ?? 0, 0.55, 0.001)
+      assert.isAbove(result.certainty?.get(answer.numero) ?? 0, 0.99)
+      assert.isAbove(result.certainty?.get(answer.lineas[0]?.descripcion ?? "") ?? 0, 0.99)
+    })
+  )
+
+  it.live("a model that refuses log-probabilities is asked again without, and not asked for them again", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeOpenAI.make
+      const extractor = yield* harness.extractor(fake.url, fast)
+      const extract = extractor.extract(request(skill, document([invoicePage()]), { model: "o3" }))
+      yield* fake.script(
+        FakeOpenAI.error(400, "logprobs are not supported with reasoning models", { code: "unsupported_parameter" }),
+        FakeOpenAI.json(answer),
+        FakeOpenAI.json(answer)
+      )
+      const first = yield* extract
+      assert.deepStrictEqual(first.values, answer)
+      assert.isUndefined(first.certainty)
+      yield* extract
+      const sent = yield* fake.requests
+      assert.deepStrictEqual(
+        sent.map((r) => at(r.body, "logprobs")),
+        [true, undefined, undefined]
+      )
+    })
+  )
+
+  it.live("another 400 is not taken for a refusal of log-probabilities", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeOpenAI.make
+      const extractor = yield* harness.extractor(fake.url, fast)
+      yield* fake.script(FakeOpenAI.error(400, "Invalid schema for response_format"))
+      const failure = yield* Effect.flip(
+        extractor.extract(request(skill, document([invoicePage()]), { model: "gpt-4o" }))
+      )
+      assert.strictEqual(failure.reason, "Rejected")
+      assert.lengthOf(yield* fake.requests, 1)
+    })
+  )
+
   it.live("supports gpt-*, o1/o3/o4… by default", () =>
     Effect.gen(function* () {
       const extractor = yield* OpenAI.make({ apiKey: Redacted.make("k") })

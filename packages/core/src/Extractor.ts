@@ -48,4 +48,10 @@ export interface ExtractRequest {
 export interface ExtractResponse {
   readonly values: ExtractedFields
   readonly usage: Usage
+  /**
+   * The extractor's own probability that it wrote each literal right, by literal (trimmed, as in `values`): token
+   * log-probabilities for models that give them, label evidence for the local rules. Absent when the extractor
+   * cannot tell (e.g. Anthropic), and a literal may be missing from it.
+   */
+  readonly certainty?: ReadonlyMap<string, number> | undefined
 }

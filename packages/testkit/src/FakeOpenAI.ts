@@ -2,6 +2,9 @@
  * A fake OpenAI-compatible Chat Completions API on loopback (`POST …/chat/completions` under any base path, as with
  * OpenAI, Azure, vLLM or Ollama), speaking the real wire format: scripted JSON content, prose, truncation
  * (`finish_reason: "length"`), refusals, error statuses with `retry-after`, or no answer; every request body is kept.
+ * A request with `logprobs: true` gets `choices[].logprobs.content` as OpenAI sends it: the content cut into tokens,
+ * each with its log-probability and UTF-8 bytes; the literals a reply names in `certainty` carry that probability,
+ * the rest are near-certain.
  * Point the SDK at it with `baseURL: fake.url`.
  */
 import { Context, type Effect, Layer, type Scope } from "effect"
@@ -22,6 +25,8 @@ export type Reply =
       readonly refusal: string | null
       readonly finishReason: "stop" | "length" | "content_filter"
       readonly usage: Usage
+      /** The model's probability of these string values (by literal); every other token is near-certain. */
+      readonly certainty?: Readonly<Record<string, number>> | undefined
     }
   | {
       readonly _tag: "Error"
@@ -44,6 +49,48 @@ export const json = (value: unknown, usage: Usage = defaultUsage): Reply => ({
   finishReason: "stop",
   usage
 })
+
+/** The same answer with these probabilities for its string values (see `Reply`'s `certainty`). */
+export const withCertainty = (reply: Reply, certainty: Readonly<Record<string, number>>): Reply =>
+  reply._tag === "Message" ? { ...reply, certainty } : reply
+
+/** The log-probability of a token nothing made doubtful. */
+const SURE = -0.0001
+
+/**
+ * The content cut into tokens the way a BPE tokenizer roughly does (up to 4 letters, up to 3 digits, a run of
+ * spaces, any other character alone), each literal of `certainty` sharing the log of its probability among the
+ * tokens of its body and closing quote.
+ */
+export const tokenLogprobs = (content: string, certainty: Readonly<Record<string, number>> = {}) => {
+  const doubtful: Array<{ readonly from: number; readonly to: number; readonly logprob: number }> = []
+  for (const [literal, p] of Object.entries(certainty)) {
+    const quoted = JSON.stringify(literal)
+    for (let at = content.indexOf(quoted); at >= 0; at = content.indexOf(quoted, at + 1))
+      doubtful.push({ from: at + 1, to: at + quoted.length, logprob: Math.log(p) })
+  }
+  const tokens = [...content.matchAll(/\p{L}{1,4}|\p{N}{1,3}|\s+|[\s\S]/gu)].map((m) => ({
+    token: m[0],
+    from: m.index,
+    to: m.index + m[0].length
+  }))
+  return tokens.map((t) => {
+    const span = doubtful.find((d) => t.from < d.to && t.to > d.from)
+    const share = span === undefined ? 0 : tokens.filter((u) => u.from < span.to && u.to > span.from).length
+    return {
+      token: t.token,
+      logprob: span === undefined ? SURE : span.logprob / share,
+      bytes: [...Buffer.from(t.token, "utf8")],
+      top_logprobs: []
+    }
+  })
+}
+
+const asksLogprobs = (request: FakeServer.RecordedRequest) =>
+  typeof request.body === "object" &&
+  request.body !== null &&
+  "logprobs" in request.body &&
+  request.body.logprobs === true
 
 /** An answer whose content is this text as is (prose, or malformed JSON). */
 export const content = (text: string, usage: Usage = defaultUsage): Reply => ({
@@ -128,7 +175,10 @@ const render = (reply: Reply, request: FakeServer.RecordedRequest, index: number
         {
           index: 0,
           message: { role: "assistant", content: reply.content, refusal: reply.refusal, annotations: [] },
-          logprobs: null,
+          logprobs:
+            asksLogprobs(request) && reply.content !== null
+              ? { content: tokenLogprobs(reply.content, reply.certainty), refusal: null }
+              : null,
           finish_reason: reply.finishReason
         }
       ],

@@ -6,6 +6,7 @@
 import { Extractor, Ports, type Skill } from "@legible/core"
 import { Clock, Effect } from "effect"
 import { type Capabilities, type Chunk, chunks } from "./content.js"
+import { mergeCertainty } from "./logprobs.js"
 import * as Output from "./output.js"
 import { type Caller, call, type RequestOptions } from "./resilience.js"
 
@@ -26,6 +27,8 @@ export interface Turn<M> {
   /** What the model said when it refused. */
   readonly refusal: string
   readonly tokens: Tokens
+  /** The model's probability of each literal it wrote (`logprobs.ts`), when the provider gives one. */
+  readonly certainty?: ReadonlyMap<string, number> | undefined
   /** The conversation so far, this answer, and a user message with `text` (the repair request). */
   followUp(text: string): M
 }
@@ -55,7 +58,11 @@ const runChunk = <M, A>(
   fields: ReadonlyArray<Skill.SkillField>,
   messages: M
 ): Effect.Effect<
-  { readonly values: Extractor.ExtractedFields; readonly tokens: ReadonlyArray<Tokens> },
+  {
+    readonly values: Extractor.ExtractedFields
+    readonly tokens: ReadonlyArray<Tokens>
+    readonly certainty: ReadonlyMap<string, number> | undefined
+  },
   Extractor.ExtractorError
 > =>
   Effect.gen(function* () {
@@ -90,14 +97,18 @@ const runChunk = <M, A>(
     }
     if (turn.outcome === "refused") return yield* refused(provider, turn)
     const first = checked(fields, turn)
-    if (first.problems.length === 0) return { values: first.values, tokens }
+    if (first.problems.length === 0) return { values: first.values, tokens, certainty: turn.certainty }
 
     yield* Effect.logWarning(`${provider}: ${first.problems.length} problem(s) in the answer; one repair round`)
     const repair = yield* ask(turn.followUp(Output.repairMessage(first.problems)), settings.maxTokensRetry)
     if (repair.outcome === "refused") return yield* refused(provider, repair)
     // A truncated repair is no repair: the first answer stands, its wrong parts empty.
-    if (repair.outcome === "truncated") return { values: first.values, tokens }
-    return { values: Output.afterRepair(fields, first, checked(fields, repair)), tokens }
+    if (repair.outcome === "truncated") return { values: first.values, tokens, certainty: turn.certainty }
+    return {
+      values: Output.afterRepair(fields, first, checked(fields, repair)),
+      tokens,
+      certainty: mergeCertainty([turn.certainty, repair.certainty])
+    }
   })
 
 /** Runs an extraction through a provider's dialogue: chunks in parallel (bounded by the provider's semaphore). */
@@ -124,6 +135,7 @@ export const extract = <M, A>(
     const prompt = tokens.reduce((sum, t) => sum + t.prompt, 0)
     const response = tokens.reduce((sum, t) => sum + t.response, 0)
     const finished = yield* Clock.currentTimeMillis
+    const certainty = mergeCertainty(results.map((r) => r.certainty))
     return {
       values: Output.mergeParts(
         request.skill.fields,
@@ -135,7 +147,8 @@ export const extract = <M, A>(
         response_tokens: response,
         duration: (finished - started) / 1000,
         model: request.model
-      }
+      },
+      ...(certainty === undefined ? {} : { certainty })
     }
   })
 
