@@ -15,7 +15,7 @@ import {
   Worker
 } from "@legible/core"
 import { Fake, Fixtures, Memory, TestIds, TestTime } from "@legible/testkit"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Logger, References } from "effect"
 import { TestClock } from "effect/testing"
 
 /** The invoice as a reader would give it: one page of words laid out on lines (6 pt per character). */
@@ -208,6 +208,41 @@ describe("Processing", () => {
       assert.strictEqual(calls.extracts[0]?.mode, "ocr_pdf")
       assert.strictEqual(calls.extracts[0]?.model, "local")
       assert.deepStrictEqual(calls.extracts[0]?.original, Fixtures.DOCUMENT)
+    })
+  )
+
+  it.effect("the reader's degraded pages reach the detailed read and are logged at info with the extraction", () =>
+    Effect.gen(function* () {
+      const degradedPages = [{ page: 1, reason: "an image over the limit of 100 MP left out of the OCR render" }]
+      const lines: Array<{ level: string; message: unknown; annotations: Record<string, unknown> }> = []
+      const logs = Logger.layer([
+        Logger.make(({ logLevel, message, fiber }) => {
+          lines.push({
+            level: logLevel,
+            message: Array.isArray(message) ? message[0] : message,
+            annotations: { ...fiber.getRef(References.CurrentLogAnnotations) }
+          })
+        })
+      ])
+      const { detailed, plain } = yield* submitAndProcess({
+        read: () => Effect.succeed({ ...invoiceDocument(), degradedPages })
+      }).pipe(Effect.provide(logs))
+      assert.strictEqual(detailed.status, "completado")
+      assert.deepStrictEqual(detailed.degraded_pages, degradedPages)
+      assert.notProperty(plain, "degraded_pages")
+      const logged = lines.filter((line) => line.message === "page degraded")
+      assert.deepStrictEqual(
+        logged.map((line) => [
+          line.level,
+          line.annotations.extractionId,
+          line.annotations.page,
+          line.annotations.reason
+        ]),
+        [["Info", detailed.id, 1, degradedPages[0]!.reason]]
+      )
+      // A read with none stores none.
+      const whole = yield* submitAndProcess({})
+      assert.notProperty(whole.detailed, "degraded_pages")
     })
   )
 
