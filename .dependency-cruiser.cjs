@@ -31,6 +31,14 @@ module.exports = {
       to: { path: "^(packages|tools)/", pathNot: "^packages/core/" }
     },
     {
+      name: "bench-generator-apart-from-local-rules",
+      severity: "error",
+      comment:
+        "The local benchmark's generator writes its own vocabulary: it must not see the extractor's rules it judges.",
+      from: { path: "^packages/adapters-llm/bench/generator/" },
+      to: { path: "^packages/adapters-llm/(src|dist)/internal/local/" }
+    },
+    {
       name: "not-to-unresolvable",
       severity: "error",
       comment: "An import that does not resolve (a closed `./internal/*` export, a typo).",

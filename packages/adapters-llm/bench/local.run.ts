@@ -1,136 +1,230 @@
 /**
- * Accuracy of the `local` extractor on real documents, per field:
- * - SROIE receipts (company, date, address, total), from the ground-truth OCR lines, scored as SROIE does (exact
- *   match after whitespace normalisation);
- * - Argentine invoices (issuer CUIT, invoice number, date, total), from the PDFs' text layer, scored on the value
- *   the literal stands for (digits of the CUIT, the number's last group, the day-first date, the amount), which is
- *   what the typed parsing downstream turns each literal into.
- * Also the time per document next to a baseline measured in the same run (building the rows and cells alone).
- * Run: `npm run bench -w @legible/adapters-llm`. Skips, saying so, when the data folder is absent.
+ * Accuracy of the `local` extractor on documents its rules were not written against, per set, per half and per
+ * field: precision (right / filled) and recall (right / present, "present" meaning the truth is printed on the
+ * document), with counts. Every set is split in two in a fixed order (sorted ids; generated documents by index):
+ * tune the rules on the first half only, and judge them on the second.
+ *
+ * Sets (real ones read by path under `LEGIBLE_DATA`, default `../shared/data`; each skips, saying so, when absent):
+ * - SROIE receipts (company, date, address, total) from the ground-truth OCR lines, and from our OCR of the images;
+ * - invoices-ar (issuer CUIT, issuer, number, date, total), read by the ocr-onnx reader (text layer; OCR for the
+ *   scan `factura1475`);
+ * - receipts-es (date, total, store, line items), invoice2data (issuer, number, date, total; every PDF and
+ *   `Orlen.txt` as text), receipts-de (date, total; OCR of the scans);
+ * - a generated set (`generator/`): seeded invoices and receipts in es, en, de, fr, it, pt and nl rendered to PDF
+ *   and read from their text layer, and a few per language rasterised and read by OCR.
+ * Values are compared as what they stand for (`scoring.ts`: dates as calendar dates, amounts as numbers, numbers and
+ * names normalised). Also the time per document next to a baseline measured in the same run (rows and cells alone).
+ *
+ * Run: `npm run bench -w @legible/adapters-llm` (from the repository root). Options (environment):
+ * - `LEGIBLE_DATA=<dir>`: another data root with the same layout;
+ * - `BENCH_VERBOSE=1`: print the misses of the first half; `BENCH_VERBOSE=all`: of both halves;
+ * - `BENCH_OCR=0`: skip OCR reads (SROIE images, receipts-de, the generated OCR subset);
+ * - `BENCH_CACHE=0`: read every document again instead of using `node_modules/.cache/legible-bench/`;
+ * - `BENCH_GENERATED=<n>`: documents per language in the generated set (default 40), `BENCH_GENERATED_OCR=<n>` of
+ *   them per language also read by OCR (default 5); `BENCH_SEED=<n>`: the generator's seed (default 17).
  */
 import { readFileSync } from "node:fs"
 import { it } from "@effect/vitest"
 import type { Document, Skill } from "@legible/core"
 import { layout } from "../src/internal/local/layout.js"
-import { amountValue } from "../src/internal/local/patterns.js"
 import * as Local from "../src/Local.js"
 import {
   DATA,
-  type InvoiceArTruth,
+  type Entry,
+  invoice2data,
   invoicesAr,
-  type OtherTruth,
-  others,
-  type Sample,
-  type SroieTruth,
-  sroie
+  receiptsDe,
+  receiptsEs,
+  sroieImages,
+  sroieLines
 } from "./datasets.js"
-import { openReader } from "./ocr.js"
+import { generatedSet } from "./generated.js"
+import { cachedReader, ocrEnabled, type ReadResult } from "./ocr.js"
+import { halves, type Scored, table } from "./report.js"
+import { decimalSeparatorOf } from "./scoring.js"
+import { type ItemNames, judge } from "./truth.js"
 
 const log = (line: string) => process.stdout.write(`${line}\n`)
-const verbose = process.env.BENCH_VERBOSE === "1"
 
-const field = (name: string, order: number, type: Skill.SkillField["type"], description: string): Skill.SkillField => ({
+const simple = (
+  name: string,
+  order: number,
+  type: Skill.SkillField["type"],
+  description: string,
+  aliases: ReadonlyArray<string> = []
+): Skill.SkillField => ({ name, order, type, isList: false, description, aliases })
+
+const items = (
+  name: string,
+  order: number,
+  description: string,
+  sub: ItemNames,
+  descriptions: ReadonlyArray<string>
+) => ({
   name,
   order,
-  type,
-  isList: false,
+  type: "object" as const,
+  isList: true,
   description,
-  aliases: []
+  aliases: [],
+  fields: [
+    simple(sub.description, 1, "string", descriptions[0] ?? ""),
+    simple(sub.quantity, 2, "float", descriptions[1] ?? ""),
+    simple(sub.unitPrice, 3, "float", descriptions[2] ?? ""),
+    simple(sub.lineTotal, 4, "float", descriptions[3] ?? "")
+  ]
 })
 
-const sroieFields: ReadonlyArray<Skill.SkillField> = [
-  field("company", 1, "string", "Company (seller) name"),
-  field("date", 2, "date", "Date of the receipt"),
-  field("address", 3, "string", "Address of the company"),
-  field("total", 4, "float", "Total amount paid")
+const ENGLISH_ITEMS: ItemNames = {
+  description: "description",
+  quantity: "quantity",
+  unitPrice: "unit_price",
+  lineTotal: "line_total"
+}
+const SPANISH_ITEMS: ItemNames = {
+  description: "descripcion",
+  quantity: "cantidad",
+  unitPrice: "precio",
+  lineTotal: "importe"
+}
+
+/** A set: its documents, and each scored field's truth key and skill field. */
+interface BenchSet {
+  readonly title: string
+  readonly folder: string
+  readonly entries: () => ReadonlyArray<Entry> | undefined
+  readonly fields: ReadonlyArray<readonly [string, Skill.SkillField]>
+  readonly ocr?: boolean
+  /** Keep the entries' order for the halves (generated: by index); otherwise sorted by id. */
+  readonly ordered?: boolean
+}
+
+const sroieFields: BenchSet["fields"] = [
+  ["company", simple("company", 1, "string", "Company (seller) name")],
+  ["date", simple("date", 2, "date", "Date of the receipt")],
+  ["address", simple("address", 3, "string", "Address of the company")],
+  ["total", simple("total", 4, "float", "Total amount paid")]
 ]
 
-const arFields: ReadonlyArray<Skill.SkillField> = [
-  field("cuit_emisor", 1, "string", "CUIT del emisor"),
-  field("numero", 2, "string", "Número de factura"),
-  field("fecha", 3, "date", "Fecha de emisión"),
-  field("total", 4, "float", "Importe total")
+const invoiceFields: BenchSet["fields"] = [
+  ["issuer", simple("issuer", 1, "string", "Name of the company that issued the invoice")],
+  ["number", simple("number", 2, "string", "Invoice number")],
+  ["date", simple("date", 3, "date", "Invoice date")],
+  ["total", simple("total", 4, "float", "Total amount due")],
+  ["items", items("items", 5, "Line items", ENGLISH_ITEMS, ["Description", "Quantity", "Unit price", "Line total"])]
 ]
 
-const otherFields: ReadonlyArray<Skill.SkillField> = [
-  field("invoice_number", 1, "string", "Invoice number"),
-  field("date", 2, "date", "Invoice date"),
-  field("total", 3, "float", "Total amount")
-]
-
-const MONTHS: Readonly<Record<string, number>> = {
-  ene: 1,
-  jan: 1,
-  feb: 2,
-  mar: 3,
-  abr: 4,
-  apr: 4,
-  may: 5,
-  jun: 6,
-  jul: 7,
-  ago: 8,
-  aug: 8,
-  sep: 9,
-  set: 9,
-  oct: 10,
-  nov: 11,
-  dic: 12,
-  dec: 12
-}
-
-/** A date literal as ISO: ISO itself, day-first numbers, or a day, an English/Spanish month name and a year. */
-const isoDate = (literal: string): string | undefined => {
-  const iso = /(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})/.exec(literal)
-  if (iso !== null) return `${iso[1]}-${(iso[2] ?? "").padStart(2, "0")}-${(iso[3] ?? "").padStart(2, "0")}`
-  const plain = literal.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase()
-  const dayFirst = /(\d{1,2})[\s./-]*(?:de\s+)?([a-z]{3})[a-z]*\.?[\s,./-]*(?:de\s+)?(\d{4})/.exec(plain)
-  const monthFirst = /([a-z]{3})[a-z]*\.?\s+(\d{1,2}),?\s+(\d{4})/.exec(plain)
-  const [day, name, year] =
-    dayFirst !== null
-      ? [dayFirst[1], dayFirst[2], dayFirst[3]]
-      : monthFirst !== null
-        ? [monthFirst[2], monthFirst[1], monthFirst[3]]
-        : []
-  const month = name === undefined ? undefined : MONTHS[name]
-  if (month !== undefined) return `${year}-${String(month).padStart(2, "0")}-${(day ?? "").padStart(2, "0")}`
-  return isoDayFirst(literal)
-}
-
-const squash = (s: string) => s.replace(/\s+/g, " ").trim()
-
-const isoDayFirst = (literal: string): string | undefined => {
-  const m = /(\d{1,2})[/.-](\d{1,2})[/.-](\d{2,4})/.exec(literal)
-  if (m === null) return undefined
-  const year = (m[3] ?? "").length === 2 ? `20${m[3]}` : m[3]
-  return `${year}-${(m[2] ?? "").padStart(2, "0")}-${(m[1] ?? "").padStart(2, "0")}`
-}
-
-interface Scored {
-  readonly field: string
-  readonly ok: boolean
-  readonly got: unknown
-  readonly want: unknown
-}
-
-const report = <T>(
-  title: string,
-  samples: ReadonlyArray<Sample<T>>,
-  fields: ReadonlyArray<Skill.SkillField>,
-  score: (values: Record<string, unknown>, truth: T) => ReadonlyArray<Scored>
-) => {
-  const byField = new Map<string, { ok: number; all: number }>()
-  for (const sample of samples) {
-    const values = Local.extractFields(fields, sample.document)
-    for (const s of score(values, sample.truth)) {
-      const entry = byField.get(s.field) ?? { ok: 0, all: 0 }
-      byField.set(s.field, { ok: entry.ok + (s.ok ? 1 : 0), all: entry.all + 1 })
-      if (verbose && !s.ok)
-        log(`  miss ${sample.id} ${s.field}: got ${JSON.stringify(s.got)}, want ${JSON.stringify(s.want)}`)
-    }
+const SETS: ReadonlyArray<BenchSet> = [
+  { title: "SROIE receipts, ground-truth OCR lines", folder: "sroie", entries: sroieLines, fields: sroieFields },
+  {
+    title: "SROIE receipts, OCR of the images (ocr-onnx)",
+    folder: "sroie",
+    entries: sroieImages,
+    fields: sroieFields,
+    ocr: true
+  },
+  {
+    title: "invoices-ar, ocr-onnx reader (text layer; OCR for the scan)",
+    folder: "invoices-ar",
+    entries: invoicesAr,
+    fields: [
+      ["issuer_cuit", simple("cuit_emisor", 1, "string", "CUIT del emisor")],
+      ["issuer", simple("emisor", 2, "string", "Razón social de quien emite la factura", ["Emisor"])],
+      ["number", simple("numero", 3, "string", "Número de la factura", ["Número de factura", "Factura nº"])],
+      ["date", simple("fecha", 4, "date", "Fecha de emisión de la factura", ["Fecha", "Fecha de emisión"])],
+      ["total", simple("total", 5, "float", "Importe total de la factura, impuestos incluidos", ["Total"])]
+    ]
+  },
+  {
+    title: "receipts-es, ocr-onnx reader (text layer)",
+    folder: "receipts-es",
+    entries: receiptsEs,
+    fields: [
+      ["date", simple("fecha", 1, "date", "Fecha del ticket", ["Fecha"])],
+      ["total", simple("total", 2, "float", "Importe total pagado", ["Total"])],
+      ["store", simple("tienda", 3, "string", "Nombre de la tienda o empresa", ["Tienda"])],
+      [
+        "items",
+        items("lineas", 4, "Líneas del ticket", SPANISH_ITEMS, [
+          "Descripción",
+          "Cantidad",
+          "Precio unitario",
+          "Importe"
+        ])
+      ]
+    ]
+  },
+  {
+    title: "invoice2data, ocr-onnx reader (text layer; Orlen.txt as text)",
+    folder: "invoice2data",
+    entries: invoice2data,
+    fields: invoiceFields.filter(([name]) => name !== "items")
+  },
+  {
+    title: "receipts-de, OCR of the scans (ocr-onnx)",
+    folder: "receipts-de",
+    entries: receiptsDe,
+    fields: [
+      ["date", simple("date", 1, "date", "Date of the receipt")],
+      ["total", simple("total", 2, "float", "Total amount paid")]
+    ],
+    ocr: true
   }
-  log(`\n${title} (${samples.length} documents)`)
-  log("field          exact-match accuracy")
-  for (const [name, { ok, all }] of byField) log(`${name.padEnd(14)} ${(ok / all).toFixed(2)}  (${ok}/${all})`)
+]
+
+const numberOf = (name: string, fallback: number) => {
+  const n = Number(process.env[name] ?? fallback)
+  return Number.isInteger(n) && n >= 0 ? n : fallback
+}
+
+/** The document of an entry: given, or read (through the cache) from its bytes or file. */
+const documentOf = async (
+  entry: Entry,
+  read: (bytes: Uint8Array) => Promise<ReadResult>
+): Promise<Document.ReadDocument | string> => {
+  if (entry.document !== undefined) return entry.document
+  const bytes = entry.bytes ?? (entry.file === undefined ? undefined : new Uint8Array(readFileSync(entry.file)))
+  return bytes === undefined ? "nothing to read" : read(bytes)
+}
+
+const itemNamesOf = (field: Skill.SkillField): ItemNames | undefined => {
+  const [description, quantity, unitPrice, lineTotal] = (field.fields ?? []).map((f) => f.name)
+  return description === undefined || quantity === undefined || unitPrice === undefined || lineTotal === undefined
+    ? undefined
+    : { description, quantity, unitPrice, lineTotal }
+}
+
+/** Reads, extracts and judges a set's documents; prints its table. Returns the documents read. */
+const runSet = async (
+  set: BenchSet,
+  entries: ReadonlyArray<Entry>,
+  read: (bytes: Uint8Array) => Promise<ReadResult>
+): Promise<ReadonlyArray<Document.ReadDocument>> => {
+  const ordered = set.ordered === true ? entries : [...entries].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  const skill = set.fields.map(([, field]) => field)
+  const scored: Array<Scored> = []
+  const documents: Array<Document.ReadDocument> = []
+  for (const [entry, place] of halves(ordered)) {
+    const half = entry.half ?? place
+    const document = await documentOf(entry, read)
+    if (typeof document === "string") {
+      log(`  ${entry.id}: ${document}`)
+      continue
+    }
+    documents.push(document)
+    const values = Local.extractFields(skill, document)
+    const context = { text: document.fullText, decimal: decimalSeparatorOf(document.fullText) }
+    const reference = entry.referenceText ?? document.fullText
+    const fields = set.fields.flatMap(([key, field]) => {
+      const truth = entry.truth[key]
+      return truth === undefined
+        ? []
+        : [[key, judge(truth, values[field.name], context, reference, itemNamesOf(field))] as const]
+    })
+    scored.push({ id: entry.id, half, fields })
+  }
+  for (const line of table(`${set.title} (${scored.length} documents)`, scored)) log(line)
+  return documents
 }
 
 const timing = (documents: ReadonlyArray<Document.ReadDocument>, fields: ReadonlyArray<Skill.SkillField>) => {
@@ -144,109 +238,62 @@ const timing = (documents: ReadonlyArray<Document.ReadDocument>, fields: Readonl
   const baseline = measure((d) => layout(d))
   const local = measure((d) => Local.extractFields(fields, d))
   log(
-    `time per document: local ${local.toFixed(3)} ms; baseline (rows and cells only) ${baseline.toFixed(3)} ms; ratio ${(local / baseline).toFixed(1)}×`
+    `\ntime per document (${documents.length} SROIE receipts): local ${local.toFixed(3)} ms; baseline (rows and cells only) ${baseline.toFixed(3)} ms; ratio ${(local / baseline).toFixed(1)}×`
   )
 }
 
-/** The same samples with their documents read by the OCR reader from the original files. */
-const reread = async <T>(
-  samples: ReadonlyArray<Sample<T>>,
-  read: (bytes: Uint8Array) => Promise<Document.ReadDocument | string>
-): Promise<ReadonlyArray<Sample<T>>> => {
-  const out: Array<Sample<T>> = []
-  for (const sample of samples) {
-    const document = await read(new Uint8Array(readFileSync(sample.file)))
-    if (typeof document === "string") log(`  ${sample.id}: ${document}`)
-    else out.push({ ...sample, document })
-  }
-  return out
-}
-
-const sroieScore = (values: Record<string, unknown>, truth: SroieTruth): ReadonlyArray<Scored> =>
-  (["company", "date", "address", "total"] as const).map((name) => {
-    const got = values[name]
-    return { field: name, got, want: truth[name], ok: typeof got === "string" && squash(got) === squash(truth[name]) }
-  })
-
-const arScore = (values: Record<string, unknown>, truth: InvoiceArTruth): ReadonlyArray<Scored> => {
-  const text = (name: string) => (typeof values[name] === "string" ? String(values[name]) : "")
-  const lastGroup = /(\d+)\D*$/.exec(text("numero"))?.[1]
-  return [
-    {
-      field: "issuer_cuit",
-      got: values.cuit_emisor,
-      want: truth.issuer_cuit,
-      ok: text("cuit_emisor").replace(/\D/g, "") === truth.issuer_cuit.replace(/\D/g, "")
-    },
-    {
-      field: "invoice_number",
-      got: values.numero,
-      want: truth.invoice_number,
-      ok: lastGroup !== undefined && Number(lastGroup) === truth.invoice_number
-    },
-    { field: "date", got: values.fecha, want: truth.date, ok: isoDayFirst(text("fecha")) === truth.date },
-    { field: "total", got: values.total, want: truth.total, ok: amountValue(text("total")) === truth.total }
-  ]
-}
-
-const otherScore = (values: Record<string, unknown>, truth: OtherTruth): ReadonlyArray<Scored> => {
-  const text = (name: string) => (typeof values[name] === "string" ? String(values[name]) : "")
-  return [
-    ...(truth.number === null
-      ? []
-      : [
-          {
-            field: "invoice_number",
-            got: values.invoice_number,
-            want: truth.number,
-            ok: squash(text("invoice_number")).replace(/^#/, "") === truth.number.replace(/^#/, "")
-          }
-        ]),
-    { field: "date", got: values.date, want: truth.date, ok: isoDate(text("date")) === truth.date },
-    ...(truth.total === null
-      ? []
-      : [{ field: "total", got: values.total, want: truth.total, ok: amountValue(text("total")) === truth.total }])
-  ]
-}
-
 it("local extractor accuracy", { timeout: 3_600_000 }, async () => {
-  const receipts = sroie()
-  const invoices = invoicesAr()
-  const unseen = others()
-  if (receipts === undefined) log(`SROIE skipped: ${DATA}/sroie not found`)
-  else {
-    report("SROIE receipts, ground-truth OCR lines", receipts, sroieFields, sroieScore)
-    timing(
-      receipts.map((r) => r.document),
-      sroieFields
-    )
-  }
-  if (invoices === undefined) log(`invoices-ar skipped: ${DATA}/invoices-ar not found`)
-  else report("Argentine invoices, PDF text layer (mupdf)", invoices, arFields, arScore)
-  if (unseen === undefined) log(`receipts-es / invoice2data skipped: not found under ${DATA}`)
-  else report("Not tuned on: receipts-es and invoice2data, PDF text layer (mupdf)", unseen, otherFields, otherScore)
-
-  const reader = await openReader()
-  if (typeof reader === "string") return log(`\nOCR reader (@legible/ocr-onnx) not run: ${reader}`)
+  const reader = cachedReader()
+  const started = performance.now()
+  const ocr = ocrEnabled()
+  log(`data root: ${DATA}${ocr ? "" : " (BENCH_OCR=0: OCR reads skipped)"}`)
   try {
-    log("\nReading the originals with @legible/ocr-onnx (one worker)…")
-    const started = performance.now()
-    if (receipts !== undefined)
-      report(
-        "SROIE receipts, OCR of the images (ocr-onnx)",
-        await reread(receipts, reader.read),
-        sroieFields,
-        sroieScore
+    for (const set of SETS) {
+      const entries = set.entries()
+      if (entries === undefined) log(`\n${set.title}: skipped, ${DATA}/${set.folder} not found`)
+      else if (set.ocr === true && !ocr) log(`\n${set.title}: skipped (BENCH_OCR=0)`)
+      else {
+        const documents = await runSet(set, entries, reader.read)
+        if (set.entries === sroieLines)
+          timing(
+            documents,
+            set.fields.map(([, f]) => f)
+          )
+      }
+    }
+    const generated = generatedSet({
+      perLanguage: numberOf("BENCH_GENERATED", 40),
+      ocrPerLanguage: ocr ? numberOf("BENCH_GENERATED_OCR", 5) : 0,
+      seed: numberOf("BENCH_SEED", 17)
+    })
+    await runSet(
+      {
+        title: "generated, PDF text layer (ocr-onnx reader)",
+        folder: "",
+        entries: () => generated.text,
+        fields: invoiceFields,
+        ordered: true
+      },
+      generated.text,
+      reader.read
+    )
+    if (generated.ocr.length > 0)
+      await runSet(
+        {
+          title: "generated, rasterised and read by OCR (ocr-onnx)",
+          folder: "",
+          entries: () => generated.ocr,
+          fields: invoiceFields,
+          ordered: true
+        },
+        generated.ocr,
+        reader.read
       )
-    if (invoices !== undefined)
-      report(
-        "Argentine invoices, ocr-onnx reader (text layer, OCR where none)",
-        await reread(invoices, reader.read),
-        arFields,
-        arScore
-      )
-    log(`OCR reading took ${((performance.now() - started) / 1000).toFixed(1)} s`)
   } finally {
     await reader.close()
   }
+  const { cached, read } = reader.counts()
+  log(
+    `\n${read} documents read, ${cached} from the cache; ${((performance.now() - started) / 1000).toFixed(1)} s in all`
+  )
 })

@@ -1,0 +1,151 @@
+/**
+ * A generated till receipt (80 mm wide): store block, maybe a number, date and time, item lines with quantity ×
+ * unit price patterns ("2 x 1,25", "1,250 kg x 2,99 €/kg", "2 UD … 1,25 2,50"), and a totals block with subtotal,
+ * savings, taxes, rounding, tendered amount and change.
+ */
+import { addDays, conventions } from "./format.js"
+import { address, fill, type GeneratedDocument, type GeneratedLine, Sheet } from "./page.js"
+import type { Random } from "./random.js"
+import type { Language, Vocabulary } from "./vocabulary.js"
+
+/** How multi-unit lines are printed. */
+type LineStyle = "below" | "above" | "columns"
+
+/** A receipt in `language`, its `index`-th document. */
+export const receipt = (random: Random, v: Vocabulary, language: Language, index: number): GeneratedDocument => {
+  const c = conventions(random, v)
+  const s = new Sheet(24)
+  const left = 14
+  const right = 212
+  const centre = 113
+  const colon = random.pick([":", ":", ""])
+  const store = `${random.pick(v.storeNames)} ${random.pick(v.nameParts).toUpperCase()}${random.chance(0.6) ? ` ${random.pick(v.legalForms)}` : ""}`
+  const [street, city] = address(random, v, language)
+  const centred = random.chance(0.5)
+  const head = (text: string, bold = false) => {
+    s.text(text, centred ? centre : left, { align: centred ? "center" : "left", bold, size: bold ? 10 : 8 })
+    s.down(bold ? 13 : 10)
+  }
+  head(store, true)
+  head(street.toUpperCase())
+  head(city.toUpperCase())
+  head(`${random.pick(v.taxId)}${colon} ${fill(random, random.pick(v.taxIdPattern))}`)
+  if (random.chance(0.5)) head(`${random.pick(v.phone)} ${fill(random, "999 999 999")}`)
+  s.down(6)
+  if (random.chance(0.5)) head(random.pick(v.receiptTitle), true)
+
+  const date = `20${random.int(18, 25)}-${String(random.int(1, 12)).padStart(2, "0")}-${String(random.int(1, 28)).padStart(2, "0")}`
+  const time = `${String(random.int(7, 21)).padStart(2, "0")}:${String(random.int(0, 59)).padStart(2, "0")}`
+  const number = random.chance(0.65)
+    ? fill(random, random.pick(["9999-999-999999", "999999", "99/999999", "A999-99999"]))
+    : null
+  if (number !== null) {
+    s.text(`${random.pick(v.receiptNumber)}${colon} ${number}`, left, { size: 8 })
+    s.down(10)
+  }
+  const dateLabelled = random.chance(0.6)
+  s.text(
+    dateLabelled
+      ? `${random.pick(v.issueDate)}${colon} ${c.date(date)}  ${random.pick(v.time)}${colon} ${time}`
+      : `${c.date(date)}  ${time}`,
+    left,
+    { size: 8 }
+  )
+  s.down(10)
+  if (random.chance(0.5)) {
+    s.text(`${random.pick(v.cashier)}${colon} ${random.int(1, 40)}`, left, { size: 8 })
+    s.down(10)
+  }
+  s.down(8)
+
+  const style = random.pick<LineStyle>(["below", "above", "columns"])
+  const unitWord = random.pick(v.units)
+  const lines: Array<GeneratedLine> = []
+  const count = random.int(2, 9)
+  for (let i = 0; i < count; i++) {
+    const description = random.pick(v.products)
+    const weighed = random.chance(0.12)
+    const quantity = weighed ? random.int(150, 2_500) : random.chance(0.6) ? 1000 : random.int(2, 6) * 1000
+    const unit = random.int(35, 1_500)
+    const cents = Math.round((quantity * unit) / 1000)
+    lines.push({ description, quantity: quantity / 1000, unitPrice: unit / 100, lineTotal: cents / 100 })
+    const amount = c.number(cents)
+    if (weighed) {
+      s.text(description, left, { size: 8 })
+      if (style === "above") s.text(amount, right, { size: 8, align: "right" })
+      s.down(10)
+      const kg = `${c.quantity(quantity)} kg x ${c.number(unit)} ${c.money(0).replace(/[\d.,\s-]/g, "")}/kg`
+      s.text(`  ${kg}`, left, { size: 8 })
+      if (style !== "above") s.text(amount, right, { size: 8, align: "right" })
+      s.down(10)
+    } else if (style === "columns") {
+      s.text(`${quantity / 1000}`, left, { size: 8 })
+      s.text(description, left + 16, { size: 8 })
+      s.text(c.number(unit), 170, { size: 8, align: "right" })
+      s.text(amount, right, { size: 8, align: "right" })
+      s.down(10)
+    } else if (quantity === 1000) {
+      s.text(description, left, { size: 8 })
+      s.text(amount, right, { size: 8, align: "right" })
+      s.down(10)
+    } else {
+      const pattern = `  ${quantity / 1000} ${unitWord} ${c.number(unit)}`
+      if (style === "above") {
+        s.text(pattern, left, { size: 8 })
+        s.down(10)
+      }
+      s.text(description, left, { size: 8 })
+      s.text(amount, right, { size: 8, align: "right" })
+      s.down(10)
+      if (style === "below") {
+        s.text(pattern, left, { size: 8 })
+        s.down(10)
+      }
+    }
+  }
+  s.down(6)
+
+  const sum = lines.reduce((a, l) => a + Math.round(l.lineTotal * 100), 0)
+  const row = (label: string, cents: number, bold = false) => {
+    s.text(`${label}${colon}`, left, { size: bold ? 10 : 8, bold })
+    s.text(random.chance(0.3) ? c.money(cents) : c.number(cents), right, { size: bold ? 10 : 8, bold, align: "right" })
+    s.down(bold ? 13 : 10)
+  }
+  const savings = random.chance(0.25) ? random.int(10, Math.max(11, Math.floor(sum / 5))) : 0
+  if (savings > 0 || random.chance(0.4)) row(random.pick(v.subtotal), sum)
+  if (savings > 0) row(random.pick(v.discount), -savings)
+  const due = sum - savings
+  const rounded = random.chance(0.15) ? Math.round(due / 5) * 5 : due
+  if (rounded !== due) {
+    row(random.pick(v.total), due)
+    row(random.pick(v.rounding), rounded - due)
+    row(random.pick(v.roundedTotal), rounded, true)
+  } else row(random.pick(v.total), due, true)
+  if (random.chance(0.5)) {
+    const tendered = Math.ceil(rounded / 1000) * 1000 + (random.chance(0.5) ? 1000 : 0)
+    row(random.pick(v.cash), tendered)
+    row(random.pick(v.change), tendered - rounded)
+  } else row(random.pick(v.card), rounded)
+  if (random.chance(0.4)) {
+    s.down(4)
+    const rate = random.pick([7, 10, 19, 20, 21, 22, 23])
+    const base = Math.round((rounded * 100) / (100 + rate))
+    s.text(`${random.pick(v.tax)} ${rate}%  ${c.number(base)}  ${c.number(rounded - base)}`, left, { size: 8 })
+    s.down(10)
+  }
+  if (random.chance(0.25)) {
+    s.text(`${random.pick(v.expiry)}${colon} ${c.date(addDays(date, 30))}`, left, { size: 8 })
+    s.down(10)
+  }
+  s.down(8)
+  s.text(random.pick(v.thanks), centre, { size: 8, align: "center" })
+  s.down(20)
+  return {
+    id: `gen-${String(index).padStart(3, "0")}-${language}-receipt`,
+    index,
+    language,
+    kind: "receipt",
+    truth: { issuer: store, number, date, total: rounded / 100, items: lines },
+    page: { width: 226, height: s.y, family: random.pick(["Courier", "Courier", "Helvetica"]), runs: s.runs }
+  }
+}
