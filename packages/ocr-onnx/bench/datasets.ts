@@ -8,8 +8,10 @@ import { fileURLToPath } from "node:url"
 import { Schema } from "effect"
 import type { Boxed } from "./metrics.js"
 
-/** Where the shared data lives (`<repo>/../shared/data`). */
-export const dataRoot = fileURLToPath(new URL("../../../../shared/data/", import.meta.url))
+/** Where the shared data lives: `LEGIBLE_DATA`, or `<repo>/../shared/data`. */
+export const dataRoot = Path.resolve(
+  process.env.LEGIBLE_DATA ?? fileURLToPath(new URL("../../../../shared/data/", import.meta.url))
+)
 
 /** One benchmark page: its image file and reference boxes in its pixels. */
 export interface Sample {

@@ -13,7 +13,7 @@
 
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
-import { dirname, join } from "node:path"
+import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -26,7 +26,7 @@ const WARMUP_ROUNDS = 3
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20)
 const TARGET_RATIO = 2
 
-const dataDir = fileURLToPath(new URL("../../../../shared/data/", import.meta.url))
+const dataDir = resolve(process.env.LEGIBLE_DATA ?? fileURLToPath(new URL("../../../../shared/data/", import.meta.url)))
 const log = (line: string) => process.stdout.write(`${line}\n`)
 
 const documents = (): Array<{ name: string; bytes: Uint8Array }> => {
