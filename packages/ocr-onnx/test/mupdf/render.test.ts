@@ -173,7 +173,7 @@ describe("renderForOcr", () => {
             return [
               pixels(page.toPixmap(matrix, mupdf.ColorSpace.DeviceRGB, false, true)),
               pixels(renderLeavingOut(page, matrix, () => true))
-            ]
+            ] as const
           })
         )
         assert.deepStrictEqual(filtered.length, own.length)
