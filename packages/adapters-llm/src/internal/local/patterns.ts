@@ -4,6 +4,7 @@
  * (`0001-00012345`, `F-2026/0042`). Matches carry their offsets in the text they were found in.
  */
 import { folded } from "./text.js"
+import { MONTH_WORDS } from "./vocabulary.js"
 
 /** A match in a text. */
 export interface Match {
@@ -24,23 +25,37 @@ const all = (re: RegExp, text: string, accept: (m: RegExpExecArray) => boolean =
 const plausible = (a: number, b: number): boolean =>
   (a >= 1 && a <= 31 && b >= 1 && b <= 12) || (b >= 1 && b <= 31 && a >= 1 && a <= 12)
 
-const MONTH = "(?:ene|feb|mar|abr|may|jun|jul|ago|sep|set|oct|nov|dic|jan|apr|aug|dec)[a-z]*\\.?"
+// Longest names first, so that `marzo` is not read as `mar` and a trailing `zo`.
+const MONTH = `(?:${[...MONTH_WORDS].sort((x, y) => y.length - x.length).join("|")})\\.?`
+
+// A day may carry an ordinal mark (`1st`, `1er`, `1º`, `1.`); a two-digit year only follows a month name glued to
+// it by a mark (`12-Mar-24`), so that a range such as `1 - July 31` is not read as a date.
+const DAY = "(\\d{1,2})(?:st|nd|rd|th|er|o)?"
 
 const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boolean]> = [
   [/(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\d/.-]\d)/g, (m) => plausible(Number(m[1]), Number(m[3]))],
+  // Spaced as OCR reads some receipts: `08 / 02 / 23`.
+  [
+    /(?<![\d/.-])(\d{2}) ?([/.]) ?(\d{2}) ?\2 ?(\d{4}|\d{2})(?![\d/.-]?\d)/g,
+    (m) => plausible(Number(m[1]), Number(m[3]))
+  ],
   [
     /(?<![\d/.-])(\d{4})([/.-])(\d{1,2})\2(\d{1,2})(?![\d/.-]\d|\d)/g,
     (m) => Number(m[3]) >= 1 && Number(m[3]) <= 12 && Number(m[4]) >= 1 && Number(m[4]) <= 31
   ],
   [
     new RegExp(
-      `(?<![a-z\\d])(\\d{1,2})\\s*(?:de\\s+|[-/.]\\s*)?${MONTH}\\s*(?:de\\s+|del\\s+|,\\s*|[-/.]\\s*)?(\\d{4}|\\d{2})(?!\\d)`,
-      "g"
+      `(?<![\\p{L}\\d])${DAY}\\.?(?:\\s+(?:de|of)\\s+|\\s+|[-/.])${MONTH}(?:\\s+(?:de|del|of)\\s+|,?\\s+|[-/.]\\s?)(\\d{4})(?!\\d)`,
+      "gu"
     ),
     (m) => Number(m[1]) >= 1 && Number(m[1]) <= 31
   ],
   [
-    new RegExp(`(?<![a-z])${MONTH}\\s+(\\d{1,2}),?\\s+(\\d{4})(?!\\d)`, "g"),
+    new RegExp(`(?<![\\p{L}\\d])${DAY}[-/.]${MONTH}[-/.](\\d{2})(?!\\d)`, "gu"),
+    (m) => Number(m[1]) >= 1 && Number(m[1]) <= 31
+  ],
+  [
+    new RegExp(`(?<![\\p{L}])${MONTH}\\s+${DAY},?\\s+(\\d{4})(?!\\d)`, "gu"),
     (m) => Number(m[1]) >= 1 && Number(m[1]) <= 31
   ]
 ]

@@ -5,6 +5,8 @@
  * (see `total`); a tax id, date or point-of-sale number with no label is the first one printed; a company or an
  * address with no label is read from the letterhead.
  */
+
+import { date } from "./dates.js"
 import { type Concept, conceptOf, findLabels, type Hit, labelsOf, type Target } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { type Amount, amounts, codes, dates, type Match, pointOfSaleNumbers, taxIds } from "./patterns.js"
@@ -186,6 +188,7 @@ const firstInDocument = (layout: Layout, finder: (text: string) => Array<Match>)
 /** The literal of a simple (or catalog key column) field, or null when the rules find nothing. */
 export const simpleValue = (layout: Layout, target: Target, concept: Concept = conceptOf(target)): string | null => {
   if (concept === "total") return total(layout, target)
+  if (concept === "date") return date(layout, target)
   // "COMPANY NO : 734055-M" is a registration number, not the company's name.
   const named = (c: Candidate) =>
     (concept !== "company" && concept !== "address") ||
@@ -193,7 +196,6 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   const found = best(candidates(layout, target, concept).filter(named))
   if (found !== undefined) return found.text
   if (concept === "taxId") return firstInDocument(layout, taxIds)
-  if (concept === "date") return firstInDocument(layout, dates)
   if (concept === "number") return firstInDocument(layout, pointOfSaleNumbers)
   if (concept === "company") return company(layout)
   if (concept === "address") return address(layout)

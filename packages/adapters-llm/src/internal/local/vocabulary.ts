@@ -300,7 +300,10 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
   ],
   [
     "delivery",
-    ["entrega", "delivery", "shipped", "shipping", "liefer", "lieferdatum", "livraison", "consegna", "levering"]
+    [
+      ...["entrega", "envio", "delivery", "ship", "shipped", "shipping", "liefer", "lieferdatum", "versand"],
+      ...["livraison", "consegna", "spedizione", "levering", "verzending", "leverdatum"]
+    ]
   ],
   ["order", ["pedido", "order", "bestell", "bestelldatum", "commande", "ordine", "encomenda", "bestelling", "orden"]],
   [
@@ -342,7 +345,18 @@ export const DAY_FIRST_WORDS: ReadonlyArray<string> = [
   "factura",
   "datum",
   "rechnung",
+  "rechnungsdatum",
+  "rechnungsnummer",
   "summe",
+  "zwischensumme",
+  "gesamtbetrag",
+  "brutto",
+  "factuurdatum",
+  "factuurnummer",
+  "totaalbedrag",
+  "emision",
+  "emissao",
+  "emissione",
   "facture",
   "fattura",
   "fatura",
@@ -585,4 +599,20 @@ export const ADDRESS_WORDS: ReadonlyArray<string> = [
   "plein",
   "gracht",
   "postbus"
+]
+
+/** Month names and abbreviations (folded) in the seven languages, as dates print them; `out` (pt) is left out. */
+export const MONTH_WORDS: ReadonlyArray<string> = [
+  ...["enero", "ene", "january", "jan", "januar", "janner", "janvier", "janv", "gennaio", "gen", "janeiro", "januari"],
+  ...["febrero", "feb", "february", "februar", "fevrier", "fevr", "fev", "febbraio", "fevereiro", "februari"],
+  ...["marzo", "mar", "march", "marz", "maerz", "mars", "marco", "maart", "mrt"],
+  ...["abril", "abr", "april", "apr", "avril", "avr", "aprile"],
+  ...["mayo", "may", "mai", "maggio", "mag", "maio", "mei"],
+  ...["junio", "jun", "june", "juni", "juin", "giugno", "giu", "junho"],
+  ...["julio", "jul", "july", "juli", "juillet", "juil", "luglio", "lug", "julho"],
+  ...["agosto", "ago", "august", "aug", "aout", "augustus"],
+  ...["septiembre", "setiembre", "sep", "sept", "set", "september", "septembre", "settembre", "sett", "setembro"],
+  ...["octubre", "oct", "october", "oktober", "okt", "octobre", "ottobre", "ott", "outubro"],
+  ...["noviembre", "nov", "november", "novembre", "novembro"],
+  ...["diciembre", "dic", "december", "dec", "dezember", "dez", "decembre", "dicembre", "dezembro"]
 ]

@@ -17,6 +17,21 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("TEL 07-5547360 / 016-7993391, 32/13/2020")), [])
   })
 
+  it("dates: spaced and dotted numbers, month names in seven languages; a range is not a date", () => {
+    assert.deepStrictEqual(texts(dates("Fecha: 08 / 02 / 23 CAE")), ["08 / 02 / 23"])
+    assert.deepStrictEqual(texts(dates("Datum 20.03.2023 10:14")), ["20.03.2023"])
+    assert.deepStrictEqual(texts(dates("Amsterdam, 29 maart 2014")), ["29 maart 2014"])
+    assert.deepStrictEqual(texts(dates("Berlin, den 1. März 2024")), ["1. März 2024"])
+    assert.deepStrictEqual(texts(dates("le 3 août 2024 ; 1er février 2025")), ["3 août 2024", "1er février 2025"])
+    assert.deepStrictEqual(texts(dates("Milano, 15 maggio 2024 - 7 de março de 2024")), [
+      "15 maggio 2024",
+      "7 de março de 2024"
+    ])
+    assert.deepStrictEqual(texts(dates("12-MAR-24")), ["12-MAR-24"])
+    assert.deepStrictEqual(texts(dates("Billing period: July 1 - July 31, 2015")), ["July 31, 2015"])
+    assert.deepStrictEqual(texts(dates("3 items 12 market 2024")), [])
+  })
+
   it("amounts: both conventions, currency glued in front; not dates, percentages, codes or phone numbers", () => {
     assert.deepStrictEqual(
       amounts("RM327.00 1.234,56 € $ 1,234.56 -0.02").map((a) => a.value),

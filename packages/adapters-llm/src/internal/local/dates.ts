@@ -1,0 +1,133 @@
+/**
+ * The date a field asks for. Every date printed is classified by its nearest label (the words just before it on
+ * its row, else the cell right above it): an issue date (Fecha, Date, Datum, Data…), or a due, expiry (CAE, valid
+ * until), period, delivery or order date; a date joined to another by a range mark (`1 - 31 July`, `du … au`) is
+ * a period. The field wants the kind its own name says (`fecha_vencimiento` a due date), else the issue date; a
+ * date of that kind beats an unlabelled one, dates of other kinds are never taken. Day-first or month-first is
+ * decided per document (a 13–31 in either place, month-name dates, the language); where the document is
+ * month-first an ambiguous `03/05/2024` is left out, since downstream parsing reads numbers day-first.
+ */
+import { nameWords, type Target } from "./labels.js"
+import { cellAt, type Layout, overlap, type Row } from "./layout.js"
+import { dates, type Match } from "./patterns.js"
+import { type RowToken, rowTokens } from "./phrases.js"
+import { folded, tokens } from "./text.js"
+import { DATE_LABELS, DAY_FIRST_WORDS, type DateKind } from "./vocabulary.js"
+
+const KINDS: ReadonlyArray<readonly [DateKind, ReadonlySet<string>]> = DATE_LABELS.map(([k, words]) => [
+  k,
+  new Set(words)
+])
+const DAY_FIRST = new Set(DAY_FIRST_WORDS)
+
+/** Words of a label that may sit between it and its date. */
+const LABEL_REACH = 5
+
+// Marks that join two dates into a range: `-`, `to`, `al`, `bis`, `au`, `tot`, `a`, `hasta`, `until`.
+const RANGE_BEFORE = /\d\s*(?:-|–|—|to|al|a|bis|au|tot|hasta|until|through|t\/m)\s*$/u
+const RANGE_AFTER =
+  /^\s*(?:-|–|—|to|al|a|bis|au|tot|hasta|until|through|t\/m)\s*\d{1,2}(?:\s*[/.-]\s*\d{1,2}|\.?\s+\p{L})/u
+
+interface Found {
+  readonly match: Match
+  readonly row: Row
+  readonly kind: DateKind | "none"
+}
+
+const kindOf = (words: ReadonlyArray<string>): DateKind | "none" => {
+  for (const [kind, set] of KINDS) if (words.some((w) => set.has(w))) return kind
+  return "none"
+}
+
+/** The label words nearest before a date on its row: back to the previous figure, at most a few words. */
+const wordsBefore = (list: ReadonlyArray<RowToken>, start: number): ReadonlyArray<string> => {
+  const before = list.filter((t) => t.end <= start)
+  const out: Array<string> = []
+  for (let i = before.length - 1; i >= 0 && out.length < LABEL_REACH; i--) {
+    const word = before[i]?.text ?? ""
+    if (/\d/.test(word)) break
+    out.unshift(word)
+  }
+  return out
+}
+
+/** The words of the cell right above a date (a column header), on one of the two rows above on its page. */
+const wordsAbove = (layout: Layout, row: Row, start: number): ReadonlyArray<string> => {
+  const cell = cellAt(row, start)
+  if (cell === undefined) return []
+  const height = row.y1 - row.y0
+  for (let order = row.order - 1; order >= Math.max(0, row.order - 2); order--) {
+    const above = layout.rows[order]
+    if (above === undefined || above.page !== row.page || row.y0 - above.y1 > 2 * height) break
+    const over = above.cells.find((c) => overlap(c, cell) > 0.3)
+    if (over !== undefined) return tokens(folded(over.text)).map((t) => t.text)
+  }
+  return []
+}
+
+const classify = (layout: Layout, row: Row, list: ReadonlyArray<RowToken>, match: Match): Found => {
+  const before = row.text.slice(0, match.start)
+  const after = row.text.slice(match.end)
+  if (RANGE_BEFORE.test(folded(before)) || RANGE_AFTER.test(folded(after))) return { match, row, kind: "period" }
+  const near = wordsBefore(list, match.start)
+  const kind = kindOf(near)
+  if (kind !== "none" || near.length > 0) return { match, row, kind }
+  return { match, row, kind: kindOf(wordsAbove(layout, row, match.start)) }
+}
+
+/** The two leading numbers of a numeric day/month date, or undefined for ISO and month-name dates. */
+const dayMonth = (text: string): readonly [number, number] | undefined => {
+  const m = /^(\d{1,2})\s*[/.-]\s*(\d{1,2})\s*[/.-]/.exec(text)
+  return m === null ? undefined : [Number(m[1]), Number(m[2])]
+}
+
+/**
+ * Whether the document writes numeric dates month first: a number over 12 in either place decides; else a
+ * language that always writes the day first (its words on the page); else how it writes month names.
+ */
+const monthFirst = (layout: Layout, found: ReadonlyArray<Found>): boolean => {
+  let dmy = 0
+  let mdy = 0
+  let named = 0
+  for (const { match } of found) {
+    const pair = dayMonth(match.text)
+    if (pair !== undefined) {
+      if (pair[0] > 12 && pair[1] <= 12) dmy += 1
+      if (pair[1] > 12 && pair[0] <= 12) mdy += 1
+    } else if (/^\d{1,2}\D/.test(match.text)) named -= 1
+    else if (/^\p{L}/u.test(match.text)) named += 1
+  }
+  if (dmy !== mdy) return mdy > dmy
+  if (layout.rows.some((r) => rowTokens(r).some((t) => DAY_FIRST.has(t.text)))) return false
+  return named > 0
+}
+
+const ambiguous = (text: string): boolean => {
+  const pair = dayMonth(text)
+  return pair !== undefined && pair[0] <= 12 && pair[1] <= 12 && pair[0] !== pair[1]
+}
+
+/** The kind of date a field asks for, from its own name and aliases (and its description when they say nothing). */
+const wantedKind = (target: Target): DateKind => {
+  const words = (texts: ReadonlyArray<string>) => texts.flatMap((t) => tokens(folded(t)).map((k) => k.text))
+  const own = kindOf(words([nameWords(target.name), ...target.aliases]))
+  const kind = own !== "none" ? own : kindOf(words([target.description]))
+  return kind === "none" || kind === "other" ? "issue" : kind
+}
+
+/** The literal of the date a field asks for, or null. */
+export const date = (layout: Layout, target: Target): string | null => {
+  const found = layout.rows.flatMap((row) => {
+    const list = rowTokens(row)
+    return dates(row.text).map((m) => classify(layout, row, list, m))
+  })
+  const wanted = wantedKind(target)
+  const mdy = monthFirst(layout, found)
+  const score = (f: Found): number => (f.kind === wanted ? 2 : f.kind === "none" && wanted === "issue" ? 1 : 0)
+  const top = Math.max(0, ...found.map(score))
+  // Only dates of the best kind found: a labelled issue date left out as ambiguous is not replaced by a stray one.
+  const best = found
+    .filter((f) => top > 0 && score(f) === top && !(mdy && ambiguous(f.match.text)))
+    .sort((a, b) => a.row.order - b.row.order || a.match.start - b.match.start)[0]
+  return best?.match.text ?? null
+}

@@ -1,0 +1,75 @@
+import { assert, describe, it } from "@effect/vitest"
+import { date } from "../../../src/internal/local/dates.js"
+import type { Target } from "../../../src/internal/local/labels.js"
+import { layout } from "../../../src/internal/local/layout.js"
+import { type Cell, document, page } from "../../support/documents.js"
+
+const FECHA: Target = { name: "fecha", type: "date", aliases: [], description: "Fecha de emisión" }
+
+const dateOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>, target: Target = FECHA) =>
+  date(layout(document([page(1, rows)])), target)
+
+const row = (text: string): ReadonlyArray<Cell> => [[40, text]]
+
+describe("dates", () => {
+  it("AFIP: the spaced issue date, not the CAE expiry printed first", () => {
+    const rows = [row("CAE N°: 73064284586911 Fecha de Vto. de CAE: 18/02/2023"), row("Fecha de Emisión: 08 / 02 / 23")]
+    assert.strictEqual(dateOf(rows), "08 / 02 / 23")
+  })
+
+  it("an issue date by its label over due, delivery and order dates, in each language", () => {
+    const cases: ReadonlyArray<readonly [string, string, string]> = [
+      ["Fecha de vencimiento: 10/04/2024", "Fecha: 10/03/2024", "10/03/2024"],
+      ["Due date: 10/04/2024", "Invoice date: 10/03/2024", "10/03/2024"],
+      ["Fällig am 10.04.2024", "Rechnungsdatum 10.03.2024", "10.03.2024"],
+      ["Date d'échéance : 10/04/2024", "Date de facture : 10/03/2024", "10/03/2024"],
+      ["Scadenza 10/04/2024", "Data fattura 10/03/2024", "10/03/2024"],
+      ["Vencimento: 10/04/2024", "Data de emissão: 10/03/2024", "10/03/2024"],
+      ["Vervaldatum: 10-04-2024", "Factuurdatum: 10-03-2024", "10-03-2024"],
+      ["Lieferdatum: 02.03.2024", "Datum: 10.03.2024", "10.03.2024"]
+    ]
+    for (const [other, issue, want] of cases) assert.strictEqual(dateOf([row(other), row(issue)]), want, issue)
+  })
+
+  it("month names: 29 maart 2014, 1. März 2024", () => {
+    assert.strictEqual(dateOf([row("Amsterdam, 29 maart 2014")]), "29 maart 2014")
+    assert.strictEqual(dateOf([row("Berlin, den 1. März 2024")]), "1. März 2024")
+  })
+
+  it("a billing period is not the date; with nothing else printed the field is empty", () => {
+    assert.isNull(dateOf([row("Billing period: July 1 - July 31, 2015")]))
+    assert.isNull(dateOf([row("Periodo facturado: 01/07/2015 - 31/07/2015")]))
+    assert.strictEqual(
+      dateOf([row("Service period 01/07/2015 to 31/07/2015"), row("Invoice date 02/08/2015")]),
+      "02/08/2015"
+    )
+  })
+
+  it("a field that asks for the due date gets it, by its own name", () => {
+    const due: Target = { name: "fecha_vencimiento", type: "date", aliases: [], description: "" }
+    assert.strictEqual(dateOf([row("Fecha: 10/03/2024"), row("Vencimiento: 10/04/2024")], due), "10/04/2024")
+  })
+
+  it("the label above its date (a column header)", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [40, "Vencimiento"],
+        [240, "Fecha"]
+      ],
+      [
+        [40, "10/04/2024"],
+        [240, "10/03/2024"]
+      ]
+    ]
+    assert.strictEqual(dateOf(rows), "10/03/2024")
+  })
+
+  it("day or month first per document: an ambiguous date is left out where the page writes month first", () => {
+    // 03/25/2024 says month first: 04/05/2024 would be read downstream as 4 May, so it is not returned.
+    assert.isNull(dateOf([row("Invoice date: 04/05/2024"), row("Ship date: 03/25/2024")]))
+    assert.strictEqual(dateOf([row("Invoice date: 04/05/2024"), row("Ship date: 25/03/2024")]), "04/05/2024")
+    // A language that writes the day first settles an ambiguous page.
+    assert.strictEqual(dateOf([row("Rechnungsdatum: 04.05.2024"), row("May 3, 2024")]), "04.05.2024")
+    assert.isNull(dateOf([row("Date: 04/05/2024"), row("Printed May 3, 2024")]))
+  })
+})
