@@ -1,0 +1,192 @@
+/**
+ * How far to trust one extracted value: the probability that it is right, from what is known of it — where it was
+ * found in the words (grounding), how sure the OCR was of those words, how sure the extractor was, whether it parses
+ * to the field's type, whether it passes its checks (check digits, plausible date, the document's sums) and, for
+ * catalog values, the match score and its margin over the runner-up. The signals are combined by a logistic model
+ * fitted on labelled documents (`fit`, run by the calibration benchmark; the fitted model ships as data), with every
+ * weight kept at or above zero so the confidence never falls when a signal gets better.
+ */
+
+/** What is known of one value. Absent signals are unknown, and neither raise nor lower the confidence. */
+export interface Signals {
+  /** Similarity (0–1) of the literal to the words that support it; `null` when no words do. */
+  readonly grounding: number | null
+  /** The lowest OCR confidence (0–1) of the supporting words (1 for a text layer). */
+  readonly ocr?: number | undefined
+  /** The extractor's own probability (0–1) that it wrote this literal. */
+  readonly certainty?: number | undefined
+  /** Whether the literal parsed to the field's type. */
+  readonly parsed: boolean
+  /** The value's own check (an identifier's check digit, a plausible date): passed or failed. */
+  readonly check?: "pass" | "fail" | undefined
+  /** The document's arithmetic that involves this value: it adds up, or it does not. */
+  readonly arithmetic?: "pass" | "fail" | undefined
+  /** For catalog values: the match score (0–1) and its margin over the runner-up (0–1; 1 when there is none). */
+  readonly catalog?: { readonly score: number; readonly margin: number } | undefined
+}
+
+/** The features of the model, each rising with the evidence that the value is right. */
+export const FEATURES = [
+  "grounded",
+  "groundingScore",
+  "ocr",
+  "certainty",
+  "parsed",
+  "checkPassed",
+  "checkNotFailed",
+  "sumsMatch",
+  "sumsNotMismatched",
+  "catalogScore",
+  "catalogMargin"
+] as const
+
+/** One of `FEATURES`. */
+export type Feature = (typeof FEATURES)[number]
+
+/** A fitted model: an intercept and a non-negative weight per feature. */
+export interface Model {
+  readonly intercept: number
+  readonly weights: Readonly<Record<Feature, number>>
+}
+
+/** A reason the confidence is what it is: a code and words for a person. */
+export interface Reason {
+  readonly code:
+    | "not_grounded"
+    | "fuzzy_grounding"
+    | "low_ocr"
+    | "low_certainty"
+    | "parse_failed"
+    | "checksum_failed"
+    | "sum_mismatch"
+    | "catalog_score"
+    | "catalog_margin"
+  readonly message: string
+}
+
+/** The probability that a value is right, and what lowered it. */
+export interface Assessment {
+  readonly confidence: number
+  readonly reasons: ReadonlyArray<Reason>
+}
+
+const clamp01 = (x: number) => Math.min(1, Math.max(0, x))
+
+/** log(p / (1 − p)) with p kept off 0 and 1, so a certain signal stays finite. */
+const logit = (p: number) => {
+  const q = Math.min(1 - 1e-4, Math.max(1e-4, p))
+  return Math.log(q / (1 - q))
+}
+
+/** A probability as a feature: its logit over [1 %, 99 %], scaled to [−1, 1] so every feature has one scale. */
+const scaledLogit = (p: number) => logit(Math.min(0.99, Math.max(0.01, p))) / Math.log(99)
+
+/**
+ * The feature values of a set of signals. An unknown signal takes its feature's neutral value (0 for an absent
+ * check, the logit of ½ for an unknown probability), so the model reads "not known" as neither good nor bad. The
+ * OCR's confidence counts only for grounded values (there are no words to be sure of otherwise), on [0, 1] so that
+ * being found in words, however blurred, is never worse than not being found.
+ */
+export const features = (s: Signals): Readonly<Record<Feature, number>> => ({
+  grounded: s.grounding === null ? 0 : 1,
+  groundingScore: s.grounding === null ? 0 : clamp01(s.grounding),
+  ocr: s.grounding === null ? 0 : (1 + scaledLogit(s.ocr ?? 0.5)) / 2,
+  certainty: s.certainty === undefined ? 0 : scaledLogit(s.certainty),
+  parsed: s.parsed ? 1 : 0,
+  checkPassed: s.check === "pass" ? 1 : 0,
+  checkNotFailed: s.check === "fail" ? 0 : 1,
+  sumsMatch: s.arithmetic === "pass" ? 1 : 0,
+  sumsNotMismatched: s.arithmetic === "fail" ? 0 : 1,
+  catalogScore: s.catalog === undefined ? 0 : clamp01(s.catalog.score),
+  catalogMargin: s.catalog === undefined ? 0 : clamp01(s.catalog.margin)
+})
+
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z))
+
+const score = (model: Model, x: Readonly<Record<Feature, number>>) =>
+  FEATURES.reduce((z, f) => z + model.weights[f] * x[f], model.intercept)
+
+/** Thresholds below which a signal is named among the reasons. */
+const LOW_OCR = 0.8
+const LOW_CERTAINTY = 0.8
+const FUZZY = 0.999
+const LOW_CATALOG_SCORE = 0.9
+const LOW_CATALOG_MARGIN = 0.1
+
+const percent = (p: number) => `${Math.round(p * 100)} %`
+
+/** The reasons that lowered the confidence: each signal that fired against the value. */
+export const reasons = (s: Signals): ReadonlyArray<Reason> => {
+  const out: Array<Reason> = []
+  if (s.grounding === null) out.push({ code: "not_grounded", message: "not found in the document's words" })
+  else if (s.grounding < FUZZY)
+    out.push({ code: "fuzzy_grounding", message: `found only approximately (${percent(s.grounding)} similar)` })
+  if (s.grounding !== null && s.ocr !== undefined && s.ocr < LOW_OCR)
+    out.push({ code: "low_ocr", message: `the OCR was ${percent(s.ocr)} sure of these words` })
+  if (s.certainty !== undefined && s.certainty < LOW_CERTAINTY)
+    out.push({ code: "low_certainty", message: `the extractor was ${percent(s.certainty)} sure of it` })
+  if (!s.parsed) out.push({ code: "parse_failed", message: "does not parse to the field's type" })
+  if (s.check === "fail") out.push({ code: "checksum_failed", message: "fails its check" })
+  if (s.arithmetic === "fail") out.push({ code: "sum_mismatch", message: "the document's sums do not add up with it" })
+  if (s.catalog !== undefined && s.catalog.score < LOW_CATALOG_SCORE)
+    out.push({ code: "catalog_score", message: `the catalog match scores ${percent(s.catalog.score)}` })
+  if (s.catalog !== undefined && s.catalog.margin < LOW_CATALOG_MARGIN)
+    out.push({
+      code: "catalog_margin",
+      message: `the runner-up scores within ${percent(s.catalog.margin)} of the match`
+    })
+  return out
+}
+
+/** The probability that a value with these signals is right, and what lowered it. */
+export const assess = (model: Model, s: Signals): Assessment => ({
+  confidence: sigmoid(score(model, features(s))),
+  reasons: reasons(s)
+})
+
+/** One labelled value: its signals and whether it was right. */
+export interface Sample {
+  readonly signals: Signals
+  readonly right: boolean
+}
+
+/**
+ * Fits the model by maximum likelihood with a small L2 penalty, by projected gradient descent: after each step the
+ * weights below zero are set to zero, which keeps the confidence monotonic in every signal. Deterministic.
+ */
+export const fit = (
+  samples: ReadonlyArray<Sample>,
+  options: { readonly iterations?: number; readonly rate?: number; readonly l2?: number } = {}
+): Model => {
+  const k = FEATURES.length
+  const n = samples.length
+  // Row-major features and the labels in typed arrays: the loop below runs iterations × n × k times.
+  const x = new Float64Array(n * k)
+  const y = new Float64Array(n)
+  samples.forEach((sample, i) => {
+    const row = features(sample.signals)
+    FEATURES.forEach((f, j) => {
+      x[i * k + j] = row[f]
+    })
+    y[i] = sample.right ? 1 : 0
+  })
+  const w = new Float64Array(k)
+  const gradient = new Float64Array(k)
+  const rate = options.rate ?? 0.5
+  const l2 = options.l2 ?? 1e-3
+  let intercept = logit(n === 0 ? 0.5 : y.reduce((a, b) => a + b, 0) / n)
+  for (let iteration = 0; iteration < (options.iterations ?? 3_000) && n > 0; iteration++) {
+    gradient.fill(0)
+    let gradientIntercept = 0
+    for (let i = 0; i < n; i++) {
+      let z = intercept
+      for (let j = 0; j < k; j++) z += (w[j] ?? 0) * (x[i * k + j] ?? 0)
+      const error = sigmoid(z) - (y[i] ?? 0)
+      gradientIntercept += error
+      for (let j = 0; j < k; j++) gradient[j] = (gradient[j] ?? 0) + error * (x[i * k + j] ?? 0)
+    }
+    intercept -= (rate * gradientIntercept) / n
+    for (let j = 0; j < k; j++) w[j] = Math.max(0, (w[j] ?? 0) - rate * ((gradient[j] ?? 0) / n + l2 * (w[j] ?? 0)))
+  }
+  return { intercept, weights: Object.fromEntries(FEATURES.map((f, j) => [f, w[j] ?? 0])) as Record<Feature, number> }
+}
