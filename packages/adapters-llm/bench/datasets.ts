@@ -5,12 +5,14 @@
  * built from its ground-truth OCR lines, and `Orlen.txt` as a document of its text lines.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs"
-import { join } from "node:path"
+import { join, resolve } from "node:path"
 import type { Document } from "@legible/core"
 import type { Truth } from "./truth.js"
 
 /** The data root: `LEGIBLE_DATA`, or `../shared/data` from the repository root. */
-export const DATA = process.env.LEGIBLE_DATA ?? join(import.meta.dirname, "..", "..", "..", "..", "shared", "data")
+export const DATA = resolve(
+  process.env.LEGIBLE_DATA ?? join(import.meta.dirname, "..", "..", "..", "..", "shared", "data")
+)
 
 /** A document of a set: a file to read (or a document already built) and its truth by field. */
 export interface Entry {

@@ -122,11 +122,16 @@ const lineOf = (value: unknown, names: ItemNames): Record<keyof Line, string | u
 /** The sub-field names of a line-items field in a skill. */
 export type ItemNames = Readonly<Record<keyof Line, string>>
 
+// A single unit's line often prints only its amount: then empty quantity and unit price are right too.
+const singleUnit = (got: Record<keyof Line, string | undefined>, want: Line): boolean =>
+  want.quantity === 1 && want.unitPrice === want.lineTotal && got.quantity === undefined && got.unitPrice === undefined
+
 const lineRight = (got: Record<keyof Line, string | undefined>, want: Line, context: Context): boolean =>
   got.description !== undefined &&
   name(got.description) === name(want.description) &&
-  amountRight(got.quantity, want.quantity, context.decimal) &&
-  amountRight(got.unitPrice, want.unitPrice, context.decimal) &&
+  (singleUnit(got, want) ||
+    (amountRight(got.quantity, want.quantity, context.decimal) &&
+      amountRight(got.unitPrice, want.unitPrice, context.decimal))) &&
   amountRight(got.lineTotal, want.lineTotal, context.decimal)
 
 /** Judges a list of line items: each extracted line matched to at most one truth line it equals. */

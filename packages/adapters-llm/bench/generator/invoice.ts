@@ -147,6 +147,7 @@ export const invoice = (random: Random, v: Vocabulary, language: Language, index
       issuer,
       number,
       date,
+      dateLiteral: c.date(date),
       total: total / 100,
       items: lines.map(({ description, quantity, unitPrice, lineTotal }) => ({
         description,

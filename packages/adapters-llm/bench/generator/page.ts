@@ -37,6 +37,8 @@ export interface GeneratedTruth {
   /** `null`: the document prints no number. */
   readonly number: string | null
   readonly date: string
+  /** The issue date as printed. */
+  readonly dateLiteral: string
   readonly total: number
   readonly items: ReadonlyArray<GeneratedLine>
 }

@@ -145,7 +145,7 @@ export const receipt = (random: Random, v: Vocabulary, language: Language, index
     index,
     language,
     kind: "receipt",
-    truth: { issuer: store, number, date, total: rounded / 100, items: lines },
+    truth: { issuer: store, number, date, dateLiteral: c.date(date), total: rounded / 100, items: lines },
     page: { width: 226, height: s.y, family: random.pick(["Courier", "Courier", "Helvetica"]), runs: s.runs }
   }
 }
