@@ -105,8 +105,7 @@ const LEXICON: Readonly<Record<Exclude<Concept, "none">, ReadonlyArray<string>>>
     "doc no",
     "document no",
     "ticket no",
-    "folio",
-    "no"
+    "folio"
   ],
   company: ["razon social", "empresa", "company", "emisor", "proveedor", "vendor", "merchant", "seller"],
   address: ["direccion", "domicilio", "domicilio comercial", "address"],

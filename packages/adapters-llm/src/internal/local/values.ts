@@ -9,6 +9,7 @@
 import { date } from "./dates.js"
 import { type Concept, conceptOf, findLabels, type Hit, labelsOf, type Target } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
+import { documentNumber } from "./numbers.js"
 import { type Amount, amounts, codes, dates, type Match, pointOfSaleNumbers, taxIds } from "./patterns.js"
 import { folded } from "./text.js"
 import { total } from "./totals.js"
@@ -189,6 +190,7 @@ const firstInDocument = (layout: Layout, finder: (text: string) => Array<Match>)
 export const simpleValue = (layout: Layout, target: Target, concept: Concept = conceptOf(target)): string | null => {
   if (concept === "total") return total(layout, target)
   if (concept === "date") return date(layout, target)
+  if (concept === "number") return documentNumber(layout, target)
   // "COMPANY NO : 734055-M" is a registration number, not the company's name.
   const named = (c: Candidate) =>
     (concept !== "company" && concept !== "address") ||
@@ -196,7 +198,6 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   const found = best(candidates(layout, target, concept).filter(named))
   if (found !== undefined) return found.text
   if (concept === "taxId") return firstInDocument(layout, taxIds)
-  if (concept === "number") return firstInDocument(layout, pointOfSaleNumbers)
   if (concept === "company") return company(layout)
   if (concept === "address") return address(layout)
   return null

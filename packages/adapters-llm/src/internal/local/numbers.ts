@@ -1,0 +1,134 @@
+/**
+ * The document's own number, read only next to a label that names it: a document noun with a number word
+ * (`Factura Nº`, `Invoice No`, `Comp. Nro`, `Nº de factura`, `Facture n°`), a compound (`Rechnungsnummer`), or a
+ * document noun right before a colon (`Factura simplificada: 3893-020-160319`, `Ticket: 1234`). A label that
+ * names another document's number (order, customer, CAE, page) does not count, and a bare `No.` never does
+ * (`NO.53 JALAN PUTRA` is a street number). The value is the first code after the label (rest of its cell, the
+ * next cell, else the cell under it); a point of sale and number (`0005-00011643`) is kept whole.
+ */
+import { findLabels, type Label, labelsOf, type Target } from "./labels.js"
+import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
+import { codes, type Match, pointOfSaleNumbers } from "./patterns.js"
+import { type RowToken, rowTokens } from "./phrases.js"
+import { folded, phraseTokens, tokens } from "./text.js"
+import { DOCUMENT_NOUNS, NUMBER_COMPOUNDS, NUMBER_WORDS, OTHER_NUMBER_WORDS } from "./vocabulary.js"
+
+const NOUNS = new Set(DOCUMENT_NOUNS)
+const COMPOUNDS = new Set(NUMBER_COMPOUNDS)
+const NUMBER = new Set(NUMBER_WORDS)
+const OTHER = new Set(OTHER_NUMBER_WORDS)
+
+/** Words that may stand between a document noun and its number word (`Factura A Nº`, `Nº de factura`). */
+const GAP = 2
+
+/** A label found in a row: where its tokens end, how strong it is. */
+interface NumberLabel {
+  readonly row: Row
+  readonly first: RowToken
+  readonly last: RowToken
+  readonly strength: number
+}
+
+const isCode = (word: string) => /\d/.test(word)
+
+/** Number labels of a row from the vocabulary. */
+const rowLabels = (row: Row): Array<NumberLabel> => {
+  const list = rowTokens(row)
+  const out: Array<NumberLabel> = []
+  const other = (from: number, to: number) =>
+    list
+      .slice(Math.max(0, from - 2), to + 1)
+      .some((t) => OTHER.has(t.text) || [...OTHER].some((o) => t.text.startsWith(o) && o.length >= 5))
+  for (let i = 0; i < list.length; i++) {
+    const token = list[i]
+    if (token === undefined || isCode(token.text)) continue
+    const push = (from: number, to: number, strength: number) => {
+      const first = list[from]
+      const last = list[to]
+      if (first === undefined || last === undefined) return
+      // Labels are whole words: `invoice_number_1` is a value, not a label and its value.
+      const joined = /_/.test(row.text[first.start - 1] ?? "") || /_/.test(row.text[last.end] ?? "")
+      if (!joined && !other(from, to)) out.push({ row, first, last, strength })
+    }
+    if (COMPOUNDS.has(token.text)) push(i, i, 1)
+    if (NOUNS.has(token.text)) {
+      // `Factura Nº`, `Factura A Nº`: the noun, then its number word a word or two later.
+      const k = list.slice(i + 1, i + 2 + GAP).findIndex((t) => NUMBER.has(t.text))
+      if (k >= 0 && !list.slice(i + 1, i + 1 + k).some((t) => isCode(t.text))) push(i, i + 1 + k, 1)
+      // `Factura simplificada: 3893-…`: a colon or `#` right after the noun (or one word after it).
+      else {
+        for (let j = i; j <= Math.min(i + 1, list.length - 1); j++) {
+          const end = list[j]?.end ?? 0
+          if (/^\s*[:#]/.test(row.text.slice(end))) {
+            push(i, j, 0.8)
+            break
+          }
+        }
+      }
+    }
+    if (NUMBER.has(token.text)) {
+      // `Nº de factura`, `Numéro de facture`, `Number of invoice`.
+      const k = list.slice(i + 1, i + 2 + GAP).findIndex((t) => NOUNS.has(t.text))
+      if (k >= 0) push(i, i + 1 + k, 1)
+    }
+  }
+  return out
+}
+
+/** The first document number in a text: a point of sale and number kept whole, else the first code. */
+const numberIn = (text: string): Match | undefined => {
+  const pair = pointOfSaleNumbers(text)[0]
+  const code = codes(text)[0]
+  if (pair !== undefined && (code === undefined || pair.start <= code.start)) return pair
+  return code
+}
+
+/** The value after a label: the rest of its cell, else the next cell, else the cell under the label. */
+const valueAfter = (layout: Layout, row: Row, labelStart: number, labelEnd: number): string | undefined => {
+  const cell = cellAt(row, labelEnd - 1)
+  if (cell === undefined) return undefined
+  const rest = row.text.slice(labelEnd, cellStart(row, cell) + cell.text.length)
+  const inRest = numberIn(rest)
+  if (inRest !== undefined) return inRest.text
+  if (/[\p{L}\p{N}]/u.test(rest.replace(/\b(no|nr|nro|n)\b/giu, ""))) return undefined
+  const next = row.cells[row.cells.indexOf(cell) + 1]
+  if (next !== undefined) return numberIn(next.text)?.text
+  const under = cellBelow(layout, row, labelStart)
+  return under === undefined ? undefined : numberIn(under.text)?.text
+}
+
+/** Whether a field asks for another document's number (an order, a customer): then its own labels serve. */
+const asksForOther = (target: Target): boolean =>
+  tokens(folded([target.name.replace(/[_\-.]+/g, " "), ...target.aliases].join(" "))).some((t) => OTHER.has(t.text))
+
+/** The literal of the document number, or null. */
+export const documentNumber = (layout: Layout, target: Target): string | null => {
+  const aliasLabels: ReadonlyArray<Label> = (
+    asksForOther(target)
+      ? labelsOf(target, "none")
+      : target.aliases.map((a) => ({ tokens: phraseTokens(a), strength: 2 }))
+  ).filter((l) => l.tokens.length > 0 && !(l.tokens.length === 1 && NUMBER.has(l.tokens[0] ?? "")))
+  const found: Array<{ text: string; strength: number; order: number; page: number }> = []
+  for (const hit of findLabels(layout, aliasLabels)) {
+    const text = valueAfter(layout, hit.row, hit.start, hit.end)
+    if (text !== undefined)
+      found.push({ text, strength: 2 + hit.label.strength, order: hit.row.order, page: hit.row.page })
+  }
+  if (!asksForOther(target))
+    for (const row of layout.rows)
+      for (const label of rowLabels(row)) {
+        const text = valueAfter(layout, row, label.first.start, label.last.end)
+        if (text !== undefined) found.push({ text, strength: label.strength, order: row.order, page: row.page })
+      }
+  const best = found.sort((a, b) => b.strength - a.strength || a.page - b.page || a.order - b.order)[0]
+  return best?.text ?? (asksForOther(target) ? null : (pointOfSaleIn(layout) ?? null))
+}
+
+/** The first point-of-sale and number pair printed, when no label shows the number. */
+const pointOfSaleIn = (layout: Layout): string | undefined => {
+  for (const row of layout.rows) {
+    const found = pointOfSaleNumbers(row.text)[0]
+    if (found !== undefined) return found.text
+  }
+  return undefined
+}
