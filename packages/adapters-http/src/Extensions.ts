@@ -35,6 +35,7 @@ export interface SkillFieldInput {
   readonly aliases?: ReadonlyArray<string>
   readonly fields?: ReadonlyArray<SkillFieldInput>
   readonly catalog?: Skill.CatalogFieldConfig
+  readonly validate?: Skill.Validation
 }
 
 const fieldInput = (depth: number): Schema.Codec<SkillFieldInput> =>
@@ -50,7 +51,13 @@ const fieldInput = (depth: number): Schema.Codec<SkillFieldInput> =>
         ? Schema.Array(fieldInput(depth - 1))
         : Schema.Array(Schema.Never).annotate({ description: `Sub-fields nest at most ${Skills.MAX_DEPTH} levels.` })
     ),
-    catalog: Schema.optionalKey(Skill.CatalogFieldConfig)
+    catalog: Schema.optionalKey(Skill.CatalogFieldConfig),
+    validate: Schema.optionalKey(
+      Skill.Validation.annotate({
+        description:
+          "The identifier check the value must pass (check digits), or `none`. Default: the check the field's name, aliases or description names (e.g. `cuit_emisor`)."
+      })
+    )
   })
 
 /**
@@ -76,7 +83,8 @@ export const toSkillField = (input: SkillFieldInput): Skill.SkillField => ({
   description: input.description ?? "",
   aliases: input.aliases ?? [],
   ...(input.fields !== undefined ? { fields: input.fields.map(toSkillField) } : {}),
-  ...(input.catalog !== undefined ? { catalog: input.catalog } : {})
+  ...(input.catalog !== undefined ? { catalog: input.catalog } : {}),
+  ...(input.validate !== undefined ? { validate: input.validate } : {})
 })
 
 /** A skill version as written by a client, completed into core's `Skills.Definition`. */

@@ -120,6 +120,7 @@ describe("skills (extension)", () => {
         unknownCatalog: [skillBody({ fields: [catalogField(Fixtures.fixtureId(99), ["cif"])] }), "does not exist"],
         unknownColumn: [skillBody({ fields: [catalogField(Fixtures.ids.catalog, ["iban"])] }), "iban"],
         badType: [skillBody({ fields: [{ name: "x", order: 1, type: "money" }] }), "type"],
+        badCheck: [skillBody({ fields: [{ name: "x", order: 1, type: "string", validate: "ssn" }] }), "validate"],
         deep: [`{"slug":"deep","name":"deep","fields":[${deep}]}`, "not allowed"]
       }
       for (const [name, [body, word]] of Object.entries(cases)) {
@@ -144,6 +145,27 @@ describe("skills (extension)", () => {
           .status
       ).toBe(201)
       expect((await send(app, "GET", "/api/skills", undefined, {})).status).toBe(401)
+    })
+  )
+})
+
+describe("skill fields' checks (extension)", () => {
+  it(
+    "a field names its identifier check with validate, or none; it is stored and read back",
+    withApp(async (app) => {
+      const fields = [
+        { name: "cuit_emisor", order: 1, type: "string", validate: "cuit" },
+        { name: "referencia_nif", order: 2, type: "string", validate: "none" },
+        { name: "total", order: 3, type: "float" }
+      ]
+      const created = await send(app, "POST", "/api/skills", { slug: "factura-ar", name: "Factura", fields })
+      expect(created.status).toBe(201)
+      const read = await send(app, "GET", "/api/skills/factura-ar")
+      expect((read.body as { fields: Array<Record<string, unknown>> }).fields.map((f) => f.validate)).toEqual([
+        "cuit",
+        "none",
+        undefined
+      ])
     })
   )
 })

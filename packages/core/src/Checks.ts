@@ -98,6 +98,22 @@ export const checkFor = (field: {
   return undefined
 }
 
+/**
+ * The identifier check a field's value must pass: the one it names with `validate`, none when it says `none`, else
+ * the one its name, aliases or description name (`checkFor`). Only text and number fields carry identifiers.
+ */
+export const checkOf = (field: {
+  readonly name: string
+  readonly type: string
+  readonly aliases: ReadonlyArray<string>
+  readonly description: string
+  readonly validate?: Identifier | "none" | undefined
+}): Identifier | undefined => {
+  if (field.validate === "none") return undefined
+  if (field.validate !== undefined) return field.validate
+  return field.type === "string" || field.type === "integer" ? checkFor(field) : undefined
+}
+
 /** What makes a business document's date plausible. */
 export interface DateBounds {
   /** Today, as `YYYY-MM-DD`. */

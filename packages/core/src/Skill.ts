@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { IDENTIFIERS } from "./Checks.js"
 import { ClientId } from "./Directory.js"
 import { FieldType } from "./Field.js"
 import { Timestamp } from "./Timestamp.js"
@@ -26,7 +27,16 @@ export interface SkillField {
   readonly fields?: ReadonlyArray<SkillField>
   /** Present exactly for `catalog` fields. */
   readonly catalog?: CatalogFieldConfig
+  /**
+   * The identifier check the value must pass (`Checks.IDENTIFIERS`, e.g. `cuit`), or `none` to turn off the one the
+   * field's name, aliases or description would give it by default (`Checks.checkFor`).
+   */
+  readonly validate?: Validation
 }
+
+/** What a field's `validate` may name: an identifier check, or `none`. */
+export const Validation = Schema.Literals([...IDENTIFIERS, "none"])
+export type Validation = typeof Validation.Type
 
 const FieldName = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))
 
@@ -39,7 +49,8 @@ export const SkillField: Schema.Codec<SkillField> = Schema.Struct({
   description: Schema.String,
   aliases: Schema.Array(Schema.String),
   fields: Schema.optionalKey(Schema.Array(Schema.suspend(() => SkillField))),
-  catalog: Schema.optionalKey(CatalogFieldConfig)
+  catalog: Schema.optionalKey(CatalogFieldConfig),
+  validate: Schema.optionalKey(Validation)
 }) as never
 
 /** A skill slug: lower-case letters, digits and dashes. */

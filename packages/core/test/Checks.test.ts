@@ -126,6 +126,23 @@ describe("checkFor", () => {
   })
 })
 
+describe("checkOf", () => {
+  const field = (name: string, type: string, validate?: Checks.Identifier | "none") => ({
+    name,
+    type,
+    aliases: [],
+    description: "",
+    ...(validate === undefined ? {} : { validate })
+  })
+  it("takes the field's validate, its none, or the default its words give text and number fields", () => {
+    expect(Checks.checkOf(field("emisor", "string", "cuit"))).toBe("cuit")
+    expect(Checks.checkOf(field("nif_cliente", "string", "none"))).toBeUndefined()
+    expect(Checks.checkOf(field("nif_cliente", "string"))).toBe("nif")
+    expect(Checks.checkOf(field("cuit", "integer"))).toBe("cuit")
+    expect(Checks.checkOf(field("cuit_date", "date"))).toBeUndefined()
+  })
+})
+
 describe("plausibleDate", () => {
   const today = "2026-11-27"
   it("accepts dates between the floor and a year ahead", () => {
