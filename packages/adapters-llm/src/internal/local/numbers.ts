@@ -92,7 +92,8 @@ const valueAfter = (layout: Layout, row: Row, labelStart: number, labelEnd: numb
   if (inRest !== undefined) return inRest.text
   if (/[\p{L}\p{N}]/u.test(rest.replace(/\b(no|nr|nro|n)\b/giu, ""))) return undefined
   const next = row.cells[row.cells.indexOf(cell) + 1]
-  if (next !== undefined) return numberIn(next.text)?.text
+  const beside = next === undefined ? undefined : numberIn(next.text)
+  if (beside !== undefined) return beside.text
   const under = cellBelow(layout, row, labelStart)
   return under === undefined ? undefined : numberIn(under.text)?.text
 }
