@@ -7,6 +7,7 @@
  */
 
 import { date } from "./dates.js"
+import { address, company, taxStatus } from "./issuer.js"
 import { type Concept, conceptOf, findLabels, type Hit, labelsOf, type Target } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { documentNumber } from "./numbers.js"
@@ -106,77 +107,6 @@ const amountOf = (m: Match): { readonly amount?: number; readonly decimals?: boo
 const best = (list: ReadonlyArray<Candidate>): Candidate | undefined =>
   [...list].sort((a, b) => b.score - a.score || a.order - b.order)[0]
 
-// Legal forms and shop words that mark a letterhead's business name.
-const BUSINESS =
-  /(?<![a-z])(sdn\.?\s*bhd|bhd|s\/b|s\.?\s?l\.?u?|s\.?\s?a\.?u?|s\.?r\.?l|s\.?a\.?s|s\.?\s?de\s?r\.?\s?l|ltd|limited|llc|inc|gmbh|corp|co\.|enterprises?|trading|perniagaan|syarikat|restoran|restaurant|restaurante|hardware|store|stores|shop|mart|market|supermercado|supermarket|bakery|bakeries|florist|bookstores?|stationery|pharmacy|farmacia|cafe|hotel|telecommunications|marketing|distribuciones|suministros|servicios|comercial|ferreteria|papeleria|tienda|handel)(?![a-z])/
-
-const NOT_A_NAME =
-  /(?<![a-z])(tax invoice|invoice|receipt|factura|recibo|ticket|original|duplicado|triplicado|copy|copia|welcome|bienvenido)(?![a-z])/
-
-const letterheadRows = (layout: Layout): ReadonlyArray<Row> => {
-  const first = layout.rows[0]?.page
-  const height = first === undefined ? 0 : (layout.pageHeight.get(first) ?? 0)
-  return layout.rows.filter((r) => r.page === first && (height === 0 || r.y0 < 0.4 * height))
-}
-
-const LEGAL_FORM =
-  /(?<![a-z])(sdn\.?\s*bhd|bhd|s\/b|sb|s\.?\s?l\.?u?|s\.?\s?a\.?u?|s\.?r\.?l|s\.?a\.?s|s\.?\s?de\s?r\.?\s?l|ltd|limited|llc|inc|gmbh|corp)\.?(?![a-z])/
-
-const close = (upper: Row, lower: Row) => lower.y0 - upper.y1 < 0.5 * Math.min(upper.y1 - upper.y0, lower.y1 - lower.y0)
-
-const nameLike = (r: Row) => !/\d|@|www|\.com/.test(r.folded.text) && !NOT_A_NAME.test(r.folded.text)
-
-/** The letterhead rows that name the business: the first with a business word, with its wrapped lines. */
-const companyRows = (layout: Layout): ReadonlyArray<Row> => {
-  const rows = letterheadRows(layout).filter((r) => /\p{L}{2}/u.test(r.text))
-  const first =
-    rows.find((r) => BUSINESS.test(r.folded.text) && !NOT_A_NAME.test(r.folded.text)) ??
-    rows.find((r) => !NOT_A_NAME.test(r.folded.text) && dates(r.text).length === 0 && !/\d{3}/.test(r.text))
-  if (first === undefined) return []
-  const block = [first]
-  // A name wrapped over lines: the lines right above it without figures, and below it until its legal form.
-  for (let above = layout.rows[first.order - 1]; above !== undefined; above = layout.rows[above.order - 1]) {
-    const top = block[0]
-    if (top === undefined || above.page !== top.page || !close(above, top) || !nameLike(above)) break
-    block.unshift(above)
-  }
-  for (let below = layout.rows[first.order + 1]; below !== undefined; below = layout.rows[below.order + 1]) {
-    const bottom = block[block.length - 1]
-    if (bottom === undefined || LEGAL_FORM.test(block.map((r) => r.folded.text).join(" "))) break
-    if (below.page !== bottom.page || !close(bottom, below) || NOT_A_NAME.test(below.folded.text)) break
-    if (!LEGAL_FORM.test(below.folded.text) && !BUSINESS.test(below.folded.text)) break
-    block.push(below)
-  }
-  return block
-}
-
-/** A business name without the registration number printed after it: "AEON CO. (M) BHD (126926-H)". */
-const withoutRegistration = (name: string): string => name.replace(/\s*\([^)]*\d{4}[^)]*\).*$/u, "").trim()
-
-const company = (layout: Layout): string | null => {
-  const rows = companyRows(layout)
-  return rows.length === 0 ? null : withoutRegistration(rows.map((r) => r.text.trim()).join(" "))
-}
-
-const STOP_ADDRESS =
-  /(?<![a-z])(tel|telf|tlf|phone|telefono|fax|gst|email|e-mail|www|http|invoice|receipt|factura|date|fecha|cashier|cajero|doc|tax|cif|nif|cuit|iva|vat|reg|hp|mobile)(?![a-z])/
-
-const address = (layout: Layout): string | null => {
-  const last = companyRows(layout).at(-1)
-  if (last === undefined) return null
-  const parts: Array<string> = []
-  for (const row of layout.rows.slice(last.order + 1, last.order + 10)) {
-    if (row.page !== last.page || parts.length >= 5) break
-    const text = row.folded.text
-    // Registration numbers and tax ids printed under the name come before the address: skip them.
-    const registration = /^\(?[a-z0-9\-.\s]*\d[a-z0-9\-.\s]*\)?$/.test(text) && !/\p{L}{3}/u.test(text)
-    if (parts.length === 0 && (registration || STOP_ADDRESS.test(text))) continue
-    if (STOP_ADDRESS.test(text)) break
-    parts.push(row.text.trim())
-  }
-  return parts.length === 0 ? null : parts.join(" ")
-}
-
 /** The first match of a typed pattern anywhere in the document (reading order). */
 const firstInDocument = (layout: Layout, finder: (text: string) => Array<Match>): string | null => {
   for (const row of layout.rows) {
@@ -194,7 +124,7 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   // "COMPANY NO : 734055-M" is a registration number, not the company's name.
   const named = (c: Candidate) =>
     (concept !== "company" && concept !== "address") ||
-    (/\p{L}{3}/u.test(c.text) && !/^(no|reg|nro|id)(?![a-z])/.test(folded(c.text)))
+    (/\p{L}{3}/u.test(c.text) && !/^(no|reg|nro|id)(?![a-z])/.test(folded(c.text)) && !taxStatus(c.text))
   const found = best(candidates(layout, target, concept).filter(named))
   if (found !== undefined) return found.text
   if (concept === "taxId") return firstInDocument(layout, taxIds)
