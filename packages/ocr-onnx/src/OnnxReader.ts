@@ -89,7 +89,10 @@ export interface Options {
   readonly cancelGraceMs?: number | undefined
   /** More pages than this is `TooManyPages`. Default: 500. */
   readonly maxPages?: number | undefined
-  /** An image (a file, a TIFF page, an image in a PDF) with more pixels is `TooManyPixels`. Default: 100 MP. */
+  /**
+   * An image file (or TIFF page) with more pixels is `TooManyPixels`; an image in a PDF with more is left out of its
+   * page's renders and the page listed in `degradedPages`. Default: 100 MP.
+   */
   readonly maxPixels?: number | undefined
   /** The OCR models; another PaddleOCR-format recognizer and its dictionary can be dropped in here. */
   readonly models?: Models | undefined

@@ -193,18 +193,26 @@ const readDocument = (task: ReadTask, context: TaskContext) =>
         const read = withPage(opened, index, (page) =>
           Effect.gen(function* () {
             const pageRead = yield* readPage(page, opened, number)
-            const image =
-              task.images === undefined ? undefined : yield* pageImage(page, opened.kind, task.images, limits)
-            // Committed together, once the page is read whole: a failed page image leaves no words behind.
             pages.push(toWire(number, pageRead))
             const reasons: Array<string> = []
             if (pageRead.leftOut.length > 0) {
               reasons.push(leftOutReason(pageRead.leftOut, "the page's OCR render", limits.maxImagePixels))
             }
-            if (image !== undefined) {
-              const { leftOut, ...encoded } = image
-              images.push({ page: number, ...encoded })
-              if (leftOut.length > 0) reasons.push(leftOutReason(leftOut, "the page image", limits.maxImagePixels))
+            if (task.images !== undefined) {
+              // The page's words are kept when only its image fails.
+              const image = yield* pageImage(page, opened.kind, task.images, limits).pipe(
+                Effect.catchIf(degradable, (error) =>
+                  Effect.sync(() => {
+                    reasons.push(`the page image was not rendered (${error.reason}): ${error.message}`)
+                    return undefined
+                  })
+                )
+              )
+              if (image !== undefined) {
+                const { leftOut, ...encoded } = image
+                images.push({ page: number, ...encoded })
+                if (leftOut.length > 0) reasons.push(leftOutReason(leftOut, "the page image", limits.maxImagePixels))
+              }
             }
             if (reasons.length > 0) degraded.push({ page: number, reason: reasons.join("; ") })
           })

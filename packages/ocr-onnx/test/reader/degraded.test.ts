@@ -115,6 +115,22 @@ describe("degraded pages", () => {
       })
     )
 
+    it.effect("a page whose image cannot be rendered keeps the words of its text layer", () =>
+      Effect.gen(function* () {
+        const poster: SyntheticPage = {
+          width: 30_000,
+          height: 30_000,
+          runs: [{ text: "CARTEL GRANDE", x: 100, y: 400, size: 300 }]
+        }
+        const budget = { maxSide: 300, maxBytes: 100_000, format: "jpeg" } as const
+        const document = yield* read(textPdf([poster]).bytes, { images: budget })
+        expect(document.pages.map(pageText)).toEqual(["CARTEL GRANDE"])
+        expect(document.images).toEqual([])
+        expect(document.degradedPages?.map((d) => d.page)).toEqual([1])
+        expect(document.degradedPages?.[0]?.reason).toMatch(/^the page image was not rendered \(TooManyPixels\): /)
+      })
+    )
+
     it.effect("a text PDF without oversized images has no degraded pages", () =>
       Effect.gen(function* () {
         expect((yield* read(textPdf([invoice]).bytes)).degradedPages).toEqual([])

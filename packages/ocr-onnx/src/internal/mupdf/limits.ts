@@ -8,7 +8,10 @@
 export interface Limits {
   /** More pages than this is `TooManyPages`, refused before any page is loaded. */
   readonly maxPages: number
-  /** An image (a file, a TIFF page or an image inside a PDF) declaring more pixels is `TooManyPixels`. */
+  /**
+   * An image file (or a TIFF page) declaring more pixels is `TooManyPixels`; an image inside a PDF page that does is
+   * left out of the page's renders, never decoded, and the page recorded as degraded.
+   */
   readonly maxImagePixels: number
   /** A page render holds at most this many pixels: the resolution is lowered to fit. */
   readonly maxRenderPixels: number
