@@ -3,10 +3,12 @@
  * field itself, for a list of simple values); the rows under it, until a totals row or a wide vertical gap, are
  * items, each word going to the header cell whose column holds its center (columns split halfway between
  * header cells). A row with text but none of the numeric columns continues the item above (wrapped descriptions).
+ * Receipts without a header row, and quantities printed inside a description, are `receiptLines.ts`'s.
  */
 import type { Extractor, Skill } from "@legible/core"
 import { findLabels, type Hit, labelsOf, type Target } from "./labels.js"
 import { cellStart, type Layout, type Row } from "./layout.js"
+import { completeItem, headerlessLines, rolesOf } from "./receiptLines.js"
 
 type Dict = { readonly [name: string]: Extractor.ExtractedValue }
 
@@ -112,5 +114,10 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ReadonlyArra
       last = row
     }
   }
-  return field.type === "object" || field.type === "catalog" ? items : items.flatMap((item) => item[field.name] ?? [])
+  if (field.type !== "object") return field.type === "catalog" ? items : items.flatMap((item) => item[field.name] ?? [])
+  const roles = rolesOf(targets)
+  const names = targets.map((t) => t.name)
+  // A receipt with no header row: its lines are the rows above its first total.
+  const lines = items.length > 0 ? items : headerlessLines(layout, roles, names)
+  return lines.map((item) => completeItem(item, roles))
 }

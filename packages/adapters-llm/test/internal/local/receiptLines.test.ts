@@ -1,0 +1,103 @@
+import { assert, describe, it } from "@effect/vitest"
+import type { Skill } from "@legible/core"
+import { splitQuantity } from "../../../src/internal/local/receiptLines.js"
+import * as Local from "../../../src/Local.js"
+import { type Cell, document, page } from "../../support/documents.js"
+
+const field = (name: string, type: Skill.SkillField["type"]): Skill.SkillField => ({
+  name,
+  order: 1,
+  type,
+  isList: false,
+  description: "",
+  aliases: []
+})
+
+const LINEAS: Skill.SkillField = {
+  ...field("lineas", "object"),
+  isList: true,
+  fields: [
+    field("descripcion", "string"),
+    field("cantidad", "float"),
+    field("precio", "float"),
+    field("importe", "float")
+  ]
+}
+
+const line = (text: string, amount?: string): ReadonlyArray<Cell> =>
+  amount === undefined
+    ? [[40, text]]
+    : [
+        [40, text],
+        [330, amount]
+      ]
+
+describe("receipt lines", () => {
+  it("quantity × unit price patterns split into their sub-fields", () => {
+    assert.deepStrictEqual(splitQuantity("6 x ( 0,95 )"), { description: "", quantity: "6", price: "0,95" })
+    assert.deepStrictEqual(splitQuantity("MANZANAS 2 x 1,25"), {
+      description: "MANZANAS",
+      quantity: "2",
+      price: "1,25"
+    })
+    assert.deepStrictEqual(splitQuantity("PLATANO 1,000 kg x 2,99 €/kg"), {
+      description: "PLATANO",
+      quantity: "1,000",
+      price: "2,99"
+    })
+    assert.deepStrictEqual(splitQuantity("AGUA 2 UD 1,25"), { description: "AGUA", quantity: "2", price: "1,25" })
+    assert.deepStrictEqual(splitQuantity("Milch 3 Stk x 0,99"), { description: "Milch", quantity: "3", price: "0,99" })
+    assert.deepStrictEqual(splitQuantity("1 PATATAS GAJO"), { description: "PATATAS GAJO", quantity: "1", price: null })
+    assert.deepStrictEqual(splitQuantity("BOLSA 48X60CM"), {
+      description: "BOLSA 48X60CM",
+      quantity: null,
+      price: null
+    })
+  })
+
+  it("Carrefour: lines with no header row, a quantity row completing the line above, up to the subtotal", () => {
+    const rows = [
+      line("Centros Comerciales Carrefour S.A"),
+      line("CIF: A28425270"),
+      line("CROFT TWIST BCO 75", "8,49"),
+      line("BEBIDA DE AVENA"),
+      line("6 x ( 0,95 )", "5,70"),
+      line("BOLSA 48X60CM", "0,15"),
+      line("SUBTOTAL", "14,34"),
+      line("DTO. CUPON 25% BEB AVENA", "-1,43"),
+      line("14 ART. TOTAL A PAGAR :", "12,91")
+    ]
+    assert.deepStrictEqual(Local.extractFields([LINEAS], document([page(1, rows)])), {
+      lineas: [
+        { descripcion: "CROFT TWIST BCO 75", cantidad: null, precio: null, importe: "8,49" },
+        { descripcion: "BEBIDA DE AVENA", cantidad: "6", precio: "0,95", importe: "5,70" },
+        { descripcion: "BOLSA 48X60CM", cantidad: null, precio: null, importe: "0,15" }
+      ]
+    })
+  })
+
+  it("Mercadona: the count glued to the description moves to its own column; one unit costs the line", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [40, "Descripción"],
+        [250, "P. Unit"],
+        [330, "Importe"]
+      ],
+      line("1 PATATAS GAJO", "1,90"),
+      line("1 +PROT NATILLA VAINI", "1,75"),
+      [
+        [40, "2 BOLSA PAPEL"],
+        [250, "0,10"],
+        [330, "0,20"]
+      ],
+      line("TOTAL (€)", "3,85")
+    ]
+    assert.deepStrictEqual(Local.extractFields([LINEAS], document([page(1, rows)])), {
+      lineas: [
+        { descripcion: "PATATAS GAJO", cantidad: "1", precio: "1,90", importe: "1,90" },
+        { descripcion: "+PROT NATILLA VAINI", cantidad: "1", precio: "1,75", importe: "1,75" },
+        { descripcion: "BOLSA PAPEL", cantidad: "2", precio: "0,10", importe: "0,20" }
+      ]
+    })
+  })
+})
