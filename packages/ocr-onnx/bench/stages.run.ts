@@ -3,7 +3,8 @@
  * worker does (`renderForOcr`), then read by one engine in this process (one onnxruntime thread, as in a worker),
  * and the stage timings are printed: detection (resize, model, DB post-processing), the 180° classifier and
  * recognition, in wall ms and the process's CPU ms per page (CPU is what other load on the machine disturbs least),
- * with the detection input size, the boxes found, recognition runs and the columns they read.
+ * with the detection input size, the boxes found, recognition runs and the columns they read; CER, FUNSD word recall
+ * and precision, and the words with a mark the truth lacks (as `ocr.run.ts`).
  * Run: `npx vitest run --config vitest.bench.config.ts bench/stages.run.ts` in packages/ocr-onnx.
  * The recognizer is PP-OCRv4's Chinese + ASCII one as shipped, whatever the reader's default, so that runs compare;
  * `OCR_STAGES_RECOGNIZER=latin` reads with the Latin head instead.
@@ -172,7 +173,9 @@ it.live(
           const output = { engine: "ours", workers: 1, startupMs: 0, wallMs: 0, cpuMs: 0, maxRssMb: 0, pages: read }
           const scores = scorePages(output, samples, sizes, name === "SROIE")
           const pct = (x: number | undefined) => (x === undefined ? "n/a" : `${(x * 100).toFixed(2)} %`)
-          log(`${name} CER ${pct(scores.cer)}, word recall ${pct(scores.recall)}, precision ${pct(scores.precision)}`)
+          log(
+            `${name} CER ${pct(scores.cer)}, word recall ${pct(scores.recall)}, precision ${pct(scores.precision)}, words with a mark the truth lacks ${pct(scores.inventedMarks)}`
+          )
         }
       })
     ),

@@ -86,6 +86,12 @@ export interface OcrConfig {
   readonly lexiconWeight: number
   readonly lexiconAddWeight: number
   /**
+   * Whether a page's marks are ruled by its language (`ruleMarks` in `language.ts`): only the marks of the languages
+   * its function words tell appear, none on English; on a page that tells none, a marked word stays only when the
+   * lexicon lists it (MEASUREMENTS.md, "Languages and marks").
+   */
+  readonly markRule: boolean
+  /**
    * A ring read "º" right after a flat-topped capital is read "°" when its top is at least `ringDrop` of the
    * capital's height below the capital's, the capital being at least `ringMinHeight` page pixels high (`ringDrop` 0:
    * never; `degreeRings` in `ring.ts`): an ordinal indicator's top is at the cap height in every face measured, and
@@ -123,6 +129,7 @@ export const defaultOcrConfig: OcrConfig = {
   foldFullWidth: true,
   lexiconWeight: 2.3,
   lexiconAddWeight: 0.69,
+  markRule: true,
   ringDrop: 0.045,
   ringMinHeight: 16
 }

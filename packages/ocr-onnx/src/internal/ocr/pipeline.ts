@@ -8,6 +8,7 @@ import { type CtcChar, cropWords, ctcDecode, modelSpaces, restoreSpaces, timeste
 import { coverage, dbPostprocess, largestFirst, mergeOverlapping } from "./dbPostprocess.js"
 import { type InferenceSession, type OcrEngine, OcrError, type Tensor } from "./engine.js"
 import { type PageImage, validateImage } from "./image.js"
+import { decideLanguages, profileWords, ruleMarks } from "./language.js"
 import { correctDiacritics, withAlternatives } from "./lexicon.js"
 import { preprocess } from "./preprocess.js"
 import { degreeRings } from "./ring.js"
@@ -216,6 +217,16 @@ const classify = Effect.fnUntraced(function* (
 /** Columns of context read on each side of a piece of a long line (a multiple of 8: one timestep per 8). */
 const PIECE_MARGIN = 32
 
+/** A line as recognised, before the page's language rules its marks: characters and what places its words. */
+interface ReadLine {
+  readonly box: OrientedBox
+  readonly score: number
+  readonly chars: ReadonlyArray<CtcChar>
+  readonly crop: { readonly box: OrientedBox; readonly scale: number }
+  readonly ink: Uint8Array
+  readonly stride: number
+}
+
 /**
  * One line recognised, or undefined when it reads as nothing credible. One run per piece: batched pieces measured
  * slower (MEASUREMENTS.md, "Recognition batches").
@@ -225,7 +236,7 @@ const recognizeLine = Effect.fnUntraced(function* (
   image: PageImage,
   box: OrientedBox,
   config: OcrConfig
-) {
+): Effect.fn.Return<ReadLine | undefined, OcrError> {
   if (box.width > config.recMaxAspect * box.height) return undefined
   const lexicon = config.lexiconWeight > 0 ? engine.lexicon : undefined
   const crop = cropLine(image, box, config)
@@ -268,10 +279,28 @@ const recognizeLine = Effect.fnUntraced(function* (
     lexicon === undefined
       ? rings
       : correctDiacritics(rings, lexicon.words, { weight: config.lexiconWeight, addWeight: config.lexiconAddWeight })
-  const words = cropWords(restoreSpaces(checked, ink, config.spaceGap * config.recHeight, stride), ink, stride)
-  if (words.length === 0) return undefined
-  return { box, score, words: wordsOnPage(crop, words, config.foldFullWidth) }
+  return { box, score, chars: checked, crop: { box: crop.box, scale: crop.scale }, ink, stride }
 })
+
+/**
+ * The page's lines with their marks ruled by the page's language (`language.ts`): decided on the whole page, as
+ * one line has too few function words to tell (MEASUREMENTS.md, "Languages and marks"). Lines with no word left
+ * are dropped.
+ */
+const ruledLines = (engine: OcrEngine, lines: ReadonlyArray<ReadLine>, config: OcrConfig) => {
+  const decision = config.markRule
+    ? decideLanguages(lines.flatMap((l) => profileWords(l.chars.map((ch) => ch.text).join(""))))
+    : undefined
+  const lexicon = config.lexiconWeight > 0 ? engine.lexicon?.words : undefined
+  return lines.flatMap((line) => {
+    const chars = decision === undefined ? line.chars : ruleMarks(line.chars, decision, lexicon)
+    const spaced = restoreSpaces(chars, line.ink, config.spaceGap * config.recHeight, line.stride)
+    const words = cropWords(spaced, line.ink, line.stride)
+    return words.length === 0
+      ? []
+      : [{ box: line.box, score: line.score, words: wordsOnPage(line.crop, words, config.foldFullWidth) }]
+  })
+}
 
 const millis = (d: Duration.Duration): number => Duration.toMillis(d)
 
@@ -307,7 +336,11 @@ export const recognizePage = Effect.fn("OcrEngine.recognizePage")(function* (
       )
     })
   )
-  const lines = recognized.filter((l) => l !== undefined)
+  const lines = ruledLines(
+    engine,
+    recognized.filter((l) => l !== undefined),
+    config
+  )
   const order = readingOrder(lines.map((l) => l.box))
   return {
     lines: order.rows.map((row) => ({

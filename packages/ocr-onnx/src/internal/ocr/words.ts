@@ -20,7 +20,11 @@ export interface OcrWord {
  * (cap height to descender, 0.7–0.95 em depending on the letters) scored a median IoU of 0.58 against text-layer
  * boxes, the whole box 0.83.
  */
-export const wordsOnPage = (crop: LineCrop, words: ReadonlyArray<CropWord>, fold: boolean): Array<OcrWord> => {
+export const wordsOnPage = (
+  crop: Pick<LineCrop, "box" | "scale">,
+  words: ReadonlyArray<CropWord>,
+  fold: boolean
+): Array<OcrWord> => {
   const box: OrientedBox = crop.box
   const v0 = -box.height / 2
   const v1 = box.height / 2

@@ -1,0 +1,142 @@
+/**
+ * The page's language and the marks it allows (`language.ts`), on lines as the recognizer read them: the English
+ * inventions of the FUNSD and SROIE runs, Spanish lines with ñ and accents, a German receipt, a French invoice.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import type { CtcChar } from "../../src/internal/ocr/ctc.js"
+import {
+  decideLanguages,
+  type LanguageDecision,
+  languageScores,
+  profileWords,
+  ruleMarks
+} from "../../src/internal/ocr/language.js"
+import type { Lexicon } from "../../src/internal/ocr/lexicon.js"
+
+const chars = (text: string): Array<CtcChar> =>
+  Array.from(text).map((t, i) => ({ text: t, first: 2 * i, last: 2 * i + 1, prob: 0.9 }))
+
+const text = (cs: ReadonlyArray<CtcChar>): string => cs.map((c) => c.text).join("")
+
+const decide = (lines: ReadonlyArray<string>): LanguageDecision => decideLanguages(lines.flatMap(profileWords))
+
+/** The page's lines with their marks ruled by the page's language, as `recognizePage` does. */
+const rule = (lines: ReadonlyArray<string>, lexicon?: Lexicon): Array<string> => {
+  const decision = decide(lines)
+  return lines.map((line) => text(ruleMarks(chars(line), decision, lexicon)))
+}
+
+// A Malaysian receipt as read, with the marks the recognizer invented (SROIE).
+const sroieReceipt = [
+  "SANYÜ STATIONERY SHOP",
+  "NO. 31G&33G, JALAN SETIA INDAH X ,U13/X",
+  "40170 SETIA ALAM SELAÑGOR",
+  "ÁIK HUÁT HÁRUWÁRE ENTERPRISE (SETIA ALAM) SDÑ BHD",
+  "AEÒN CO. (M) BHD TAMÁN MALURI",
+  "TAX INVOICE",
+  "TOTAL AMOUNT: 12.00 CASH 50.00 CHANGE 38.00",
+  "THANK YOU PLEASE COME AGAIN"
+]
+
+// An English form as read (FUNSD).
+const funsdForm = [
+  "Please note that this wíll be the final report of the project.",
+  "Oíl and tobacco: the results of the tests are attached to this memo.",
+  "Signature of the supervisor, date and address"
+]
+
+const spanishInvoice = [
+  "FACTURA Nº 0005-00011643",
+  "Señor Muñoz, el importe de la factura es de 1.250,00 € con IVA incluido.",
+  "AZÚCAR BLANCO 1 KG 1,25",
+  "PAÑUELOS DE PAPEL 0,99",
+  "Gracias por su compra. ¿Necesita ayuda? Llame al teléfono del cliente."
+]
+
+const germanReceipt = [
+  "Vielen Dank für Ihren Einkauf",
+  "Summe EUR 7,16",
+  "zu zahlen 7,16",
+  "Rückgeld 2,84",
+  "Bär Brötchen Käse MwSt 7 % auf die Summe"
+]
+
+const frenchInvoice = [
+  "Facture n° 2024-118 : montant à payer avant le 15 mars",
+  "Prix unitaire hors TVA, reçu pour la période de décembre",
+  "Merci de votre confiance et à bientôt dans nos magasins"
+]
+
+describe("decideLanguages", () => {
+  it("tells English on a receipt and a form, from their function words, marks invented or not", () => {
+    expect(decide(sroieReceipt).languages).toEqual(["en"])
+    expect(decide(funsdForm).languages).toEqual(["en"])
+  })
+
+  it("tells Spanish, German and French pages", () => {
+    expect(decide(spanishInvoice).languages).toEqual(["es"])
+    expect(decide(germanReceipt).languages).toEqual(["de"])
+    expect(decide(frenchInvoice).languages).toEqual(["fr"])
+  })
+
+  it("tells nothing from a line of names and codes, nor from one shared word", () => {
+    expect(decide(["40170 SETIA ALAM SELANGOR"]).languages).toEqual([])
+    expect(decide(["DE LA CRUZ 31G"]).languages).toEqual([])
+  })
+
+  it("counts labels that many languages print (NO., TEL, TOTAL) for none", () => {
+    const scores = languageScores(profileWords("NO. 31G, Nº 5 TEL 03-1234 FAX TOTAL 12.00 IVA"))
+    expect([...scores.values()].every((score) => score === 0)).toBe(true)
+  })
+})
+
+describe("ruleMarks", () => {
+  it("takes off every mark an English page does not print", () => {
+    expect(rule(sroieReceipt).slice(0, 5)).toEqual([
+      "SANYU STATIONERY SHOP",
+      "NO. 31G&33G, JALAN SETIA INDAH X ,U13/X",
+      "40170 SETIA ALAM SELANGOR",
+      "AIK HUAT HARUWARE ENTERPRISE (SETIA ALAM) SDN BHD",
+      "AEON CO. (M) BHD TAMAN MALURI"
+    ])
+    expect(rule(funsdForm).slice(0, 2)).toEqual([
+      "Please note that this will be the final report of the project.",
+      "Oil and tobacco: the results of the tests are attached to this memo."
+    ])
+  })
+
+  it("keeps what Spanish writes, names in no word list included, and ¿ ¡ º", () => {
+    expect(rule(spanishInvoice)).toEqual(spanishInvoice)
+  })
+
+  it("takes off a mark Spanish does not write, to the likeliest letter Spanish writes", () => {
+    const page = decide(spanishInvoice)
+    expect(text(ruleMarks(chars("útiìl"), page, undefined))).toBe("útiil")
+    const read: Array<CtcChar> = [
+      {
+        text: "à",
+        first: 0,
+        last: 1,
+        prob: 0.6,
+        alternatives: [
+          { text: "a", prob: 0.3 },
+          { text: "á", prob: 0.5 }
+        ]
+      }
+    ]
+    expect(text(ruleMarks(read, page, undefined))).toBe("á")
+  })
+
+  it("keeps umlauts on a German page and French accents on a French page", () => {
+    expect(rule(germanReceipt)).toEqual(germanReceipt)
+    expect(rule(frenchInvoice)).toEqual(frenchInvoice)
+    expect(text(ruleMarks(chars("Summé"), decide(germanReceipt), undefined))).toBe("Summe")
+  })
+
+  it("on a page of no known language keeps a marked word only where the lexicon lists it", () => {
+    const lexicon: Lexicon = { has: (word) => ["azúcar", "AZÚCAR"].includes(word) }
+    expect(rule(["AZÚCAR 1,25", "SELAÑGOR 40170"], lexicon)).toEqual(["AZÚCAR 1,25", "SELANGOR 40170"])
+    // Without a lexicon (the Chinese recognizer's default), such a page is read as it was.
+    expect(rule(["SELAÑGOR 40170"])).toEqual(["SELAÑGOR 40170"])
+  })
+})
