@@ -6,8 +6,8 @@
  * answers in the form of `wire.ts`, moving (not copying) its typed arrays and image bytes.
  *
  * A page is degraded rather than the document refused: an image over the pixel cap is left out of the page's
- * renders (the rest of the page is read), and a page that cannot be loaded or rendered (`Corrupt`,
- * `TooManyPixels`) is skipped; both are listed in `degraded`. Only when no page at all is read is the document
+ * renders (the rest of the page is read; a multi-page TIFF's oversized frame is the whole page, skipped), and a
+ * page that cannot be loaded or rendered (`Corrupt`, `TooManyPixels`) is skipped; all are listed in `degraded`. Only when no page at all is read is the document
  * refused, with the first page's error.
  *
  * Document problems come back as `Refused` with core's reason; OCR failures as `Refused` `WorkerFailed`; anything
@@ -190,6 +190,16 @@ const readDocument = (task: ReadTask, context: TaskContext) =>
         const number = index + 1
         // The pool has already answered the caller (time limit, caller gone): stop at a safe point.
         if (context.cancelled()) return yield* new Document.DocumentError({ reason: "TimeLimit", message: "cancelled" })
+        // A TIFF page whose frame declares over the cap is never loaded (loading decodes it).
+        const oversized = opened.oversizedPages.get(index)
+        if (oversized !== undefined) {
+          const { width, height } = oversized
+          const size = `${width} × ${height} pixels, ${megapixels(width * height)}`
+          const reason = `the page's image (${size}) is over the limit of ${megapixels(limits.maxImagePixels)}: not read`
+          degraded.push({ page: number, reason })
+          context.progress()
+          continue
+        }
         const read = withPage(opened, index, (page) =>
           Effect.gen(function* () {
             const pageRead = yield* readPage(page, opened, number)

@@ -61,14 +61,29 @@ describe("openDocument", () => {
     Effect.gen(function* () {
       assert.deepStrictEqual((yield* refusal(jpegHeader(60_000, 60_000))).reason, "TooManyPixels")
       assert.deepStrictEqual((yield* refusal(gif(65_535, 65_535))).reason, "TooManyPixels")
-      const secondHuge = yield* refusal(
+      // A multi-page TIFF is refused only when every frame is over the cap; otherwise those frames are named, for the
+      // reader to skip them unloaded.
+      const allHuge = yield* refusal(
         tiffHeaders([
-          [10, 10],
-          [50_000, 50_000]
+          [50_000, 50_000],
+          [60_000, 60_000]
         ])
       )
-      assert.deepStrictEqual(secondHuge.reason, "TooManyPixels")
-      assert.match(secondHuge.message, /page 2/)
+      assert.deepStrictEqual(allHuge.reason, "TooManyPixels")
+      assert.match(allHuge.message, /every page .* 50000 × 50000/)
+      const secondHuge = yield* Effect.scoped(
+        Effect.map(
+          openDocument(
+            tiffHeaders([
+              [10, 10],
+              [50_000, 50_000]
+            ]),
+            defaultLimits
+          ),
+          ({ numPages, oversizedPages }) => ({ numPages, oversized: [...oversizedPages] })
+        )
+      )
+      assert.deepStrictEqual(secondHuge, { numPages: 2, oversized: [[1, { width: 50_000, height: 50_000 }]] })
       const pages = yield* refusal(tiffHeaders(Array.from({ length: 600 }, () => [1, 1] as const)))
       assert.deepStrictEqual(pages.reason, "TooManyPages")
       // The limits are configuration.

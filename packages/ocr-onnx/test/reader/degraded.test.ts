@@ -11,7 +11,8 @@ import * as mupdf from "mupdf"
 import { beforeAll } from "vitest"
 import * as OnnxReader from "../../src/OnnxReader.js"
 import { buildDist } from "../pool/build.js"
-import { invoice, type SyntheticPage, textPdf } from "../support/synthetic.js"
+import { invoice, raster, type SyntheticPage, textPdf } from "../support/synthetic.js"
+import { encodeTiff } from "../support/tiff.js"
 import { pageText } from "./support.js"
 
 beforeAll(buildDist)
@@ -169,6 +170,27 @@ describe("degraded pages", () => {
 
   // A cap of 1 MP lets a real image (1,200 × 1,200 grey pixels, 1.44 MP) stand for the oversized one.
   layer(OnnxReader.layer({ poolSize: 1, maxPixels: 1_000_000 }), { excludeTestServices: true })((it) => {
+    it.effect("a multi-page TIFF skips the frame over the cap, unloaded, and reads the others", () =>
+      Effect.gen(function* () {
+        // Page 1: the invoice at 100 DPI (827 × 1169, 0.97 MP); page 2: 1,200 × 1,200 grey pixels (1.44 MP).
+        const scan = raster(invoice, { format: "png", dpi: 100 })
+        const image = new mupdf.Image(scan.bytes)
+        const rgb = image.toPixmap()
+        const grey = rgb.convertToColorSpace(mupdf.ColorSpace.DeviceGray)
+        const first = { width: grey.getWidth(), height: grey.getHeight(), pixels: new Uint8Array(grey.getPixels()) }
+        for (const held of [grey, rgb, image]) held.destroy()
+        expect(first.pixels.length).toBe(first.width * first.height)
+        const second = { width: 1200, height: 1200, pixels: new Uint8Array(1200 * 1200).fill(200) }
+        const document = yield* read(encodeTiff([first, second], 100))
+        expect(document.numPages).toBe(2)
+        expect(document.pages.map((p) => [p.page, p.source])).toEqual([[1, "ocr"]])
+        expect(pageText(document.pages[0]!)).toMatch(/FACTURA/)
+        expect(document.degradedPages).toEqual([
+          { page: 2, reason: "the page's image (1200 × 1200 pixels, 1.4 MP) is over the limit of 1 MP: not read" }
+        ])
+      })
+    )
+
     it.effect("a real image over a low cap is left out of the OCR render and of the page image", () =>
       Effect.gen(function* () {
         const raw = Uint8Array.from({ length: 1200 * 1200 }, (_, i) => 128 + ((i % 1200) % 64))

@@ -5,7 +5,9 @@
  *   then a scoped `OpenedDocument` (the mupdf Document is destroyed when the scope
  *   closes): `Encrypted` (a password is needed; an empty user password is tried, and a PDF that only encrypts its
  *   attachments opens), `Corrupt` (mupdf cannot open it, or a damaged file yields no pages), `NoPages`,
- *   `TooManyPages` (counted before any page loads), `TooManyPixels` (image headers read before decoding).
+ *   `TooManyPages` (counted before any page loads), `TooManyPixels` (image headers read before decoding: an image
+ *   file whose every frame declares over the cap; the oversized frames of a multi-page TIFF are `oversizedPages`,
+ *   for the caller to skip without loading them).
  * - `withPage(document, index, use)` loads page `index` (0-based), runs `use`, destroys the page; whatever mupdf
  *   throws on the way becomes `Corrupt`. A PDF page whose Flate content streams inflate beyond
  *   `MAX_PAGE_CONTENT_BYTES` (a decompression bomb: 1 GB of content from 1 MB) is `Corrupt` before mupdf parses it,
@@ -17,7 +19,7 @@ import { Effect, type Scope } from "effect"
 import * as mupdf from "mupdf"
 import { imageTypes, type Sniffed, sniff } from "../sniff.js"
 import { attempt, documentError as fail } from "./errors.js"
-import { imageFrames } from "./imageHeader.js"
+import { type FrameSize, imageFrames } from "./imageHeader.js"
 import type { Limits } from "./limits.js"
 
 // mupdf reports recoverable damage (repaired xref, bad fonts) through this hook, by default on the console of the
@@ -30,6 +32,8 @@ export interface OpenedDocument {
   readonly mimeType: string
   readonly kind: "pdf" | "image"
   readonly numPages: number
+  /** Pages (0-based) of an image file whose frame declares over the pixel cap: never to be loaded. */
+  readonly oversizedPages: ReadonlyMap<number, FrameSize>
 }
 
 // A PDF whose Encrypt dictionary only protects embedded files (StmF and StrF are Identity, the default) has
@@ -61,6 +65,7 @@ const hasPageTree = (pdf: mupdf.PDFDocument): boolean => {
   return result
 }
 
+// The frames over the cap, by page index; refused when every frame is (nothing of the file could be read).
 const checkImageHeader = (bytes: Uint8Array, mimeType: string, limits: Limits) =>
   Effect.gen(function* () {
     const result = imageFrames(bytes, mimeType, limits.maxPages)
@@ -68,15 +73,19 @@ const checkImageHeader = (bytes: Uint8Array, mimeType: string, limits: Limits) =
     if (result.frames.length > limits.maxPages) {
       return yield* fail("TooManyPages", `the image has more than ${limits.maxPages} pages (the limit)`)
     }
-    for (const [i, { width, height }] of result.frames.entries()) {
-      if (width * height > limits.maxImagePixels) {
-        return yield* fail(
-          "TooManyPixels",
-          `${result.frames.length > 1 ? `page ${i + 1} of ` : ""}the image declares ${width} × ${height} pixels, ` +
-            `over the limit of ${limits.maxImagePixels / 1e6} megapixels`
-        )
-      }
+    const oversized = new Map<number, FrameSize>()
+    for (const [i, frame] of result.frames.entries()) {
+      if (frame.width * frame.height > limits.maxImagePixels) oversized.set(i, frame)
     }
+    if (oversized.size > 0 && oversized.size === result.frames.length) {
+      const { width, height } = oversized.get(0)!
+      return yield* fail(
+        "TooManyPixels",
+        `${result.frames.length > 1 ? `every page of the image is over the limit; page 1 ` : "the image "}` +
+          `declares ${width} × ${height} pixels, over the limit of ${limits.maxImagePixels / 1e6} megapixels`
+      )
+    }
+    return oversized
   })
 
 const countPages = (document: mupdf.Document, limits: Limits) =>
@@ -96,7 +105,8 @@ const countPages = (document: mupdf.Document, limits: Limits) =>
 
 const open = (bytes: Uint8Array, sniffed: Sniffed, limits: Limits) =>
   Effect.gen(function* () {
-    if (sniffed.kind === "image") yield* checkImageHeader(bytes, sniffed.mimeType, limits)
+    const oversizedPages =
+      sniffed.kind === "image" ? yield* checkImageHeader(bytes, sniffed.mimeType, limits) : new Map<number, FrameSize>()
     const magic = sniffed.kind === "pdf" ? "application/pdf" : imageTypes[sniffed.mimeType]!
     const document = yield* attempt(() => mupdf.Document.openDocument(bytes, magic), "the document cannot be opened")
     const checked = Effect.gen(function* () {
@@ -113,7 +123,7 @@ const open = (bytes: Uint8Array, sniffed: Sniffed, limits: Limits) =>
         }
       }
       const numPages = yield* countPages(document, limits)
-      return { document, mimeType: sniffed.mimeType, kind: sniffed.kind, numPages }
+      return { document, mimeType: sniffed.mimeType, kind: sniffed.kind, numPages, oversizedPages }
     })
     // On any refusal the handle is freed here; on success the caller's scope owns it.
     return yield* Effect.onError(checked, () => Effect.sync(() => document.destroy()))
