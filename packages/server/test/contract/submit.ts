@@ -26,6 +26,22 @@ export const submit = (world: () => World) => {
     expect(final.status).toBe("completado")
   })
 
+  it("a PDF whose %PDF- header is overwritten by junk is accepted (202) and read, as mupdf repairs it", async () => {
+    const { api, keys } = world()
+    const damaged = SAMPLE_PDF.slice()
+    damaged.set(new TextEncoder().encode("JUNK!JUNK"), 0)
+    const r = await api.key("POST", "/v1/extractions", keys.alice, {
+      file_name: "cabecera-rota.pdf",
+      skill: "factura-es",
+      file_base64: base64(damaged),
+      model: "local",
+      extraction_mode: "ocr_only"
+    })
+    expect(r.status).toBe(202)
+    const id = (r.body as Json).extraction_id as string
+    expect((await api.awaitFinal(keys.alice, id)).status).toBe("completado")
+  })
+
   it("POST /v1/extractions answers 400 {error} for a missing field, bad Base64, a non-document, a bad mode or model", async () => {
     const { api, keys } = world()
     const good = { file_name: "f.pdf", skill: "factura-es", file_base64: base64(SAMPLE_PDF) }
