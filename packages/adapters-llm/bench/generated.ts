@@ -8,8 +8,12 @@ import { type GeneratedDocument, generate, LANGUAGES, pdf, raster } from "./gene
 import type { Truth } from "./truth.js"
 
 const truthOf = (document: GeneratedDocument): Record<string, Truth> => ({
-  issuer: { kind: "name", text: document.truth.issuer },
-  number: document.truth.number === null ? { kind: "none" } : { kind: "number", accept: [document.truth.number] },
+  // The generator printed them: an OCR misreading does not make them absent.
+  issuer: { kind: "name", text: document.truth.issuer, printed: true },
+  number:
+    document.truth.number === null
+      ? { kind: "none" }
+      : { kind: "number", accept: [document.truth.number], printed: true },
   date: { kind: "date", iso: document.truth.date },
   total: { kind: "amount", value: document.truth.total },
   items: { kind: "items", lines: document.truth.items }

@@ -21,7 +21,7 @@ export type Truth =
   /** A shop's brand (`carrefour`): right when it is one of the value's words. */
   | { readonly kind: "brand"; readonly text: string }
   | { readonly kind: "digits"; readonly text: string }
-  | { readonly kind: "number"; readonly accept: ReadonlyArray<string> }
+  | { readonly kind: "number"; readonly accept: ReadonlyArray<string>; readonly printed?: boolean }
   /** AFIP's point of sale and number: right as `0005-00011643`, or the number alone where they are printed apart. */
   | { readonly kind: "afip"; readonly pointOfSale: number; readonly number: number }
   | { readonly kind: "date"; readonly iso: string }
@@ -64,7 +64,7 @@ const isPresent = (truth: Truth, reference: string): boolean => {
     case "digits":
       return truth.text !== "" && digits(reference).includes(digits(truth.text))
     case "number":
-      return truth.accept.some((a) => printed(documentNumber(a), reference))
+      return truth.printed === true || truth.accept.some((a) => printed(documentNumber(a), reference))
     case "afip":
       return truth.number > 0
     case "date":
