@@ -34,7 +34,7 @@ export interface Row {
   readonly y0: number
   readonly y1: number
   readonly words: ReadonlyArray<Word>
-  /** The words joined by single spaces. */
+  /** The words joined by a space, two between cells. */
   readonly text: string
   /** `text` folded, with offsets back into it. */
   readonly folded: Folded
@@ -67,14 +67,29 @@ const bands = (words: ReadonlyArray<Word>): Array<Array<Word>> => {
   return rows.map((r) => r.words.sort((a, b) => a.x0 - b.x0))
 }
 
-const cellsOf = (words: ReadonlyArray<Word>, starts: ReadonlyArray<number>, text: string): Array<Cell> => {
+/** The indexes of the words of a row that open a new cell: a gap wider than 0.8 of the row's median word height. */
+const cellGaps = (words: ReadonlyArray<Word>): ReadonlySet<number> => {
   const height = median(words.map((w) => w.y1 - w.y0))
+  const out = new Set<number>()
+  for (let i = 1; i < words.length; i++) {
+    const previous = words[i - 1]
+    const next = words[i]
+    if (next !== undefined && previous !== undefined && next.x0 - previous.x1 > 0.8 * height) out.add(i)
+  }
+  return out
+}
+
+const cellsOf = (
+  words: ReadonlyArray<Word>,
+  gaps: ReadonlySet<number>,
+  starts: ReadonlyArray<number>,
+  text: string
+): Array<Cell> => {
   const cells: Array<Cell> = []
   let from = 0
   for (let i = 1; i <= words.length; i++) {
     const previous = words[i - 1]
-    const next = words[i]
-    if (next === undefined || previous === undefined || next.x0 - previous.x1 > 0.8 * height) {
+    if (i === words.length || gaps.has(i)) {
       const first = words[from]
       if (first !== undefined && previous !== undefined) {
         const end = (starts[i - 1] ?? 0) + previous.text.length
@@ -99,12 +114,14 @@ export const layout = (document: Document.ReadDocument): Layout => {
     )
     for (const band of bands(words)) {
       const starts: Array<number> = []
+      const gaps = cellGaps(band)
       let text = ""
-      for (const word of band) {
-        if (text !== "") text += " "
+      band.forEach((word, i) => {
+        // Two spaces between cells, one inside a cell: `23  533,08` is a quantity and a price, not 23 533,08.
+        if (text !== "") text += gaps.has(i) ? "  " : " "
         starts.push(text.length)
         text += word.text
-      }
+      })
       rows.push({
         page: page.page,
         order: rows.length,
@@ -114,7 +131,7 @@ export const layout = (document: Document.ReadDocument): Layout => {
         text,
         folded: fold(text),
         starts,
-        cells: cellsOf(band, starts, text)
+        cells: cellsOf(band, gaps, starts, text)
       })
     }
   }

@@ -82,8 +82,10 @@ const dedupe = (matches: ReadonlyArray<Match>): Array<Match> => {
 
 // OCR often splits an amount at its decimal mark ("14 .90", "5 . 10"): a mark with spaces around it still joins
 // the integer part to exactly two decimals.
+// Thousands grouped by a single space (`12 260,84`, French and Portuguese) count only with decimals after them:
+// cells are two spaces apart in a row, so a quantity and a price (`23  533,08`) stay two numbers.
 const AMOUNT =
-  /(?<![\d/:.,])(?<!\d-)-?(?:\d{1,3}(?:[.,'](?:\d{3}))+|\d+)(?:[.,]\d{1,2}|\s?[.,]\s?\d{2}(?!\d))?(?![\d/:%]|[.,]\d|-\d)/g
+  /(?<![\d/:.,])(?<!\d-)-?(?:\d{1,3}(?:[ \u00a0\u202f]\d{3})+[.,]\d{2}|(?:\d{1,3}(?:[.,'](?:\d{3}))+|\d+)(?:[.,]\d{1,2}|\s?[.,]\s?\d{2}(?!\d))?)(?![\d/:%]|[.,]\d|-\d)/g
 
 /** An amount: its text and its numeric value (the last `.`/`,` followed by one or two digits is the decimal mark). */
 export interface Amount extends Match {
@@ -113,7 +115,7 @@ export const amounts = (text: string): Array<Amount> => {
       const before = text.slice(Math.max(0, m.start - 4), m.start)
       return !/\p{L}$/u.test(before) || CURRENCY_PREFIX.test(before)
     })
-    .map((m) => ({ ...m, text: m.text.replace(/\s/g, "") }))
+    .map((m) => ({ ...m, text: m.text.replace(/\s*([.,])\s*(?=\d{2}$)/, "$1") }))
     .flatMap((m): Array<Amount> => {
       const value = amountValue(m.text)
       const decimals = /[.,]\d{1,2}$/.test(m.text)

@@ -41,6 +41,22 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(amounts("Comp. Nro 00000128 total 178000,00")), ["178000,00"])
   })
 
+  it("amounts: thousands grouped by a space, with decimals; a quantity two spaces (a cell) before a price", () => {
+    assert.deepStrictEqual(
+      amounts("Net à payer:  15 080,83 €").map((a) => a.value),
+      [15080.83]
+    )
+    assert.deepStrictEqual(texts(amounts("Licença de software  18  1 302,76€  23 449,68€")), [
+      "18",
+      "1 302,76",
+      "23 449,68"
+    ])
+    assert.deepStrictEqual(
+      amounts("Maintenance mensuelle  23  533,08 €").map((a) => a.value),
+      [23, 533.08]
+    )
+  })
+
   it.prop(
     "an amount printed in either convention reads back to its value",
     [Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 99_999_999_99 }))],

@@ -29,6 +29,10 @@ describe("totals", () => {
     assert.strictEqual(totalOf(rows), "5,30")
   })
 
+  it("a total with its thousands grouped by spaces (Net à payer 15 080,83 €), not its first group", () => {
+    assert.strictEqual(totalOf(lines(["Sous-total:", "12 260,84 €"], ["Net à payer:", "15 080,83 €"])), "15 080,83")
+  })
+
   it("German receipts: zu zahlen and Summe, not Bar or Rückgeld", () => {
     assert.strictEqual(totalOf(lines(["Summe", "7,16"], ["Bar", "10,00"], ["Rückgeld", "2,84"])), "7,16")
     assert.strictEqual(
