@@ -244,6 +244,30 @@ describe("Assembly", () => {
     assert.strictEqual(parsed("Fecha DD/MM/AAAA", "dates are MM/DD"), "2026-12-03")
   })
 
+  it("reads an ambiguous date in the order the document's other dates show, unless the skill says", () => {
+    const fields = [{ name: "fecha", order: 1, type: "date" as const, isList: false, description: "", aliases: [] }]
+    const parsed = (lines: ReadonlyArray<readonly [number, ReadonlyArray<string>]>, instructions = "") =>
+      (
+        byName(
+          Assembly.assemble({
+            skill: { instructions, fields },
+            values: { fecha: "07.05.18" },
+            words: Grounding.index(page(lines)),
+            catalog: new Map()
+          }),
+          "fecha"
+        ) as Field.DetailedSimpleValue
+      ).parsed
+    const usPage = [
+      [10, ["Issue", "date:", "07.05.18"]],
+      [30, ["Service", "period:", "07.01.18", "-", "07.28.18"]]
+    ] as const
+    assert.strictEqual(parsed(usPage), "2018-07-05")
+    assert.strictEqual(parsed([[10, ["Fecha:", "07.05.18", "Vto:", "21.05.18"]]]), "2018-05-07")
+    assert.strictEqual(parsed([[10, ["Fecha:", "07.05.18"]]]), "2018-05-07")
+    assert.strictEqual(parsed(usPage, "Dates are DD/MM."), "2018-05-07")
+  })
+
   it("gives each catalog list item, and the catalog sub-field of each list item, its catalog value by path", () => {
     const cat = (name: string, order: number, keyColumn: string, isList = false): Skill.SkillField => ({
       name,

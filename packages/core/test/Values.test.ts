@@ -215,6 +215,18 @@ describe("Values dates", () => {
     assert.strictEqual(Values.parse("date", "25/03/2024", { dateOrder: "mdy" }), "2024-03-25")
   })
 
+  it("tells a document's date order from its own dates: a 13–31 in either place, else its written dates", () => {
+    assert.strictEqual(Values.dateOrderOf("Issue date: 07.05.18\nService period: 07.01.18 - 07.28.18"), "mdy")
+    assert.strictEqual(Values.dateOrderOf("Fecha: 08 / 02 / 23  Vto. CAE: 18 / 02 / 23"), "dmy")
+    assert.strictEqual(Values.dateOrderOf("Data documento 24 - 05 - 20"), "dmy")
+    assert.strictEqual(Values.dateOrderOf("Invoice 03/04/2024, due July 5, 2024"), "mdy")
+    assert.strictEqual(Values.dateOrderOf("Rechnung 03.04.2024, Lieferung am 1. März 2024"), "dmy")
+    assert.strictEqual(Values.dateOrderOf("Amsterdam, 29 maart 2014"), "dmy")
+    // Nothing to go by: amounts, times, phone numbers and ambiguous dates leave the caller's default.
+    assert.strictEqual(Values.dateOrderOf("03/04/2024 14:35 TEL 07-5547360 Total 13.50"), undefined)
+    assert.strictEqual(Values.dateOrderOf(""), undefined)
+  })
+
   it("reads written dates in Spanish and English", () => {
     for (const literal of [
       "12 de marzo de 2024",

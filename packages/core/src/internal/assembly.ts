@@ -15,7 +15,8 @@
  *   (spec 2.7), and a consumer needs `catalog_values`. An object inside a list item, and a catalog field inside such
  *   an object, are given as a `string` value of what was read (key columns joined by spaces).
  * - Dates are day-first unless the field's description, or else the skill's instructions, say month-first
- *   (`MM/DD`, `month first`, `mes/día`).
+ *   (`MM/DD`, `month first`, `mes/día`); where neither says, the document's own dates decide (`Values.dateOrderOf`:
+ *   a 13–31 in first or second place, or how it writes month names), so an extractor returns dates as printed.
  */
 import type { ExtractedFields } from "../Extractor.js"
 import {
@@ -186,7 +187,8 @@ const dateOrderIn = (text: string): Values.DateOrder | undefined =>
 export const assemble = (input: AssemblyInput): Array<DetailedField> => {
   const { words } = input
   const options = input.grounding ?? Grounding.defaultOptions
-  const skillOrder = dateOrderIn(input.skill.instructions) ?? "dmy"
+  const skillOrder =
+    dateOrderIn(input.skill.instructions) ?? Values.dateOrderOf(words.words.map((w) => w.text).join(" ")) ?? "dmy"
   const ids = new Set<string>()
 
   const uniqueId = (path: string): string => {

@@ -309,6 +309,33 @@ export const parseDate = (literal: string, options: ParseOptions = {}): string |
   return null
 }
 
+/**
+ * The order a document writes its numeric dates in, from its own text: a date whose first part is 13–31 (and
+ * second 1–12) is day-first evidence, one whose second part is 13–31 month-first (`07.28.18`); with no such date,
+ * written dates give the language's habit (`July 5, 2018` month first, `5 July 2018` or `5 de julio` day first).
+ * The side with more evidence wins; `undefined` when none (or a tie): then the caller's default holds.
+ */
+export const dateOrderOf = (text: string): DateOrder | undefined => {
+  const s = fold(text).replace(DASHES, "-")
+  let dmy = 0
+  let mdy = 0
+  for (const m of s.matchAll(/(?<![\d.,/-])(\d{1,2}) ?([/.-]) ?(\d{1,2}) ?\2 ?(?:\d{4}|\d{2})(?![\d/]|[.,-]\d)/g)) {
+    const first = Number(m[1])
+    const second = Number(m[3])
+    if (first > 12 && first <= 31 && second >= 1 && second <= 12) dmy += 1
+    if (second > 12 && second <= 31 && first >= 1 && first <= 12) mdy += 1
+  }
+  if (dmy !== mdy) return dmy > mdy ? "dmy" : "mdy"
+  let named = 0
+  const written =
+    /(?<![\p{L}\d])(?:(\d{1,2})(?:st|nd|rd|th|er|o)?\.?(?: de| of)? (\p{L}+)\.?,? (?:de |del )?|(\p{L}+)\.? (\d{1,2})(?:st|nd|rd|th)?,? )\d{4}(?!\d)/gu
+  for (const m of s.matchAll(written)) {
+    if (m[2] !== undefined && MONTHS.has(m[2])) named -= 1
+    if (m[3] !== undefined && MONTHS.has(m[3])) named += 1
+  }
+  return named > 0 ? "mdy" : named < 0 ? "dmy" : undefined
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Booleans
 
