@@ -3,22 +3,21 @@
  * its row, else the cell right above it): an issue date (Fecha, Date, Datum, Data…), or a due, expiry (CAE, valid
  * until), period, delivery or order date; a date joined to another by a range mark (`1 - 31 July`, `du … au`) is
  * a period. The field wants the kind its own name says (`fecha_vencimiento` a due date), else the issue date; a
- * date of that kind beats an unlabelled one, dates of other kinds are never taken. Day-first or month-first is
- * decided per document (a 13–31 in either place, month-name dates, the language); where the document is
- * month-first an ambiguous `03/05/2024` is left out, since downstream parsing reads numbers day-first.
+ * date of that kind beats an unlabelled one, dates of other kinds are never taken. The literal is returned as
+ * printed: whether `03/05/2024` is day or month first is decided per document by core's assembly, from the
+ * document's own dates (`Values.dateOrderOf`).
  */
 import { nameWords, type Target } from "./labels.js"
 import { cellAt, type Layout, overlap, type Row } from "./layout.js"
 import { dates, type Match } from "./patterns.js"
 import { type RowToken, rowTokens } from "./phrases.js"
 import { folded, tokens } from "./text.js"
-import { DATE_LABELS, DAY_FIRST_WORDS, type DateKind } from "./vocabulary.js"
+import { DATE_LABELS, type DateKind } from "./vocabulary.js"
 
 const KINDS: ReadonlyArray<readonly [DateKind, ReadonlySet<string>]> = DATE_LABELS.map(([k, words]) => [
   k,
   new Set(words)
 ])
-const DAY_FIRST = new Set(DAY_FIRST_WORDS)
 
 /** Words of a label that may sit between it and its date. */
 const LABEL_REACH = 5
@@ -75,38 +74,6 @@ const classify = (layout: Layout, row: Row, list: ReadonlyArray<RowToken>, match
   return { match, row, kind: kindOf(wordsAbove(layout, row, match.start)) }
 }
 
-/** The two leading numbers of a numeric day/month date, or undefined for ISO and month-name dates. */
-const dayMonth = (text: string): readonly [number, number] | undefined => {
-  const m = /^(\d{1,2})\s*[/.-]\s*(\d{1,2})\s*[/.-]/.exec(text)
-  return m === null ? undefined : [Number(m[1]), Number(m[2])]
-}
-
-/**
- * Whether the document writes numeric dates month first: a number over 12 in either place decides; else a
- * language that always writes the day first (its words on the page); else how it writes month names.
- */
-const monthFirst = (layout: Layout, found: ReadonlyArray<Found>): boolean => {
-  let dmy = 0
-  let mdy = 0
-  let named = 0
-  for (const { match } of found) {
-    const pair = dayMonth(match.text)
-    if (pair !== undefined) {
-      if (pair[0] > 12 && pair[1] <= 12) dmy += 1
-      if (pair[1] > 12 && pair[0] <= 12) mdy += 1
-    } else if (/^\d{1,2}\D/.test(match.text)) named -= 1
-    else if (/^\p{L}/u.test(match.text)) named += 1
-  }
-  if (dmy !== mdy) return mdy > dmy
-  if (layout.rows.some((r) => rowTokens(r).some((t) => DAY_FIRST.has(t.text)))) return false
-  return named > 0
-}
-
-const ambiguous = (text: string): boolean => {
-  const pair = dayMonth(text)
-  return pair !== undefined && pair[0] <= 12 && pair[1] <= 12 && pair[0] !== pair[1]
-}
-
 /** The kind of date a field asks for, from its own name and aliases (and its description when they say nothing). */
 const wantedKind = (target: Target): DateKind => {
   const words = (texts: ReadonlyArray<string>) => texts.flatMap((t) => tokens(folded(t)).map((k) => k.text))
@@ -122,12 +89,10 @@ export const date = (layout: Layout, target: Target): string | null => {
     return dates(row.text).map((m) => classify(layout, row, list, m))
   })
   const wanted = wantedKind(target)
-  const mdy = monthFirst(layout, found)
   const score = (f: Found): number => (f.kind === wanted ? 2 : f.kind === "none" && wanted === "issue" ? 1 : 0)
   const top = Math.max(0, ...found.map(score))
-  // Only dates of the best kind found: a labelled issue date left out as ambiguous is not replaced by a stray one.
   const best = found
-    .filter((f) => top > 0 && score(f) === top && !(mdy && ambiguous(f.match.text)))
+    .filter((f) => top > 0 && score(f) === top)
     .sort((a, b) => a.row.order - b.row.order || a.match.start - b.match.start)[0]
   return best?.match.text ?? null
 }

@@ -34,13 +34,13 @@ const DAY = "(\\d{1,2})(?:st|nd|rd|th|er|o)?"
 
 const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boolean]> = [
   [/(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\d/.-]\d)/g, (m) => plausible(Number(m[1]), Number(m[3]))],
-  // Spaced as OCR reads some receipts: `08 / 02 / 23`.
+  // Spaced as OCR reads some receipts, or as some layouts print them: `08 / 02 / 23`, `24 - 05 - 20`.
   [
-    /(?<![\d/.-])(\d{2}) ?([/.]) ?(\d{2}) ?\2 ?(\d{4}|\d{2})(?![\d/.-]?\d)/g,
+    /(?<![\d/.-])(\d{2}) ?([/.-]) ?(\d{2}) ?\2 ?(\d{4}|\d{2})(?![\d/.-]?\d)/g,
     (m) => plausible(Number(m[1]), Number(m[3]))
   ],
   [
-    /(?<![\d/.-])(\d{4})([/.-])(\d{1,2})\2(\d{1,2})(?![\d/.-]\d|\d)/g,
+    /(?<![\d/.-])(\d{4}) ?([/.-]) ?(\d{1,2}) ?\2 ?(\d{1,2})(?![\d/.-]\d|\d)/g,
     (m) => Number(m[3]) >= 1 && Number(m[3]) <= 12 && Number(m[4]) >= 1 && Number(m[4]) <= 31
   ],
   [

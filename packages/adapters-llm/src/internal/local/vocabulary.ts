@@ -248,6 +248,7 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
       "zahlungsziel",
       "echeance",
       "scadenza",
+      "scad",
       "vencimento",
       "vervaldatum",
       "verval",
@@ -337,36 +338,6 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
       "factuur"
     ]
   ]
-]
-
-/** Languages whose numeric dates are always day first. */
-export const DAY_FIRST_WORDS: ReadonlyArray<string> = [
-  "fecha",
-  "factura",
-  "datum",
-  "rechnung",
-  "rechnungsdatum",
-  "rechnungsnummer",
-  "summe",
-  "zwischensumme",
-  "gesamtbetrag",
-  "brutto",
-  "factuurdatum",
-  "factuurnummer",
-  "totaalbedrag",
-  "emision",
-  "emissao",
-  "emissione",
-  "facture",
-  "fattura",
-  "fatura",
-  "factuur",
-  "totaal",
-  "totale",
-  "iva",
-  "mwst",
-  "tva",
-  "btw"
 ]
 
 /**

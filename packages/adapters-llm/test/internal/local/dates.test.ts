@@ -64,12 +64,13 @@ describe("dates", () => {
     assert.strictEqual(dateOf(rows), "10/03/2024")
   })
 
-  it("day or month first per document: an ambiguous date is left out where the page writes month first", () => {
-    // 03/25/2024 says month first: 04/05/2024 would be read downstream as 4 May, so it is not returned.
-    assert.isNull(dateOf([row("Invoice date: 04/05/2024"), row("Ship date: 03/25/2024")]))
-    assert.strictEqual(dateOf([row("Invoice date: 04/05/2024"), row("Ship date: 25/03/2024")]), "04/05/2024")
-    // A language that writes the day first settles an ambiguous page.
-    assert.strictEqual(dateOf([row("Rechnungsdatum: 04.05.2024"), row("May 3, 2024")]), "04.05.2024")
-    assert.isNull(dateOf([row("Date: 04/05/2024"), row("Printed May 3, 2024")]))
+  it("an ambiguous date is returned as printed, whatever order the page writes (assembly reads it)", () => {
+    assert.strictEqual(dateOf([row("Issue date: 07.05.18"), row("Service period: 07.01.18 - 07.28.18")]), "07.05.18")
+    assert.strictEqual(dateOf([row("Invoice date: 04/05/2024"), row("Ship date: 03/25/2024")]), "04/05/2024")
+  })
+
+  it("spaced dates with hyphens: 24 - 05 - 20 under Data documento", () => {
+    const rows = [row("Data documento"), row("24 - 05 - 20"), row("Scad."), row("23 - 06 - 20")]
+    assert.strictEqual(dateOf(rows), "24 - 05 - 20")
   })
 })

@@ -20,6 +20,8 @@ describe("patterns", () => {
   it("dates: spaced and dotted numbers, month names in seven languages; a range is not a date", () => {
     assert.deepStrictEqual(texts(dates("Fecha: 08 / 02 / 23 CAE")), ["08 / 02 / 23"])
     assert.deepStrictEqual(texts(dates("Datum 20.03.2023 10:14")), ["20.03.2023"])
+    assert.deepStrictEqual(texts(dates("Data da fatura: 2018 - 05 - 01  HORA: 10:11")), ["2018 - 05 - 01"])
+    assert.deepStrictEqual(texts(dates("Data documento 24 - 05 - 20")), ["24 - 05 - 20"])
     assert.deepStrictEqual(texts(dates("Amsterdam, 29 maart 2014")), ["29 maart 2014"])
     assert.deepStrictEqual(texts(dates("Berlin, den 1. März 2024")), ["1. März 2024"])
     assert.deepStrictEqual(texts(dates("le 3 août 2024 ; 1er février 2025")), ["3 août 2024", "1er février 2025"])
