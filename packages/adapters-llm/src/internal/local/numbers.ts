@@ -11,12 +11,14 @@ import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js
 import { codes, type Match, pointOfSaleNumbers } from "./patterns.js"
 import { type RowToken, rowTokens } from "./phrases.js"
 import { folded, phraseTokens, tokens } from "./text.js"
-import { DOCUMENT_NOUNS, NUMBER_COMPOUNDS, NUMBER_WORDS, OTHER_NUMBER_WORDS } from "./vocabulary.js"
+import { DATE_LABELS, DOCUMENT_NOUNS, NUMBER_COMPOUNDS, NUMBER_WORDS, OTHER_NUMBER_WORDS } from "./vocabulary.js"
 
 const NOUNS = new Set(DOCUMENT_NOUNS)
 const COMPOUNDS = new Set(NUMBER_COMPOUNDS)
 const NUMBER = new Set(NUMBER_WORDS)
 const OTHER = new Set(OTHER_NUMBER_WORDS)
+// Date words (not the document nouns, which also label issue dates): `Invoice Date:` labels a date, not a number.
+const DATE_WORDS = new Set(DATE_LABELS.flatMap(([, words]) => words).filter((w) => !NOUNS.has(w)))
 
 /** Words that may stand between a document noun and its number word (`Factura A Nº`, `Nº de factura`). */
 const GAP = 2
@@ -55,12 +57,13 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
       // `Factura Nº`, `Factura A Nº`: the noun, then its number word a word or two later.
       const k = list.slice(i + 1, i + 2 + GAP).findIndex((t) => NUMBER.has(t.text))
       if (k >= 0 && !list.slice(i + 1, i + 1 + k).some((t) => isCode(t.text))) push(i, i + 1 + k, 1)
-      // `Factura simplificada: 3893-…`: a colon or `#` right after the noun (or one word after it).
+      // `Factura simplificada: 3893-…`: a colon or `#` right after the noun (or one word after it), unless a
+      // date word is part of the label (`Invoice Date:`, `Data da fatura:`).
       else {
         for (let j = i; j <= Math.min(i + 1, list.length - 1); j++) {
           const end = list[j]?.end ?? 0
           if (/^\s*[:#]/.test(row.text.slice(end))) {
-            push(i, j, 0.8)
+            if (!list.slice(Math.max(0, i - 2), j + 1).some((t) => DATE_WORDS.has(t.text))) push(i, j, 0.8)
             break
           }
         }
@@ -70,10 +73,28 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
       // `Nº de factura`, `Numéro de facture`, `Number of invoice`.
       const k = list.slice(i + 1, i + 2 + GAP).findIndex((t) => NOUNS.has(t.text))
       if (k >= 0) push(i, i + 1 + k, 1)
+      // A number word that is a whole label cell (`Nº:`, `NUMMER`), weakest: its value must be a code alone.
+      else if (opensCell(row, token) && bareValue(restOfCell(row, token))) push(i, i, BARE)
     }
   }
   return out
 }
+
+/** The strength of a bare number word as a label (`Nº:` alone in its cell). */
+const BARE = 0.5
+
+const opensCell = (row: Row, token: RowToken): boolean => {
+  const cell = cellAt(row, token.start)
+  return cell !== undefined && cellStart(row, cell) === token.start
+}
+
+const restOfCell = (row: Row, token: RowToken): string => {
+  const cell = cellAt(row, token.start)
+  return cell === undefined ? "" : row.text.slice(token.end, cellStart(row, cell) + cell.text.length)
+}
+
+/** Whether what follows a bare number word in its cell leaves it a label: nothing, or a number alone. */
+const bareValue = (rest: string): boolean => /^[\s:.ºo°]*$/iu.test(rest) || numberAlone(rest) !== undefined
 
 /** The first document number in a text: a point of sale and number kept whole, else the first code. */
 const numberIn = (text: string): Match | undefined => {
@@ -83,19 +104,42 @@ const numberIn = (text: string): Match | undefined => {
   return code
 }
 
-/** The value after a label: the rest of its cell, else the next cell, else the cell under the label. */
-const valueAfter = (layout: Layout, row: Row, labelStart: number, labelEnd: number): string | undefined => {
+// A series of one to three capitals before the number, apart from it (`Q 46803`, `E 24166`).
+const SERIES = /^\p{Lu}{1,3} \d[\p{L}\p{N}\-/._]*$/u
+
+/**
+ * The number a cell other than the label's holds, only when it holds nothing else: `53969 Lille` (a postcode and
+ * its town) and `Manchester HJ4 1HR` are another column's text, not the number.
+ */
+const numberAlone = (text: string): string | undefined => {
+  const value = text.replace(/^[\s:#.]+|[\s:;,.]+$/gu, "")
+  if (SERIES.test(value)) return value
+  const found = numberIn(value)
+  return found !== undefined && found.start === 0 && found.end === value.length ? found.text : undefined
+}
+
+/**
+ * The value after a label: the rest of its cell, else the next cell, else the cell under the label. A bare
+ * number word takes only a number alone (`NO.53 JALAN PUTRA` is an address).
+ */
+const valueAfter = (
+  layout: Layout,
+  row: Row,
+  labelStart: number,
+  labelEnd: number,
+  bare = false
+): string | undefined => {
   const cell = cellAt(row, labelEnd - 1)
   if (cell === undefined) return undefined
   const rest = row.text.slice(labelEnd, cellStart(row, cell) + cell.text.length)
-  const inRest = numberIn(rest)
-  if (inRest !== undefined) return inRest.text
-  if (/[\p{L}\p{N}]/u.test(rest.replace(/\b(no|nr|nro|n)\b/giu, ""))) return undefined
+  const inRest = bare ? numberAlone(rest) : (numberAlone(rest) ?? numberIn(rest)?.text)
+  if (inRest !== undefined) return inRest
+  if (/[\p{L}\p{N}]/u.test(rest.replace(/\b(no|nr|nro|n)\b|[º°ª]/giu, ""))) return undefined
   const next = row.cells[row.cells.indexOf(cell) + 1]
-  const beside = next === undefined ? undefined : numberIn(next.text)
-  if (beside !== undefined) return beside.text
+  const beside = next === undefined ? undefined : numberAlone(next.text)
+  if (beside !== undefined) return beside
   const under = cellBelow(layout, row, labelStart)
-  return under === undefined ? undefined : numberIn(under.text)?.text
+  return under === undefined ? undefined : numberAlone(under.text)
 }
 
 /** Whether a field asks for another document's number (an order, a customer): then its own labels serve. */
@@ -118,7 +162,7 @@ export const documentNumber = (layout: Layout, target: Target): string | null =>
   if (!asksForOther(target))
     for (const row of layout.rows)
       for (const label of rowLabels(row)) {
-        const text = valueAfter(layout, row, label.first.start, label.last.end)
+        const text = valueAfter(layout, row, label.first.start, label.last.end, label.strength === BARE)
         if (text !== undefined) found.push({ text, strength: label.strength, order: row.order, page: row.page })
       }
   const best = found.sort((a, b) => b.strength - a.strength || a.page - b.page || a.order - b.order)[0]

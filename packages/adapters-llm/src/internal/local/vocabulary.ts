@@ -352,6 +352,12 @@ export const DOCUMENT_NOUNS: ReadonlyArray<string> = [
   "cpbte",
   "ticket",
   "recibo",
+  "talao",
+  "scontrino",
+  "ricevuta",
+  "kassenbon",
+  "kassabon",
+  "recu",
   "boleta",
   "albaran",
   "nota",
@@ -374,7 +380,20 @@ export const DOCUMENT_NOUNS: ReadonlyArray<string> = [
   "transaction",
   "trans",
   "folio",
-  "serie"
+  "serie",
+  // abbreviations: Re.-Nr. (Rechnung), FS/FT n.º (fatura simplificada, fatura), N. op. (operazione)
+  "re",
+  "fs",
+  "ft",
+  "op",
+  "operacion",
+  "operacao",
+  "operazione",
+  "transaccion",
+  "transacao",
+  "transazione",
+  "transactie",
+  "vorgang"
 ]
 
 /** One-word labels that say "document number" on their own. */
@@ -390,7 +409,12 @@ export const NUMBER_COMPOUNDS: ReadonlyArray<string> = [
   "numfactura",
   "invoiceno",
   "invno",
-  "folio"
+  "folio",
+  "transactienr",
+  "transactienummer",
+  "bonnr",
+  "belegnr",
+  "kassenbonnr"
 ]
 
 /** Number words, after folding and `canonical` (which turns nº, nro, num, number, nr, # into `no`). */

@@ -55,6 +55,46 @@ describe("document numbers", () => {
     assert.strictEqual(numberOf([below]), "VF1005193039")
   })
 
+  it("a series before the number, abbreviations and receipt nouns; a bare number word with a number alone", () => {
+    const cases: ReadonlyArray<readonly [string, string]> = [
+      ["Nº: I 11105", "I 11105"],
+      ["NÚMERO: G-3036-787", "G-3036-787"],
+      ["NUMMER YXN-439812", "YXN-439812"],
+      ["Re.-Nr.: F84-1581", "F84-1581"],
+      ["FS n.º: G011-74613", "G011-74613"],
+      ["Factura n.º 3925/30839", "3925/30839"],
+      ["Talão n.º: 464683", "464683"],
+      ["N. op.: 5990-633-493809", "5990-633-493809"],
+      ["Nº operación: D185-69893", "D185-69893"],
+      ["Transactienr.: 83/709360", "83/709360"]
+    ]
+    for (const [text, want] of cases) assert.strictEqual(numberOf([[row(text)]]), want, text)
+  })
+
+  it("a date label or a time is not a number label; another column's postcode is not the number", () => {
+    assert.isNull(numberOf([[row("Invoice Date: 25 June 2019 TIME: 13:34")]]))
+    assert.isNull(numberOf([[row("Data da fatura: 2018 - 05 - 01  HORA: 10:11")]]))
+    const twoColumns: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [40, "Rechnungs-Nr."],
+        [300, "29560 Stuttgart"]
+      ],
+      [
+        [40, "877624"],
+        [300, "St.-Nr.: 13/642/00942"]
+      ]
+    ]
+    assert.strictEqual(numberOf([twoColumns]), "877624")
+    const cityBeside: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [40, "INV. NO."],
+        [300, "Manchester HJ4 1HR"]
+      ],
+      [[40, "0722/43616"]]
+    ]
+    assert.strictEqual(numberOf([cityBeside]), "0722/43616")
+  })
+
   it("another document's number is not taken; a field that asks for one gets it by its own label", () => {
     assert.isNull(numberOf([[row("Order No: 4471"), row("Customer invoice account no: 9911")]]))
     const pedido: Target = { name: "numero_pedido", type: "string", aliases: ["Nº de pedido"], description: "" }
