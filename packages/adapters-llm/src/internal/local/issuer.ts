@@ -1,93 +1,172 @@
 /**
- * The issuer's name and address from the letterhead: on the first page's top rows, the first row with a legal
- * form (S.A., S.L., GmbH, SDN BHD, B.V.…) or a shop word (a trade name printed above its operator's legal name
- * comes first), else the first row that reads as a name — never a tax-status line (IVA Responsable Inscripto), an address line (a street word, a postcode), a
- * document title or a greeting — with its wrapped lines; the address is the rows under it up to the contacts.
+ * The issuer's name and address from the letterhead: on the first page's top rows, above the recipient's block
+ * (Facturar a, Bill to, Rechnungsempfänger, Destinataire…), each cell apart (a title or the invoice's data may
+ * share the name's row), the first cell with a legal form (S.A., S.L., GmbH, SDN BHD, B.V.…) or a shop word, else
+ * the first cell that reads as a name — never a document title, a tax-status line (IVA Responsable Inscripto), an
+ * address line (a street word, a postcode) or a greeting — with its wrapped lines; the address is the text under
+ * it up to the contacts.
  */
-import type { Layout, Row } from "./layout.js"
-import { dates } from "./patterns.js"
-import { rowTokens } from "./phrases.js"
+import { type Cell, cellStart, type Layout, overlap, type Row } from "./layout.js"
+import { amounts, dates } from "./patterns.js"
+import { findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
 import { folded, tokens } from "./text.js"
-import { ADDRESS_WORDS, LEGAL_FORMS, TAX_STATUS_WORDS } from "./vocabulary.js"
+import {
+  ADDRESS_SUFFIXES,
+  ADDRESS_WORDS,
+  DOCUMENT_TITLES,
+  LEGAL_FORMS,
+  RECIPIENT_LABELS,
+  TAX_STATUS_WORDS
+} from "./vocabulary.js"
 
 const TAX_STATUS = new Set(TAX_STATUS_WORDS)
 const ADDRESS = new Set(ADDRESS_WORDS)
 const LEGAL = new Set(LEGAL_FORMS)
+const TITLES = new Set(DOCUMENT_TITLES)
+const RECIPIENT = vocabulary(RECIPIENT_LABELS.map((phrase) => ["recipient", [phrase]] as const))
+
+const words = (text: string): ReadonlyArray<string> => tokens(folded(text)).map((t) => t.text)
 
 /** Whether a text (a row, or a value found by a label) is a tax status or tax registration line. */
-export const taxStatus = (text: string): boolean => tokens(folded(text)).some((t) => TAX_STATUS.has(t.text))
+export const taxStatus = (text: string): boolean => words(text).some((w) => TAX_STATUS.has(w))
 
-/** Whether a row is an address line: a street word, or a postcode followed by its town. */
-const addressLine = (row: Row): boolean =>
-  rowTokens(row).some((t) => ADDRESS.has(t.text)) || /(?<![\d-])\d{4,5}\s+\p{L}{3}/u.test(row.text)
+/** Whether a text is an address line: a street word (or a compound ending in one), or a postcode and town. */
+const addressLine = (text: string): boolean =>
+  words(text).some(
+    (w) => ADDRESS.has(w) || ADDRESS_SUFFIXES.some((end) => w.length > end.length + 2 && w.endsWith(end))
+  ) || /(?<![\d-])\d{4,5}\s+\p{L}{3}|(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}\s+\p{L}{3}/u.test(text)
 
-/** Whether a row ends (or holds) a legal form: its one-letter tokens joined (`S.A.` → `sa`, `B.V.` → `bv`). */
-const legalForm = (row: Row): boolean => {
-  const words = rowTokens(row).map((t) => t.text)
+/** Whether a text holds a legal form: its one-letter tokens joined (`S.A.` → `sa`, `B.V.` → `bv`). */
+const legalForm = (text: string): boolean => {
+  const list = words(text)
   const joined: Array<string> = []
-  for (const w of words) {
+  for (const w of list) {
     const last = joined.length - 1
-    if (w.length === 1 && last >= 0 && (joined[last] ?? "").length <= 2 && words.includes(joined[last] ?? ""))
+    if (w.length === 1 && last >= 0 && (joined[last] ?? "").length <= 2 && list.includes(joined[last] ?? ""))
       joined[last] += w
     else joined.push(w)
   }
-  return [...words, ...joined].some((w) => LEGAL.has(w)) || /sdn\.?\s*bhd/.test(row.folded.text)
+  return [...list, ...joined].some((w) => LEGAL.has(w)) || /sdn\.?\s*bhd/.test(folded(text))
 }
 
-// Legal forms and shop words that mark a letterhead's business name.
+// Shop and trade words that mark a letterhead's business name.
 const BUSINESS =
-  /(?<![a-z])(sdn\.?\s*bhd|bhd|s\/b|s\.?\s?l\.?u?|s\.?\s?a\.?u?|s\.?r\.?l|s\.?a\.?s|s\.?\s?de\s?r\.?\s?l|ltd|limited|llc|inc|gmbh|corp|co\.|enterprises?|trading|perniagaan|syarikat|restoran|restaurant|restaurante|hardware|store|stores|shop|mart|market|supermercado|supermarket|bakery|bakeries|florist|bookstores?|stationery|pharmacy|farmacia|cafe|hotel|telecommunications|marketing|distribuciones|suministros|servicios|comercial|ferreteria|papeleria|tienda|handel)(?![a-z])/
+  /(?<![a-z])(sdn\.?\s*bhd|bhd|s\/b|ltd|limited|llc|inc|gmbh|corp|co\.|enterprises?|trading|perniagaan|syarikat|restoran|restaurant|restaurante|hardware|store|stores|shop|mart|market|supermercados?|supermarkets?|supermercato|supermarkt|bakery|bakeries|florist|bookstores?|stationery|pharmacy|farmacia|cafe|hotel|telecommunications|marketing|distribuciones|suministros|servicios|comercial|ferreteria|papeleria|tienda|handel)(?![a-z])/
 
+// Greetings and copy marks printed at the top of receipts and invoices.
 const NOT_A_NAME =
-  /(?<![a-z])(tax invoice|invoice|receipt|factura|recibo|ticket|original|duplicado|triplicado|copy|copia|welcome|bienvenido)(?![a-z])/
+  /(?<![a-z])(tax invoice|original|duplicado|triplicado|copy|copia|welcome|bienvenido|bienvenue|willkommen|benvenuto|bem-vindo|welkom)(?![a-z])/
 
+/** A piece of the letterhead: one cell of a row (the whole row when it has one cell). */
+interface Part {
+  readonly row: Row
+  readonly x0: number
+  readonly x1: number
+  /** Its text without a title or a sender line's address (`raw`: as printed). */
+  readonly text: string
+  readonly raw: string
+}
+
+/** A text without the document title printed before or after it (`Druckerei Elektro UG Rechnung`). */
+const withoutTitle = (text: string): string => {
+  const list = text.split(/\s+/)
+  // A title and the number word after it (`FACTURE N°`, `Fattura n.`).
+  const isTitle = (w: string | undefined) =>
+    w !== undefined && words(w).length > 0 && words(w).every((t) => TITLES.has(t) || t === "no" || t === "n")
+  while (list.length > 1 && isTitle(list[0])) list.shift()
+  while (list.length > 1 && isTitle(list.at(-1))) list.pop()
+  return list.join(" ")
+}
+
+/** A sender line's name without its address: `QualityHosting AG - Uferweg 40-42 - D-63571 Gelnhausen`. */
+const senderName = (text: string): string => {
+  const segments = text.split(/\s+[-–·|•]\s+/u)
+  return segments.length > 1 && segments.slice(1).some(addressLine) ? (segments[0] ?? text) : text
+}
+
+const cleaned = (text: string): string => senderName(withoutTitle(text))
+
+/** A row as one part when it reads as a name as a whole; else its cells, each without a title at its ends. */
+const partsOf = (row: Row): ReadonlyArray<Part> =>
+  row.cells.length <= 1 || nameLike(row.text)
+    ? [{ row, x0: row.words[0]?.x0 ?? 0, x1: row.words.at(-1)?.x1 ?? 0, text: cleaned(row.text), raw: row.text }]
+    : row.cells.map((c: Cell) => ({ row, x0: c.x0, x1: c.x1, text: cleaned(c.text), raw: c.text }))
+
+/**
+ * Whether a row opens the recipient's block: a recipient label alone in one of its cells, or before a colon and
+ * a name (`Cliente nº: 4795` labels a customer number, not the block).
+ */
+const recipientRow = (row: Row): boolean => {
+  const list = rowTokens(row)
+  return row.cells.some((cell) => {
+    const start = cellStart(row, cell)
+    const inCell = list.filter((t: RowToken) => t.start >= start && t.end <= start + cell.text.length)
+    const hit = findPhrases(inCell, RECIPIENT)[0]
+    if (hit === undefined || hit.from !== 0) return false
+    const end = inCell[hit.to - 1]?.end ?? start
+    // The label alone in its cell, or before a colon: `AN NUR ENTERPRISE` is a name, `An` and `Cliente:` labels.
+    const rest = row.text.slice(end, start + cell.text.length)
+    return /^[\s.]*$/.test(rest) || (/^\s*:/.test(rest) && !/\d/.test(rest))
+  })
+}
+
+/** The first page's top rows, down to the recipient's block. */
 const letterheadRows = (layout: Layout): ReadonlyArray<Row> => {
   const first = layout.rows[0]?.page
   const height = first === undefined ? 0 : (layout.pageHeight.get(first) ?? 0)
-  return layout.rows.filter((r) => r.page === first && (height === 0 || r.y0 < 0.4 * height))
+  const top = layout.rows.filter((r) => r.page === first && (height === 0 || r.y0 < 0.4 * height))
+  // The letterhead ends at the recipient's block, or at the first amount (a receipt's lines).
+  const end = top.findIndex((r) => recipientRow(r) || amounts(r.text).some((a) => a.decimals))
+  return end < 0 ? top : top.slice(0, end)
 }
 
-const LEGAL_FORM =
-  /(?<![a-z])(sdn\.?\s*bhd|bhd|s\/b|sb|s\.?\s?l\.?u?|s\.?\s?a\.?u?|s\.?r\.?l|s\.?a\.?s|s\.?\s?de\s?r\.?\s?l|ltd|limited|llc|inc|gmbh|corp)\.?(?![a-z])/
+const title = (text: string): boolean => words(text).some((w) => TITLES.has(w))
+
+const nameLike = (text: string) =>
+  /\p{L}{2}/u.test(text) && !NOT_A_NAME.test(folded(text)) && !title(text) && !taxStatus(text) && !addressLine(text)
 
 const close = (upper: Row, lower: Row) => lower.y0 - upper.y1 < 0.5 * Math.min(upper.y1 - upper.y0, lower.y1 - lower.y0)
 
-const nameLike = (r: Row) =>
-  !/\d|@|www|\.com/.test(r.folded.text) && !NOT_A_NAME.test(r.folded.text) && !taxStatus(r.text) && !addressLine(r)
+/** The part of a neighbouring row under or over a part (its column), if any. */
+const partBeside = (row: Row | undefined, part: Part): Part | undefined =>
+  row === undefined ? undefined : partsOf(row).find((p) => overlap(p, part) > 0.3)
 
-/** The letterhead rows that name the business: the first with a business word, with its wrapped lines. */
-const companyRows = (layout: Layout): ReadonlyArray<Row> => {
-  const rows = letterheadRows(layout).filter(
-    (r) => /\p{L}{2}/u.test(r.text) && !NOT_A_NAME.test(r.folded.text) && !taxStatus(r.text) && !addressLine(r)
-  )
+/** The letterhead parts that name the business: the first with a business word, with its wrapped lines. */
+const companyParts = (layout: Layout): ReadonlyArray<Part> => {
+  const rows = letterheadRows(layout)
+  const parts = rows.flatMap(partsOf).filter((p) => nameLike(p.text))
   const first =
-    rows.find((r) => legalForm(r) || BUSINESS.test(r.folded.text)) ??
-    rows.find((r) => dates(r.text).length === 0 && !/\d{3}/.test(r.text))
+    parts.find((p) => legalForm(p.text) || BUSINESS.test(folded(p.text))) ??
+    parts.find((p) => dates(p.text).length === 0 && !/\d|@|www|\.com/.test(p.text))
   if (first === undefined) return []
   const block = [first]
+  const plain = (p: Part) => nameLike(p.text) && !/\d|@|www|\.com/.test(folded(p.text))
   // A name wrapped over lines: the lines right above it without figures, and below it until its legal form.
-  for (let above = layout.rows[first.order - 1]; above !== undefined; above = layout.rows[above.order - 1]) {
-    const top = block[0]
-    if (top === undefined || above.page !== top.page || !close(above, top) || !nameLike(above)) break
+  for (;;) {
+    const top = block[0] as Part
+    const above = partBeside(layout.rows[top.row.order - 1], top)
+    if (above === undefined || above.row.page !== top.row.page || !close(above.row, top.row) || !plain(above)) break
     block.unshift(above)
   }
-  for (let below = layout.rows[first.order + 1]; below !== undefined; below = layout.rows[below.order + 1]) {
-    const bottom = block[block.length - 1]
-    if (bottom === undefined || LEGAL_FORM.test(block.map((r) => r.folded.text).join(" "))) break
-    if (below.page !== bottom.page || !close(bottom, below) || NOT_A_NAME.test(below.folded.text)) break
-    if (!LEGAL_FORM.test(below.folded.text) && !BUSINESS.test(below.folded.text)) break
+  for (;;) {
+    const bottom = block[block.length - 1] as Part
+    if (legalForm(block.map((p) => p.text).join(" "))) break
+    const below = partBeside(layout.rows[bottom.row.order + 1], bottom)
+    if (below === undefined || below.row.page !== bottom.row.page || !close(bottom.row, below.row)) break
+    if (title(below.text) || NOT_A_NAME.test(folded(below.text)) || addressLine(below.text)) break
+    if (!legalForm(below.text) && !BUSINESS.test(folded(below.text))) break
     block.push(below)
   }
   return block
 }
 
 /** A business name without the registration number printed after it: "AEON CO. (M) BHD (126926-H)". */
-const withoutRegistration = (name: string): string => name.replace(/\s*\([^)]*\d{4}[^)]*\).*$/u, "").trim()
+const nameOnly = (name: string): string => name.replace(/\s*\([^)]*\d{4}[^)]*\).*$/u, "").trim()
 
 /** The issuer's name, or null. */
 export const company = (layout: Layout): string | null => {
-  const rows = companyRows(layout)
-  return rows.length === 0 ? null : withoutRegistration(rows.map((r) => r.text.trim()).join(" "))
+  const parts = companyParts(layout)
+  return parts.length === 0 ? null : nameOnly(parts.map((p) => p.text.trim()).join(" ")).replace(/\s+/g, " ")
 }
 
 const STOP_ADDRESS =
@@ -95,17 +174,19 @@ const STOP_ADDRESS =
 
 /** The issuer's address, or null. */
 export const address = (layout: Layout): string | null => {
-  const last = companyRows(layout).at(-1)
+  const last = companyParts(layout).at(-1)
   if (last === undefined) return null
   const parts: Array<string> = []
-  for (const row of layout.rows.slice(last.order + 1, last.order + 10)) {
-    if (row.page !== last.page || parts.length >= 5) break
-    const text = row.folded.text
+  for (const row of layout.rows.slice(last.row.order + 1, last.row.order + 10)) {
+    if (row.page !== last.row.page || parts.length >= 5) break
+    const part = partBeside(row, last)
+    if (part === undefined) break
+    const text = folded(part.raw)
     // Registration numbers and tax ids printed under the name come before the address: skip them.
     const registration = /^\(?[a-z0-9\-.\s]*\d[a-z0-9\-.\s]*\)?$/.test(text) && !/\p{L}{3}/u.test(text)
     if (parts.length === 0 && (registration || STOP_ADDRESS.test(text))) continue
     if (STOP_ADDRESS.test(text)) break
-    parts.push(row.text.trim())
+    parts.push(part.raw.trim())
   }
-  return parts.length === 0 ? null : parts.join(" ")
+  return parts.length === 0 ? null : parts.join(" ").replace(/\s+/g, " ")
 }

@@ -1,6 +1,7 @@
 /**
  * Text matching for the local extractor: accent- and case-folding with a map back to the original characters,
- * tokens, and an OCR-tolerant token equality (one edit from five letters, two from eight).
+ * tokens, and an OCR-tolerant token equality (one edit from five letters, a letter more or less from six, two
+ * from eight).
  */
 import { EditDistance } from "@legible/core"
 
@@ -62,5 +63,7 @@ export const sameToken = (a: string, b: string): boolean => {
   if (a === b) return true
   const shorter = Math.min(a.length, b.length)
   if (shorter < 5 || /\d/.test(a) || /\d/.test(b)) return false
+  // A short word one letter longer is another word (`issue`, `issuer`; `total`, `totale`), not a slip.
+  if (shorter < 6 && a.length !== b.length) return false
   return EditDistance.levenshtein(a, b) <= (shorter >= 8 ? 2 : 1)
 }

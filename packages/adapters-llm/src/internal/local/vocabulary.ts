@@ -478,11 +478,17 @@ export const LEGAL_FORMS: ReadonlyArray<string> = [
   "slu",
   "srl",
   "sas",
+  "scoop",
+  "coop",
   "sdnbhd",
   "bhd",
   "sb",
   "gmbh",
   "ag",
+  "ug",
+  "kg",
+  "ek",
+  "gbr",
   "ohg",
   "sarl",
   "eurl",
@@ -589,6 +595,12 @@ export const ADDRESS_WORDS: ReadonlyArray<string> = [
   "postbus"
 ]
 
+/** Endings of street names written as one word (Uferweg, Hauptstraße, Dijkstralaan), never a business name. */
+export const ADDRESS_SUFFIXES: ReadonlyArray<string> = [
+  ...["strasse", "str", "weg", "platz", "allee", "gasse", "damm", "ufer"],
+  ...["straat", "laan", "plein", "gracht", "kade", "steeg", "dijk"]
+]
+
 /** Month names and abbreviations (folded) in the seven languages, as dates print them; `out` (pt) is left out. */
 export const MONTH_WORDS: ReadonlyArray<string> = [
   ...["enero", "ene", "january", "jan", "januar", "janner", "janvier", "janv", "gennaio", "gen", "janeiro", "januari"],
@@ -603,4 +615,33 @@ export const MONTH_WORDS: ReadonlyArray<string> = [
   ...["octubre", "oct", "october", "oktober", "okt", "octobre", "ottobre", "ott", "outubro"],
   ...["noviembre", "nov", "november", "novembre", "novembro"],
   ...["diciembre", "dic", "december", "dec", "dezember", "dez", "decembre", "dicembre", "dezembro"]
+]
+
+/** Words of a document's title (folded): a cell holding one is the title, never the issuer's name. */
+export const DOCUMENT_TITLES: ReadonlyArray<string> = [
+  ...["factura", "facturas", "recibo", "ticket", "albaran", "presupuesto", "proforma", "comprobante"],
+  ...["invoice", "receipt", "quotation"],
+  ...["rechnung", "verkaufsrechnung", "quittung", "kassenbon", "kassenbeleg", "gutschrift", "lieferschein"],
+  ...["facture", "recu", "devis"],
+  ...["fattura", "ricevuta", "scontrino", "preventivo"],
+  ...["fatura", "talao", "orcamento"],
+  ...["factuur", "verkoopfactuur", "kassabon", "bonnetje", "kwitantie", "offerte", "creditnota"]
+]
+
+/** Labels that open the recipient's block of an invoice (folded phrases): what follows is not the issuer. */
+export const RECIPIENT_LABELS: ReadonlyArray<string> = [
+  // es
+  ...["facturar a", "facturado a", "cliente", "datos del cliente", "destinatario", "senor", "senores", "sr", "sres"],
+  // en
+  ...["bill to", "billed to", "invoice to", "sold to", "ship to", "customer", "client", "to", "recipient"],
+  // de
+  ...["rechnungsempfanger", "empfanger", "rechnungsadresse", "kunde", "an", "lieferadresse"],
+  // fr
+  ...["facture a", "facturer a", "adresse de facturation", "destinataire", "client", "a l attention de"],
+  // it
+  ...["spett le", "spettabile", "cliente", "destinatario", "intestatario", "fatturare a"],
+  // pt
+  ...["faturar a", "faturado a", "cliente", "destinatario", "exmo s", "exmos"],
+  // nl
+  ...["aan", "afnemer", "klant", "factuuradres", "geadresseerde", "ter attentie van"]
 ]

@@ -7,6 +7,8 @@ const row = (text: string): ReadonlyArray<Cell> => [[40, text]]
 
 const issuerOf = (...texts: ReadonlyArray<string>) => company(layout(document([page(1, texts.map(row))])))
 
+const issuerOfRows = (rows: ReadonlyArray<ReadonlyArray<Cell>>) => company(layout(document([page(1, rows)])))
+
 describe("issuer", () => {
   it("never a tax-status line: IVA:Responsable Inscripto", () => {
     assert.strictEqual(
@@ -33,5 +35,43 @@ describe("issuer", () => {
       "SANYU SUPPLY SDN BHD"
     ]
     for (const name of forms) assert.strictEqual(issuerOf("Bienvenido / Welcome", "Factura", name), name, name)
+  })
+
+  it("the issuer's cell, not the title or the invoice data sharing its row", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [40, "Facture"],
+        [300, "Provence Atelier S.A."]
+      ],
+      [[300, "175 Moreau avenue"]],
+      [
+        [40, "Date d'émission: 16 novembre 2024"],
+        [300, "98899 Toulouse"]
+      ]
+    ]
+    assert.strictEqual(issuerOfRows(rows), "Provence Atelier S.A.")
+    assert.strictEqual(
+      issuerOf("Druckerei Elektro UG (haftungsbeschränkt) Rechnung", "Weber Ring 210"),
+      "Druckerei Elektro UG (haftungsbeschränkt)"
+    )
+  })
+
+  it("never the recipient: the block under Facturar a, Bill To, Kunde, An, Cliente:", () => {
+    for (const label of ["Facturar a", "BILL TO", "Kunde", "An", "Cliente:", "Adresse de facturation", "Aan"])
+      assert.isNull(issuerOf("FACTURA", label, "Construcciones García S.L.U.", "Ctra. Ibérica 192"), label)
+    assert.strictEqual(issuerOf("Cliente nº: 4795", "Suministros Acme S.L."), "Suministros Acme S.L.")
+    assert.strictEqual(issuerOf("AN NUR ENTERPRISE", "NO 5 JALAN MAWAR"), "AN NUR ENTERPRISE")
+  })
+
+  it("a sender line keeps the name, not its address; a wrapped name stops at the street", () => {
+    assert.strictEqual(issuerOf("QualityHosting AG - Uferweg 40-42 - D-63571 Gelnhausen"), "QualityHosting AG")
+    assert.strictEqual(
+      issuerOf("HIPER CONSTRUCCIONES S.Coop.", "PLAZA DISTRIBUCIONES 148"),
+      "HIPER CONSTRUCCIONES S.Coop."
+    )
+  })
+
+  it("the letterhead ends at a receipt's first line: an item is never the issuer", () => {
+    assert.isNull(issuerOf("Nº ticket: 56/400516", "DETERGENTE 12,16", "CAFÉ MOLIDO 9,90"))
   })
 })
