@@ -67,11 +67,19 @@ const fieldInput = (depth: number): Schema.Codec<SkillFieldInput> =>
  */
 export const SkillFieldInput: Schema.Codec<SkillFieldInput> = fieldInput(Skills.MAX_DEPTH)
 
+const ReviewSetting = Skill.Review.annotate({
+  description:
+    "When set, processing ends in `incompleto`, with an `error_message` naming each field and why, when a " +
+    "`required` field is empty, its confidence is under `threshold`, or it fails a check (check digit, plausible " +
+    "date, the document's sums); otherwise `completado`. Absent: always `completado`."
+})
+
 /** The content of a skill version. */
 export const SkillDefinition = Schema.Struct({
   name: Text,
   instructions: Schema.optionalKey(Text),
-  fields: Schema.Array(SkillFieldInput)
+  fields: Schema.Array(SkillFieldInput),
+  review: Schema.optionalKey(ReviewSetting)
 })
 
 /** Completes a field as written by a client with the defaults of the optional members. */
@@ -91,7 +99,8 @@ export const toSkillField = (input: SkillFieldInput): Skill.SkillField => ({
 export const toDefinition = (definition: typeof SkillDefinition.Type): Skills.Definition => ({
   name: definition.name,
   instructions: definition.instructions ?? "",
-  fields: definition.fields.map(toSkillField)
+  fields: definition.fields.map(toSkillField),
+  ...(definition.review === undefined ? {} : { review: definition.review })
 })
 
 /** The body of a skill creation: a slug and the first version's content. */
@@ -105,6 +114,7 @@ export const SkillResponse = Schema.Struct({
   version: Schema.Int,
   instructions: Schema.String,
   fields: Schema.Array(Skill.SkillField),
+  review: Schema.optionalKey(ReviewSetting),
   created_at: Timestamp.Timestamp,
   updated_at: Timestamp.Timestamp
 })

@@ -1,5 +1,4 @@
-import type { Extraction } from "@legible/core"
-import { Errors, Ports } from "@legible/core"
+import { Errors, Extraction, Ports } from "@legible/core"
 import { Deferred, Duration, Effect, Layer, Option, Queue, Ref, Schema, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
@@ -137,13 +136,15 @@ export const make = Effect.fnUntraced(function* (options: Options = {}) {
       RETURNING e.id
     `.pipe(Effect.mapError(storageError), Effect.flatMap(fenced(lease)), Effect.withSpan(span))
 
-  const complete = (lease: Ports.Lease, result: Extraction.ExtractionResult) =>
-    settle(
+  const complete = (lease: Ports.Lease, outcome: Extraction.ExtractionResult) => {
+    const { status, errorMessage, result } = Extraction.settled(outcome)
+    return settle(
       "SqlJobQueue.complete",
       lease,
       sql`state = 'done', last_error = NULL`,
-      sql`status = 'completado', result = ${JSON.stringify(result)}::jsonb, error_message = NULL`
+      sql`status = ${status}, result = ${JSON.stringify(result)}::jsonb, error_message = ${errorMessage}`
     )
+  }
 
   const retry = (lease: Ports.Lease, message: string, delayMs: number) =>
     settle(

@@ -140,13 +140,19 @@ const catalogValues = (
 
 const round = (score: number) => Math.round(score * 10_000) / 10_000
 
+/**
+ * A catalog value as a match returns it: spec 2.5's value, and the runner-up's score when one was scored, which
+ * processing turns into the value's confidence and drops (it is never stored or served).
+ */
+export type Matched = CatalogValue & { readonly runnerUp?: number | undefined }
+
 /** The spec 2.5 value of a `catalog` field from the decision. */
 export const catalogValue = (
   catalog: CatalogInfo,
   config: CatalogFieldConfig,
   extracted: Readonly<Record<string, string>>,
   decision: Decision
-): CatalogValue => {
+): Matched => {
   const extractedValues: Record<string, string> = {}
   for (const column of config.keyColumns) {
     const value = extracted[column]
@@ -154,6 +160,7 @@ export const catalogValue = (
   }
   const record: CatalogRecord | undefined = decision.record
   return {
+    ...(decision.runnerUp === undefined ? {} : { runnerUp: decision.runnerUp }),
     type: "catalog",
     matching: {
       status: record === undefined ? "not_found" : "found",

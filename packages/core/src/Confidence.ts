@@ -17,12 +17,20 @@ export interface Signals {
   readonly certainty?: number | undefined
   /** Whether the literal parsed to the field's type. */
   readonly parsed: boolean
-  /** The value's own check (an identifier's check digit, a plausible date): passed or failed. */
-  readonly check?: "pass" | "fail" | undefined
-  /** The document's arithmetic that involves this value: it adds up, or it does not. */
-  readonly arithmetic?: "pass" | "fail" | undefined
+  /** The value's own check (an identifier's check digit, a plausible date), when it has one. */
+  readonly check?: Verdict<"checksum_failed" | "implausible_date"> | undefined
+  /** The document's arithmetic that involves this value, when some does. */
+  readonly arithmetic?: Verdict<"sum_mismatch"> | undefined
   /** For catalog values: the match score (0–1) and its margin over the runner-up (0–1; 1 when there is none). */
   readonly catalog?: { readonly score: number; readonly margin: number } | undefined
+}
+
+/** The outcome of a check: passed, or failed with the reason's code and what did not hold. */
+export interface Verdict<Code extends string> {
+  readonly passed: boolean
+  readonly code: Code
+  /** What was checked, for a person: "check digit fails", "125,40 ≠ lines 120,40 + IVA 5,00". */
+  readonly message: string
 }
 
 /** The features of the model, each rising with the evidence that the value is right. */
@@ -58,6 +66,7 @@ export interface Reason {
     | "low_certainty"
     | "parse_failed"
     | "checksum_failed"
+    | "implausible_date"
     | "sum_mismatch"
     | "catalog_score"
     | "catalog_margin"
@@ -93,10 +102,10 @@ export const features = (s: Signals): Readonly<Record<Feature, number>> => ({
   ocr: s.grounding === null ? 0 : (1 + scaledLogit(s.ocr ?? 0.5)) / 2,
   certainty: s.certainty === undefined ? 0 : scaledLogit(s.certainty),
   parsed: s.parsed ? 1 : 0,
-  checkPassed: s.check === "pass" ? 1 : 0,
-  checkNotFailed: s.check === "fail" ? 0 : 1,
-  sumsMatch: s.arithmetic === "pass" ? 1 : 0,
-  sumsNotMismatched: s.arithmetic === "fail" ? 0 : 1,
+  checkPassed: s.check?.passed === true ? 1 : 0,
+  checkNotFailed: s.check?.passed === false ? 0 : 1,
+  sumsMatch: s.arithmetic?.passed === true ? 1 : 0,
+  sumsNotMismatched: s.arithmetic?.passed === false ? 0 : 1,
   catalogScore: s.catalog === undefined ? 0 : clamp01(s.catalog.score),
   catalogMargin: s.catalog === undefined ? 0 : clamp01(s.catalog.margin)
 })
@@ -126,8 +135,8 @@ export const reasons = (s: Signals): ReadonlyArray<Reason> => {
   if (s.certainty !== undefined && s.certainty < LOW_CERTAINTY)
     out.push({ code: "low_certainty", message: `the extractor was ${percent(s.certainty)} sure of it` })
   if (!s.parsed) out.push({ code: "parse_failed", message: "does not parse to the field's type" })
-  if (s.check === "fail") out.push({ code: "checksum_failed", message: "fails its check" })
-  if (s.arithmetic === "fail") out.push({ code: "sum_mismatch", message: "the document's sums do not add up with it" })
+  if (s.check?.passed === false) out.push({ code: s.check.code, message: s.check.message })
+  if (s.arithmetic?.passed === false) out.push({ code: s.arithmetic.code, message: s.arithmetic.message })
   if (s.catalog !== undefined && s.catalog.score < LOW_CATALOG_SCORE)
     out.push({ code: "catalog_score", message: `the catalog match scores ${percent(s.catalog.score)}` })
   if (s.catalog !== undefined && s.catalog.margin < LOW_CATALOG_MARGIN)

@@ -109,6 +109,25 @@ export interface ExtractionResult {
   readonly numPages: number
   /** The reader's degraded pages (absent from results stored before they were recorded, and when none). */
   readonly degradedPages?: ReadonlyArray<DegradedPage>
+  /**
+   * Why the skill's review setting sends the result to a person: the extraction then ends `incompleto` with this as
+   * its `error_message` (kept there, not in the stored result). Absent: it ends `completado`.
+   */
+  readonly needsReview?: string | undefined
+}
+
+/** The stored result and the status and message it ends in. */
+export const settled = (
+  result: ExtractionResult
+): {
+  readonly status: "completado" | "incompleto"
+  readonly errorMessage: string | null
+  readonly result: ExtractionResult
+} => {
+  const { needsReview, ...stored } = result
+  return needsReview === undefined
+    ? { status: "completado", errorMessage: null, result: stored }
+    : { status: "incompleto", errorMessage: needsReview, result: stored }
 }
 
 /** The user an action is recorded against (`last_user_*`). */

@@ -19,13 +19,39 @@ export const SimpleValue = Schema.Struct({
 })
 export type SimpleValue = typeof SimpleValue.Type
 
-/** A simple value in the detailed read: it adds the OCR words that support it, its id and its type (spec 2.7). */
+/** Something that lowered a value's confidence: a code and a sentence (extension). */
+export const Reason = Schema.Struct({ code: Schema.String, message: Schema.String })
+export type Reason = typeof Reason.Type
+
+/** The detailed read's assessment of a value (extension): its confidence and what lowered it. */
+const assessment = {
+  confidence: Schema.optionalKey(
+    Schema.NullOr(Schema.Number).annotate({
+      description:
+        "Extension: the probability (0–1) that the value is right, calibrated on labelled documents; null when " +
+        "nothing was found. Absent from results stored before it was computed."
+    })
+  ),
+  reasons: Schema.optionalKey(
+    Schema.Array(Reason).annotate({
+      description:
+        "Extension: what lowered the confidence (e.g. not_grounded, low_ocr, low_certainty, parse_failed, " +
+        "checksum_failed, implausible_date, sum_mismatch, catalog_score, catalog_margin, not_found); empty when nothing did."
+    })
+  )
+}
+
+/**
+ * A simple value in the detailed read: it adds the OCR words that support it, its id and its type (spec 2.7), and
+ * its confidence and reasons (extension).
+ */
 export const DetailedSimpleValue = Schema.Struct({
   literal: Schema.String,
   parsed: Parsed,
   word_ids: Schema.Array(Schema.String),
   id: Schema.String,
-  type: SimpleType
+  type: SimpleType,
+  ...assessment
 })
 export type DetailedSimpleValue = typeof DetailedSimpleValue.Type
 
@@ -54,52 +80,54 @@ export const CatalogValue = Schema.Struct({
 })
 export type CatalogValue = typeof CatalogValue.Type
 
-/** A field of a result (spec 2.4), generic in the simple value shape (plain or detailed). */
-export interface FieldOf<V> {
+/** A catalog value in the detailed read: spec 2.5.4's shape, and its confidence and reasons (extension). */
+export const DetailedCatalogValue = Schema.Struct({ ...CatalogValue.fields, ...assessment })
+export type DetailedCatalogValue = typeof DetailedCatalogValue.Type
+
+/** A field of a result (spec 2.4), generic in the simple and catalog value shapes (plain or detailed). */
+export interface FieldOf<V, C = CatalogValue> {
   readonly name: string
   readonly order: number
   readonly type: FieldType
-  readonly value: FieldValueOf<V>
+  readonly value: FieldValueOf<V, C>
 }
 
 /** A field's value: simple, object (sub-fields), list (values or sub-field dictionaries), or catalog (spec 2.5). */
-export type FieldValueOf<V> =
+export type FieldValueOf<V, C = CatalogValue> =
   | V
-  | ReadonlyArray<FieldOf<V>>
-  | ReadonlyArray<V | CatalogValue | { readonly [name: string]: V | CatalogValue }>
-  | CatalogValue
+  | ReadonlyArray<FieldOf<V, C>>
+  | ReadonlyArray<V | C | { readonly [name: string]: V | C }>
+  | C
   | null
 
-const makeField = <V extends Schema.Top>(simple: V) => {
-  const field: Schema.Codec<FieldOf<V["Type"]>, FieldOf<V["Encoded"]>> = Schema.Struct({
+const makeField = <V extends Schema.Top, C extends Schema.Top>(simple: V, catalog: C) => {
+  const field: Schema.Codec<FieldOf<V["Type"], C["Type"]>, FieldOf<V["Encoded"], C["Encoded"]>> = Schema.Struct({
     name: Schema.String,
     order: Schema.Int,
     type: FieldType,
     value: Schema.Union([
       Schema.Null,
-      CatalogValue,
+      catalog,
       simple,
       Schema.Array(Schema.suspend(() => field)),
-      Schema.Array(
-        Schema.Union([simple, CatalogValue, Schema.Record(Schema.String, Schema.Union([simple, CatalogValue]))])
-      )
+      Schema.Array(Schema.Union([simple, catalog, Schema.Record(Schema.String, Schema.Union([simple, catalog]))]))
     ])
   }) as never
   return field
 }
 
 /** A field of the plain read (spec 2.3). */
-export const Field = makeField(SimpleValue)
+export const Field = makeField(SimpleValue, CatalogValue)
 export type Field = FieldOf<SimpleValue>
 
 /** A field of the detailed read (spec 2.7). */
-export const DetailedField = makeField(DetailedSimpleValue)
-export type DetailedField = FieldOf<DetailedSimpleValue>
+export const DetailedField = makeField(DetailedSimpleValue, DetailedCatalogValue)
+export type DetailedField = FieldOf<DetailedSimpleValue, DetailedCatalogValue>
 
 const isSimple = (v: unknown): v is DetailedSimpleValue =>
   typeof v === "object" && v !== null && !Array.isArray(v) && "literal" in v && "parsed" in v
 
-const isCatalog = (v: unknown): v is CatalogValue =>
+const isCatalog = (v: unknown): v is DetailedCatalogValue =>
   typeof v === "object" && v !== null && !Array.isArray(v) && "type" in v && v.type === "catalog" && "matching" in v
 
 const isField = (v: unknown): v is DetailedField =>
@@ -107,28 +135,33 @@ const isField = (v: unknown): v is DetailedField =>
 
 const plainValue = (v: DetailedSimpleValue): SimpleValue => ({ literal: v.literal, parsed: v.parsed })
 
-/** Drops the detailed members (`word_ids`, `id`, `type`) of every simple value, at every depth. */
+const plainCatalog = ({ confidence: _c, reasons: _r, ...value }: DetailedCatalogValue): CatalogValue => value
+
+const plainItem = (v: DetailedSimpleValue | DetailedCatalogValue): SimpleValue | CatalogValue =>
+  isSimple(v) ? plainValue(v) : plainCatalog(v)
+
+/**
+ * Drops the detailed members (`word_ids`, `id`, `type`, and the extensions `confidence` and `reasons`) of every
+ * value, at every depth.
+ */
 export const toPlain = (fields: ReadonlyArray<DetailedField>): Array<Field> =>
   fields.map((f): Field => {
     const value = f.value
     if (value === null || !Array.isArray(value)) {
-      return { ...f, value: isSimple(value) ? plainValue(value) : (value as CatalogValue | null) }
+      return { ...f, value: value === null ? null : plainItem(value as DetailedSimpleValue | DetailedCatalogValue) }
     }
     if (value.every(isField)) return { ...f, value: toPlain(value) }
     return {
       ...f,
-      // Catalog values in list items (spec 2.5.4) are the same in both reads.
       value: value.map((item) =>
-        isSimple(item)
-          ? plainValue(item)
-          : isCatalog(item)
-            ? item
-            : Object.fromEntries(
-                Object.entries(item as Record<string, DetailedSimpleValue | CatalogValue>).map(([k, v]) => [
-                  k,
-                  isSimple(v) ? plainValue(v) : v
-                ])
-              )
+        isSimple(item) || isCatalog(item)
+          ? plainItem(item)
+          : Object.fromEntries(
+              Object.entries(item as Record<string, DetailedSimpleValue | DetailedCatalogValue>).map(([k, v]) => [
+                k,
+                plainItem(v)
+              ])
+            )
       )
     }
   })

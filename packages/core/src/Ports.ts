@@ -10,7 +10,7 @@ import type { ExtractorError, ExtractRequest, ExtractResponse } from "./Extracto
 import type { CatalogValue } from "./Field.js"
 import type { ExtractionFilter } from "./ListQuery.js"
 import type { Period, Quota } from "./Quota.js"
-import type { Skill, SkillField } from "./Skill.js"
+import type { Review, Skill, SkillField } from "./Skill.js"
 import type { Timestamp } from "./Timestamp.js"
 
 /** The rows a caller may see: one client's, in the live world or the test-key sandbox. */
@@ -68,6 +68,8 @@ export interface SkillInput {
   readonly name: string
   readonly instructions: string
   readonly fields: ReadonlyArray<SkillField>
+  /** The review setting (extension); absent: processing always ends `completado`. */
+  readonly review?: Review | undefined
 }
 
 /** The port to skills. Every `put` of an existing slug stores a new version; old versions stay readable. */
@@ -216,7 +218,10 @@ export class JobQueue extends Context.Service<
     claim(workerId: string, leaseMs: number): Effect.Effect<Lease | undefined, StorageError>
     /** Extends the lease. */
     heartbeat(lease: Lease, leaseMs: number): Effect.Effect<void, StorageError | LeaseLost>
-    /** Stores the result, sets the extraction `completado` and ends the job. */
+    /**
+     * Stores the result, sets the extraction `completado` (or `incompleto` with the message, when the result
+     * `needsReview`) and ends the job.
+     */
     complete(lease: Lease, result: ExtractionResult): Effect.Effect<void, StorageError | LeaseLost>
     /** Puts the job back in the queue after `delayMs`; its extraction returns to `en cola`. */
     retry(lease: Lease, message: string, delayMs: number): Effect.Effect<void, StorageError | LeaseLost>

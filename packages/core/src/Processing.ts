@@ -3,13 +3,17 @@
  * the extractor for the skill's literals, matches catalog fields, grounds and parses every value and assembles the
  * stored result (DESIGN.md "The flow of one extraction", step 2). Written against the ports only.
  */
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
+import { DEFAULT_DATE_FLOOR } from "./Checks.js"
+import type * as Confidence from "./Confidence.js"
 import type { DocumentError, ReadDocument, ReadOptions } from "./Document.js"
 import type { StorageError } from "./Errors.js"
 import type { ExtractionResult, Mode, Word } from "./Extraction.js"
-import type { ExtractorError } from "./Extractor.js"
+import type { ExtractorError, ExtractResponse } from "./Extractor.js"
 import type { CatalogValue } from "./Field.js"
 import * as Assembly from "./internal/assembly.js"
+import * as Assessment from "./internal/assessment.js"
+import { fitted } from "./internal/confidenceModel.js"
 import * as Grounding from "./internal/grounding.js"
 import {
   CatalogMatcher,
@@ -30,6 +34,10 @@ export interface ProcessingOptions {
   readonly grounding: Grounding.GroundingOptions
   /** Catalog searches run at once for one extraction. */
   readonly catalogConcurrency: number
+  /** The model that turns a value's signals into its confidence (default: the one fitted on labelled documents). */
+  readonly confidence: Confidence.Model
+  /** Dates before this (`YYYY-MM-DD`) fail their plausibility check. */
+  readonly dateFloor: string
 }
 
 /**
@@ -39,7 +47,9 @@ export interface ProcessingOptions {
 export const defaultOptions: ProcessingOptions = {
   images: { maxSide: 1568, maxBytes: 3_750_000, format: "jpeg" },
   grounding: Grounding.defaultOptions,
-  catalogConcurrency: 4
+  catalogConcurrency: 4,
+  confidence: fitted,
+  dateFloor: DEFAULT_DATE_FLOOR
 }
 
 /** The ports processing runs against. */
@@ -85,6 +95,82 @@ export type Match<E> = (
   extracted: Readonly<Record<string, string>>
 ) => Effect.Effect<CatalogValue, E>
 
+/** What `finish` turns into a result: the skill, the document as read, the extractor's answer, the catalog results. */
+export interface FinishInput {
+  readonly skill: Pick<Skill, "fields" | "instructions" | "review">
+  readonly document: ReadDocument
+  readonly extracted: ExtractResponse
+  /** Catalog results by value path (`catalogRequests`). */
+  readonly catalog: ReadonlyMap<string, CatalogValue>
+  /** Today, as `YYYY-MM-DD` (dates after it by more than a year are implausible). */
+  readonly today: string
+}
+
+/** One value as assessed: its path, literal, signals (none when empty) and confidence (`null` when empty). */
+export interface AssessedValue {
+  readonly path: string
+  readonly literal: string
+  readonly signals: Confidence.Signals | undefined
+  readonly confidence: number | null
+}
+
+/** The catalog searches an extractor's answer calls for, by the path of the value each one fills. */
+export const catalogRequests = (
+  skill: Pick<Skill, "fields">,
+  values: ExtractResponse["values"]
+): ReadonlyArray<{
+  readonly path: string
+  readonly field: SkillField
+  readonly extracted: Readonly<Record<string, string>>
+}> => Assembly.catalogRequests(skill.fields, values)
+
+/**
+ * Grounds, parses, assesses and assembles an extractor's answer into the stored result, and judges it by the
+ * skill's review setting (pure): the last step of `run`, and what the calibration benchmark runs on labelled
+ * documents (the assessed values' signals are what the confidence model is fitted on).
+ */
+export const finish = (
+  input: FinishInput,
+  options: Partial<ProcessingOptions> = {}
+): { readonly result: ExtractionResult; readonly assessed: ReadonlyArray<AssessedValue> } => {
+  const settings = { ...defaultOptions, ...options }
+  const { document, extracted } = input
+  const assembled = Assembly.assemble({
+    skill: input.skill,
+    values: extracted.values,
+    words: Grounding.index(document),
+    catalog: input.catalog,
+    grounding: settings.grounding
+  })
+  const words = new Map<string, Assessment.WordInfo>()
+  for (const page of document.pages)
+    for (const line of page.lines)
+      for (const w of line.words) words.set(w.id, { word: w.word, confidence: w.confidence })
+  const { fields, assessed } = Assessment.assess({
+    skill: input.skill.fields,
+    fields: assembled,
+    words,
+    certainty: extracted.certainty,
+    model: settings.confidence,
+    dates: { today: input.today, floor: settings.dateFloor }
+  })
+  const needsReview = input.skill.review === undefined ? undefined : Assessment.review(input.skill.review, assessed)
+  return {
+    result: {
+      fields,
+      usage: extracted.usage,
+      words: wordsByPage(document),
+      fullText: document.fullText,
+      numPages: document.numPages,
+      ...(document.degradedPages !== undefined && document.degradedPages.length > 0
+        ? { degradedPages: document.degradedPages }
+        : {}),
+      ...(needsReview === undefined ? {} : { needsReview })
+    },
+    assessed: assessed.map(({ path, literal, signals, confidence }) => ({ path, literal, signals, confidence }))
+  }
+}
+
 /**
  * The pipeline without storage or queue: read (page images only for `ocr_pdf`) → extract → match catalog fields →
  * ground, parse and assemble. The job handler and in-process callers (`Embed.extractNow`) share it.
@@ -99,30 +185,15 @@ export const run = Effect.fnUntraced(function* <E>(
   const document = yield* (yield* DocumentReader).read(bytes, mode === "ocr_pdf" ? { images: settings.images } : {})
   const extracted = yield* (yield* FieldExtractor).extract({ skill, document, original: bytes, mode, model })
   const matches = yield* Effect.forEach(
-    Assembly.catalogRequests(skill.fields, extracted.values),
+    catalogRequests(skill, extracted.values),
     (request) =>
       match(input.clientId, request.field, request.extracted).pipe(
         Effect.map((value): readonly [string, CatalogValue] => [request.path, value])
       ),
     { concurrency: settings.catalogConcurrency }
   )
-  const fields = Assembly.assemble({
-    skill,
-    values: extracted.values,
-    words: Grounding.index(document),
-    catalog: new Map(matches),
-    grounding: settings.grounding
-  })
-  return {
-    fields,
-    usage: extracted.usage,
-    words: wordsByPage(document),
-    fullText: document.fullText,
-    numPages: document.numPages,
-    ...(document.degradedPages !== undefined && document.degradedPages.length > 0
-      ? { degradedPages: document.degradedPages }
-      : {})
-  }
+  const today = new Date(yield* Clock.currentTimeMillis).toISOString().slice(0, 10)
+  return finish({ skill, document, extracted, catalog: new Map(matches), today }, settings).result
 })
 
 /** A job handler with the given settings (see `process` for the defaults). */

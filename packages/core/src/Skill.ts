@@ -53,6 +53,18 @@ export const SkillField: Schema.Codec<SkillField> = Schema.Struct({
   validate: Schema.optionalKey(Validation)
 }) as never
 
+/**
+ * A skill's review setting (extension): processing ends in `incompleto`, with a message naming each field and why,
+ * when a `required` field is empty, under `threshold` or fails a check; otherwise `completado`.
+ */
+export const Review = Schema.Struct({
+  /** The least confidence (0–1) a required value may have. */
+  threshold: Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 })),
+  /** Top-level field names that must be present, confident and pass their checks. */
+  required: Schema.Array(Schema.String)
+})
+export type Review = typeof Review.Type
+
 /** A skill slug: lower-case letters, digits and dashes. */
 export const Slug = Schema.String.check(Schema.isPattern(/^[a-z0-9](?:[a-z0-9-]{0,98}[a-z0-9])?$/))
 
@@ -66,6 +78,8 @@ export const Skill = Schema.Struct({
   version: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
   instructions: Schema.String,
   fields: Schema.Array(SkillField),
+  /** When set, processing may end in `incompleto` (see `Review`). */
+  review: Schema.optionalKey(Review),
   createdAt: Timestamp,
   updatedAt: Timestamp
 })

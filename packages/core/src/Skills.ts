@@ -3,7 +3,7 @@ import type { Catalog } from "./Catalog.js"
 import type { ClientId } from "./Directory.js"
 import { InvalidRequest, SkillNotFound } from "./Errors.js"
 import { CatalogStore, SkillStore } from "./Ports.js"
-import { type Skill, type SkillField, validateFields } from "./Skill.js"
+import { type Review, type Skill, type SkillField, validateFields } from "./Skill.js"
 import * as Timestamp from "./Timestamp.js"
 import { isUuid } from "./Uuid.js"
 
@@ -23,6 +23,8 @@ export interface Definition {
   readonly name: string
   readonly instructions: string
   readonly fields: ReadonlyArray<SkillField>
+  /** The review setting (extension): which fields must be present, confident and pass their checks. */
+  readonly review?: Review | undefined
 }
 
 /** `create` of a slug the client already has (use `update` for a new version). */
@@ -65,6 +67,9 @@ export const problems = (
     found.push(`instructions must be at most ${MAX_INSTRUCTIONS} characters`)
   }
   if (definition.fields.length === 0) found.push("fields must not be empty")
+  for (const name of definition.review?.required ?? []) {
+    if (!definition.fields.some((f) => f.name === name)) found.push(`review requires "${name}", which is not a field`)
+  }
   const size = countFields(definition.fields, 1)
   if (size.count > MAX_FIELDS) found.push(`a skill may define at most ${MAX_FIELDS} fields`)
   if (size.depth > MAX_DEPTH) found.push(`object fields may nest at most ${MAX_DEPTH} levels deep`)
@@ -116,7 +121,8 @@ const put = Effect.fnUntraced(function* (clientId: ClientId, slug: string, defin
       slug,
       name: definition.name.trim(),
       instructions: definition.instructions,
-      fields: definition.fields
+      fields: definition.fields,
+      ...(definition.review === undefined ? {} : { review: definition.review })
     },
     yield* Timestamp.now
   )

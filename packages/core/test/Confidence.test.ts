@@ -9,8 +9,17 @@ const signals: fc.Arbitrary<Confidence.Signals> = fc.record({
   ocr: fc.option(probability, { nil: undefined }),
   certainty: fc.option(probability, { nil: undefined }),
   parsed: fc.boolean(),
-  check: fc.constantFrom("pass" as const, "fail" as const, undefined),
-  arithmetic: fc.constantFrom("pass" as const, "fail" as const, undefined),
+  check: fc.constantFrom(
+    { passed: true, code: "checksum_failed" as const, message: "check digit holds" },
+    { passed: false, code: "checksum_failed" as const, message: "check digit fails" },
+    { passed: false, code: "implausible_date" as const, message: "years ahead" },
+    undefined
+  ),
+  arithmetic: fc.constantFrom(
+    { passed: true, code: "sum_mismatch" as const, message: "adds up" },
+    { passed: false, code: "sum_mismatch" as const, message: "125,40 ≠ 120,40 + 5,00" },
+    undefined
+  ),
   catalog: fc.option(fc.record({ score: probability, margin: probability }), { nil: undefined })
 })
 
@@ -37,9 +46,16 @@ const better = (s: Confidence.Signals, which: number, amount: number): Confidenc
     case 3:
       return { ...s, parsed: true }
     case 4:
-      return { ...s, check: s.check === "fail" ? undefined : "pass" }
+      return {
+        ...s,
+        check: s.check?.passed === false ? undefined : { passed: true, code: "checksum_failed", message: "holds" }
+      }
     case 5:
-      return { ...s, arithmetic: s.arithmetic === "fail" ? undefined : "pass" }
+      return {
+        ...s,
+        arithmetic:
+          s.arithmetic?.passed === false ? undefined : { passed: true, code: "sum_mismatch", message: "adds up" }
+      }
     default:
       return s.catalog === undefined
         ? s
@@ -78,8 +94,9 @@ describe("Confidence", () => {
         expect(codes.has("low_ocr")).toBe(s.grounding !== null && s.ocr !== undefined && s.ocr < 0.8)
         expect(codes.has("low_certainty")).toBe(s.certainty !== undefined && s.certainty < 0.8)
         expect(codes.has("parse_failed")).toBe(!s.parsed)
-        expect(codes.has("checksum_failed")).toBe(s.check === "fail")
-        expect(codes.has("sum_mismatch")).toBe(s.arithmetic === "fail")
+        expect(codes.has("checksum_failed")).toBe(s.check?.passed === false && s.check.code === "checksum_failed")
+        expect(codes.has("implausible_date")).toBe(s.check?.passed === false && s.check.code === "implausible_date")
+        expect(codes.has("sum_mismatch")).toBe(s.arithmetic?.passed === false)
         expect(codes.has("catalog_score")).toBe(s.catalog !== undefined && s.catalog.score < 0.9)
         expect(codes.has("catalog_margin")).toBe(s.catalog !== undefined && s.catalog.margin < 0.1)
       })
@@ -108,7 +125,12 @@ describe("Confidence", () => {
       grounding: random() < 0.8 ? 1 : null,
       certainty: random(),
       parsed: random() < 0.9,
-      check: random() < 0.2 ? "fail" : random() < 0.5 ? "pass" : undefined
+      check:
+        random() < 0.2
+          ? { passed: false, code: "checksum_failed", message: "fails" }
+          : random() < 0.5
+            ? { passed: true, code: "checksum_failed", message: "holds" }
+            : undefined
     })
     const samples = Array.from({ length: 4_000 }, () => {
       const s = draw()

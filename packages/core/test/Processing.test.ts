@@ -5,6 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
   Document,
+  type Extraction,
   Extractions,
   Extractor,
   type Field,
@@ -131,12 +132,15 @@ const submitAndProcess = (
   script: Script,
   input: Partial<Extractions.SubmitInput> = {},
   beforeProcessing: Effect.Effect<void, unknown, Ports.SkillStore> = Effect.void,
-  ms = 10_000
+  ms = 10_000,
+  beforeSubmit: Effect.Effect<void, unknown, Ports.SkillStore> = Effect.void,
+  afterProcessing: (id: string) => Effect.Effect<unknown, unknown, Ports.ExtractionStore> = () => Effect.void
 ) => {
   const calls: Calls = { reads: [], extracts: [] }
   return Effect.gen(function* () {
     yield* TestTime.setFixedNow
     yield* Fixtures.seed
+    yield* beforeSubmit
     const { extraction_id } = yield* Extractions.submit(Fixtures.caller(), Fixtures.submitInput(input))
     yield* beforeProcessing
     yield* Worker.start({ ...workerOptions, handler: Processing.process })
@@ -145,12 +149,19 @@ const submitAndProcess = (
     const plain = yield* Extractions.read(Fixtures.caller(), extraction_id)
     const state = yield* Memory.MemoryState
     const job = [...state.jobs.values()].find((j) => j.extractionId === extraction_id)
-    return { detailed, plain, job, calls }
+    const after = yield* afterProcessing(extraction_id)
+    return { detailed, plain, job, calls, after }
   }).pipe(Effect.provide(Layer.mergeAll(Memory.layer, TestIds.layer(), fakes(calls, script))))
 }
 
-const fieldValue = <V>(fields: ReadonlyArray<Field.FieldOf<V>> | undefined, name: string) =>
+const fieldValue = <V, C>(fields: ReadonlyArray<Field.FieldOf<V, C>> | undefined, name: string) =>
   fields?.find((f) => f.name === name)?.value
+
+/** A detailed simple value without its assessment (confidence and reasons), for comparing its spec members. */
+const spec = (value: unknown) => {
+  const { confidence: _c, reasons: _r, ...rest } = value as Field.DetailedSimpleValue
+  return rest
+}
 
 describe("Processing", () => {
   it.effect("submit → worker → completado with sorted, parsed, grounded fields, usage and words", () =>
@@ -162,14 +173,14 @@ describe("Processing", () => {
         detailed.fields?.map((f) => f.name),
         ["numero", "fecha", "emisor", "total", "lineas", "proveedor"]
       )
-      assert.deepStrictEqual(fieldValue(detailed.fields, "fecha"), {
+      assert.deepStrictEqual(spec(fieldValue(detailed.fields, "fecha")), {
         literal: "12/03/2026",
         parsed: "2026-03-12",
         word_ids: ["w5"],
         id: "fecha",
         type: "date"
       })
-      assert.deepStrictEqual(fieldValue(detailed.fields, "total"), {
+      assert.deepStrictEqual(spec(fieldValue(detailed.fields, "total")), {
         literal: "1.234,56 €",
         parsed: 1234.56,
         word_ids: ["w24", "w25"],
@@ -246,6 +257,76 @@ describe("Processing", () => {
     })
   )
 
+  it.effect("every detailed value carries its confidence and reasons; the plain read stays the spec's", () =>
+    Effect.gen(function* () {
+      const { detailed, plain } = yield* submitAndProcess({})
+      const fecha = fieldValue(detailed.fields, "fecha") as Field.DetailedSimpleValue
+      assert.isNumber(fecha.confidence)
+      assert.isAtLeast(fecha.confidence ?? -1, 0)
+      assert.isAtMost(fecha.confidence ?? 2, 1)
+      assert.deepStrictEqual(fecha.reasons, [])
+      // The fixture's lines (45,00 and 89,90) do not add up to its total (1.234,56 €).
+      const total = fieldValue(detailed.fields, "total") as Field.DetailedSimpleValue
+      assert.deepStrictEqual(
+        total.reasons?.map((r) => r.code),
+        ["sum_mismatch"]
+      )
+      assert.include(total.reasons?.[0]?.message, "1.234,56 € ≠ lines 134,90")
+      assert.isBelow(total.confidence ?? 1, fecha.confidence ?? 0)
+      const proveedor = fieldValue(detailed.fields, "proveedor") as Field.DetailedCatalogValue
+      assert.isNumber(proveedor.confidence)
+      assert.notProperty(proveedor, "runnerUp")
+      assert.deepStrictEqual(Object.keys(fieldValue(plain.fields, "fecha") ?? {}), ["literal", "parsed"])
+      assert.notProperty(fieldValue(plain.fields, "proveedor"), "confidence")
+    })
+  )
+
+  it.effect("a skill with review ends incompleto naming each field and why; a reviewer completes it", () =>
+    Effect.gen(function* () {
+      const withReview = Effect.gen(function* () {
+        yield* (yield* Ports.SkillStore).put(
+          Fixtures.skillInput({ review: { threshold: 0.01, required: ["total", "fecha", "numero"] } }),
+          TestTime.now
+        )
+      })
+      const { numero: _numero, ...rest } = literals
+      const complete = (id: string) =>
+        Effect.andThen(
+          Extractions.switchStatus(Fixtures.caller(), id, { status: "completado" }),
+          Extractions.read(Fixtures.caller(), id)
+        )
+      const { detailed, job, after } = yield* submitAndProcess(
+        { extract: () => Effect.succeed({ values: rest, usage }) },
+        {},
+        Effect.void,
+        10_000,
+        withReview,
+        complete
+      )
+      assert.strictEqual(detailed.status, "incompleto")
+      assert.strictEqual(job?.state, "done")
+      assert.strictEqual(detailed.error_message, "numero: not found in the document; total: 1.234,56 € ≠ lines 134,90")
+      assert.isDefined(detailed.fields)
+      const completed = after as Extraction.Extraction
+      assert.strictEqual(completed.status, "completado")
+      assert.notProperty(completed, "error_message")
+    })
+  )
+
+  it.effect("a skill with review whose required values hold ends completado", () =>
+    Effect.gen(function* () {
+      const withReview = Effect.gen(function* () {
+        yield* (yield* Ports.SkillStore).put(
+          Fixtures.skillInput({ review: { threshold: 0.01, required: ["fecha", "numero"] } }),
+          TestTime.now
+        )
+      })
+      const { detailed } = yield* submitAndProcess({}, {}, Effect.void, 10_000, withReview)
+      assert.strictEqual(detailed.status, "completado")
+      assert.notProperty(detailed, "error_message")
+    })
+  )
+
   it.effect("runs with the skill version the extraction was submitted with", () =>
     Effect.gen(function* () {
       const v2 = Effect.gen(function* () {
@@ -278,7 +359,9 @@ describe("Processing", () => {
         parsed: null,
         word_ids: [],
         id: "numero",
-        type: "string"
+        type: "string",
+        confidence: null,
+        reasons: [{ code: "not_found", message: "not found in the document" }]
       })
       const proveedor = fieldValue(detailed.fields, "proveedor") as Field.CatalogValue
       assert.strictEqual(proveedor.matching.status, "not_found")

@@ -24,6 +24,7 @@ const skillView = (skill: Skill.Skill) => ({
   version: skill.version,
   instructions: skill.instructions,
   fields: skill.fields,
+  ...(skill.review === undefined ? {} : { review: skill.review }),
   created_at: skill.createdAt,
   updated_at: skill.updatedAt
 })

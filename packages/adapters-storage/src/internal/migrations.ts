@@ -214,6 +214,12 @@ ALTER TABLE api_keys ADD CONSTRAINT api_keys_user_fkey
   FOREIGN KEY (client_id, user_id) REFERENCES users (client_id, id);
 `
 
+/** A skill's review setting (an extension): null for the skills stored before it, which never review. */
+const skillReview = `
+ALTER TABLE skills ADD COLUMN review jsonb;
+ALTER TABLE skill_versions ADD COLUMN review jsonb;
+`
+
 /** Migrations by `<id>_<name>`, run once each in id order by both engines. */
 export const migrations = {
   "1_initial": Effect.gen(function* () {
@@ -232,5 +238,9 @@ export const migrations = {
   "4_catalog_keys_own_abbreviations": Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* CatalogKeys.rewriteProtoKeys(sql)
+  }),
+  "5_skill_review": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* runScript(sql, skillReview)
   })
 } as const

@@ -16,6 +16,7 @@ interface SkillRow {
   readonly version: number
   readonly instructions: string
   readonly fields: ReadonlyArray<Skill.SkillField>
+  readonly review: Skill.Review | null
   readonly created_at: Timestamp.Timestamp
   readonly updated_at: Timestamp.Timestamp
 }
@@ -28,6 +29,7 @@ const toSkill = (row: SkillRow): Skill.Skill => ({
   version: row.version,
   instructions: row.instructions,
   fields: row.fields,
+  ...(row.review === null ? {} : { review: row.review }),
   createdAt: row.created_at,
   updatedAt: row.updated_at
 })
@@ -40,6 +42,7 @@ const latestColumns = [
   "s.version",
   "s.instructions",
   "s.fields",
+  "s.review",
   ts("s.created_at", "created_at"),
   ts("s.updated_at", "updated_at")
 ].join(", ")
@@ -53,16 +56,17 @@ export const make: Effect.Effect<Ports.SkillStore["Service"], never, SqlClient.S
     const id = (yield* IdGenerator.IdGenerator).uuid()
     const row = yield* sql<SkillRow>`
       WITH s AS (
-        INSERT INTO skills (id, client_id, slug, name, version, instructions, fields, created_at, updated_at)
+        INSERT INTO skills (id, client_id, slug, name, version, instructions, fields, review, created_at, updated_at)
         VALUES (${id}, ${input.clientId}, ${input.slug}, ${input.name}, 1, ${input.instructions},
-          ${JSON.stringify(input.fields)}::jsonb, ${now}::timestamptz, ${now}::timestamptz)
+          ${JSON.stringify(input.fields)}::jsonb, ${input.review === undefined ? null : JSON.stringify(input.review)}::jsonb,
+          ${now}::timestamptz, ${now}::timestamptz)
         ON CONFLICT (client_id, slug) WHERE deleted_at IS NULL DO UPDATE
           SET version = skills.version + 1, name = excluded.name, instructions = excluded.instructions,
-            fields = excluded.fields, updated_at = excluded.updated_at
+            fields = excluded.fields, review = excluded.review, updated_at = excluded.updated_at
         RETURNING *
       ), history AS (
-        INSERT INTO skill_versions (skill_id, version, name, instructions, fields, created_at)
-        SELECT id, version, name, instructions, fields, updated_at FROM s
+        INSERT INTO skill_versions (skill_id, version, name, instructions, fields, review, created_at)
+        SELECT id, version, name, instructions, fields, review, updated_at FROM s
       )
       SELECT ${latest} FROM s`.pipe(mapSqlError("SkillStore.put"), Effect.flatMap(upserted("SkillStore.put")))
     return toSkill(row)
@@ -86,7 +90,7 @@ export const make: Effect.Effect<Ports.SkillStore["Service"], never, SqlClient.S
           SELECT ${latest} FROM skills s
           WHERE s.id = ${id} AND s.client_id = ${clientId} AND s.deleted_at IS NULL`
         : sql<SkillRow>`
-          SELECT s.id, s.client_id, s.slug, v.name, v.version, v.instructions, v.fields,
+          SELECT s.id, s.client_id, s.slug, v.name, v.version, v.instructions, v.fields, v.review,
             ${sql.literal(ts("s.created_at", "created_at"))}, ${sql.literal(ts("v.created_at", "updated_at"))}
           FROM skills s JOIN skill_versions v ON v.skill_id = s.id AND v.version = ${version}
           WHERE s.id = ${id} AND s.client_id = ${clientId} AND s.deleted_at IS NULL`

@@ -34,6 +34,20 @@ export const skillStoreContract = (name: string, stores: StoresLayer) =>
       })
     )
 
+    it.effect("a version's review setting is kept with it; a version without one has none", () =>
+      Effect.gen(function* () {
+        const { client } = yield* tenant("skills-review")
+        const skills = yield* Ports.SkillStore
+        const review = { threshold: 0.9, required: ["total", "cuit"] }
+        const v1 = yield* skills.put({ ...input(client.id, "factura", "Factura"), review }, at(0))
+        assert.deepStrictEqual(v1.review, review)
+        const v2 = yield* skills.put(input(client.id, "factura", "Factura"), at(1))
+        assert.notProperty(v2, "review")
+        assert.deepStrictEqual((yield* skills.findById(client.id, v1.id, 1))?.review, review)
+        assert.notProperty(yield* skills.findBySlug(client.id, "factura"), "review")
+      })
+    )
+
     it.effect("skills are the client's own: another client sees none of them", () =>
       Effect.gen(function* () {
         const mine = yield* tenant("skills-scope")

@@ -175,6 +175,22 @@ export const contract = <R>(
       })
     )
 
+    it.effect("complete of a result that needs review sets incompleto with the message, kept out of the result", () =>
+      Effect.gen(function* () {
+        yield* clear
+        const queue = yield* Ports.JobQueue
+        yield* insertJobs({ batch: 7, count: 1 })
+        const lease = yield* mustClaim("w1")
+        const message = "total: 125,40 ≠ lines 120,40 + iva 5,00; cuit: CUIT check digit fails"
+        yield* queue.complete(lease, { ...result("review"), needsReview: message })
+        const row = yield* readJob(lease.jobId)
+        assert.strictEqual(row.state, "done")
+        assert.strictEqual(row.status, "incompleto")
+        assert.strictEqual(row.error_message, message)
+        assert.deepStrictEqual(row.result, result("review"))
+      })
+    )
+
     it.effect("retry puts the job back with run_at in the future and the extraction en cola", () =>
       Effect.gen(function* () {
         yield* clear

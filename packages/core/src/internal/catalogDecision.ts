@@ -22,6 +22,8 @@ export const leadNeeded = (best: number): number => Math.max(RUNNER_UP_MARGIN, R
 export interface Decision {
   readonly record: CatalogRecord | undefined
   readonly score: number
+  /** The score of the best other candidate, when one was scored (how close the match came to being ambiguous). */
+  readonly runnerUp?: number | undefined
 }
 
 const byId = (a: Scored, b: Scored) => (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0)
@@ -118,7 +120,7 @@ export const decideApproximate = (
     (_, i) => !(best.columns[i]?.oneEdit ?? false) || bounded.filter((s) => s.columns[i]?.oneEdit).length === 1
   )
   return best.score >= threshold && ahead && best.acceptable && uniqueEdits
-    ? { record: best.record, score: best.score }
+    ? { record: best.record, score: best.score, runnerUp: runnerUp?.score }
     : noMatch(best.score)
 }
 

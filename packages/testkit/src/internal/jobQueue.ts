@@ -1,4 +1,4 @@
-import { Errors, type Extraction, Ports, Timestamp } from "@legible/core"
+import { Errors, Extraction, Ports, Timestamp } from "@legible/core"
 import { Clock, Effect } from "effect"
 import { internalId, type Job, notify, type State } from "./state.js"
 
@@ -114,7 +114,7 @@ export const make = (state: State): Ports.JobQueue["Service"] =>
     complete: (lease, result) =>
       fenced(state, lease, (job, _now, at) => {
         job.lastError = null
-        settle(state, job, "done", at, { status: "completado", errorMessage: null, result })
+        settle(state, job, "done", at, Extraction.settled(result))
       }),
     retry: (lease, message, delayMs) =>
       fenced(state, lease, (job, now, at) => {

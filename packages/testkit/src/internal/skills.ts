@@ -30,6 +30,7 @@ export const make = (state: State): Ports.SkillStore["Service"] =>
             name: input.name,
             instructions: input.instructions,
             fields: input.fields,
+            ...(input.review === undefined ? {} : { review: input.review }),
             updatedAt: now
           }
           const entry = bySlug(state, input.clientId, input.slug)
