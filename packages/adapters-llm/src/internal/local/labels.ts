@@ -6,6 +6,7 @@
 import type { Field } from "@legible/core"
 import { cellAt, cellStart, type Layout, type Row } from "./layout.js"
 import { folded, phraseTokens, sameToken, tokens } from "./text.js"
+import { ITEM_COLUMNS, type ItemColumn } from "./vocabulary.js"
 
 /** What the local rules need to know of a field (a skill field, a sub-field or a catalog key column). */
 export interface Target {
@@ -34,6 +35,9 @@ export interface Label {
   readonly tokens: ReadonlyArray<string>
   readonly strength: number
 }
+
+const columnLabels = (column: ItemColumn): ReadonlyArray<string> =>
+  ITEM_COLUMNS.flatMap(([c, phrases]) => (c === column ? phrases : []))
 
 const LEXICON: Readonly<Record<Exclude<Concept, "none">, ReadonlyArray<string>>> = {
   taxId: [
@@ -109,20 +113,10 @@ const LEXICON: Readonly<Record<Exclude<Concept, "none">, ReadonlyArray<string>>>
   ],
   company: ["razon social", "empresa", "company", "emisor", "proveedor", "vendor", "merchant", "seller"],
   address: ["direccion", "domicilio", "domicilio comercial", "address"],
-  description: [
-    "descripcion",
-    "concepto",
-    "description",
-    "detalle",
-    "producto",
-    "articulo",
-    "item",
-    "producto servicio",
-    "servicio"
-  ],
-  quantity: ["cantidad", "cant", "qty", "quantity", "unidades", "uds", "units"],
-  price: ["precio", "precio unit", "precio unitario", "p unit", "unit price", "price", "s price"],
-  amount: ["importe", "amount", "subtotal", "total", "importe linea"]
+  description: columnLabels("description"),
+  quantity: columnLabels("quantity"),
+  price: columnLabels("price"),
+  amount: columnLabels("amount")
 }
 
 const TRIGGERS: ReadonlyArray<readonly [Exclude<Concept, "none">, ReadonlyArray<string>]> = [
@@ -216,7 +210,7 @@ export interface Hit {
 }
 
 /**
- * Where the labels occur in the document. A one-word label must open its cell (`TOTAL`, not `SUB TOTAL`); a
+ * Where the labels occur in the document, each within one cell. A one-word label must open its cell (`TOTAL`, not `SUB TOTAL`); a
  * lexicon label may follow one word (`Tax Invoice No`) but not a sentence (`GST included in total RM`).
  */
 export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>): Array<Hit> => {
@@ -233,6 +227,8 @@ export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>): Array<
         const end = (row.folded.origin[last.end - 1] ?? 0) + 1
         const allowed = label.tokens.length === 1 ? 0 : label.strength < 0.85 ? 1 : Number.POSITIVE_INFINITY
         const cell = cellAt(row, start)
+        // A label lies in one cell: `PREZZO | TOTALE` are two headers, not `prezzo totale`.
+        if (cell !== cellAt(row, end - 1)) continue
         const before = cell === undefined ? "" : row.text.slice(cellStart(row, cell), start)
         if (tokens(folded(before)).length > allowed) continue
         hits.push({ row, label, start, end })

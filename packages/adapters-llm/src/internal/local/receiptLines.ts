@@ -4,10 +4,10 @@
  * with no header row, the lines themselves: rows above the first total that end in an amount, a row of only a
  * quantity and price completing the description printed on the row above it.
  */
-import { conceptOf, type Target } from "./labels.js"
+import { type Concept, conceptOf, type Target } from "./labels.js"
 import type { Layout, Row } from "./layout.js"
-import { amounts, dates } from "./patterns.js"
-import { rowTokens } from "./phrases.js"
+import { type Amount, amounts, dates } from "./patterns.js"
+import { findPhrases, rowTokens, vocabulary } from "./phrases.js"
 import { NOT_TOTAL_WORDS, TAX_WORDS, TOTAL_LABELS } from "./vocabulary.js"
 
 /** The sub-fields a line item has, by role. */
@@ -18,19 +18,28 @@ export interface LineRoles {
   readonly amount?: Target | undefined
 }
 
+/** The concept of a line item's sub-field: a total inside a line (`line_total`) is the line's amount. */
+export const itemConcept = (target: Target): Concept => {
+  const concept = conceptOf(target)
+  return concept === "total" ? "amount" : concept
+}
+
 /** The roles of a list field's sub-fields, from their concepts. */
 export const rolesOf = (targets: ReadonlyArray<Target>): LineRoles => {
-  const by = (concept: string) => targets.find((t) => conceptOf(t) === concept)
+  const by = (concept: string) => targets.find((t) => itemConcept(t) === concept)
   return { description: by("description"), quantity: by("quantity"), price: by("price"), amount: by("amount") }
 }
 
-const UNIT = "(?:kg|g|gr|l|lt|ml|ud|uds|un|und|unid|u|st|stk|pcs|pc|pz|stuks?)"
+const UNIT = "(?:kg|g|gr|l|lt|ml|ud|uds|un|und|unid|u|st|stk|pcs|pc|pce|pces|pz|pzs|stuks?)"
 const TIMES = "(?:x|×|\\*|@)"
 const PRICE = "(\\d{1,6}[.,]\\d{2})"
 
 // `2 x 1,25`, `6 x ( 0,95 )`, `1,000 kg x 2,99 €/kg`, `2 UD 1,25`, `3 Stk x 0,99`.
+const CURRENCY = "(?:€|\\$|£|eur|usd|gbp|chf|rm|myr)"
+
+// A unit with no `x` after it must stand apart from the quantity: `2 UD 1,25`, not `MILK 1L  3.20`.
 const QUANTITY_PRICE = new RegExp(
-  `(?<![\\p{L}\\d.,])(\\d{1,4}(?:[.,]\\d{1,3})?)\\s*(?:${UNIT}\\.?\\s*${TIMES}?|${TIMES})\\s*\\(?\\s*${PRICE}\\s*\\)?\\s*(?:€|eur|\\$)?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`,
+  `(?<![\\p{L}\\d.,])(\\d{1,4}(?:[.,]\\d{1,3})?)(?:\\s*${UNIT}\\.?\\s*${TIMES}|\\s+${UNIT}\\.?|\\s*${TIMES})\\s*\\(?\\s*${PRICE}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`,
   "iu"
 )
 
@@ -78,43 +87,114 @@ export const completeItem = (item: Item, roles: LineRoles): Item => {
   return out
 }
 
-const TOTAL_WORDS = new Set(TOTAL_LABELS.flatMap(([, phrases]) => phrases.filter((p) => !p.includes(" "))))
+const TOTALS = vocabulary(TOTAL_LABELS)
 const NOT_ITEM = new Set([...NOT_TOTAL_WORDS, ...TAX_WORDS])
 
-/** Whether a row starts the totals (a total, subtotal or tax label). */
-const endsItems = (row: Row): boolean => rowTokens(row).some((t) => TOTAL_WORDS.has(t.text))
+/** Whether a row starts the totals: a total or subtotal label (`Balance Due`, `Incidência`) opening it. */
+const endsItems = (row: Row): boolean => findPhrases(rowTokens(row), TOTALS)[0]?.from === 0
 
-/** The lines of a receipt with no header row, from its first page, before its first total. */
+// A row that is only a quantity and a unit price: `4 ud. 9,23`, `6 x ( 0,95 )`, `0,465 kg x 1,48 EUR/kg`.
+const QUANTITY_ROW = new RegExp(`^\\s*${QUANTITY_PRICE.source}\\s*$`, "iu")
+
+/** A number as written (`0,465`, `1.25`, `6`), or undefined. */
+const numberOf = (text: string): number | undefined => {
+  const value = Number(text.replace(",", "."))
+  return Number.isFinite(value) ? value : undefined
+}
+
+/** Whether a quantity times a unit price makes a line amount (to the cent, as receipts round it). */
+const makes = (quantity: string, price: string, amount: number): boolean => {
+  const q = numberOf(quantity)
+  const p = numberOf(price)
+  return q !== undefined && p !== undefined && Math.abs(q * p - amount) < 0.011
+}
+
+interface Line {
+  readonly row: number
+  readonly description: string
+  readonly quantity: string | null
+  readonly price: string | null
+  readonly amount: Amount
+}
+
+/**
+ * A row's line: the last amount is the line's; before it, a quantity and unit price (`2 x 1,25`), or a count
+ * opening the row and a unit price before the amount that multiply to it (`4  BUTTER 250G  14.76  59.04`).
+ */
+const lineOf = (text: string, amount: Amount): Omit<Line, "row" | "amount"> => {
+  const before = text.slice(0, amount.start).trim()
+  const price = amounts(before)
+    .filter((a) => a.decimals)
+    .at(-1)
+  const lead = LEADING_COUNT.exec(before)
+  if (price !== undefined && before.slice(price.end).trim() === "") {
+    const rest = before.slice(0, price.start).trim()
+    const count = lead?.[1]
+    if (count !== undefined && makes(count, price.text, amount.value))
+      return { description: rest.slice(lead?.[0].length ?? 0).trim(), quantity: count, price: price.text }
+  }
+  const split = splitQuantity(before)
+  // A quantity and price inside the text count only when they make the amount.
+  if (split.price === null || (split.quantity !== null && makes(split.quantity, split.price, amount.value)))
+    if (split.price !== null || price === undefined) return split
+  if (price !== undefined && before.slice(price.end).trim() === "" && makes("1", price.text, amount.value))
+    return { description: before.slice(0, price.start).trim(), quantity: null, price: null }
+  return { description: before, quantity: null, price: null }
+}
+
+/**
+ * The lines of a receipt with no header row, from its first page, before its first total: rows ending in an
+ * amount after a description. A row of only a quantity and a unit price gives them to the line next to it (above
+ * first, else below) whose amount they make; a row of words only is the description of a line whose figures
+ * follow on the next row. A label (`Incidência:`) and a date are never a line.
+ */
 export const headerlessLines = (layout: Layout, roles: LineRoles, names: ReadonlyArray<string>): Array<Item> => {
   const { description, amount } = roles
   const target = amount ?? roles.price
   if (description === undefined || target === undefined) return []
   const page = layout.rows[0]?.page
-  const items: Array<Item> = []
+  const rows = layout.rows.filter((r) => r.page === page)
+  const lines: Array<Line> = []
+  const quantities = new Map<number, { quantity: string; price: string }>()
   let pending: string | undefined
-  for (const row of layout.rows) {
-    if (row.page !== page || endsItems(row)) break
+  for (const [index, row] of rows.entries()) {
+    if (endsItems(row)) break
     const found = amounts(row.text)
     const last = found.at(-1)
-    const words = rowTokens(row)
-    const skip = dates(row.text).length > 0 || words.some((t) => NOT_ITEM.has(t.text))
-    if (last === undefined || !last.decimals || row.text.slice(last.end).trim() !== "" || skip) {
-      // A row of words only may be the description of a line whose figures follow on the next row.
-      pending = found.length === 0 && !skip && /\p{L}{3}/u.test(row.text) ? row.text.trim() : undefined
+    const skip = dates(row.text).length > 0 || rowTokens(row).some((t) => NOT_ITEM.has(t.text))
+    const only = QUANTITY_ROW.exec(row.text)
+    if (only?.[1] !== undefined && only[2] !== undefined) {
+      quantities.set(index, { quantity: only[1], price: only[2] })
       continue
     }
-    const before = row.text.slice(0, last.start).trim()
-    const split = splitQuantity(before)
+    if (last === undefined || !last.decimals || row.text.slice(last.end).trim() !== "" || skip) {
+      pending = found.every((a) => !a.decimals) && !skip && /\p{L}{3}/u.test(row.text) ? row.text.trim() : undefined
+      continue
+    }
+    const split = lineOf(row.text, last)
+    if (/:\s*$/.test(row.text.slice(0, last.start))) break
     const text = split.description !== "" && /\p{L}{2}/u.test(split.description) ? split.description : pending
     pending = undefined
     if (text === undefined) continue
-    const item: Item = Object.fromEntries(names.map((n) => [n, null]))
-    item[description.name] = text
-    item[target.name] = last.text
-    if (roles.quantity !== undefined && split.quantity !== null) item[roles.quantity.name] = split.quantity
-    if (roles.price !== undefined && target !== roles.price && split.price !== null)
-      item[roles.price.name] = split.price
-    items.push(item)
+    lines.push({ row: index, ...split, description: text.replace(/\s+/g, " "), amount: last })
   }
-  return items
+  const used = new Set<number>()
+  return lines.map((line) => {
+    let { quantity, price } = line
+    if (quantity === null || price === null)
+      for (const at of [line.row - 1, line.row + 1]) {
+        const q = quantities.get(at)
+        if (q === undefined || used.has(at) || !makes(q.quantity, q.price, line.amount.value)) continue
+        used.add(at)
+        quantity = q.quantity
+        price = q.price
+        break
+      }
+    const item: Item = Object.fromEntries(names.map((n) => [n, null]))
+    item[description.name] = line.description
+    item[target.name] = line.amount.text
+    if (roles.quantity !== undefined && quantity !== null) item[roles.quantity.name] = quantity
+    if (roles.price !== undefined && target !== roles.price && price !== null) item[roles.price.name] = price
+    return item
+  })
 }

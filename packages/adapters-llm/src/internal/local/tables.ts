@@ -8,7 +8,7 @@
 import type { Extractor, Skill } from "@legible/core"
 import { findLabels, type Hit, labelsOf, type Target } from "./labels.js"
 import { cellStart, type Layout, type Row } from "./layout.js"
-import { completeItem, headerlessLines, rolesOf } from "./receiptLines.js"
+import { completeItem, headerlessLines, itemConcept, rolesOf } from "./receiptLines.js"
 
 type Dict = { readonly [name: string]: Extractor.ExtractedValue }
 
@@ -29,24 +29,30 @@ const headerColumns = (
   targets: ReadonlyArray<Target>,
   hits: ReadonlyMap<Target, ReadonlyArray<Hit>>
 ): ReadonlyArray<Column> | undefined => {
-  const claims: Array<{ target: Target; cell: number; strength: number }> = []
+  const claims: Array<{ target: Target; cell: number; strength: number; length: number }> = []
   for (const target of targets) {
     for (const hit of hits.get(target) ?? []) {
       if (hit.row !== row) continue
       const cell = row.cells.findIndex(
         (c) => hit.start >= cellStart(row, c) && hit.start < cellStart(row, c) + c.text.length
       )
-      if (cell >= 0) claims.push({ target, cell, strength: hit.label.strength })
+      if (cell >= 0) claims.push({ target, cell, strength: hit.label.strength, length: hit.label.tokens.length })
     }
   }
-  // Strongest claims first; each cell and each target is taken once.
-  claims.sort((a, b) => b.strength - a.strength || a.cell - b.cell)
+  // Strongest claims first, the longest label among equals (`PRIX TOTAL` is the amount, `PRIX` the price); each
+  // cell and each target is taken once.
+  claims.sort((a, b) => b.strength - a.strength || b.length - a.length || a.cell - b.cell)
   const byCell = new Map<number, Target>()
   for (const claim of claims) {
     if (byCell.has(claim.cell) || [...byCell.values()].includes(claim.target)) continue
     byCell.set(claim.cell, claim.target)
   }
   if (byCell.size < Math.min(2, targets.length)) return undefined
+  // A table's last column is its lines' amount when no header said so (`Prezzo unitario | Prezzo`).
+  const amount = rolesOf(targets).amount
+  const lastCell = row.cells.length - 1
+  if (amount !== undefined && ![...byCell.values()].includes(amount) && lastCell > 0 && !byCell.has(lastCell))
+    byCell.set(lastCell, amount)
   return row.cells.map((c, i) => ({ x0: c.x0, x1: c.x1, target: byCell.get(i) }))
 }
 
@@ -59,7 +65,13 @@ const columnOf = (columns: ReadonlyArray<Column>, x: number): number => {
   return columns.length - 1
 }
 
+/**
+ * A row's text per column: cell by cell when the row has as many cells as the header (figures aligned right under
+ * headers aligned left would otherwise fall in the next column), else each word in the column that holds its
+ * center.
+ */
 const cellsOfRow = (row: Row, columns: ReadonlyArray<Column>): Array<string> => {
+  if (row.cells.length === columns.length) return row.cells.map((c) => c.text.replace(/\s+/g, " "))
   const texts = columns.map(() => [] as Array<string>)
   for (const word of row.words) texts[columnOf(columns, (word.x0 + word.x1) / 2)]?.push(word.text)
   return texts.map((t) => t.join(" "))
@@ -73,7 +85,8 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ReadonlyArra
       : field.type === "catalog"
         ? (field.catalog?.keyColumns ?? []).map((c) => ({ name: c, type: "string", aliases: [], description: "" }))
         : [field]
-  const hits = new Map(targets.map((t) => [t, findLabels(layout, labelsOf(t))] as const))
+  const hits = new Map(targets.map((t) => [t, findLabels(layout, labelsOf(t, itemConcept(t)))] as const))
+  const descriptionTarget = rolesOf(targets).description
   const anyNumeric = targets.some(numeric)
   const items: Array<Record<string, string | null>> = []
   let i = 0
@@ -104,6 +117,15 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ReadonlyArra
         last = row
         continue
       }
+      // Figures with no description under a table are its totals (`Subtotal: 27449,28`), and a label is no line.
+      const described =
+        descriptionTarget === undefined ? undefined : columns.findIndex((c) => c.target === descriptionTarget)
+      if (
+        described !== undefined &&
+        described >= 0 &&
+        (texts[described] === "" || /:\s*$/.test(texts[described] ?? ""))
+      )
+        break
       const item: Record<string, string | null> = Object.fromEntries(targets.map((t) => [t.name, null]))
       columns.forEach((c, k) => {
         const text = texts[k] ?? ""

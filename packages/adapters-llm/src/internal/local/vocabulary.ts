@@ -68,7 +68,10 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "totaal incl"
     ]
   ],
-  ["total", ["total", "totales", "summe", "totale", "totaal", "somme", "nett total", "net total", "total neto"]],
+  [
+    "total",
+    ["total", "totales", "summe", "gesamt", "totale", "totaal", "somme", "nett total", "net total", "total neto"]
+  ],
   [
     "subtotal",
     [
@@ -85,7 +88,12 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "total excluding",
       "netto",
       "nettobetrag",
-      "imponibile"
+      "imponibile",
+      "incidencia",
+      "base tributavel",
+      "netto bedrag",
+      "net amount",
+      "montant ht"
     ]
   ]
 ]
@@ -644,4 +652,59 @@ export const RECIPIENT_LABELS: ReadonlyArray<string> = [
   ...["faturar a", "faturado a", "cliente", "destinatario", "exmo s", "exmos"],
   // nl
   ...["aan", "afnemer", "klant", "factuuradres", "geadresseerde", "ter attentie van"]
+]
+
+/** What a column of line items holds. */
+export type ItemColumn = "description" | "quantity" | "price" | "amount"
+
+/** Column headers of line items in the seven languages (folded phrases; a header cell takes its longest phrase). */
+export const ITEM_COLUMNS: ReadonlyArray<readonly [ItemColumn, ReadonlyArray<string>]> = [
+  [
+    "description",
+    [
+      ...["descripcion", "concepto", "detalle", "producto", "articulo", "servicio", "producto servicio"],
+      ...["description", "item", "details", "product", "service", "particulars"],
+      ...["beschreibung", "bezeichnung", "artikel", "leistung", "artikelbezeichnung", "position"],
+      ...["designation", "libelle", "article", "produit", "prestation"],
+      ...["descrizione", "articolo", "prodotto", "servizio"],
+      ...["descricao", "designacao", "artigo", "produto"],
+      ...["omschrijving", "product", "dienst"]
+    ]
+  ],
+  [
+    "quantity",
+    [
+      ...["cantidad", "cant", "unidades", "uds", "ud", "unid"],
+      ...["qty", "quantity", "units", "qnty"],
+      ...["menge", "anzahl", "stk", "stuck"],
+      ...["quantite", "qte", "qt"],
+      ...["quantita", "qta", "q ta", "qty"],
+      ...["quantidade", "qtd", "qtde"],
+      ...["aantal", "aant", "stuks"]
+    ]
+  ],
+  [
+    "price",
+    [
+      ...["precio", "precio unit", "precio unitario", "p unit", "pvp", "precio ud"],
+      ...["unit price", "price", "rate", "unit cost", "s price", "price each", "u price"],
+      ...["einzelpreis", "preis", "e preis", "stuckpreis", "ep"],
+      ...["prix unitaire", "prix", "pu", "pu ht", "p u", "prix u"],
+      ...["prezzo unitario", "prezzo", "prezzo unit", "p unit"],
+      ...["preco unitario", "preco", "preco un", "preco unit", "p unit"],
+      ...["prijs", "prijs per stuk", "stukprijs", "eenheidsprijs"]
+    ]
+  ],
+  [
+    "amount",
+    [
+      ...["importe", "total", "subtotal", "importe linea", "total linea"],
+      ...["amount", "line total", "total price", "net amount", "value"],
+      ...["betrag", "summe", "gesamt", "gesamtpreis", "gesamtbetrag"],
+      ...["montant", "prix total", "total ht", "montant ht"],
+      ...["importo", "totale", "prezzo totale", "valore"],
+      ...["valor", "montante", "total", "valor total"],
+      ...["bedrag", "totaal", "regeltotaal"]
+    ]
+  ]
 ]

@@ -100,4 +100,97 @@ describe("receipt lines", () => {
       ]
     })
   })
+
+  const ITEMS: Skill.SkillField = {
+    ...field("items", "object"),
+    isList: true,
+    fields: [
+      field("description", "string"),
+      field("quantity", "float"),
+      field("unit_price", "float"),
+      field("line_total", "float")
+    ]
+  }
+  const item = (description: string, quantity: string | null, unit_price: string | null, line_total: string) => ({
+    description,
+    quantity,
+    unit_price,
+    line_total
+  })
+  const itemsOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>) =>
+    Local.extractFields([ITEMS], document([page(1, rows)])).items
+
+  it("a quantity row goes to the line next to it whose amount it makes, above or below", () => {
+    const rows = [
+      line("Ticket de compra"),
+      line("4 ud. 9,23"),
+      line("CAFÉ MOLIDO", "36,92"),
+      line("DETERGENTE", "13,56"),
+      line("LAIT DEMI-ÉCRÉMÉ", "52,32"),
+      line("6 pce 8,72"),
+      line("WHITE BREAD", "0,70"),
+      line("1,382 kg x 0,51 RM/kg"),
+      line("Balance Due", "103,50")
+    ]
+    assert.deepStrictEqual(itemsOf(rows), [
+      item("CAFÉ MOLIDO", "4", "9,23", "36,92"),
+      item("DETERGENTE", null, null, "13,56"),
+      item("LAIT DEMI-ÉCRÉMÉ", "6", "8,72", "52,32"),
+      item("WHITE BREAD", "1,382", "0,51", "0,70")
+    ])
+  })
+
+  it("a count, a description and a unit price in cells: the count and price that make the amount", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [40, "4"],
+        [80, "BUTTER 250G"],
+        [250, "14.76"],
+        [330, "59.04"]
+      ],
+      [
+        [40, "1"],
+        [80, "MILK 1L"],
+        [250, "3.20"],
+        [330, "3.20"]
+      ],
+      line("Incidência", "62.24")
+    ]
+    assert.deepStrictEqual(itemsOf(rows), [
+      item("BUTTER 250G", "4", "14.76", "59.04"),
+      item("MILK 1L", "1", "3.20", "3.20")
+    ])
+  })
+
+  it("column headers in each language; figures aligned right go to their header's column; totals end the table", () => {
+    const table = (headers: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<Cell>> => [
+      [
+        [40, headers[0] ?? ""],
+        [250, headers[1] ?? ""],
+        [320, headers[2] ?? ""],
+        [420, headers[3] ?? ""]
+      ],
+      [
+        [40, "Maintenance mensuelle"],
+        [250, "23"],
+        [345, "533,08 €"],
+        [450, "12 260,84 €"]
+      ],
+      [
+        [345, "Sous-total:"],
+        [450, "12 260,84 €"]
+      ]
+    ]
+    const want = [item("Maintenance mensuelle", "23", "533,08 €", "12 260,84 €")]
+    for (const headers of [
+      ["DÉSIGNATION", "QTÉ", "PU HT", "PRIX TOTAL"],
+      ["Descrizione", "Q.tà", "Prezzo unitario", "Prezzo"],
+      ["DESCRIZIONE", "QTA", "PREZZO", "TOTALE"],
+      ["Artikel", "Menge", "Einzelpreis", "Summe"],
+      ["Designação", "Qtd.", "Preço un.", "Montante"],
+      ["OMSCHRIJVING", "Aant.", "Prijs per stuk", "BEDRAG"],
+      ["Details", "Quantity", "Rate", "Total"]
+    ])
+      assert.deepStrictEqual(itemsOf(table(headers)), want, headers.join(" | "))
+  })
 })
