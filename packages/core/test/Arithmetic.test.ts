@@ -102,15 +102,23 @@ describe("verdicts", () => {
   })
 
   it("without a subtotal, the lines against the total, with or without the taxes", () => {
-    const noSubtotal = [field("total", "float"), lines]
-    const values = (total: [string, number]) =>
-      result(total, ["20,40", 20.4]).filter((f) => f.name === "total" || f.name === "lineas")
+    const noSubtotal = [field("iva", "float"), field("total", "float"), lines]
+    const values = (total: [string, number]) => result(total, ["20,40", 20.4]).filter((f) => f.name !== "subtotal")
     expect(Arithmetic.verdicts(noSubtotal, values(["120,40", 120.4])).get("total")?.passed).toBe(true)
+    expect(Arithmetic.verdicts(noSubtotal, values(["125,40", 125.4])).get("total")?.passed).toBe(true)
     expect(Arithmetic.verdicts(noSubtotal, values(["99,00", 99])).get("total")).toEqual({
       passed: false,
       code: "sum_mismatch",
-      message: "99,00 ≠ lines 120,40"
+      message: "99,00 ≠ lines 120,40 + iva 5,00"
     })
+  })
+
+  it("without a subtotal or taxes, lines short of the total may be before taxes: no verdict, only agreement", () => {
+    const bare = [field("total", "float"), lines]
+    const values = (total: [string, number]) =>
+      result(total, ["20,40", 20.4]).filter((f) => f.name === "total" || f.name === "lineas")
+    expect(Arithmetic.verdicts(bare, values(["120,40", 120.4])).get("total")?.passed).toBe(true)
+    expect(Arithmetic.verdicts(bare, values(["145,68", 145.68])).has("total")).toBe(false)
   })
 
   it("judges nothing where nothing can be added up", () => {

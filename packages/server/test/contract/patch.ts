@@ -1,12 +1,41 @@
 /** Spec 3.1 and 4.6 over the socket: the status switch, its 400s and 404s, and the `global_admin` scope. */
 import { expect, it } from "vitest"
-import type { Json } from "../support/http.js"
+import { type Json, must, SAMPLE_PDF } from "../support/http.js"
 import type { World } from "./setup.js"
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/
 
 /** Registers the status-switch tests. */
 export const patch = (world: () => World) => {
+  it("a skill with review ends incompleto naming the field and why; PATCH completado is the approval", async () => {
+    const { api, keys, tokens } = world()
+    const demo = await must("skill", api.jwt("GET", "/api/skills/factura-es", tokens.alice))
+    const fields = [
+      ...(demo.fields as Array<Json>),
+      { name: "iban", order: 99, type: "string", description: "IBAN de la cuenta de abono" }
+    ]
+    const created = await must(
+      "review skill",
+      api.jwt("POST", "/api/skills", tokens.alice, {
+        slug: "factura-revision",
+        name: "Factura con revisión",
+        fields,
+        review: { threshold: 0.5, required: ["total", "iban"] }
+      }),
+      201
+    )
+    expect(created.review).toEqual({ threshold: 0.5, required: ["total", "iban"] })
+    const id = await api.submit(keys.alice, SAMPLE_PDF, "revision.pdf", { skill: "factura-revision" })
+    const read = await api.awaitFinal(keys.alice, id)
+    expect(read.status).toBe("incompleto")
+    expect(read.error_message).toBe("iban: not found in the document")
+    // The same document under the demo skill, which has no review, ended completado (the suite's set-up).
+    const approved = await api.key("PATCH", `/v1/extractions/${id}/status`, keys.alice, { status: "completado" })
+    expect(approved.status).toBe(200)
+    expect((approved.body as Json).extraction).toMatchObject({ id, status: "completado" })
+    expect(((await api.key("GET", `/v1/extractions/${id}`, keys.alice)).body as Json).status).toBe("completado")
+  })
+
   it("completado → incompleto stores the message; incompleto → completado clears it; both stamp the change", async () => {
     const { api, keys, ids } = world()
     const before = (await api.key("GET", `/v1/extractions/${ids.alice1}`, keys.alice)).body as Json

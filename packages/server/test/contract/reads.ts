@@ -84,6 +84,18 @@ export const reads = (world: () => World) => {
     expect((total.word_ids as Array<string>).map((id) => byId.get(id))).toEqual(["122,82"])
     const numero = (body.fields as Array<Json>).find((f) => f.name === "numero")?.value as Json
     expect((numero.word_ids as Array<string>).map((id) => byId.get(id))).toEqual(["F-2026-0042"])
+    // Extensions: every value's confidence and reasons; the plain read has neither.
+    expect(total.confidence).toEqual(expect.any(Number))
+    expect(total.confidence as number).toBeGreaterThan(0.5)
+    expect(total.reasons).toEqual([])
+    const proveedor = (body.fields as Array<Json>).find((f) => f.name === "proveedor")?.value as Json
+    expect(proveedor.confidence).toEqual(expect.any(Number))
+    const plain = (await api.key("GET", `/v1/extractions/${ids.alice1}`, keys.alice)).body as Json
+    const plainTotal = (plain.fields as Array<Json>).find((f) => f.name === "total")?.value as Json
+    expect(Object.keys(plainTotal).sort()).toEqual(["literal", "parsed"])
+    expect(Object.keys((plain.fields as Array<Json>).find((f) => f.name === "proveedor")?.value as Json)).not.toContain(
+      "confidence"
+    )
   })
 
   it("GET /v1/extractions/{id}/document returns the uploaded bytes as an attachment with the uploaded name", async () => {
