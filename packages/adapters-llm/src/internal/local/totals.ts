@@ -110,17 +110,34 @@ const amountIn = (text: string): Amount | undefined => {
   return found.filter((a) => a.decimals).at(-1) ?? found.at(-1)
 }
 
-/** Amounts labelled by the skill's own aliases ("Importe a liquidar"), on their right or under them. */
+/** The vocabulary's rank of a phrase that is one of its labels as a whole (`Total`, `Importe total`), if any. */
+const knownRank = (phrase: ReadonlyArray<string>): TotalRank | undefined => {
+  const list = phrase.map((text, i) => ({ text, start: i, end: i + 1 }))
+  const hit = findPhrases(list, LABELS)[0]
+  return hit !== undefined && hit.from === 0 && hit.to === list.length ? hit.tag : undefined
+}
+
+/**
+ * Amounts labelled by the skill's own aliases ("Importe a liquidar"), on their right or under them. An alias the
+ * vocabulary knows (`Total`) takes the vocabulary's rank, so `TOTAL VENTAJAS` never outranks `TOTAL A PAGAR`; a
+ * label cell that says saving, tender or change is never the total, whatever the alias.
+ */
 const aliasCandidates = (layout: Layout, target: Target): Array<Candidate> => {
   const labels: ReadonlyArray<Label> = target.aliases.map((a) => ({ tokens: phraseTokens(a), strength: 1 }))
   return findLabels(
     layout,
     labels.filter((l) => l.tokens.length > 0)
   ).flatMap((hit) => {
+    const cell = cellAt(hit.row, hit.start)
+    const inCell = rowTokens(hit.row).filter((t) => cellAt(hit.row, t.start) === cell)
+    if (inCell.some((t) => NOT_TOTAL.has(t.text))) return []
+    const rank: Rank | undefined = knownRank(hit.label.tokens) === undefined ? "alias" : rankOf(inCell, () => cell)
     const right = amountIn(hit.row.text.slice(hit.end))
     const under = cellBelow(layout, hit.row, hit.start)
     const amount = right ?? (under === undefined ? undefined : amountIn(under.text))
-    return amount === undefined ? [] : [{ rank: "alias" as const, amount, row: hit.row, order: hit.row.order * 10_000 }]
+    return amount === undefined || rank === undefined
+      ? []
+      : [{ rank, amount, row: hit.row, order: hit.row.order * 10_000 }]
   })
 }
 

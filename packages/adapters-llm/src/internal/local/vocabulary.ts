@@ -209,6 +209,8 @@ export const INCLUDING_WORDS: ReadonlyArray<string> = [
   "inclusive",
   "includes",
   "con",
+  // `c/IVA` (con IVA) on Spanish and Argentine invoices
+  "c",
   "incluido",
   "inkl",
   "inklusive",
@@ -226,6 +228,8 @@ export const EXCLUDING_WORDS: ReadonlyArray<string> = [
   "exclusive",
   "ex",
   "sin",
+  // `s/IVA` (sin IVA)
+  "s",
   "ohne",
   "exkl",
   "hors",

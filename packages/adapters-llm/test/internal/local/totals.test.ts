@@ -33,6 +33,27 @@ describe("totals", () => {
     assert.strictEqual(totalOf(lines(["Sous-total:", "12 260,84 €"], ["Net à payer:", "15 080,83 €"])), "15 080,83")
   })
 
+  it("a skill alias the vocabulary knows (Total) does not lift TOTAL VENTAJAS over TOTAL A PAGAR", () => {
+    const rows = lines(
+      ["SUBTOTAL", "30,47"],
+      ["14 ART. TOTAL A PAGAR :", "5,30"],
+      ["TOTAL VENTAJAS EN ESTA COMPRA:", "25,47"]
+    )
+    assert.strictEqual(totalOf(rows, { ...TOTAL, aliases: ["Total"] }), "5,30")
+    const own = lines(
+      ["Subtotal", "10,00"],
+      ["Importe a liquidar", "12,10"],
+      ["Total", "12,10"],
+      ["Total ahorro", "3,00"]
+    )
+    assert.strictEqual(totalOf(own, { ...TOTAL, aliases: ["Importe a liquidar"] }), "12,10")
+  })
+
+  it("c/IVA and s/IVA: a total with the tax, and a net amount", () => {
+    assert.strictEqual(totalOf(lines(["Total s/IVA: $", "1000,00"], ["Total c/IVA: $", "1210,00"])), "1210,00")
+    assert.strictEqual(totalOf(lines(["Total c/IVA: $", "1210,00"], ["Total s/IVA: $", "1300,00"])), "1210,00")
+  })
+
   it("German receipts: zu zahlen and Summe, not Bar or Rückgeld", () => {
     assert.strictEqual(totalOf(lines(["Summe", "7,16"], ["Bar", "10,00"], ["Rückgeld", "2,84"])), "7,16")
     assert.strictEqual(
