@@ -21,6 +21,8 @@ export interface Signals {
   readonly check?: Verdict<"checksum_failed" | "implausible_date"> | undefined
   /** The document's arithmetic that involves this value, when some does. */
   readonly arithmetic?: Verdict<"sum_mismatch"> | undefined
+  /** Where the value is printed more than once: whether it reads the same each time. */
+  readonly repeats?: Verdict<"repeat_mismatch"> | undefined
   /** For catalog values: the match score (0–1) and its margin over the runner-up (0–1; 1 when there is none). */
   readonly catalog?: { readonly score: number; readonly margin: number } | undefined
 }
@@ -44,6 +46,8 @@ export const FEATURES = [
   "checkNotFailed",
   "sumsMatch",
   "sumsNotMismatched",
+  "repeatsAgree",
+  "repeatsNotDisagree",
   "catalogScore",
   "catalogMargin"
 ] as const
@@ -68,6 +72,7 @@ export interface Reason {
     | "checksum_failed"
     | "implausible_date"
     | "sum_mismatch"
+    | "repeat_mismatch"
     | "catalog_score"
     | "catalog_margin"
   readonly message: string
@@ -106,6 +111,8 @@ export const features = (s: Signals): Readonly<Record<Feature, number>> => ({
   checkNotFailed: s.check?.passed === false ? 0 : 1,
   sumsMatch: s.arithmetic?.passed === true ? 1 : 0,
   sumsNotMismatched: s.arithmetic?.passed === false ? 0 : 1,
+  repeatsAgree: s.repeats?.passed === true ? 1 : 0,
+  repeatsNotDisagree: s.repeats?.passed === false ? 0 : 1,
   catalogScore: s.catalog === undefined ? 0 : clamp01(s.catalog.score),
   catalogMargin: s.catalog === undefined ? 0 : clamp01(s.catalog.margin)
 })
@@ -137,6 +144,7 @@ export const reasons = (s: Signals): ReadonlyArray<Reason> => {
   if (!s.parsed) out.push({ code: "parse_failed", message: "does not parse to the field's type" })
   if (s.check?.passed === false) out.push({ code: s.check.code, message: s.check.message })
   if (s.arithmetic?.passed === false) out.push({ code: s.arithmetic.code, message: s.arithmetic.message })
+  if (s.repeats?.passed === false) out.push({ code: s.repeats.code, message: s.repeats.message })
   if (s.catalog !== undefined && s.catalog.score < LOW_CATALOG_SCORE)
     out.push({ code: "catalog_score", message: `the catalog match scores ${percent(s.catalog.score)}` })
   if (s.catalog !== undefined && s.catalog.margin < LOW_CATALOG_MARGIN)

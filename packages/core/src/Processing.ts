@@ -135,10 +135,11 @@ export const finish = (
 ): { readonly result: ExtractionResult; readonly assessed: ReadonlyArray<AssessedValue> } => {
   const settings = { ...defaultOptions, ...options }
   const { document, extracted } = input
+  const index = Grounding.index(document)
   const assembled = Assembly.assemble({
     skill: input.skill,
     values: extracted.values,
-    words: Grounding.index(document),
+    words: index,
     catalog: input.catalog,
     grounding: settings.grounding
   })
@@ -150,6 +151,7 @@ export const finish = (
     skill: input.skill.fields,
     fields: assembled,
     words,
+    index,
     certainty: extracted.certainty,
     model: settings.confidence,
     dates: { today: input.today, floor: settings.dateFloor }

@@ -1,4 +1,4 @@
-import type { Skill } from "@legible/core"
+import { type Document, type Field, Processing, type Skill } from "@legible/core"
 import { describe, expect, it } from "vitest"
 import * as Assessment from "../src/internal/assessment.js"
 
@@ -59,5 +59,63 @@ describe("review", () => {
         assessed("emisor", "ACME", 0.1, [{ code: "not_grounded", message: "not found in the document's words" }])
       ])
     ).toBeUndefined()
+  })
+})
+
+/** A one-page document whose lines are the given texts, one word per space-separated token. */
+const documentOf = (lines: ReadonlyArray<string>): Document.ReadDocument => {
+  let n = 0
+  const pageLines = lines.map((text, row) => ({
+    words: text.split(" ").map((word, col) => ({
+      id: `w${++n}`,
+      word,
+      x0: 40 + col * 80,
+      x1: 110 + col * 80,
+      y0: 40 + row * 20,
+      y1: 52 + row * 20,
+      page: 1,
+      confidence: 1
+    }))
+  }))
+  return {
+    mimeType: "application/pdf",
+    numPages: 1,
+    pages: [{ page: 1, width: 595, height: 842, source: "text", lines: pageLines, markdown: lines.join("\n") }],
+    fullText: lines.join("\n"),
+    images: []
+  }
+}
+
+describe("finish", () => {
+  const cuit: Skill.SkillField = { ...field("cuit_emisor"), order: 1 }
+  const usage = { tokens_consumidos: 0, prompt_tokens: 0, response_tokens: 0, duration: 0, model: "local" }
+  const run = (lines: ReadonlyArray<string>, literal: string) =>
+    Processing.finish({
+      skill: { fields: [cuit], instructions: "" },
+      document: documentOf(lines),
+      extracted: { values: { cuit_emisor: literal }, usage },
+      catalog: new Map(),
+      today: "2026-11-27"
+    })
+  const reasonsOf = (result: ReturnType<typeof run>) =>
+    (result.result.fields[0]?.value as Field.DetailedSimpleValue | undefined)?.reasons?.map((r) => [r.code, r.message])
+
+  it("an identifier printed twice that reads differently the second time is doubted, naming the other reading", () => {
+    const result = run(["ORIGINAL CUIT: 30-70308853-4", "DUPLICADO CUIT: 30-70308858-4"], "30-70308853-4")
+    expect(reasonsOf(result)).toEqual([["repeat_mismatch", 'read as "30-70308858-4" elsewhere']])
+    expect(result.assessed[0]?.signals?.repeats?.passed).toBe(false)
+  })
+
+  it("one that reads the same each time, and passes its check digit, has no reason", () => {
+    const result = run(["ORIGINAL CUIT: 30-70308853-4", "DUPLICADO CUIT: 30-70308853-4"], "30-70308853-4")
+    expect(reasonsOf(result)).toEqual([])
+    expect(result.assessed[0]?.signals?.repeats?.passed).toBe(true)
+    expect(result.assessed[0]?.signals?.check?.passed).toBe(true)
+  })
+
+  it("a wrong check digit is named", () => {
+    expect(reasonsOf(run(["CUIT: 30-70308853-5"], "30-70308853-5"))).toEqual([
+      ["checksum_failed", "CUIT check digit fails"]
+    ])
   })
 })

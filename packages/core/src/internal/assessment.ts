@@ -12,7 +12,7 @@ import { similarity } from "../EditDistance.js"
 import type { CatalogValue, DetailedCatalogValue, DetailedField, DetailedSimpleValue, FieldOf } from "../Field.js"
 import type { Review, SkillField } from "../Skill.js"
 import * as Arithmetic from "./arithmetic.js"
-import { key } from "./grounding.js"
+import { key, readings, type WordIndex } from "./grounding.js"
 
 /** A read word as assessment needs it: its text and the reader's confidence. */
 export interface WordInfo {
@@ -26,6 +26,8 @@ export interface AssessmentInput {
   /** The assembled fields; catalog values as the matcher returned them (with the runner-up's score). */
   readonly fields: ReadonlyArray<FieldOf<DetailedSimpleValue, CatalogValue | Matched>>
   readonly words: ReadonlyMap<string, WordInfo>
+  /** The document's words indexed for search (`Grounding.index`), to find where a value repeats. */
+  readonly index: WordIndex
   /** The extractor's probability of each literal, when it gave one. */
   readonly certainty?: ReadonlyMap<string, number> | undefined
   readonly model: Confidence.Model
@@ -92,6 +94,20 @@ export const assess = (
     }
   }
 
+  // An identifier printed more than once (a tax id on each copy of an invoice) should read the same each time.
+  const repeatsOf = (field: SkillField, v: DetailedSimpleValue): Confidence.Signals["repeats"] => {
+    if (Checks.checkOf(field) === undefined) return undefined
+    const found = readings(input.index, v.literal)
+    if (found.length < 2) return undefined
+    const own = key(v.literal)
+    const other = found.find((r) => r.key !== own)
+    return {
+      passed: other === undefined,
+      code: "repeat_mismatch",
+      message: other === undefined ? "reads the same wherever it is printed" : `read as "${other.text}" elsewhere`
+    }
+  }
+
   const simple = (field: SkillField, v: DetailedSimpleValue, path: string): DetailedSimpleValue => {
     if (v.literal === "") {
       assessed.push({ path, field, literal: "", signals: undefined, confidence: null, reasons: [NOT_FOUND] })
@@ -102,7 +118,8 @@ export const assess = (
       certainty: input.certainty?.get(v.literal),
       parsed: v.parsed !== null,
       check: checkOf(field, v),
-      arithmetic: arithmetic.get(v.id)
+      arithmetic: arithmetic.get(v.id),
+      repeats: repeatsOf(field, v)
     }
     const { confidence, reasons } = Confidence.assess(input.model, signals)
     assessed.push({ path, field, literal: v.literal, signals, confidence: round(confidence), reasons })

@@ -19,6 +19,8 @@ export const fitted: Model = {
     checkNotFailed: 0,
     sumsMatch: 0,
     sumsNotMismatched: 0,
+    repeatsAgree: 0,
+    repeatsNotDisagree: 0,
     catalogScore: 0,
     catalogMargin: 0
   }

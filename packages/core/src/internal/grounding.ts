@@ -355,6 +355,21 @@ export const match = (
   return { wordIds, score: chosen.score }
 }
 
+/**
+ * Every place the document prints `literal` or something within the threshold of it, as the words read there
+ * (their keys, in reading order): where a value repeats, whether it reads the same each time.
+ */
+export const readings = (
+  idx: WordIndex,
+  literal: string,
+  options: GroundingOptions = defaultOptions
+): ReadonlyArray<{ readonly key: string; readonly text: string }> =>
+  findRuns(idx, key(literal), options, true).map((run) => {
+    const widened = widen(idx, run, literal)
+    const words = idx.words.slice(widened.first, widened.last + 1)
+    return { key: runKey(idx.words, run.first, run.last), text: words.map((w) => w.text).join(" ") }
+  })
+
 /** The ids of the OCR words that support `literal`, in reading order; empty when it is not found. */
 export const ground = (
   idx: WordIndex,
