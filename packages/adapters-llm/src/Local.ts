@@ -1,9 +1,10 @@
 /**
  * The `local` `FieldExtractor`: deterministic rules over the read words, with no network and no key (test keys
  * and the quick start use it). Labels come from the skill (field names, aliases, descriptions) and, for common
- * concepts, a Spanish/English lexicon; values sit to the right of or below their label and are narrowed by type
- * (dates, amounts, tax ids, document numbers); list fields come from table rows under a header row. Usage reports
- * zero tokens and the model `local`.
+ * concepts, vocabularies in es, en, de, fr, it, pt and nl; values sit to the right of or below their label and are
+ * narrowed by type (dates, amounts, tax ids, document numbers); list fields come from table rows under a header
+ * row, or a receipt's lines. Dates are returned as printed: core's assembly reads their day/month order from the
+ * document. Usage reports zero tokens and the model `local`.
  */
 import { type Document, type Extractor, Ports, type Skill } from "@legible/core"
 import { Clock, Effect, Layer } from "effect"

@@ -24,6 +24,7 @@ const ADDRESS = new Set(ADDRESS_WORDS)
 const LEGAL = new Set(LEGAL_FORMS)
 const TITLES = new Set(DOCUMENT_TITLES)
 const RECIPIENT = vocabulary(RECIPIENT_LABELS.map((phrase) => ["recipient", [phrase]] as const))
+const RECIPIENT_FIRST = new Set(RECIPIENT.byFirst.keys())
 
 const words = (text: string): ReadonlyArray<string> => tokens(folded(text)).map((t) => t.text)
 
@@ -97,6 +98,7 @@ const partsOf = (row: Row): ReadonlyArray<Part> =>
  * a name (`Cliente nº: 4795` labels a customer number, not the block).
  */
 const recipientRow = (row: Row): boolean => {
+  if (!row.cells.some((cell) => RECIPIENT_FIRST.has(words(cell.text.slice(0, 24))[0] ?? ""))) return false
   const list = rowTokens(row)
   return row.cells.some((cell) => {
     const start = cellStart(row, cell)
@@ -116,14 +118,21 @@ const letterheadRows = (layout: Layout): ReadonlyArray<Row> => {
   const height = first === undefined ? 0 : (layout.pageHeight.get(first) ?? 0)
   const top = layout.rows.filter((r) => r.page === first && (height === 0 || r.y0 < 0.4 * height))
   // The letterhead ends at the recipient's block, or at the first amount (a receipt's lines).
-  const end = top.findIndex((r) => recipientRow(r) || amounts(r.text).some((a) => a.decimals))
+  const end = top.findIndex(
+    (r) => recipientRow(r) || (/\d[.,]\s?\d{2}/.test(r.text) && amounts(r.text).some((a) => a.decimals))
+  )
   return end < 0 ? top : top.slice(0, end)
 }
 
 const title = (text: string): boolean => words(text).some((w) => TITLES.has(w))
 
-const nameLike = (text: string) =>
-  /\p{L}{2}/u.test(text) && !NOT_A_NAME.test(folded(text)) && !title(text) && !taxStatus(text) && !addressLine(text)
+const nameLike = (text: string): boolean => {
+  if (!/\p{L}{2}/u.test(text)) return false
+  const f = folded(text)
+  if (NOT_A_NAME.test(f)) return false
+  const list = tokens(f).map((t) => t.text)
+  return !list.some((w) => TITLES.has(w) || TAX_STATUS.has(w)) && !addressLine(text)
+}
 
 const close = (upper: Row, lower: Row) => lower.y0 - upper.y1 < 0.5 * Math.min(upper.y1 - upper.y0, lower.y1 - lower.y0)
 

@@ -1,7 +1,9 @@
 /**
  * Labels: the words a document prints before (or above) a value. They come from the field itself (aliases, name,
  * a short description) and, when the field is recognisably a common concept (total, date, document number, tax
- * id, company, address, line-item columns), from a small Spanish/English lexicon of that concept's labels.
+ * id, company, address, line-item columns), from a lexicon of that concept's labels (line-item columns in es, en,
+ * de, fr, it, pt and nl from `vocabulary.ts`; the others mostly Spanish and English: totals, dates and numbers
+ * have their own modules).
  */
 import type { Field } from "@legible/core"
 import { cellAt, cellStart, type Layout, type Row } from "./layout.js"

@@ -62,6 +62,7 @@ const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boo
 
 /** Dates in a text (month names matched accent- and case-insensitively), in order of appearance. */
 export const dates = (text: string): Array<Match> => {
+  if (!/\d/.test(text)) return []
   const lower = folded(text)
   // Folding keeps lengths for the Latin scripts dates are written in; where it does not, use the text as is.
   const source = lower.length === text.length ? lower : text.toLowerCase()
@@ -108,6 +109,7 @@ const CURRENCY_PREFIX = /(?:^|[^\p{L}])(?:rm|us|usd|eur|ars|mxn|clp|cop|pen|gbp|
 
 /** Amounts in a text, not counting the numbers inside dates, times, phone numbers and codes. */
 export const amounts = (text: string): Array<Amount> => {
+  if (!/\d/.test(text)) return []
   const inDates = dates(text)
   return all(AMOUNT, text)
     .filter((m) => !inDates.some((d) => m.start < d.end && m.end > d.start))

@@ -27,22 +27,51 @@ export interface PhraseHit<T> {
   readonly to: number
 }
 
-/** A vocabulary as folded token lists with a tag each, longest first. */
-export type Vocabulary<T> = ReadonlyArray<{ readonly tag: T; readonly tokens: ReadonlyArray<string> }>
+/** A phrase of a vocabulary: its tag and folded tokens. */
+export interface Phrase<T> {
+  readonly tag: T
+  readonly tokens: ReadonlyArray<string>
+}
+
+/**
+ * A vocabulary as folded token lists with a tag each, longest first, indexed by first token: a row token looks up
+ * its own phrases, and only a long one (where OCR slips are tolerated) compares itself with the long first tokens.
+ */
+export interface Vocabulary<T> {
+  readonly phrases: ReadonlyArray<Phrase<T>>
+  readonly byFirst: ReadonlyMap<string, ReadonlyArray<Phrase<T>>>
+  readonly longFirsts: ReadonlyArray<string>
+}
 
 /** Builds a vocabulary from tagged phrase lists. */
-export const vocabulary = <T>(lists: ReadonlyArray<readonly [T, ReadonlyArray<string>]>): Vocabulary<T> =>
-  lists
-    .flatMap(([tag, phrases]) => phrases.map((p) => ({ tag, tokens: phraseTokens(p) })))
+export const vocabulary = <T>(lists: ReadonlyArray<readonly [T, ReadonlyArray<string>]>): Vocabulary<T> => {
+  const phrases = lists
+    .flatMap(([tag, list]) => list.map((p) => ({ tag, tokens: phraseTokens(p) })))
     .filter((p) => p.tokens.length > 0)
     .sort((a, b) => b.tokens.length - a.tokens.length)
+  const byFirst = new Map<string, Array<Phrase<T>>>()
+  for (const p of phrases) {
+    const first = p.tokens[0] ?? ""
+    byFirst.set(first, [...(byFirst.get(first) ?? []), p])
+  }
+  return { phrases, byFirst, longFirsts: [...byFirst.keys()].filter((k) => k.length >= 5 && !/\d/.test(k)) }
+}
+
+/** The phrases that may start at a token: its own, and those whose long first token it equals up to OCR slips. */
+const startingWith = <T>(vocab: Vocabulary<T>, token: string): ReadonlyArray<Phrase<T>> => {
+  const own = vocab.byFirst.get(token) ?? []
+  if (token.length < 5 || /\d/.test(token)) return own
+  const near = vocab.longFirsts.filter((f) => f !== token && sameToken(f, token))
+  if (near.length === 0) return own
+  return [...own, ...near.flatMap((f) => vocab.byFirst.get(f) ?? [])].sort((a, b) => b.tokens.length - a.tokens.length)
+}
 
 /** The phrases of a vocabulary in a token list, longest first at each place, never overlapping. */
 export const findPhrases = <T>(list: ReadonlyArray<RowToken>, vocab: Vocabulary<T>): Array<PhraseHit<T>> => {
   const hits: Array<PhraseHit<T>> = []
   let i = 0
   while (i < list.length) {
-    const found = vocab.find(
+    const found = startingWith(vocab, list[i]?.text ?? "").find(
       (p) => i + p.tokens.length <= list.length && p.tokens.every((t, k) => sameToken(t, list[i + k]?.text ?? ""))
     )
     if (found === undefined) i += 1
