@@ -85,7 +85,11 @@ const senderName = (text: string): string => {
   return segments.length > 1 && segments.slice(1).some(addressLine) ? (segments[0] ?? text) : text
 }
 
-const cleaned = (text: string): string => senderName(withoutTitle(text))
+/** A name without a label before it (`Sold By : WS Retail Services Pvt. Ltd.,`) and its trailing punctuation. */
+const unlabelled = (text: string): string =>
+  text.replace(/^\s*(?:[\p{L}.]+\s*){1,3}:\s*(?=\p{L}{2})/u, "").replace(/[\s,;:]+$/u, "")
+
+const cleaned = (text: string): string => unlabelled(senderName(withoutTitle(text)))
 
 /** A row as one part when it reads as a name as a whole; else its cells, each without a title at its ends. */
 const partsOf = (row: Row): ReadonlyArray<Part> =>

@@ -71,6 +71,10 @@ describe("issuer", () => {
     )
   })
 
+  it("a name printed after its label is the name alone", () => {
+    assert.strictEqual(issuerOf("Sold By : WS Retail Services Pvt. Ltd.,"), "WS Retail Services Pvt. Ltd.")
+  })
+
   it("the letterhead ends at a receipt's first line: an item is never the issuer", () => {
     assert.isNull(issuerOf("Nº ticket: 56/400516", "DETERGENTE 12,16", "CAFÉ MOLIDO 9,90"))
   })
