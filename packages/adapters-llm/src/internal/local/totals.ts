@@ -129,10 +129,12 @@ const aliasCandidates = (layout: Layout, target: Target): Array<Candidate> => {
     labels.filter((l) => l.tokens.length > 0)
   ).flatMap((hit) => {
     const cell = cellAt(hit.row, hit.start)
-    const inCell = rowTokens(hit.row).filter((t) => cellAt(hit.row, t.start) === cell)
-    if (inCell.some((t) => NOT_TOTAL.has(t.text))) return []
-    const rank: Rank | undefined = knownRank(hit.label.tokens) === undefined ? "alias" : rankOf(inCell, () => cell)
     const right = amountIn(hit.row.text.slice(hit.end))
+    // The label's words: its cell up to the amount (`TOTAL VENTAJAS EN ESTA COMPRA:`, `Total IVA`).
+    const until = right === undefined ? Number.POSITIVE_INFINITY : hit.end + right.start
+    const label = rowTokens(hit.row).filter((t) => cellAt(hit.row, t.start) === cell && t.end <= until)
+    if (label.some((t) => NOT_TOTAL.has(t.text))) return []
+    const rank: Rank | undefined = knownRank(hit.label.tokens) === undefined ? "alias" : rankOf(label, () => cell)
     const under = cellBelow(layout, hit.row, hit.start)
     const amount = right ?? (under === undefined ? undefined : amountIn(under.text))
     return amount === undefined || rank === undefined

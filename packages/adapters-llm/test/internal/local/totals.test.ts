@@ -40,6 +40,8 @@ describe("totals", () => {
       ["TOTAL VENTAJAS EN ESTA COMPRA:", "25,47"]
     )
     assert.strictEqual(totalOf(rows, { ...TOTAL, aliases: ["Total"] }), "5,30")
+    const inOneCell: ReadonlyArray<ReadonlyArray<Cell>> = [[[40, "TOTAL IMPORTE EN PESOS ARGENTINOS: $ 36.300,00"]]]
+    assert.strictEqual(totalOf(inOneCell, { ...TOTAL, aliases: ["Total"] }), "36.300,00")
     const own = lines(
       ["Subtotal", "10,00"],
       ["Importe a liquidar", "12,10"],
