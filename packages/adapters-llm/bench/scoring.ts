@@ -197,8 +197,17 @@ export const documentNumber = (literal: string): string =>
     .replace(/^(?:#|n[º°o]\.?|nr\.?|no\.|num\.?|nro\.?)\s*:?\s*/i, "")
     .replace(/^#\s*/, "")
 
-/** A name as compared: Unicode-normalised, spaces collapsed, lower case. */
-export const name = (literal: string): string => literal.normalize("NFC").replace(/\s+/g, " ").trim().toLowerCase()
+/**
+ * A name as compared: Unicode-normalised, lower case, without spaces and without trailing punctuation. Annotators
+ * type the spacing around punctuation their own way ("NO. 53" for a printed "NO.53", "SELANGOR ." for "SELANGOR."),
+ * and a name or address is the same whatever the spaces.
+ */
+export const name = (literal: string): string =>
+  literal
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(/\s+/g, "")
+    .replace(/[.,;:]+$/, "")
 
 /** Whether `needle` is printed in `text`, both as `name` compares them (a field is "present" when it is). */
 export const printed = (needle: string, text: string): boolean =>

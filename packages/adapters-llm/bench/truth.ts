@@ -83,7 +83,9 @@ const rightSimple = (truth: Truth, got: string, context: Context): boolean => {
     case "name":
       return name(got) === name(truth.text)
     case "brand":
-      return name(got)
+      return got
+        .normalize("NFC")
+        .toLowerCase()
         .split(/[^\p{L}\p{N}]+/u)
         .includes(name(truth.text))
     case "digits":

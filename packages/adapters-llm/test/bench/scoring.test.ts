@@ -90,6 +90,9 @@ describe("bench scoring: numbers and names", () => {
   it("compares names without case or spacing differences", () => {
     expect(name("  SANYU  Stationery SHOP ")).toBe(name("sanyu stationery shop"))
     expect(name("Coolblue B.V.")).not.toBe(name("Coolblue"))
+    // The annotator's spacing and a trailing full stop are not the document's.
+    expect(name("NO. 53 , JALAN PUTRA.")).toBe(name("NO.53, JALAN PUTRA"))
+    expect(name("JALAN PUTRA 2")).not.toBe(name("JALAN PUTRA 3"))
     expect(printed("Coolblue  B.V.", "Factuur\nCOOLBLUE B.V. Weena 664")).toBe(true)
     expect(printed("Polski Koncern Naftowy ORLEN spółka akcyjna", "ORLEN S.A.")).toBe(false)
   })
