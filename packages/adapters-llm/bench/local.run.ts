@@ -18,6 +18,7 @@
  * Run: `npm run bench -w @legible/adapters-llm` (from the repository root). Options (environment):
  * - `LEGIBLE_DATA=<dir>`: another data root with the same layout;
  * - `BENCH_VERBOSE=1`: print the misses of the first half; `BENCH_VERBOSE=all`: of both halves;
+ * - `BENCH_HALF=first`: print the figures of the first half only (while tuning, the held-out figures stay unseen);
  * - `BENCH_OCR=0`: skip OCR reads (SROIE images, receipts-de, the generated OCR subset);
  * - `BENCH_CACHE=0`: read every document again instead of using `node_modules/.cache/legible-bench/`;
  * - `BENCH_GENERATED=<n>`: documents per language in the generated set (default 40), `BENCH_GENERATED_OCR=<n>` of

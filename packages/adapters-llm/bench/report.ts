@@ -29,6 +29,9 @@ const count = (a: number, b: number) => `(${a}/${b})`.padEnd(11)
 const verboseHalves = (): ReadonlyArray<Half> =>
   process.env.BENCH_VERBOSE === "all" ? ["first", "second"] : process.env.BENCH_VERBOSE === "1" ? ["first"] : []
 
+/** The halves whose figures are printed: both, or the first alone while tuning (`BENCH_HALF=first`). */
+const shownHalves = (): ReadonlyArray<Half> => (process.env.BENCH_HALF === "first" ? ["first"] : ["first", "second"])
+
 /** The table of one set, as lines. */
 export const table = (title: string, scored: ReadonlyArray<Scored>): ReadonlyArray<string> => {
   const out = [`\n${title}`]
@@ -41,7 +44,7 @@ export const table = (title: string, scored: ReadonlyArray<Scored>): ReadonlyArr
   out.push(`  ${"field".padEnd(14)} ${"half".padEnd(7)} precision             recall`)
   const names = [...new Set(scored.flatMap((s) => s.fields.map(([name]) => name)))]
   for (const name of names)
-    for (const half of ["first", "second"] as const) {
+    for (const half of shownHalves()) {
       const judged = scored.filter((s) => s.half === half).flatMap((s) => s.fields.filter(([n]) => n === name))
       const sum = (key: "filled" | "present" | "right" | "rightPresent") => judged.reduce((a, [, j]) => a + j[key], 0)
       out.push(
