@@ -161,14 +161,15 @@ export const assess = (model: Model, s: Signals): Assessment => ({
   reasons: reasons(s)
 })
 
-/** One labelled value: its signals and whether it was right. */
+/** One labelled value: its signals, whether it was right, and how much it counts in a fit (default 1). */
 export interface Sample {
   readonly signals: Signals
   readonly right: boolean
+  readonly weight?: number | undefined
 }
 
 /**
- * Fits the model by maximum likelihood with a small L2 penalty, by projected gradient descent: after each step the
+ * Fits the model by (weighted) maximum likelihood with a small L2 penalty, by projected gradient descent: after each step the
  * weights below zero are set to zero, which keeps the confidence monotonic in every signal. Deterministic.
  */
 export const fit = (
@@ -180,7 +181,9 @@ export const fit = (
   // Row-major features and the labels in typed arrays: the loop below runs iterations × n × k times.
   const x = new Float64Array(n * k)
   const y = new Float64Array(n)
+  const weight = new Float64Array(n)
   samples.forEach((sample, i) => {
+    weight[i] = sample.weight ?? 1
     const row = features(sample.signals)
     FEATURES.forEach((f, j) => {
       x[i * k + j] = row[f]
@@ -191,19 +194,20 @@ export const fit = (
   const gradient = new Float64Array(k)
   const rate = options.rate ?? 0.5
   const l2 = options.l2 ?? 1e-3
-  let intercept = logit(n === 0 ? 0.5 : y.reduce((a, b) => a + b, 0) / n)
-  for (let iteration = 0; iteration < (options.iterations ?? 3_000) && n > 0; iteration++) {
+  const total = weight.reduce((a, b) => a + b, 0)
+  let intercept = logit(n === 0 || total === 0 ? 0.5 : y.reduce((a, b, i) => a + b * (weight[i] ?? 1), 0) / total)
+  for (let iteration = 0; iteration < (options.iterations ?? 3_000) && total > 0; iteration++) {
     gradient.fill(0)
     let gradientIntercept = 0
     for (let i = 0; i < n; i++) {
       let z = intercept
       for (let j = 0; j < k; j++) z += (w[j] ?? 0) * (x[i * k + j] ?? 0)
-      const error = sigmoid(z) - (y[i] ?? 0)
+      const error = (sigmoid(z) - (y[i] ?? 0)) * (weight[i] ?? 1)
       gradientIntercept += error
       for (let j = 0; j < k; j++) gradient[j] = (gradient[j] ?? 0) + error * (x[i * k + j] ?? 0)
     }
-    intercept -= (rate * gradientIntercept) / n
-    for (let j = 0; j < k; j++) w[j] = Math.max(0, (w[j] ?? 0) - rate * ((gradient[j] ?? 0) / n + l2 * (w[j] ?? 0)))
+    intercept -= (rate * gradientIntercept) / total
+    for (let j = 0; j < k; j++) w[j] = Math.max(0, (w[j] ?? 0) - rate * ((gradient[j] ?? 0) / total + l2 * (w[j] ?? 0)))
   }
   return { intercept, weights: Object.fromEntries(FEATURES.map((f, j) => [f, w[j] ?? 0])) as Record<Feature, number> }
 }
