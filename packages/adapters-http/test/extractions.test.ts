@@ -203,6 +203,31 @@ describe("GET /v1/extractions/{id} and /detailed", () => {
   )
 
   it(
+    "documents the assessment extensions in the OpenAPI document: confidence, reasons, review and validate",
+    withApp(async (app) => {
+      const spec = JSON.stringify((await read(await app.fetch("/openapi.json"))).body)
+      type Node = { properties?: Record<string, { description?: string }> } & Record<string, unknown>
+      const nodes: Array<Node> = []
+      const walk = (node: unknown) => {
+        if (typeof node !== "object" || node === null) return
+        if ((node as Node).properties !== undefined) nodes.push(node as Node)
+        for (const child of Object.values(node)) walk(child)
+      }
+      walk(JSON.parse(spec))
+      const described = (member: string) =>
+        nodes.flatMap((n) => {
+          const d = n.properties?.[member]?.description
+          return d === undefined ? [] : [d]
+        })
+      // Simple and catalog values of the detailed read both carry them.
+      expect(described("confidence").length).toBeGreaterThanOrEqual(2)
+      for (const d of [...described("confidence"), ...described("reasons")]) expect(d).toMatch(/^Extension: /)
+      expect(described("review").join(" ")).toContain("incompleto")
+      expect(described("validate").join(" ")).toContain("check digits")
+    })
+  )
+
+  it(
     "omits fields and usage while queued",
     withApp(async (app) => {
       const queued = putExtraction(app, Fixtures.extraction())
