@@ -31,6 +31,13 @@ module.exports = {
       to: { path: "^(packages|tools)/", pathNot: "^packages/core/" }
     },
     {
+      name: "codes-imports-no-package-of-ours",
+      severity: "error",
+      comment: "@legible/codes is self-contained: the readers of codes and e-invoices depend on no package of ours.",
+      from: { path: "^packages/codes/" },
+      to: { path: "^(packages|tools)/", pathNot: "^packages/codes/" }
+    },
+    {
       name: "bench-generator-apart-from-local-rules",
       severity: "error",
       comment:
