@@ -4,10 +4,13 @@
  * concepts, vocabularies in es, en, de, fr, it, pt and nl; values sit to the right of or below their label and are
  * narrowed by type (dates, amounts, tax ids, document numbers); list fields come from table rows under a header
  * row, or a receipt's lines. Dates are returned as printed: core's assembly reads their day/month order from the
- * document. Usage reports zero tokens and the model `local`.
+ * document. Each literal comes with the rules' certainty of it, from the evidence that found it (a label word for
+ * word, a weaker label, the layout, position alone; lowered by a competing candidate: `internal/local/evidence.ts`).
+ * Usage reports zero tokens and the model `local`.
  */
 import { type Document, type Extractor, Ports, type Skill } from "@legible/core"
 import { Clock, Effect, Layer } from "effect"
+import { type Found, LEVELS } from "./internal/local/evidence.js"
 import { conceptOf, type Target } from "./internal/local/labels.js"
 import { type Layout, layout } from "./internal/local/layout.js"
 import { listValue } from "./internal/local/tables.js"
@@ -17,37 +20,81 @@ import { LOCAL_MODEL } from "./Provider.js"
 /** The model name this extractor serves. */
 export const MODEL = LOCAL_MODEL
 
-const catalogValue = (l: Layout, field: Skill.SkillField): Extractor.ExtractedValue => {
-  const columns = field.catalog?.keyColumns ?? []
-  const values = Object.fromEntries(
-    columns.map((column) => {
-      // With one key column the field's own words (aliases, description) describe that column.
-      const target: Target =
-        columns.length === 1
-          ? { name: column, type: "string", aliases: field.aliases, description: field.description }
-          : { name: column, type: "string", aliases: [], description: "" }
-      return [column, simpleValue(l, target, conceptOf(target))]
-    })
-  )
-  return Object.values(values).every((v) => v === null) ? null : values
+/** A field's value and the certainty of each literal in it (trimmed, as `ExtractResponse.certainty` keys them). */
+interface Valued {
+  readonly value: Extractor.ExtractedValue
+  readonly certainty: ReadonlyArray<readonly [string, number]>
 }
 
-const fieldValue = (l: Layout, field: Skill.SkillField): Extractor.ExtractedValue => {
-  if (field.isList) return listValue(l, field)
-  if (field.type === "object")
-    return Object.fromEntries((field.fields ?? []).map((sub) => [sub.name, fieldValue(l, sub)]))
+const NONE: Valued = { value: null, certainty: [] }
+
+const single = (f: Found | null): Valued =>
+  f === null ? NONE : { value: f.text, certainty: [[f.text.trim(), f.certainty]] }
+
+/** Every literal of a list's items, each at the list's evidence level. */
+const literalsOf = (value: Extractor.ExtractedValue): ReadonlyArray<string> => {
+  if (typeof value === "string") return [value.trim()]
+  if (Array.isArray(value)) return value.flatMap(literalsOf)
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(literalsOf)
+  return []
+}
+
+const catalogValue = (l: Layout, field: Skill.SkillField): Valued => {
+  const columns = field.catalog?.keyColumns ?? []
+  const found = columns.map((column) => {
+    // With one key column the field's own words (aliases, description) describe that column.
+    const target: Target =
+      columns.length === 1
+        ? { name: column, type: "string", aliases: field.aliases, description: field.description }
+        : { name: column, type: "string", aliases: [], description: "" }
+    return [column, single(simpleValue(l, target, conceptOf(target)))] as const
+  })
+  if (found.every(([, v]) => v.value === null)) return NONE
+  return {
+    value: Object.fromEntries(found.map(([column, v]) => [column, v.value])),
+    certainty: found.flatMap(([, v]) => v.certainty)
+  }
+}
+
+const fieldValue = (l: Layout, field: Skill.SkillField): Valued => {
+  if (field.isList) {
+    const list = listValue(l, field)
+    const level = LEVELS[list.evidence]
+    return { value: list.items, certainty: literalsOf(list.items).map((literal) => [literal, level] as const) }
+  }
+  if (field.type === "object") {
+    const subs = (field.fields ?? []).map((sub) => [sub.name, fieldValue(l, sub)] as const)
+    return {
+      value: Object.fromEntries(subs.map(([name, v]) => [name, v.value])),
+      certainty: subs.flatMap(([, v]) => v.certainty)
+    }
+  }
   if (field.type === "catalog") return catalogValue(l, field)
-  return simpleValue(l, field)
+  return single(simpleValue(l, field))
+}
+
+/**
+ * The literal values the rules find for a skill's fields in a read document, and the rules' certainty of each
+ * literal (`evidence.ts`): a literal found twice keeps the lower one (pure).
+ */
+export const extract = (
+  fields: ReadonlyArray<Skill.SkillField>,
+  document: Document.ReadDocument
+): { readonly values: Extractor.ExtractedFields; readonly certainty: ReadonlyMap<string, number> } => {
+  const l = layout(document)
+  const found = fields.map((field) => [field.name, fieldValue(l, field)] as const)
+  const certainty = new Map<string, number>()
+  for (const [, v] of found)
+    for (const [literal, c] of v.certainty)
+      if (literal !== "") certainty.set(literal, Math.min(c, certainty.get(literal) ?? 1))
+  return { values: Object.fromEntries(found.map(([name, v]) => [name, v.value])), certainty }
 }
 
 /** The literal values the rules find for a skill's fields in a read document (pure). */
 export const extractFields = (
   fields: ReadonlyArray<Skill.SkillField>,
   document: Document.ReadDocument
-): Extractor.ExtractedFields => {
-  const l = layout(document)
-  return Object.fromEntries(fields.map((field) => [field.name, fieldValue(l, field)]))
-}
+): Extractor.ExtractedFields => extract(fields, document).values
 
 /** The local extractor: serves the model `local`. */
 export const make: Effect.Effect<Ports.FieldExtractor["Service"]> = Effect.succeed(
@@ -55,10 +102,11 @@ export const make: Effect.Effect<Ports.FieldExtractor["Service"]> = Effect.succe
     supports: (model) => model === MODEL,
     extract: Effect.fn("Local.extract")(function* (request: Extractor.ExtractRequest) {
       const started = yield* Clock.currentTimeMillis
-      const values = extractFields(request.skill.fields, request.document)
+      const { values, certainty } = extract(request.skill.fields, request.document)
       const finished = yield* Clock.currentTimeMillis
       return {
         values,
+        certainty,
         usage: {
           tokens_consumidos: 0,
           prompt_tokens: 0,

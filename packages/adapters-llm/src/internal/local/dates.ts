@@ -7,6 +7,7 @@
  * printed: whether `03/05/2024` is day or month first is decided per document by core's assembly, from the
  * document's own dates (`Values.dateOrderOf`).
  */
+import { type Evidence, type Found, found } from "./evidence.js"
 import { nameWords, type Target } from "./labels.js"
 import { cellAt, type Layout, overlap, type Row } from "./layout.js"
 import { dates, type Match } from "./patterns.js"
@@ -27,10 +28,12 @@ const RANGE_BEFORE = /\d\s*(?:-|–|—|to|al|a|bis|au|tot|hasta|until|through|t
 const RANGE_AFTER =
   /^\s*(?:-|–|—|to|al|a|bis|au|tot|hasta|until|through|t\/m)\s*\d{1,2}(?:\s*[/.-]\s*\d{1,2}|\.?\s+\p{L})/u
 
-interface Found {
+interface Dated {
   readonly match: Match
   readonly row: Row
   readonly kind: DateKind | "none"
+  /** Where its label was: before it on its row, in the cell above it, or nowhere. */
+  readonly label: "before" | "above" | "none"
 }
 
 const kindOf = (words: ReadonlyArray<string>): DateKind | "none" => {
@@ -64,15 +67,25 @@ const wordsAbove = (layout: Layout, row: Row, start: number): ReadonlyArray<stri
   return []
 }
 
-const classify = (layout: Layout, row: Row, list: ReadonlyArray<RowToken>, match: Match): Found => {
+const classify = (layout: Layout, row: Row, list: ReadonlyArray<RowToken>, match: Match): Dated => {
   const before = row.text.slice(0, match.start)
   const after = row.text.slice(match.end)
-  if (RANGE_BEFORE.test(folded(before)) || RANGE_AFTER.test(folded(after))) return { match, row, kind: "period" }
+  if (RANGE_BEFORE.test(folded(before)) || RANGE_AFTER.test(folded(after)))
+    return { match, row, kind: "period", label: "before" }
   const near = wordsBefore(list, match.start)
   const kind = kindOf(near)
-  if (kind !== "none" || near.length > 0) return { match, row, kind }
-  return { match, row, kind: kindOf(wordsAbove(layout, row, match.start)) }
+  if (kind !== "none" || near.length > 0) return { match, row, kind, label: kind === "none" ? "none" : "before" }
+  const above = kindOf(wordsAbove(layout, row, match.start))
+  return { match, row, kind: above, label: above === "none" ? "none" : "above" }
 }
+
+/** A date literal's figures, a four-digit year as its last two digits: `14/03/2024` and `14.03.24` are one date. */
+const figures = (literal: string): string =>
+  (literal.match(/\d+/g) ?? []).map((n) => (n.length === 4 ? n.slice(2) : String(Number(n)))).join(" ")
+
+/** A label before the date on its row names it outright; one above it (a column header) less so; none, position. */
+const evidenceOf = (d: Dated): Evidence =>
+  d.label === "before" ? "exactLabel" : d.label === "above" ? "label" : "position"
 
 /** The kind of date a field asks for, from its own name and aliases (and its description when they say nothing). */
 const wantedKind = (target: Target): DateKind => {
@@ -82,17 +95,21 @@ const wantedKind = (target: Target): DateKind => {
   return kind === "none" || kind === "other" ? "issue" : kind
 }
 
-/** The literal of the date a field asks for, or null. */
-export const date = (layout: Layout, target: Target): string | null => {
-  const found = layout.rows.flatMap((row) => {
+/** The date a field asks for and the rules' certainty of it, or null. */
+export const date = (layout: Layout, target: Target): Found | null => {
+  const all = layout.rows.flatMap((row) => {
     const list = rowTokens(row)
     return dates(row.text).map((m) => classify(layout, row, list, m))
   })
   const wanted = wantedKind(target)
-  const score = (f: Found): number => (f.kind === wanted ? 2 : f.kind === "none" && wanted === "issue" ? 1 : 0)
-  const top = Math.max(0, ...found.map(score))
-  const best = found
-    .filter((f) => top > 0 && score(f) === top)
-    .sort((a, b) => a.row.order - b.row.order || a.match.start - b.match.start)[0]
-  return best?.match.text ?? null
+  const score = (f: Dated): number => (f.kind === wanted ? 2 : f.kind === "none" && wanted === "issue" ? 1 : 0)
+  const top = Math.max(0, ...all.map(score))
+  const tied = all.filter((f) => top > 0 && score(f) === top)
+  const best = [...tied].sort((a, b) => a.row.order - b.row.order || a.match.start - b.match.start)[0]
+  if (best === undefined) return null
+  // Another date of the same kind and label: the first printed was taken, not the only one.
+  const competed = tied.some(
+    (f) => evidenceOf(f) === evidenceOf(best) && figures(f.match.text) !== figures(best.match.text)
+  )
+  return found(best.match.text, evidenceOf(best), competed)
 }

@@ -6,6 +6,7 @@
  * address line (a street word, a postcode) or a greeting — with its wrapped lines; the address is the text under
  * it up to the contacts.
  */
+import { type Found, found } from "./evidence.js"
 import { type Cell, cellStart, type Layout, overlap, type Row } from "./layout.js"
 import { amounts, dates } from "./patterns.js"
 import { findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
@@ -16,6 +17,7 @@ import {
   DOCUMENT_TITLES,
   LEGAL_FORMS,
   RECIPIENT_LABELS,
+  SHOP_WORDS,
   TAX_STATUS_WORDS
 } from "./vocabulary.js"
 
@@ -37,22 +39,29 @@ const addressLine = (text: string): boolean =>
     (w) => ADDRESS.has(w) || ADDRESS_SUFFIXES.some((end) => w.length > end.length + 2 && w.endsWith(end))
   ) || /(?<![\d-])\d{4,5}\s+\p{L}{3}|(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}\s+\p{L}{3}/u.test(text)
 
-/** Whether a text holds a legal form: its one-letter tokens joined (`S.A.` → `sa`, `B.V.` → `bv`). */
-const legalForm = (text: string): boolean => {
+/**
+ * Whether a text holds a legal form: a short token and the one-letter tokens after it joined (`S.A.` → `sa`,
+ * `S.R.L.` → `srl`, `S.p.A.` → `spa`, `B.V.` → `bv`).
+ */
+export const legalForm = (text: string): boolean => {
   const list = words(text)
   const joined: Array<string> = []
+  let run = false
   for (const w of list) {
-    const last = joined.length - 1
-    if (w.length === 1 && last >= 0 && (joined[last] ?? "").length <= 2 && list.includes(joined[last] ?? ""))
-      joined[last] += w
-    else joined.push(w)
+    if (w.length === 1 && run) joined[joined.length - 1] += w
+    else {
+      joined.push(w)
+      run = w.length <= 2
+    }
   }
   return [...list, ...joined].some((w) => LEGAL.has(w)) || /sdn\.?\s*bhd/.test(folded(text))
 }
 
-// Shop and trade words that mark a letterhead's business name.
-const BUSINESS =
-  /(?<![a-z])(sdn\.?\s*bhd|bhd|s\/b|ltd|limited|llc|inc|gmbh|corp|co\.|enterprises?|trading|perniagaan|syarikat|restoran|restaurant|restaurante|hardware|store|stores|shop|mart|market|supermercados?|supermarkets?|supermercato|supermarkt|bakery|bakeries|florist|bookstores?|stationery|pharmacy|farmacia|cafe|hotel|telecommunications|marketing|distribuciones|suministros|servicios|comercial|ferreteria|papeleria|tienda|handel)(?![a-z])/
+const SHOP = new Set(SHOP_WORDS)
+
+/** Whether a text has a shop or trade word (`PANADERÍA`, `Apotheke`, `HARDWARE`) or a legal form. */
+const business = (text: string): boolean =>
+  legalForm(text) || words(text).some((w) => SHOP.has(w)) || /(?<![a-z])(s\/b|co\.)/.test(folded(text))
 
 // Greetings and copy marks printed at the top of receipts and invoices.
 const NOT_A_NAME =
@@ -144,14 +153,19 @@ const close = (upper: Row, lower: Row) => lower.y0 - upper.y1 < 0.5 * Math.min(u
 const partBeside = (row: Row | undefined, part: Part): Part | undefined =>
   row === undefined ? undefined : partsOf(row).find((p) => overlap(p, part) > 0.3)
 
+/** The letterhead's name: its parts, and whether a legal form or a shop word marks it (else position alone). */
+interface Letterhead {
+  readonly parts: ReadonlyArray<Part>
+  readonly marked: boolean
+}
+
 /** The letterhead parts that name the business: the first with a business word, with its wrapped lines. */
-const companyParts = (layout: Layout): ReadonlyArray<Part> => {
+const companyParts = (layout: Layout): Letterhead => {
   const rows = letterheadRows(layout)
   const parts = rows.flatMap(partsOf).filter((p) => nameLike(p.text))
-  const first =
-    parts.find((p) => legalForm(p.text) || BUSINESS.test(folded(p.text))) ??
-    parts.find((p) => dates(p.text).length === 0 && !/\d|@|www|\.com/.test(p.text))
-  if (first === undefined) return []
+  const marked = parts.find((p) => business(p.text))
+  const first = marked ?? parts.find((p) => dates(p.text).length === 0 && !/\d|@|www|\.com/.test(p.text))
+  if (first === undefined) return { parts: [], marked: false }
   const block = [first]
   const plain = (p: Part) => nameLike(p.text) && !/\d|@|www|\.com/.test(folded(p.text))
   // A name wrapped over lines: the lines right above it without figures, and below it until its legal form.
@@ -167,39 +181,67 @@ const companyParts = (layout: Layout): ReadonlyArray<Part> => {
     const below = partBeside(layout.rows[bottom.row.order + 1], bottom)
     if (below === undefined || below.row.page !== bottom.row.page || !close(bottom.row, below.row)) break
     if (title(below.text) || NOT_A_NAME.test(folded(below.text)) || addressLine(below.text)) break
-    if (!legalForm(below.text) && !BUSINESS.test(folded(below.text))) break
+    if (!business(below.text)) break
     block.push(below)
   }
-  return block
+  return { parts: block, marked: marked !== undefined }
 }
 
 /** A business name without the registration number printed after it: "AEON CO. (M) BHD (126926-H)". */
 const nameOnly = (name: string): string => name.replace(/\s*\([^)]*\d{4}[^)]*\).*$/u, "").trim()
 
-/** The issuer's name, or null. */
-export const company = (layout: Layout): string | null => {
-  const parts = companyParts(layout)
-  return parts.length === 0 ? null : nameOnly(parts.map((p) => p.text.trim()).join(" ")).replace(/\s+/g, " ")
+/**
+ * The issuer's name by the letterhead, or null. Only a name a legal form or a shop word marks is given: the first
+ * plain line of a page is as often the recipient, a brand or a slogan as the issuer (an empty field is better than
+ * a wrong one).
+ */
+export const company = (layout: Layout): Found | null => {
+  const { parts, marked } = companyParts(layout)
+  if (parts.length === 0 || !marked) return null
+  return found(nameOnly(parts.map((p) => p.text.trim()).join(" ")).replace(/\s+/g, " "), "layout")
 }
 
 const STOP_ADDRESS =
   /(?<![a-z])(tel|telf|tlf|phone|telefono|fax|gst|email|e-mail|www|http|invoice|receipt|factura|date|fecha|cashier|cajero|doc|tax|cif|nif|cuit|iva|vat|reg|hp|mobile)(?![a-z])/
 
-/** The issuer's address, or null. */
-export const address = (layout: Layout): string | null => {
-  const last = companyParts(layout).at(-1)
+/** Below this confidence the reader doubts a word (text layers read 1). */
+const DOUBTED = 0.9
+
+/** Whether the reader doubted a word of a part. */
+const doubted = (part: Part): boolean =>
+  part.row.words.some((w) => w.x0 >= part.x0 - 0.5 && w.x1 <= part.x1 + 0.5 && w.confidence < DOUBTED)
+
+/** A registration number or tax id printed alone under the name: `(742016-W)`, `JMO326956-V`. */
+const registration = (text: string): boolean =>
+  (/^\(?[a-z0-9\-.\s]*\d[a-z0-9\-.\s]*\)?$/.test(text) && !/\p{L}{3}/u.test(text)) ||
+  /^\(?[a-z]{0,4}\d{5,}[a-z0-9\-/]*\)?$/.test(text.trim())
+
+/**
+ * The issuer's address under the letterhead's name, or null: position is its only evidence, so it is given only
+ * when the reader was sure of every word of it (an OCR slip in a street name or a postcode cannot be checked), and
+ * a first line with no figure and no street word (a branch name, `IKEA CHERAS`) is not part of it.
+ */
+export const address = (layout: Layout): Found | null => {
+  const last = companyParts(layout).parts.at(-1)
   if (last === undefined) return null
-  const parts: Array<string> = []
+  const parts: Array<Part> = []
   for (const row of layout.rows.slice(last.row.order + 1, last.row.order + 10)) {
     if (row.page !== last.row.page || parts.length >= 5) break
     const part = partBeside(row, last)
     if (part === undefined) break
     const text = folded(part.raw)
     // Registration numbers and tax ids printed under the name come before the address: skip them.
-    const registration = /^\(?[a-z0-9\-.\s]*\d[a-z0-9\-.\s]*\)?$/.test(text) && !/\p{L}{3}/u.test(text)
-    if (parts.length === 0 && (registration || STOP_ADDRESS.test(text))) continue
+    if (parts.length === 0 && (registration(text) || STOP_ADDRESS.test(text))) continue
     if (STOP_ADDRESS.test(text)) break
-    parts.push(part.raw.trim())
+    parts.push(part)
   }
-  return parts.length === 0 ? null : parts.join(" ").replace(/\s+/g, " ")
+  while (parts.length > 1 && !/\d/.test(parts[0]?.raw ?? "") && !addressLine(parts[0]?.raw ?? "")) parts.shift()
+  if (parts.length === 0 || parts.some(doubted)) return null
+  return found(
+    parts
+      .map((p) => p.raw.trim())
+      .join(" ")
+      .replace(/\s+/g, " "),
+    "position"
+  )
 }

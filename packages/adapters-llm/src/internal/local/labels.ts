@@ -41,7 +41,7 @@ export interface Label {
 const columnLabels = (column: ItemColumn): ReadonlyArray<string> =>
   ITEM_COLUMNS.flatMap(([c, phrases]) => (c === column ? phrases : []))
 
-const LEXICON: Readonly<Record<Exclude<Concept, "none">, ReadonlyArray<string>>> = {
+const LEXICONS: Readonly<Record<Exclude<Concept, "none">, ReadonlyArray<string>>> = {
   taxId: [
     "cuit",
     "cif",
@@ -189,6 +189,12 @@ export const conceptOf = (target: Target): Concept => {
     : conceptFrom(wordsOf([nameWords(target.name), ...target.aliases, target.description]), target.type)
 }
 
+/** The strength of a label from the field's aliases, its name, its (short) description and its concept's lexicon. */
+export const ALIAS = 1
+export const NAME = 0.9
+export const DESCRIPTION = 0.85
+export const LEXICON = 0.8
+
 /** The labels of a field, strongest first: aliases, its name, a short description, then its concept's lexicon. */
 export const labelsOf = (target: Target, concept: Concept = conceptOf(target)): ReadonlyArray<Label> => {
   const out: Array<Label> = []
@@ -196,10 +202,10 @@ export const labelsOf = (target: Target, concept: Concept = conceptOf(target)): 
     const t = phraseTokens(phrase)
     if (t.length > 0 && !out.some((l) => l.tokens.join(" ") === t.join(" "))) out.push({ tokens: t, strength })
   }
-  for (const alias of target.aliases) add(alias, 1)
-  add(nameWords(target.name), 0.9)
-  if (phraseTokens(target.description).length <= 4) add(target.description, 0.85)
-  if (concept !== "none") for (const phrase of LEXICON[concept]) add(phrase, 0.8)
+  for (const alias of target.aliases) add(alias, ALIAS)
+  add(nameWords(target.name), NAME)
+  if (phraseTokens(target.description).length <= 4) add(target.description, DESCRIPTION)
+  if (concept !== "none") for (const phrase of LEXICONS[concept]) add(phrase, LEXICON)
   return out
 }
 
@@ -209,6 +215,8 @@ export interface Hit {
   readonly label: Label
   readonly start: number
   readonly end: number
+  /** Whether the row's words are the label's word for word (no OCR slip tolerated). */
+  readonly exact: boolean
 }
 
 /**
@@ -227,13 +235,14 @@ export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>): Array<
         if (first === undefined || last === undefined) continue
         const start = row.folded.origin[first.start] ?? 0
         const end = (row.folded.origin[last.end - 1] ?? 0) + 1
-        const allowed = label.tokens.length === 1 ? 0 : label.strength < 0.85 ? 1 : Number.POSITIVE_INFINITY
+        const allowed = label.tokens.length === 1 ? 0 : label.strength < DESCRIPTION ? 1 : Number.POSITIVE_INFINITY
         const cell = cellAt(row, start)
         // A label lies in one cell: `PREZZO | TOTALE` are two headers, not `prezzo totale`.
         if (cell !== cellAt(row, end - 1)) continue
         const before = cell === undefined ? "" : row.text.slice(cellStart(row, cell), start)
         if (tokens(folded(before)).length > allowed) continue
-        hits.push({ row, label, start, end })
+        const exact = label.tokens.every((t, k) => t === rowTokens[i + k]?.text)
+        hits.push({ row, label, start, end, exact })
       }
     }
   }

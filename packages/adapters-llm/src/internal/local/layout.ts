@@ -14,6 +14,8 @@ export interface Word {
   readonly x1: number
   readonly y1: number
   readonly page: number
+  /** The reader's confidence in the word (1 for text layers). */
+  readonly confidence: number
 }
 
 /** A run of words in a row with no wide gap inside. */
@@ -110,7 +112,18 @@ export const layout = (document: Document.ReadDocument): Layout => {
     const words = page.lines.flatMap((line) =>
       line.words
         .filter((w) => w.word.trim() !== "")
-        .map((w): Word => ({ id: w.id, text: w.word.trim(), x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, page: page.page }))
+        .map(
+          (w): Word => ({
+            id: w.id,
+            text: w.word.trim(),
+            x0: w.x0,
+            y0: w.y0,
+            x1: w.x1,
+            y1: w.y1,
+            page: page.page,
+            confidence: w.confidence
+          })
+        )
     )
     for (const band of bands(words)) {
       const starts: Array<number> = []

@@ -6,6 +6,7 @@
  * (`NO.53 JALAN PUTRA` is a street number). The value is the first code after the label (rest of its cell, the
  * next cell, else the cell under it); a point of sale and number (`0005-00011643`) is kept whole.
  */
+import { type Evidence, type Found, found } from "./evidence.js"
 import { findLabels, type Label, labelsOf, type Target } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { codes, type Match, pointOfSaleNumbers } from "./patterns.js"
@@ -114,8 +115,8 @@ const SERIES = /^\p{Lu}{1,3} \d[\p{L}\p{N}\-/._]*$/u
 const numberAlone = (text: string): string | undefined => {
   const value = text.replace(/^[\s:#.]+|[\s:;,.]+$/gu, "")
   if (SERIES.test(value)) return value
-  const found = numberIn(value)
-  return found !== undefined && found.start === 0 && found.end === value.length ? found.text : undefined
+  const code = numberIn(value)
+  return code !== undefined && code.start === 0 && code.end === value.length ? code.text : undefined
 }
 
 /**
@@ -146,34 +147,51 @@ const valueAfter = (
 const asksForOther = (target: Target): boolean =>
   tokens(folded([target.name.replace(/[_\-.]+/g, " "), ...target.aliases].join(" "))).some((t) => OTHER.has(t.text))
 
-/** The literal of the document number, or null. */
-export const documentNumber = (layout: Layout, target: Target): string | null => {
+/**
+ * The evidence of a number label's strength: an alias or a noun with its number word names it outright, a noun
+ * before a colon less so, a bare number word weakly.
+ */
+const evidenceOf = (strength: number): Evidence =>
+  strength >= 1 ? "exactLabel" : strength > BARE ? "label" : "weakLabel"
+
+const comparable = (text: string): string => text.replace(/[\s.\-/]/g, "").toLowerCase()
+
+/** The document number and the rules' certainty of it, or null. */
+export const documentNumber = (layout: Layout, target: Target): Found | null => {
   const aliasLabels: ReadonlyArray<Label> = (
     asksForOther(target)
       ? labelsOf(target, "none")
       : target.aliases.map((a) => ({ tokens: phraseTokens(a), strength: 2 }))
   ).filter((l) => l.tokens.length > 0 && !(l.tokens.length === 1 && NUMBER.has(l.tokens[0] ?? "")))
-  const found: Array<{ text: string; strength: number; order: number; page: number }> = []
+  const candidates: Array<{ text: string; strength: number; order: number; page: number }> = []
   for (const hit of findLabels(layout, aliasLabels)) {
     const text = valueAfter(layout, hit.row, hit.start, hit.end)
     if (text !== undefined)
-      found.push({ text, strength: 2 + hit.label.strength, order: hit.row.order, page: hit.row.page })
+      candidates.push({ text, strength: 2 + hit.label.strength, order: hit.row.order, page: hit.row.page })
   }
   if (!asksForOther(target))
     for (const row of layout.rows)
       for (const label of rowLabels(row)) {
         const text = valueAfter(layout, row, label.first.start, label.last.end, label.strength === BARE)
-        if (text !== undefined) found.push({ text, strength: label.strength, order: row.order, page: row.page })
+        if (text !== undefined) candidates.push({ text, strength: label.strength, order: row.order, page: row.page })
       }
-  const best = found.sort((a, b) => b.strength - a.strength || a.page - b.page || a.order - b.order)[0]
-  return best?.text ?? (asksForOther(target) ? null : (pointOfSaleIn(layout) ?? null))
+  const best = candidates.sort((a, b) => b.strength - a.strength || a.page - b.page || a.order - b.order)[0]
+  if (best !== undefined) {
+    // Another number under a label as strong: the first page's first was taken, not the only one.
+    const competed = candidates.some(
+      (c) => c.strength === best.strength && comparable(c.text) !== comparable(best.text)
+    )
+    return found(best.text, evidenceOf(best.strength), competed)
+  }
+  const pair = asksForOther(target) ? undefined : pointOfSaleIn(layout)
+  return pair === undefined ? null : found(pair, "position")
 }
 
 /** The first point-of-sale and number pair printed, when no label shows the number. */
 const pointOfSaleIn = (layout: Layout): string | undefined => {
   for (const row of layout.rows) {
-    const found = pointOfSaleNumbers(row.text)[0]
-    if (found !== undefined) return found.text
+    const pair = pointOfSaleNumbers(row.text)[0]
+    if (pair !== undefined) return pair.text
   }
   return undefined
 }

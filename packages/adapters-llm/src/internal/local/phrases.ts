@@ -25,6 +25,8 @@ export interface PhraseHit<T> {
   readonly tag: T
   readonly from: number
   readonly to: number
+  /** Whether its words are the phrase's word for word (no OCR slip tolerated). */
+  readonly exact: boolean
 }
 
 /** A phrase of a vocabulary: its tag and folded tokens. */
@@ -76,7 +78,8 @@ export const findPhrases = <T>(list: ReadonlyArray<RowToken>, vocab: Vocabulary<
     )
     if (found === undefined) i += 1
     else {
-      hits.push({ tag: found.tag, from: i, to: i + found.tokens.length })
+      const exact = found.tokens.every((t, k) => t === list[i + k]?.text)
+      hits.push({ tag: found.tag, from: i, to: i + found.tokens.length, exact })
       i += found.tokens.length
     }
   }

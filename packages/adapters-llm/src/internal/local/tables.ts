@@ -6,6 +6,7 @@
  * Receipts without a header row, and quantities printed inside a description, are `receiptLines.ts`'s.
  */
 import type { Extractor, Skill } from "@legible/core"
+import type { Evidence } from "./evidence.js"
 import { findLabels, type Hit, labelsOf, type Target } from "./labels.js"
 import { cellStart, type Layout, type Row } from "./layout.js"
 import { completeItem, headerlessLines, itemConcept, rolesOf } from "./receiptLines.js"
@@ -77,8 +78,15 @@ const cellsOfRow = (row: Row, columns: ReadonlyArray<Column>): Array<string> => 
   return texts.map((t) => t.join(" "))
 }
 
+/** A list field's items and the evidence of every value in them. */
+export interface ListFound {
+  readonly items: ReadonlyArray<string | Dict>
+  /** Under a header row whose cells are the sub-fields' labels: `label`; a receipt's lines with no header: `layout`. */
+  readonly evidence: Evidence
+}
+
 /** The items of a list field found under its header rows, in reading order. */
-export const listValue = (layout: Layout, field: Skill.SkillField): ReadonlyArray<string | Dict> => {
+export const listValue = (layout: Layout, field: Skill.SkillField): ListFound => {
   const targets: ReadonlyArray<Target> =
     field.type === "object"
       ? (field.fields ?? [])
@@ -136,10 +144,14 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ReadonlyArra
       last = row
     }
   }
-  if (field.type !== "object") return field.type === "catalog" ? items : items.flatMap((item) => item[field.name] ?? [])
+  if (field.type !== "object")
+    return {
+      items: field.type === "catalog" ? items : items.flatMap((item) => item[field.name] ?? []),
+      evidence: "label"
+    }
   const roles = rolesOf(targets)
   const names = targets.map((t) => t.name)
   // A receipt with no header row: its lines are the rows above its first total.
-  const lines = items.length > 0 ? items : headerlessLines(layout, roles, names)
-  return lines.map((item) => completeItem(item, roles))
+  if (items.length > 0) return { items: items.map((item) => completeItem(item, roles)), evidence: "label" }
+  return { items: headerlessLines(layout, roles, names).map((item) => completeItem(item, roles)), evidence: "layout" }
 }

@@ -6,6 +6,7 @@
  * On the first page that shows one, the largest amount of the best rank wins, except that a rounded amount a few
  * cents from it is what is actually paid (TOTAL 112.46 … ROUNDED TOTAL 112.45).
  */
+import { type Evidence, type Found, found, weaker } from "./evidence.js"
 import { findLabels, type Label, type Target } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { type Amount, amounts } from "./patterns.js"
@@ -37,9 +38,27 @@ const MAX_BETWEEN = 4
 
 interface Candidate {
   readonly rank: Rank
+  readonly evidence: Evidence
   readonly amount: Amount
   readonly row: Row
   readonly order: number
+}
+
+/** A label's rank and how it was matched: word for word, and as the whole label (nothing before or after it). */
+interface Ranked {
+  readonly rank: TotalRank
+  readonly exact: boolean
+  readonly whole: boolean
+}
+
+/**
+ * The evidence a total's label gives: an amount-due phrase or an alias word for word is the strongest, a plain
+ * total label (`Total`) only when it is the whole label, a subtotal standing in for the total the weakest.
+ */
+const evidenceOf = (rank: Rank, exact: boolean, whole: boolean): Evidence => {
+  if (rank === "subtotal") return "layout"
+  if (rank === "total") return exact && whole ? "exactLabel" : exact ? "label" : "weakLabel"
+  return exact ? "exactLabel" : "label"
 }
 
 /**
@@ -48,7 +67,7 @@ interface Candidate {
  * subtotal when the total excludes it. `cellOf` tells which cell a token is in: the label may follow a few
  * tokens of its own cell only.
  */
-const rankOf = (segment: ReadonlyArray<RowToken>, cellOf: (t: RowToken) => unknown): TotalRank | undefined => {
+const rankOf = (segment: ReadonlyArray<RowToken>, cellOf: (t: RowToken) => unknown): Ranked | undefined => {
   const hit = findPhrases(segment, LABELS).at(-1)
   const head = segment[hit?.from ?? 0]
   if (hit === undefined || head === undefined || segment.length - hit.to > MAX_BETWEEN) return undefined
@@ -64,7 +83,7 @@ const rankOf = (segment: ReadonlyArray<RowToken>, cellOf: (t: RowToken) => unkno
     if (previous.some((w) => EXCLUDING.has(w))) rank = "subtotal"
     else if (!previous.some((w) => INCLUDING.has(w))) return undefined
   }
-  return rank
+  return { rank, exact: hit.exact, whole: before.length === 0 && hit.to === segment.length }
 }
 
 /**
@@ -80,8 +99,9 @@ const rowCandidates = (layout: Layout, row: Row): Array<Candidate> => {
   for (const amount of found) {
     const segment = list.filter((t) => t.start >= from && t.end <= amount.start)
     from = amount.end
-    const rank = rankOf(segment, cellOf)
-    if (rank !== undefined) out.push({ rank, amount, row, order: row.order * 10_000 + amount.start })
+    const ranked = rankOf(segment, cellOf)
+    if (ranked !== undefined)
+      out.push({ ...candidateOf(ranked), amount, row, order: row.order * 10_000 + amount.start })
   }
   row.cells.forEach((cell, k) => {
     const start = cellStart(row, cell)
@@ -94,15 +114,22 @@ const rowCandidates = (layout: Layout, row: Row): Array<Candidate> => {
       found.some((a) => inside(a, cellStart(row, next), cellStart(row, next) + next.text.length))
     )
       return
-    const rank = rankOf(
+    const ranked = rankOf(
       list.filter((t) => inside(t, start, end)),
       cellOf
     )
-    const under = rank === undefined ? undefined : cellBelow(layout, row, start)
+    const under = ranked === undefined ? undefined : cellBelow(layout, row, start)
     const amount = under === undefined ? undefined : amountIn(under.text)
-    if (rank !== undefined && amount !== undefined) out.push({ rank, amount, row, order: row.order * 10_000 + end })
+    if (ranked !== undefined && amount !== undefined)
+      out.push({ ...candidateOf(ranked, true), amount, row, order: row.order * 10_000 + end })
   })
   return out
+}
+
+/** A candidate's rank and evidence; an amount under its label (not beside it) is one level less sure. */
+const candidateOf = (ranked: Ranked, under = false): { readonly rank: Rank; readonly evidence: Evidence } => {
+  const evidence = evidenceOf(ranked.rank, ranked.exact, ranked.whole)
+  return { rank: ranked.rank, evidence: under ? weaker(evidence) : evidence }
 }
 
 const amountIn = (text: string): Amount | undefined => {
@@ -134,19 +161,23 @@ const aliasCandidates = (layout: Layout, target: Target): Array<Candidate> => {
     const until = right === undefined ? Number.POSITIVE_INFINITY : hit.end + right.start
     const label = rowTokens(hit.row).filter((t) => cellAt(hit.row, t.start) === cell && t.end <= until)
     if (label.some((t) => NOT_TOTAL.has(t.text))) return []
-    const rank: Rank | undefined = knownRank(hit.label.tokens) === undefined ? "alias" : rankOf(label, () => cell)
+    const ranked: Ranked | undefined =
+      knownRank(hit.label.tokens) === undefined
+        ? { rank: "due", exact: hit.exact, whole: true }
+        : rankOf(label, () => cell)
     const under = cellBelow(layout, hit.row, hit.start)
     const amount = right ?? (under === undefined ? undefined : amountIn(under.text))
-    return amount === undefined || rank === undefined
-      ? []
-      : [{ rank, amount, row: hit.row, order: hit.row.order * 10_000 }]
+    if (amount === undefined || ranked === undefined) return []
+    const { evidence } = candidateOf(ranked, right === undefined)
+    const rank: Rank = knownRank(hit.label.tokens) === undefined ? "alias" : ranked.rank
+    return [{ rank, evidence, amount, row: hit.row, order: hit.row.order * 10_000 }]
   })
 }
 
 const cents = (value: number): number => Math.round(value * 100)
 
-/** The literal of the total, or null when no labelled amount qualifies. */
-export const total = (layout: Layout, target: Target): string | null => {
+/** The total and the rules' certainty of it, or null when no labelled amount qualifies. */
+export const total = (layout: Layout, target: Target): Found | null => {
   const all = [...aliasCandidates(layout, target), ...layout.rows.flatMap((row) => rowCandidates(layout, row))].filter(
     (c) => c.amount.value > 0
   )
@@ -170,5 +201,8 @@ export const total = (layout: Layout, target: Target): string | null => {
       return value !== exact && Math.abs(value - exact) <= 10 && value % 5 === 0 && exact % 5 !== 0
     })
     .sort((a, b) => b.order - a.order)[0]
-  return (rounded ?? largest).amount.text
+  const chosen = rounded ?? largest
+  // Another amount of the same rank on the page, not the exact/rounded pair: the label alone did not decide.
+  const competed = pool.some((c) => Math.abs(cents(c.amount.value) - exact) > 10)
+  return found(chosen.amount.text, largest.evidence, competed)
 }

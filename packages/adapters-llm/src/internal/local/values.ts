@@ -7,8 +7,9 @@
  */
 
 import { date } from "./dates.js"
+import { type Evidence, type Found, found, weaker } from "./evidence.js"
 import { address, company, taxStatus } from "./issuer.js"
-import { type Concept, conceptOf, findLabels, type Hit, labelsOf, type Target } from "./labels.js"
+import { ALIAS, type Concept, conceptOf, findLabels, type Hit, LEXICON, labelsOf, NAME, type Target } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { documentNumber } from "./numbers.js"
 import { type Amount, amounts, codes, dates, type Match, pointOfSaleNumbers, taxIds } from "./patterns.js"
@@ -19,6 +20,7 @@ import { total } from "./totals.js"
 interface Candidate {
   readonly text: string
   readonly score: number
+  readonly evidence: Evidence
   readonly row: Row
   /** Reading-order position of the label (right of it before below it). */
   readonly order: number
@@ -91,13 +93,25 @@ const candidates = (layout: Layout, target: Target, concept: Concept): Array<Can
     const order = hit.row.order * 10_000 + hit.start
     const beside = typed(concept, target.type) === undefined && concept !== "total" ? rightOf(hit) : restOfRow(hit)
     const right = pick(concept, target.type, beside)
+    const evidence = labelEvidence(hit)
     if (right !== undefined)
-      return [{ text: right.text, score: hit.label.strength, row: hit.row, order, ...amountOf(right) }]
+      return [{ text: right.text, score: hit.label.strength, evidence, row: hit.row, order, ...amountOf(right) }]
     // The line below serves only a label with nothing to its right (column headers, labels on their own line).
     const under = pick(concept, target.type, below(layout, hit))
     if (under === undefined) return []
-    return [{ text: under.text, score: hit.label.strength * 0.9, row: hit.row, order: order + 1, ...amountOf(under) }]
+    const score = hit.label.strength * 0.9
+    return [{ text: under.text, score, evidence: weaker(evidence), row: hit.row, order: order + 1, ...amountOf(under) }]
   })
+
+/**
+ * The evidence of a label: an alias or a vocabulary phrase word for word names the value outright; with an OCR
+ * slip, or the field's own name, less so; the field's description weakly (`labels.ts` strengths).
+ */
+const labelEvidence = (hit: Hit): Evidence => {
+  const { strength } = hit.label
+  if (strength === ALIAS || strength === LEXICON) return hit.exact ? "exactLabel" : "label"
+  return strength === NAME ? "label" : "weakLabel"
+}
 
 const amountOf = (m: Match): { readonly amount?: number; readonly decimals?: boolean } =>
   "value" in m && typeof m.value === "number" && "decimals" in m && typeof m.decimals === "boolean"
@@ -107,17 +121,17 @@ const amountOf = (m: Match): { readonly amount?: number; readonly decimals?: boo
 const best = (list: ReadonlyArray<Candidate>): Candidate | undefined =>
   [...list].sort((a, b) => b.score - a.score || a.order - b.order)[0]
 
-/** The first match of a typed pattern anywhere in the document (reading order). */
-const firstInDocument = (layout: Layout, finder: (text: string) => Array<Match>): string | null => {
+/** The first match of a typed pattern anywhere in the document (reading order), by position alone. */
+const firstInDocument = (layout: Layout, finder: (text: string) => Array<Match>): Found | null => {
   for (const row of layout.rows) {
-    const found = finder(row.text)[0]
-    if (found !== undefined) return found.text
+    const match = finder(row.text)[0]
+    if (match !== undefined) return found(match.text, "position")
   }
   return null
 }
 
-/** The literal of a simple (or catalog key column) field, or null when the rules find nothing. */
-export const simpleValue = (layout: Layout, target: Target, concept: Concept = conceptOf(target)): string | null => {
+/** The value of a simple (or catalog key column) field and the rules' certainty of it, or null. */
+export const simpleValue = (layout: Layout, target: Target, concept: Concept = conceptOf(target)): Found | null => {
   if (concept === "total") return total(layout, target)
   if (concept === "date") return date(layout, target)
   if (concept === "number") return documentNumber(layout, target)
@@ -125,8 +139,13 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   const named = (c: Candidate) =>
     (concept !== "company" && concept !== "address") ||
     (/\p{L}{3}/u.test(c.text) && !/^(no|reg|nro|id)(?![a-z])/.test(folded(c.text)) && !taxStatus(c.text))
-  const found = best(candidates(layout, target, concept).filter(named))
-  if (found !== undefined) return found.text
+  const all = candidates(layout, target, concept).filter(named)
+  const chosen = best(all)
+  if (chosen !== undefined) {
+    // Another value under a label as strong: reading order chose, not the label.
+    const competed = all.some((c) => c.score === chosen.score && c.text !== chosen.text)
+    return found(chosen.text, chosen.evidence, competed)
+  }
   if (concept === "taxId") return firstInDocument(layout, taxIds)
   if (concept === "company") return company(layout)
   if (concept === "address") return address(layout)

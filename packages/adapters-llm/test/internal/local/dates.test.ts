@@ -7,7 +7,7 @@ import { type Cell, document, page } from "../../support/documents.js"
 const FECHA: Target = { name: "fecha", type: "date", aliases: [], description: "Fecha de emisión" }
 
 const dateOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>, target: Target = FECHA) =>
-  date(layout(document([page(1, rows)])), target)
+  date(layout(document([page(1, rows)])), target)?.text ?? null
 
 const row = (text: string): ReadonlyArray<Cell> => [[40, text]]
 
