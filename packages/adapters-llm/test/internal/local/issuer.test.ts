@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { company } from "../../../src/internal/local/issuer.js"
+import type { Document } from "@legible/core"
+import { address, company } from "../../../src/internal/local/issuer.js"
 import { layout } from "../../../src/internal/local/layout.js"
 import { type Cell, document, page } from "../../support/documents.js"
 
@@ -9,6 +10,18 @@ const issuerOf = (...texts: ReadonlyArray<string>) => company(layout(document([p
 
 const issuerOfRows = (rows: ReadonlyArray<ReadonlyArray<Cell>>) =>
   company(layout(document([page(1, rows)])))?.text ?? null
+
+/** A page of one-cell rows whose words the reader read with the given confidence (by word). */
+const readPage = (texts: ReadonlyArray<string>, confidence: (word: string) => number): Document.ReadPage => {
+  const p = page(1, texts.map(row))
+  return {
+    ...p,
+    lines: p.lines.map((l) => ({ words: l.words.map((w) => ({ ...w, confidence: confidence(w.word) })) }))
+  }
+}
+
+const addressOf = (texts: ReadonlyArray<string>, confidence: (word: string) => number = () => 1) =>
+  address(layout(document([readPage(texts, confidence)])))?.text ?? null
 
 describe("issuer", () => {
   it("never a tax-status line: IVA:Responsable Inscripto", () => {
@@ -81,5 +94,74 @@ describe("issuer", () => {
 
   it("the letterhead ends at a receipt's first line: an item is never the issuer", () => {
     assert.isNull(issuerOf("Nº ticket: 56/400516", "DETERGENTE 12,16", "CAFÉ MOLIDO 9,90"))
+  })
+
+  it("no name by position alone: a first line with no legal form, shop word or label is left empty", () => {
+    // NetpresseInvoice: the recipient's name printed at the top left, the issuer only in the footer.
+    assert.isNull(issuerOf("ALEXINUX", "de Lattre Alexis", "27 rue Henri Rolland", "69100 Villeurbanne"))
+    assert.isNull(issuerOf("Juan Pérez", "C/ Praga S/N, Calle 4"))
+  })
+
+  it("shop and trade words of each language mark the name", () => {
+    const shops = [
+      "PANADERÍA HERMANOS",
+      "SOON HUAT MACHINERY ENTERPRISE",
+      "Bäckerei Schmidt",
+      "Boulangerie du Marché",
+      "Ferramenta Bianchi",
+      "Mercearia Central",
+      "Bakkerij de Molen",
+      "GL HANDICRAFT & TAILORING"
+    ]
+    for (const name of shops) assert.strictEqual(issuerOf("Bienvenido / Welcome", name, "Tel. 912 345 678"), name, name)
+  })
+})
+
+describe("issuer's address", () => {
+  const PERNIAGAAN = [
+    "PERNIAGAAN ZHENG HUI",
+    "JMO326956-V",
+    "NO.59 JALAN PERMAS 9/5",
+    "BANDAR BARU PERMAS JAYA",
+    "81760 JOHOR BAHRU",
+    "TEL: 07-386 7524 FAX : 07-386 3793"
+  ]
+
+  it("the lines under the name up to the contacts, without the registration code printed alone", () => {
+    assert.strictEqual(addressOf(PERNIAGAAN), "NO.59 JALAN PERMAS 9/5 BANDAR BARU PERMAS JAYA 81760 JOHOR BAHRU")
+    assert.strictEqual(
+      addressOf([
+        "SAM SAM TRADING CO",
+        "(742016-W)",
+        "67,JLN MEWAH 25/63 TMN SRI MUDA,",
+        "40400 SHAH ALAM.",
+        "TEL/FAX : 03-51213881"
+      ]),
+      "67,JLN MEWAH 25/63 TMN SRI MUDA, 40400 SHAH ALAM."
+    )
+  })
+
+  it("starts at its first line with a figure or a street word: a branch name is not the address", () => {
+    const rows = [
+      "IKANO HANDEL SDN BHD",
+      "IKEA CHERAS",
+      "NO 2A JALAN COCHRANE",
+      "TAMAN MALURI",
+      "55100 KUALA LUMPUR",
+      "TEL: 1300-88-4532"
+    ]
+    assert.strictEqual(addressOf(rows), "NO 2A JALAN COCHRANE TAMAN MALURI 55100 KUALA LUMPUR")
+  })
+
+  it("withheld when the reader doubted a word of it: position alone cannot check an OCR slip", () => {
+    // SROIE via OCR: `456OO` read for 45600 with a low confidence.
+    const rows = ["TEO HENG STATIONERY & BOOKS", "NO. 53, JALAN BESAR,", "456OO BATANG BERJUNTAI", "TEL : 03-3271 9872"]
+    assert.strictEqual(addressOf(rows), "NO. 53, JALAN BESAR, 456OO BATANG BERJUNTAI")
+    assert.isNull(addressOf(rows, (word) => (word === "456OO" ? 0.4 : 0.97)))
+    // A doubted word of the name or the contacts is not the address's.
+    assert.strictEqual(
+      addressOf(rows, (word) => (word === "TEO" || word === "TEL" ? 0.4 : 0.97)),
+      "NO. 53, JALAN BESAR, 456OO BATANG BERJUNTAI"
+    )
   })
 })
