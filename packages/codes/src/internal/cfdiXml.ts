@@ -55,11 +55,11 @@ export const readCfdiXml = (root: Element, problems: Problems): Invoice => {
   const taxTotal = amount(at(root, "Impuestos"), "TotalImpuestosTrasladados", problems)
   const total = amount(root, "Total", problems)
   if (total === null) problems.add("missing_member", "no Total", "Total")
-  return {
+  // Problems are gathered last: reading the fields below adds them.
+  const read: Omit<Invoice, "problems"> = {
     _tag: "Invoice",
     syntax: "CFDI",
     profile: attribute(root, "Version"),
-    problems: problemsOf(problems),
     // The printed number is series and folio; the fiscal folio (UUID) identifies the CFDI where they are absent.
     documentNumber: folio !== null ? `${series ?? ""}${folio}` : uuid,
     documentType: attribute(root, "TipoDeComprobante"),
@@ -80,4 +80,5 @@ export const readCfdiXml = (root: Element, problems: Problems): Invoice => {
     lines,
     iban: null
   }
+  return { ...read, problems: problemsOf(problems) }
 }

@@ -76,11 +76,11 @@ export const readCii = (root: Element, problems: Problems): Invoice => {
   const issueDate = ciiDate(at(document, "IssueDateTime"), problems, "IssueDateTime")
   if (issueDate === null) problems.add("missing_member", "no issue date (BT-2)", "ExchangedDocument/IssueDateTime")
 
-  return {
+  // Problems are gathered last: reading the fields below adds them.
+  const read: Omit<Invoice, "problems"> = {
     _tag: "Invoice",
     syntax: "CII",
     profile: textAt(root, "ExchangedDocumentContext", "GuidelineSpecifiedDocumentContextParameter", "ID"),
-    problems: problemsOf(problems),
     documentNumber,
     documentType: textAt(document, "TypeCode"),
     issueDate,
@@ -100,4 +100,5 @@ export const readCii = (root: Element, problems: Problems): Invoice => {
     lines,
     iban: textAt(settlement, "SpecifiedTradeSettlementPaymentMeans", "PayeePartyCreditorFinancialAccount", "IBANID")
   }
+  return { ...read, problems: problemsOf(problems) }
 }

@@ -62,11 +62,11 @@ export const readUbl = (root: Element, problems: Problems): Invoice => {
   const issueDate = ublDate(root, "IssueDate", problems)
   if (issueDate === null) problems.add("missing_member", "no issue date (BT-2)", "IssueDate")
 
-  return {
+  // Problems are gathered last: reading the fields below adds them.
+  const read: Omit<Invoice, "problems"> = {
     _tag: "Invoice",
     syntax: "UBL",
     profile: textAt(root, "CustomizationID"),
-    problems: problemsOf(problems),
     documentNumber,
     documentType: textAt(root, credit ? "CreditNoteTypeCode" : "InvoiceTypeCode"),
     issueDate,
@@ -86,4 +86,5 @@ export const readUbl = (root: Element, problems: Problems): Invoice => {
     lines,
     iban: textAt(root, "PaymentMeans", "PayeeFinancialAccount", "ID")
   }
+  return { ...read, problems: problemsOf(problems) }
 }
