@@ -12,7 +12,7 @@
  * - `weakLabel`: a label found only through the field's description, a value read under its label instead of
  *   beside it, a bare number word (`Nº:`);
  * - `layout`: no label, but the layout and a mark of the kind agree: a letterhead name with a legal form or a shop
- *   word, a subtotal standing in for a total, line items of a receipt with no header row;
+ *   word, line items of a receipt with no header row;
  * - `position`: position or pattern alone: the first tax id or point-of-sale number printed, an unlabelled date,
  *   the address under the letterhead's name.
  */

@@ -4,7 +4,8 @@
  * betalen…) above plain totals (Total, Summe, Totaal…) above subtotals — and dropped when the label says it is a
  * saving, a tax, an amount tendered, change or a count (TOTAL VENTAJAS, Total IVA, Cash, Rückgeld, Total Qty).
  * On the first page that shows one, the largest amount of the best rank wins, except that a rounded amount a few
- * cents from it is what is actually paid (TOTAL 112.46 … ROUNDED TOTAL 112.45).
+ * cents from it is what is actually paid (TOTAL 112.46 … ROUNDED TOTAL 112.45). A subtotal is never the total:
+ * with no amount-due or total label the field stays empty.
  */
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
 import { findLabels, type Label, type Target } from "./labels.js"
@@ -24,7 +25,8 @@ import {
 /** A rank of label: the skill's own aliases first, then the vocabulary's. */
 type Rank = "alias" | TotalRank
 
-const RANKS: ReadonlyArray<Rank> = ["alias", "due", "total", "subtotal"]
+/** The ranks that may give the total, best first: a subtotal only tells a rounded total from an exact one. */
+const RANKS: ReadonlyArray<Rank> = ["alias", "due", "total"]
 
 const LABELS = vocabulary(TOTAL_LABELS)
 const TAX = new Set(TAX_WORDS)
@@ -53,11 +55,10 @@ interface Ranked {
 
 /**
  * The evidence a total's label gives: an amount-due phrase or an alias word for word is the strongest, a plain
- * total label (`Total`) only when it is the whole label, a subtotal standing in for the total the weakest.
+ * total label (`Total`) only when it is the whole label.
  */
 const evidenceOf = (rank: Rank, exact: boolean, whole: boolean): Evidence => {
-  if (rank === "subtotal") return "layout"
-  if (rank === "total") return exact && whole ? "exactLabel" : exact ? "label" : "weakLabel"
+  if (rank === "total" || rank === "subtotal") return exact && whole ? "exactLabel" : exact ? "label" : "weakLabel"
   return exact ? "exactLabel" : "label"
 }
 

@@ -56,13 +56,13 @@ describe("certainty of the local rules", () => {
     assert.isAbove(dated.certainty ?? 0, undated.certainty ?? 1)
   })
 
-  it("an amount-due label word for word is surer than one read through an OCR slip or a subtotal", () => {
+  it("an amount-due label word for word is surer than one read through an OCR slip or one above its amount", () => {
     const exact = sure([TOTAL], lines(["TOTAL A PAGAR :", "5,30"]), "total")
     const slip = sure([TOTAL], lines(["IMPORTF TOTAL", "5,30"]), "total")
-    const subtotal = sure([TOTAL], lines(["SUBTOTAL", "5,30"]), "total")
-    assert.deepStrictEqual([exact.value, slip.value, subtotal.value], ["5,30", "5,30", "5,30"])
+    const under = sure([TOTAL], [[[330, "IMPORTF TOTAL"]], [[330, "5,30"]]], "total")
+    assert.deepStrictEqual([exact.value, slip.value, under.value], ["5,30", "5,30", "5,30"])
     assert.isAbove(exact.certainty ?? 0, slip.certainty ?? 1)
-    assert.isAbove(slip.certainty ?? 0, subtotal.certainty ?? 1)
+    assert.isAbove(slip.certainty ?? 0, under.certainty ?? 1)
   })
 
   it("a plain Total that is its whole label is surer than one among other words", () => {
