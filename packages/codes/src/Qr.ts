@@ -10,7 +10,7 @@ import { prepareZXingModule, type ReadInputBarcodeFormat, readBarcodes, writeBar
 export interface GreyImage {
   readonly width: number
   readonly height: number
-  readonly pixels: Uint8Array
+  readonly pixels: Uint8Array | Uint8ClampedArray
 }
 
 /** A code found in an image: its text, its format and its corners in pixels. */
