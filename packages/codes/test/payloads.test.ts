@@ -158,7 +158,16 @@ describe("EPC QR (BCD)", () => {
 
 describe("anything else", () => {
   it("keeps unrelated content raw as Unknown", () => {
-    for (const text of ["https://example.com/fe/qr/?p=eyJ2ZXIiOjF9", "Hello", "", "12345|01|x", "http://[bad"]) {
+    const texts = [
+      "https://example.com/fe/qr/?p=eyJ2ZXIiOjF9",
+      "https://www.afip.gob.ar/landing/default.asp",
+      "https://www.sat.gob.mx/portal/public/home",
+      "Hello",
+      "",
+      "12345|01|x",
+      "http://[bad"
+    ]
+    for (const text of texts) {
       const decoded = expectTag(Codes.decode(text), "Unknown")
       assert.strictEqual(decoded.raw, text.trim())
       assert.deepStrictEqual(kinds(decoded), ["unrecognised:"])

@@ -24,9 +24,11 @@ export const decode = (text: string, format?: string): Decoded => {
     if (isEpc(value)) return decodeEpc(value, formatOrNull)
     const url = urlOf(value)
     if (url !== null) {
-      if (isAfipHost(url.hostname)) return decodeAfip(value, url, formatOrNull)
+      // A tax authority's other pages (a home page, a help page) are not codes: the QR's path or parameters are.
+      if (isAfipHost(url.hostname) && (/^\/fe\/qr\/?$/i.test(url.pathname) || /[?&]p=/.test(url.search)))
+        return decodeAfip(value, url, formatOrNull)
       if (isAeatHost(url.hostname) && isVeriFactuPath(url.pathname)) return decodeVeriFactu(value, url, formatOrNull)
-      if (isSatHost(url.hostname)) return decodeSat(value, url.search, formatOrNull)
+      if (isSatHost(url.hostname) && /[?&](id|re)=/i.test(url.search)) return decodeSat(value, url.search, formatOrNull)
       return unknown(value, formatOrNull, `a URL of ${url.hostname}, not a fiscal code's`)
     }
     if (isSatQuery(value)) return decodeSat(value, value, formatOrNull)

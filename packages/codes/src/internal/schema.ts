@@ -3,7 +3,7 @@ import { Schema } from "effect"
 const Text = Schema.NullOr(Schema.String)
 const Num = Schema.NullOr(Schema.Number)
 
-/** What is wrong with a payload; `member` names the field it concerns, when one does. */
+/** What is wrong with a payload. */
 export const ProblemKind = Schema.Literals([
   "unrecognised",
   "bad_encoding",
@@ -19,6 +19,7 @@ export const ProblemKind = Schema.Literals([
 ])
 export type ProblemKind = typeof ProblemKind.Type
 
+/** One thing wrong with a payload; `member` names the field it concerns, when one does. */
 export const Problem = Schema.Struct({ kind: ProblemKind, member: Text, detail: Schema.String })
 export type Problem = typeof Problem.Type
 
@@ -30,6 +31,7 @@ const envelope = {
   problems: Schema.Array(Problem)
 }
 
+/** An Argentine AFIP/ARCA fiscal QR (RG 4892). */
 export const Afip = Schema.TaggedStruct("Afip", {
   ...envelope,
   version: Num,
@@ -58,6 +60,7 @@ export const Afip = Schema.TaggedStruct("Afip", {
 })
 export type Afip = typeof Afip.Type
 
+/** A Spanish VeriFactu QR (AEAT `ValidarQR`). */
 export const VeriFactu = Schema.TaggedStruct("VeriFactu", {
   ...envelope,
   /** `true` for AEAT's `ValidarQRNoVerifactu` service (a billing system that does not send records as it goes). */
@@ -70,6 +73,7 @@ export const VeriFactu = Schema.TaggedStruct("VeriFactu", {
 })
 export type VeriFactu = typeof VeriFactu.Type
 
+/** A Mexican CFDI verification QR (SAT). */
 export const Cfdi = Schema.TaggedStruct("Cfdi", {
   ...envelope,
   /** The fiscal folio (UUID) in upper case. */
@@ -83,6 +87,7 @@ export const Cfdi = Schema.TaggedStruct("Cfdi", {
 })
 export type Cfdi = typeof Cfdi.Type
 
+/** A Peruvian SUNAT QR (pipe-separated). */
 export const Sunat = Schema.TaggedStruct("Sunat", {
   ...envelope,
   issuerTaxId: Text,
@@ -105,6 +110,7 @@ export const Sunat = Schema.TaggedStruct("Sunat", {
 })
 export type Sunat = typeof Sunat.Type
 
+/** An EPC/SEPA credit-transfer QR (`BCD`, EPC069-12). */
 export const Epc = Schema.TaggedStruct("Epc", {
   ...envelope,
   version: Text,
@@ -125,6 +131,7 @@ export const Epc = Schema.TaggedStruct("Epc", {
 })
 export type Epc = typeof Epc.Type
 
+/** Content of no known kind, or an e-invoice that could not be read: kept raw, with why. */
 export const Unknown = Schema.TaggedStruct("Unknown", envelope)
 export type Unknown = typeof Unknown.Type
 
@@ -132,6 +139,7 @@ export type Unknown = typeof Unknown.Type
 export const Decoded = Schema.Union([Afip, VeriFactu, Cfdi, Sunat, Epc, Unknown])
 export type Decoded = typeof Decoded.Type
 
+/** One tax identifier of a party. */
 export const TaxId = Schema.Struct({
   /** CII's `schemeID` (`VA` VAT, `FC` fiscal number), UBL's tax scheme, or `RFC`. */
   scheme: Text,
@@ -139,6 +147,7 @@ export const TaxId = Schema.Struct({
 })
 export type TaxId = typeof TaxId.Type
 
+/** The seller or the buyer of an e-invoice. */
 export const Party = Schema.Struct({
   name: Text,
   /** The VAT number when one is given, else the first tax id. */
@@ -147,9 +156,11 @@ export const Party = Schema.Struct({
 })
 export type Party = typeof Party.Type
 
+/** One tax group of an e-invoice: category, rate in percent, basis and amount. */
 export const Tax = Schema.Struct({ category: Text, rate: Num, basis: Num, amount: Num })
 export type Tax = typeof Tax.Type
 
+/** One line item of an e-invoice. */
 export const Line = Schema.Struct({
   id: Text,
   name: Text,
@@ -161,6 +172,7 @@ export const Line = Schema.Struct({
 })
 export type Line = typeof Line.Type
 
+/** The document totals of an e-invoice (EN 16931 BT-106, BT-109, BT-110, BT-112, BT-115). */
 export const Totals = Schema.Struct({
   lineTotal: Num,
   taxBasis: Num,
