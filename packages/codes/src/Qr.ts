@@ -35,6 +35,8 @@ export interface RenderOptions {
   readonly ecLevel?: "L" | "M" | "Q" | "H"
 }
 
+// Set once, before the first read or write: zxing-wasm keeps one module instance per process, and the overrides must
+// be in place before it is created. Idempotent, so concurrent first calls are harmless.
 let prepared = false
 const prepare = (): void => {
   if (prepared) return
