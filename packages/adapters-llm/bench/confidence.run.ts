@@ -15,14 +15,14 @@
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { it } from "@effect/vitest"
-import { Confidence, Processing, type Skill } from "@legible/core"
+import { type Catalog, CatalogMatch, Confidence, Processing, type Skill } from "@legible/core"
 import * as Local from "../src/Local.js"
 import { DATA, type Entry } from "./datasets.js"
 import { cachedReader, ocrEnabled, type ReadResult } from "./ocr.js"
 import { halves } from "./report.js"
-import { decimalSeparatorOf } from "./scoring.js"
+import { decimalSeparatorOf, name } from "./scoring.js"
 import { type BenchSet, documentOf, generatedSets, SETS } from "./sets.js"
-import { judge } from "./truth.js"
+import { judge, type Truth } from "./truth.js"
 
 const log = (line: string) => process.stdout.write(`${line}\n`)
 
@@ -38,6 +38,44 @@ interface Sample extends Confidence.Sample {
 
 const usage = { tokens_consumidos: 0, prompt_tokens: 0, response_tokens: 0, duration: 0, model: Local.MODEL }
 
+/**
+ * A catalog of the names a set's documents are issued by (each document's truth, both halves: a client's catalog
+ * of suppliers or shops lists them all), for the catalog values' samples.
+ */
+const catalogOf = (entries: ReadonlyArray<Entry>, key: string): ReadonlyArray<Catalog.CatalogRecord> => {
+  const names = new Set<string>()
+  for (const entry of entries) {
+    const truth = entry.truth[key]
+    if (truth?.kind === "name") names.add(truth.text)
+  }
+  return [...names].map((nombre, i) => ({ id: `r${i}`, values: { nombre } }))
+}
+
+/**
+ * A catalog value's sample: the extracted name matched (`aproximada`, the default threshold) against the set's
+ * catalog; right when the record found is the document's issuer. `undefined` when nothing was matched.
+ */
+const catalogSample = (
+  literal: string,
+  truth: Truth,
+  records: ReadonlyArray<Catalog.CatalogRecord>,
+  certainty: number | undefined
+): Pick<Sample, "signals" | "right"> | undefined => {
+  if (truth.kind !== "name") return undefined
+  const decision = CatalogMatch.decideApproximate(
+    CatalogMatch.prepare(["nombre"], { nombre: literal }),
+    records,
+    ["nombre"],
+    CatalogMatch.DEFAULT_THRESHOLD
+  )
+  if (decision.record === undefined) return undefined
+  const margin = decision.runnerUp === undefined ? 1 : decision.score - decision.runnerUp
+  return {
+    signals: { grounding: 1, certainty, parsed: true, catalog: { score: decision.score, margin } },
+    right: name(decision.record.values.nombre ?? "") === name(truth.text)
+  }
+}
+
 /** Reads, extracts, finishes and judges a set's documents: one sample per non-empty scored value. */
 const samplesOf = async (
   set: BenchSet,
@@ -49,6 +87,7 @@ const samplesOf = async (
   const fields = set.fields.filter(([, f]) => !f.isList)
   const skill: Pick<Skill.Skill, "fields" | "instructions"> = { fields: set.fields.map(([, f]) => f), instructions: "" }
   const out: Array<Sample> = []
+  const catalogs = new Map(fields.map(([key]) => [key, catalogOf(entries, key)]))
   for (const [entry, place] of halves(ordered)) {
     const document = await documentOf(entry, read)
     if (typeof document === "string") continue
@@ -73,6 +112,15 @@ const samplesOf = async (
         signals: value.signals,
         right: judged.right === 1
       })
+      // The same name as a catalog field would match it: a catalog value's sample (score, margin, certainty).
+      const records = catalogs.get(key) ?? []
+      const literal = values[field.name]
+      const matched =
+        records.length < 2 || typeof literal !== "string"
+          ? undefined
+          : catalogSample(literal, truth, records, certainty.get(literal.trim()))
+      if (matched !== undefined)
+        out.push({ set: set.title, half: entry.half ?? place, field: `catalog:${key}`, ...matched })
     }
   }
   return out
@@ -179,6 +227,11 @@ it("confidence calibration", { timeout: 3_600_000 }, async () => {
   if (process.env.BENCH_HALF === "first") return
   evaluate("second half (held out)", predict(second))
   evaluate("second half (held out), real documents only", predict(second.filter((s) => !s.set.startsWith("generated"))))
+  evaluate(
+    "second half (held out), real documents, simple values only",
+    predict(second.filter((s) => !s.set.startsWith("generated") && !s.field.startsWith("catalog:")))
+  )
+  evaluate("second half (held out), catalog values only", predict(second.filter((s) => s.field.startsWith("catalog:"))))
   for (const set of [...new Set(samples.map((s) => s.set))]) {
     const held = second.filter((s) => s.set === set)
     if (held.length > 0) evaluate(`  held out, ${set}`, predict(held))
