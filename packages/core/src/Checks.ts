@@ -5,6 +5,7 @@
  * against the total). A skill field names its check with `validate`; fields whose name, aliases or description say
  * what they hold get one by default (`checkFor`).
  */
+import { Schema } from "effect"
 import * as TaxIds from "./internal/taxIds.js"
 
 /** The identifier checks a field may name. */
@@ -126,6 +127,16 @@ export interface DateBounds {
 
 /** The default floor of plausible dates. */
 export const DEFAULT_DATE_FLOOR = "1990-01-01"
+
+/** A date floor as configured: `YYYY-MM-DD`, a real calendar day. */
+export const DateFloor = Schema.String.check(
+  Schema.makeFilter((s: string) => {
+    const day = Date.parse(`${s}T00:00:00Z`)
+    return /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(day) && new Date(day).toISOString().slice(0, 10) === s
+      ? undefined
+      : "a date as YYYY-MM-DD"
+  })
+)
 
 const DAY_MS = 86_400_000
 

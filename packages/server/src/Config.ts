@@ -8,7 +8,7 @@ import * as Path from "node:path"
 import { Auth, Http } from "@legible/adapters-http"
 import * as Provider from "@legible/adapters-llm/Provider"
 import { Database, SqlCatalogStore } from "@legible/adapters-storage"
-import { Archive, Retry, Worker } from "@legible/core"
+import { Archive, Checks, Retry, Worker } from "@legible/core"
 import { OnnxReader } from "@legible/ocr-onnx"
 import { Config, ConfigProvider, Effect, Option, Redacted, Schema } from "effect"
 import type { LogLevel } from "effect/LogLevel"
@@ -66,6 +66,8 @@ export interface Settings {
     readonly leaseMs: number | undefined
     readonly maxAttempts: number | undefined
     readonly pollMs: number | undefined
+    /** Dates before it fail their plausibility check (`Checks.DEFAULT_DATE_FLOOR` when unset). */
+    readonly dateFloor: string | undefined
   }
   readonly shutdownGraceSeconds: number
   readonly ocr: {
@@ -171,6 +173,7 @@ export const variables = Config.all({
   leaseMs: millis("LEGIBLE_LEASE_SECONDS"),
   maxAttempts: optional(Config.schema(Retry.MaxAttempts, "LEGIBLE_MAX_ATTEMPTS")),
   pollMs: millis("LEGIBLE_WORKER_POLL_SECONDS"),
+  dateFloor: optional(Config.schema(Checks.DateFloor, "LEGIBLE_DATE_FLOOR")),
   shutdownGraceSeconds: Config.schema(
     Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0)),
     "LEGIBLE_SHUTDOWN_GRACE_SECONDS"
@@ -259,7 +262,8 @@ export const resolve = (v: Variables, cwd: string): Settings | InvalidSettings =
       concurrency: v.workerConcurrency,
       leaseMs: v.leaseMs,
       maxAttempts: v.maxAttempts,
-      pollMs: v.pollMs
+      pollMs: v.pollMs,
+      dateFloor: v.dateFloor
     },
     shutdownGraceSeconds: v.shutdownGraceSeconds,
     ocr: {

@@ -115,7 +115,10 @@ export const worker = (settings: Config.Settings): Layer.Layer<never, never, Pro
       const id = workerId()
       const running = yield* Worker.start({
         workerId: id,
-        handler: Processing.process,
+        handler:
+          settings.worker.dateFloor === undefined
+            ? Processing.process
+            : Processing.makeHandler({ dateFloor: settings.worker.dateFloor }),
         concurrency: settings.worker.concurrency,
         leaseMs: settings.worker.leaseMs,
         pollMs: settings.worker.pollMs,

@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Http } from "@legible/adapters-http"
 import * as Provider from "@legible/adapters-llm/Provider"
 import { Database, SqlCatalogStore } from "@legible/adapters-storage"
-import { Retry, Worker } from "@legible/core"
+import { Checks, Retry, Worker } from "@legible/core"
 import { OnnxReader } from "@legible/ocr-onnx"
 import { ConfigProvider, Duration, Effect } from "effect"
 import * as Config from "../src/Config.js"
@@ -46,6 +46,7 @@ const OWNED_DEFAULTS: Record<string, string> = {
   LEGIBLE_LEASE_SECONDS: String(Worker.defaults.leaseMs / 1000),
   LEGIBLE_MAX_ATTEMPTS: String(Retry.defaultPolicy.maxAttempts),
   LEGIBLE_WORKER_POLL_SECONDS: String(Worker.defaults.pollMs / 1000),
+  LEGIBLE_DATE_FLOOR: Checks.DEFAULT_DATE_FLOOR,
   LEGIBLE_OCR_PAGE_TIMEOUT_SECONDS: String(ocr.pageTimeLimitMs / 1000),
   LEGIBLE_OCR_MAX_PAGES: String(ocr.limits.maxPages),
   LEGIBLE_OCR_PRECISION: OnnxReader.modelDefaults.precision,
