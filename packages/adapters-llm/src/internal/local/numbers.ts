@@ -11,11 +11,13 @@ import { findLabels, type Label, labelsOf, type Target } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { codes, type Match, pointOfSaleNumbers } from "./patterns.js"
 import { type RowToken, rowTokens } from "./phrases.js"
-import { folded, phraseTokens, tokens } from "./text.js"
+import { folded, phraseTokens, tokens, wordMatcher } from "./text.js"
 import { DATE_LABELS, DOCUMENT_NOUNS, NUMBER_COMPOUNDS, NUMBER_WORDS, OTHER_NUMBER_WORDS } from "./vocabulary.js"
 
 const NOUNS = new Set(DOCUMENT_NOUNS)
-const COMPOUNDS = new Set(NUMBER_COMPOUNDS)
+// OCR reads `Facturnr.` for `Factuurnr.`, `Involce` for `Invoice`: long label words match up to a slip.
+const isNoun = wordMatcher(DOCUMENT_NOUNS)
+const isCompound = wordMatcher(NUMBER_COMPOUNDS)
 const NUMBER = new Set(NUMBER_WORDS)
 const OTHER = new Set(OTHER_NUMBER_WORDS)
 // Date words (not the document nouns, which also label issue dates): `Invoice Date:` labels a date, not a number.
@@ -53,18 +55,24 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
       const joined = /_/.test(row.text[first.start - 1] ?? "") || /_/.test(row.text[last.end] ?? "")
       if (!joined && !other(from, to)) out.push({ row, first, last, strength })
     }
-    if (COMPOUNDS.has(token.text)) push(i, i, 1)
-    if (NOUNS.has(token.text)) {
+    // A label read with an OCR slip names the number less surely than one printed word for word.
+    const printed = NOUNS.has(token.text) || COMPOUND_SET.has(token.text)
+    // A slip is tolerated only where the reader may have made it: a word it doubted (text layers read 1).
+    const slip = !printed && doubted(row, token)
+    const sure = printed ? 1 : SLIPPED
+    if (COMPOUND_SET.has(token.text) || (slip && isCompound(token.text))) push(i, i, sure)
+    if (printed ? NOUNS.has(token.text) : slip && isNoun(token.text)) {
       // `Factura Nº`, `Factura A Nº`: the noun, then its number word a word or two later.
       const k = list.slice(i + 1, i + 2 + GAP).findIndex((t) => NUMBER.has(t.text))
-      if (k >= 0 && !list.slice(i + 1, i + 1 + k).some((t) => isCode(t.text))) push(i, i + 1 + k, 1)
+      if (k >= 0 && !list.slice(i + 1, i + 1 + k).some((t) => isCode(t.text))) push(i, i + 1 + k, sure)
       // `Factura simplificada: 3893-…`: a colon or `#` right after the noun (or one word after it), unless a
       // date word is part of the label (`Invoice Date:`, `Data da fatura:`).
       else {
         for (let j = i; j <= Math.min(i + 1, list.length - 1); j++) {
           const end = list[j]?.end ?? 0
           if (/^\s*[:#]/.test(row.text.slice(end))) {
-            if (!list.slice(Math.max(0, i - 2), j + 1).some((t) => DATE_WORDS.has(t.text))) push(i, j, 0.8)
+            if (!list.slice(Math.max(0, i - 2), j + 1).some((t) => DATE_WORDS.has(t.text)))
+              push(i, j, Math.min(sure, 0.8))
             break
           }
         }
@@ -72,7 +80,9 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
     }
     if (NUMBER.has(token.text)) {
       // `Nº de factura`, `Numéro de facture`, `Number of invoice`.
-      const k = list.slice(i + 1, i + 2 + GAP).findIndex((t) => NOUNS.has(t.text))
+      const k = list
+        .slice(i + 1, i + 2 + GAP)
+        .findIndex((t) => NOUNS.has(t.text) || (doubted(row, t) && isNoun(t.text)))
       if (k >= 0) push(i, i + 1 + k, 1)
       // A number word that is a whole label cell (`Nº:`, `NUMMER`), weakest: its value must be a code alone.
       else if (opensCell(row, token) && bareValue(restOfCell(row, token))) push(i, i, BARE)
@@ -83,6 +93,16 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
 
 /** The strength of a bare number word as a label (`Nº:` alone in its cell). */
 const BARE = 0.5
+
+/** Whether the reader doubted the word a token is in (confidence under 1; text layers read 1). */
+const doubted = (row: Row, token: RowToken): boolean => {
+  const index = row.starts.findLastIndex((start) => start <= token.start)
+  return (row.words[index]?.confidence ?? 1) < 1
+}
+
+/** The strength of a label whose document noun was read with an OCR slip (`Facturnr.`). */
+const SLIPPED = 0.8
+const COMPOUND_SET = new Set(NUMBER_COMPOUNDS)
 
 const opensCell = (row: Row, token: RowToken): boolean => {
   const cell = cellAt(row, token.start)

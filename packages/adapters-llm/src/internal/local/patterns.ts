@@ -60,14 +60,48 @@ const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boo
   ]
 ]
 
+// Numeric dates as OCR misreads them: an `O` for a zero (`14.1O.2019`), a comma or a stray mark for a separator
+// (`14,10.2019`, `24 - 07 - :2021`). A mixed or stray separator needs a four-digit year of this era; an `O` alone
+// needs the same separator twice. Their literal is given as the date printed: zeros and one separator.
+const OCR_DATE_PATTERNS: ReadonlyArray<RegExp> = [
+  /(?<![\p{L}\d/.,-])([\do]{1,2}) {0,2}([/.,-]) {0,2}([\do]{1,2}) {0,2}([/.,:-](?: {0,2}[/.,:-])?) {0,2}((?:19|20)[\do]{2})(?![\d/.,-]?\d)/gu,
+  /(?<![\p{L}\d/.,-])([\do]{1,2})([/.-])([\do]{1,2})(\2)([\do]{2,4})(?![\d/.,-]?\d|\p{L})/gu
+]
+
+// What a misread date shows (an `O` by a digit, a comma or colon between digits, a spaced mark): only a text with
+// one is searched for them.
+const OCR_SLIP = /\do|o\d|\d ?[,:] ?\d|\d {1,2}[/.-]/
+
+const zeros = (s: string): string => s.replace(/o/g, "0")
+
+/** A date OCR misread, as printed, or undefined when it is not one (or reads right as it is). */
+const ocrDate = (m: RegExpExecArray): string | undefined => {
+  const [whole, day = "", first = "", month = "", second = "", year = ""] = m
+  if (!/o/.test(whole) && /^[/.-]$/.test(first) && first === second.trim()) return undefined
+  if ([day, month, year].some((part) => !/\d/.test(part))) return undefined
+  if (!plausible(Number(zeros(day)), Number(zeros(month)))) return undefined
+  const separator = [first, ...second.replace(/\s/g, "")].find((c) => /[/.-]/.test(c)) ?? "."
+  return [day, month, year].map(zeros).join(separator)
+}
+
 /** Dates in a text (month names matched accent- and case-insensitively), in order of appearance. */
 export const dates = (text: string): Array<Match> => {
   if (!/\d/.test(text)) return []
   const lower = folded(text)
   // Folding keeps lengths for the Latin scripts dates are written in; where it does not, use the text as is.
   const source = lower.length === text.length ? lower : text.toLowerCase()
-  const found = DATE_PATTERNS.flatMap(([re, accept]) => all(re, source, accept))
-  return dedupe(found).map((m) => ({ ...m, text: text.slice(m.start, m.end) }))
+  const found = DATE_PATTERNS.flatMap(([re, accept]) => all(re, source, accept)).map((m) => ({
+    ...m,
+    text: text.slice(m.start, m.end)
+  }))
+  const misread = (OCR_SLIP.test(source) ? OCR_DATE_PATTERNS : []).flatMap((re) =>
+    [...source.matchAll(re)].flatMap((m): Array<Match> => {
+      const literal = ocrDate(m)
+      const start = m.index ?? 0
+      return literal === undefined ? [] : [{ text: literal, start, end: start + m[0].length }]
+    })
+  )
+  return dedupe([...found, ...misread])
 }
 
 /** Drops matches overlapping an earlier, longer one; sorts by position. */

@@ -3,7 +3,7 @@
  * `TOTAL A PAGAR` is read as that phrase and not as `TOTAL`. Offsets are mapped back to the row's text.
  */
 import type { Row } from "./layout.js"
-import { phraseTokens, sameToken, type Token, tokens } from "./text.js"
+import { nearWords, phraseTokens, sameToken, type Token, tokens } from "./text.js"
 
 /** A token of a row with its offsets in the row's (unfolded) text. */
 export interface RowToken {
@@ -42,7 +42,8 @@ export interface Phrase<T> {
 export interface Vocabulary<T> {
   readonly phrases: ReadonlyArray<Phrase<T>>
   readonly byFirst: ReadonlyMap<string, ReadonlyArray<Phrase<T>>>
-  readonly longFirsts: ReadonlyArray<string>
+  /** The first tokens a row token may be read for up to OCR slips. */
+  readonly nearFirsts: (token: string) => ReadonlyArray<string>
 }
 
 /** Builds a vocabulary from tagged phrase lists. */
@@ -56,14 +57,13 @@ export const vocabulary = <T>(lists: ReadonlyArray<readonly [T, ReadonlyArray<st
     const first = p.tokens[0] ?? ""
     byFirst.set(first, [...(byFirst.get(first) ?? []), p])
   }
-  return { phrases, byFirst, longFirsts: [...byFirst.keys()].filter((k) => k.length >= 5 && !/\d/.test(k)) }
+  return { phrases, byFirst, nearFirsts: nearWords(byFirst.keys()) }
 }
 
 /** The phrases that may start at a token: its own, and those whose long first token it equals up to OCR slips. */
 const startingWith = <T>(vocab: Vocabulary<T>, token: string): ReadonlyArray<Phrase<T>> => {
   const own = vocab.byFirst.get(token) ?? []
-  if (token.length < 5 || /\d/.test(token)) return own
-  const near = vocab.longFirsts.filter((f) => f !== token && sameToken(f, token))
+  const near = vocab.nearFirsts(token)
   if (near.length === 0) return own
   return [...own, ...near.flatMap((f) => vocab.byFirst.get(f) ?? [])].sort((a, b) => b.tokens.length - a.tokens.length)
 }

@@ -1,7 +1,7 @@
 /**
  * Text matching for the local extractor: accent- and case-folding with a map back to the original characters,
- * tokens, and an OCR-tolerant token equality (one edit from five letters, a letter more or less from six, two
- * from eight).
+ * tokens, and an OCR-tolerant token equality (the characters OCR confuses made one, then one edit from five
+ * letters, a letter more or less from six, two from eight).
  */
 import { EditDistance } from "@legible/core"
 
@@ -13,6 +13,9 @@ export interface Folded {
 
 /** Folds one character: accents stripped, lower-cased; `º`/`°` read as `o` (as in `Nº`, `N°`). */
 const foldChar = (c: string): string => {
+  const code = c.charCodeAt(0)
+  // ASCII (most of what documents print) folds without Unicode normalisation.
+  if (code < 128) return code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : c
   if (c === "º" || c === "°") return "o"
   return c.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase()
 }
@@ -58,12 +61,90 @@ export const tokens = (foldedText: string): ReadonlyArray<Token> => {
 /** The tokens of a label phrase (folded and canonical). */
 export const phraseTokens = (phrase: string): ReadonlyArray<string> => tokens(folded(phrase)).map((t) => t.text)
 
-/** Whether two folded tokens are the same word, allowing OCR slips in longer words. */
+// Characters OCR confuses in words: `0`/`o`, `1`/`l`/`i`, `5`/`s`, and `rn` read for `m`. A token with letters and
+// these digits (`T0TAL`, `5UBTOTAL`) is a word misread, not a code.
+const OCR_SAME: Readonly<Record<string, string>> = { "0": "o", "1": "l", i: "l", "5": "s" }
+
+/** A word's form with the characters OCR confuses made one (`t0tal` and `total`, `surnme` and `summe` agree). */
+export const ocrKey = (token: string): string => {
+  let out = ""
+  for (let i = 0; i < token.length; i++) {
+    const c = token[i] as string
+    if (c === "r" && token[i + 1] === "n") {
+      out += "m"
+      i++
+    } else out += OCR_SAME[c] ?? c
+  }
+  return out
+}
+
+/** Whether a token is a word OCR may have misread: letters, or letters with the digits OCR confuses with them. */
+export const wordLike = (token: string): boolean =>
+  !/\d/.test(token) || (/\p{L}/u.test(token) && !/[2-46-9]/.test(token))
+
+/**
+ * Whether two folded tokens are the same word, allowing OCR slips in longer words: from five letters, one edit
+ * after the confusable characters are made one (`T0TAL`, `5ubtotal`, `Surnme`); a letter more or less from six, two
+ * edits from eight.
+ */
 export const sameToken = (a: string, b: string): boolean => {
   if (a === b) return true
   const shorter = Math.min(a.length, b.length)
-  if (shorter < 5 || /\d/.test(a) || /\d/.test(b)) return false
+  if (shorter < 5 || Math.abs(a.length - b.length) > 3 || !wordLike(a) || !wordLike(b)) return false
+  const ka = ocrKey(a)
+  const kb = ocrKey(b)
+  if (Math.min(ka.length, kb.length) < 5) return false
+  if (ka === kb) return true
+  const keyShorter = Math.min(ka.length, kb.length)
   // A short word one letter longer is another word (`issue`, `issuer`; `total`, `totale`), not a slip.
-  if (shorter < 6 && a.length !== b.length) return false
-  return EditDistance.levenshtein(a, b) <= (shorter >= 8 ? 2 : 1)
+  if (keyShorter < 6 && ka.length !== kb.length) return false
+  return EditDistance.levenshtein(ka, kb) <= (keyShorter >= 8 ? 2 : 1)
+}
+
+/** The forms of a key with up to `depth` characters left out (and the key itself): keys within that many edits share one. */
+const deletions = (key: string, depth: number): ReadonlySet<string> => {
+  const out = new Set([key])
+  let level: ReadonlyArray<string> = [key]
+  for (let d = 0; d < depth; d++) {
+    const next: Array<string> = []
+    for (const k of level)
+      for (let i = 0; i < k.length; i++) {
+        const shorter = k.slice(0, i) + k.slice(i + 1)
+        if (!out.has(shorter)) {
+          out.add(shorter)
+          next.push(shorter)
+        }
+      }
+    level = next
+  }
+  return out
+}
+
+/** The edits `sameToken` tolerates for a word of this length: one from five letters, two from eight. */
+const depthOf = (length: number): number => (length >= 8 ? 2 : 1)
+
+/**
+ * The long words of a list (five letters and more) a token may be read for up to OCR slips (`sameToken`). The words
+ * are indexed by their keys with characters left out, so a token looks up a few forms of its own instead of
+ * comparing itself with every word.
+ */
+export const nearWords = (words: Iterable<string>): ((token: string) => ReadonlyArray<string>) => {
+  const index = new Map<string, Array<string>>()
+  for (const w of new Set(words))
+    if (w.length >= 5 && wordLike(w))
+      for (const d of deletions(ocrKey(w), depthOf(w.length))) index.set(d, [...(index.get(d) ?? []), w])
+  return (token) => {
+    if (token.length < 5 || !wordLike(token)) return []
+    const out = new Set<string>()
+    for (const d of deletions(ocrKey(token), depthOf(token.length)))
+      for (const w of index.get(d) ?? []) if (w !== token && sameToken(w, token)) out.add(w)
+    return [...out]
+  }
+}
+
+/** Whether a token is one of a list's words: exactly, or a long one (five letters and more) up to OCR slips. */
+export const wordMatcher = (words: ReadonlyArray<string>): ((token: string) => boolean) => {
+  const exact = new Set(words)
+  const near = nearWords(exact)
+  return (token) => exact.has(token) || near(token).length > 0
 }

@@ -119,86 +119,50 @@ export const TAX_WORDS: ReadonlyArray<string> = [
   "cuota"
 ]
 
+/** Words of savings and discounts: an amount they label is taken off, never the total. */
+export const SAVING_WORDS: ReadonlyArray<string> = [
+  ...["ventajas", "ahorro", "ahorrado", "descuento", "descuentos", "dto", "discount", "savings", "saved"],
+  ...["rabatt", "ersparnis", "gespart", "nachlass", "remise", "economie", "sconto", "risparmio", "desconto"],
+  ...["poupanca", "korting", "besparing", "voucher", "cupon", "coupon", "puntos", "points"]
+]
+
+/** Words of the amount tendered and of payment instruments: what the customer handed over. */
+export const TENDER_WORDS: ReadonlyArray<string> = [
+  ...["efectivo", "entregado", "recibido", "cash", "tendered", "bar", "gegeben", "especes", "contanti", "contant"],
+  ...["dinheiro", "tarjeta", "card", "karte", "kreditkarte", "carte", "carta", "cartao", "multibanco", "visa"],
+  ...["mastercard", "credit", "debit", "ec", "paid", "payment", "pagado", "pago", "bezahlt", "regle", "pagato"],
+  ...["pagamento", "betaald", "pin"]
+]
+
+const PAYING = new Set(["paid", "payment", "pagado", "pago", "bezahlt", "regle", "pagato", "pagamento", "betaald"])
+
+/** Words of the change given back. */
+export const CHANGE_WORDS: ReadonlyArray<string> = [
+  ...["cambio", "vuelto", "change", "ruckgeld", "wechselgeld", "rendu", "resto", "troco", "wisselgeld"]
+]
+
+/** Words of a rounding adjustment (`Rounding adj`, `Redondeo`, `Rundungsdifferenz`, `Arrondi`, `Afronding`). */
+export const ROUNDING_WORDS: ReadonlyArray<string> = [
+  ...["rounding", "redondeo", "rundung", "rundungsdifferenz", "arrondi", "arrondissement", "arrotondamento"],
+  ...["arredondamento", "afronding", "adj", "adjustment"]
+]
+
+/** Words of counts of items: an amount they label is a number of things. */
+export const COUNT_WORDS: ReadonlyArray<string> = [
+  ...["qty", "quantity", "cantidad", "items", "item", "unidades", "articulos", "pcs", "uds", "stuck", "anzahl"],
+  ...["articles", "pezzi", "artikelen", "lines"]
+]
+
 /**
  * Words that make a labelled amount something other than the total: savings and discounts, the amount tendered
  * and the payment instrument, change given back, and counts of items.
  */
 export const NOT_TOTAL_WORDS: ReadonlyArray<string> = [
-  // savings, discounts
-  "ventajas",
-  "ahorro",
-  "ahorrado",
-  "descuento",
-  "descuentos",
-  "dto",
-  "discount",
-  "savings",
-  "saved",
-  "rabatt",
-  "ersparnis",
-  "gespart",
-  "remise",
-  "economie",
-  "sconto",
-  "risparmio",
-  "desconto",
-  "poupanca",
-  "korting",
-  "besparing",
-  "voucher",
-  "cupon",
-  "coupon",
-  "puntos",
-  "points",
-  // tendered, payment instruments
-  "efectivo",
-  "entregado",
-  "recibido",
-  "cash",
-  "tendered",
-  "bar",
-  "gegeben",
-  "especes",
-  "contanti",
-  "contant",
-  "dinheiro",
-  "tarjeta",
-  "card",
-  "karte",
-  "carte",
-  "carta",
-  "cartao",
-  "visa",
-  "mastercard",
-  "credit",
-  "debit",
-  "ec",
-  // change
-  "cambio",
-  "vuelto",
-  "change",
-  "ruckgeld",
-  "wechselgeld",
-  "rendu",
-  "resto",
-  "troco",
-  "wisselgeld",
-  // counts
-  "qty",
-  "quantity",
-  "cantidad",
-  "items",
-  "item",
-  "unidades",
-  "articulos",
-  "pcs",
-  "uds",
-  "stuck",
-  "anzahl",
-  "articles",
-  "pezzi",
-  "artikelen",
-  "lines"
+  ...SAVING_WORDS,
+  // `Total paid` may be the total's own label: a word of paying is a tender only beside the total.
+  ...TENDER_WORDS.filter((w) => !PAYING.has(w)),
+  ...CHANGE_WORDS,
+  ...COUNT_WORDS
 ]
 
 /** Words after which a tax word describes the total rather than naming a tax amount ("Total incl. GST"). */
@@ -237,7 +201,9 @@ export const EXCLUDING_WORDS: ReadonlyArray<string> = [
   "escluso",
   "sem",
   "exclusief",
-  "before"
+  "before",
+  "excluded",
+  "exc"
 ]
 
 /** What a date is, by its label: the issue date, or one of the dates documents print beside it. */
@@ -264,7 +230,10 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
       "vencimento",
       "vervaldatum",
       "verval",
-      "uiterlijk"
+      "uiterlijk",
+      "uiterste",
+      // `fecha límite`, `date limite`, `data limite (de pagamento)`: the last day to pay
+      "limite"
     ]
   ],
   [

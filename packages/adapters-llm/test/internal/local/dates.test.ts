@@ -73,4 +73,16 @@ describe("dates", () => {
     const rows = [row("Data documento"), row("24 - 05 - 20"), row("Scad."), row("23 - 06 - 20")]
     assert.strictEqual(dateOf(rows), "24 - 05 - 20")
   })
+
+  it("a last day to pay (data limite, fecha límite) is a due date, not the issue date", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [40, "Rua Serviços 225"],
+        [330, "2018-03-28"]
+      ],
+      [[40, "Data limite de pagamento: 2018-04-27"]],
+      [[40, "Data de entrega: 2018-03-19"]]
+    ]
+    assert.strictEqual(dateOf(rows), "2018-03-28")
+  })
 })

@@ -100,4 +100,16 @@ describe("document numbers", () => {
     const pedido: Target = { name: "numero_pedido", type: "string", aliases: ["Nº de pedido"], description: "" }
     assert.strictEqual(numberOf([[row("Factura Nº F-1"), row("Nº de pedido: PED-7781")]], pedido), "PED-7781")
   })
+
+  it("a label OCR misread (Facturnr. for Factuurnr.) where the reader doubted it, not a foreign word printed", () => {
+    const rows = [row("Facturnr."), row("P-6909-336")]
+    const doubted = page(1, rows)
+    const ocr = {
+      ...doubted,
+      lines: doubted.lines.map((l) => ({ words: l.words.map((w) => ({ ...w, confidence: 0.93 })) }))
+    }
+    assert.strictEqual(documentNumber(layout(document([ocr])), NUMERO)?.text, "P-6909-336")
+    // A text layer prints what it prints: `Faktura nr:` is not `Factura Nº` misread.
+    assert.isNull(numberOf([[row("Faktura nr: F 1234K20/1234/12")]]))
+  })
 })

@@ -34,6 +34,17 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("3 items 12 market 2024")), [])
   })
 
+  it("dates OCR misread: an O for a zero, a comma or stray mark for a separator; given as the date printed", () => {
+    assert.deepStrictEqual(texts(dates("Datum 14.1O.2019")), ["14.10.2019"])
+    assert.deepStrictEqual(texts(dates("Fecha: 14,10.2019 12:34")), ["14.10.2019"])
+    assert.deepStrictEqual(texts(dates("24  -  07  - :2021  09:56")), ["24-07-2021"])
+    assert.deepStrictEqual(texts(dates("O1.O2.2O")), ["01.02.20"])
+    // German, Dutch and Portuguese receipts: a two-digit year and the time after it.
+    assert.deepStrictEqual(texts(dates("14.10.19 12:34")), ["14.10.19"])
+    // Amounts and a list of them are not dates.
+    assert.deepStrictEqual(texts(dates("1.10, 20.00  12,50, 10.2019")), [])
+  })
+
   it("amounts: both conventions, currency glued in front; not dates, percentages, codes or phone numbers", () => {
     assert.deepStrictEqual(
       amounts("RM327.00 1.234,56 € $ 1,234.56 -0.02").map((a) => a.value),
