@@ -4,6 +4,8 @@
  * ordered, not calibrated: core fits a logistic calibration on top of them (`Confidence`), so only their order
  * matters. Every rule module says which level each of its findings gets; this table is the only place with numbers.
  *
+ * - `confirmed`: a labelled value the document's own figures confirm (a total that tendered − change or subtotal +
+ *   taxes make: `arithmetic.ts`);
  * - `exactLabel`: a label that names the value outright, matched word for word — an amount-due, issue-date or
  *   document-number phrase of the vocabulary, or the skill's own alias (`TOTAL A PAGAR`, `Factura Nº`, `Fecha:`),
  *   or a plain `Total:` that is its whole label cell;
@@ -18,10 +20,11 @@
  */
 
 /** The evidence levels, strongest first. */
-export type Evidence = "exactLabel" | "label" | "weakLabel" | "layout" | "position"
+export type Evidence = "confirmed" | "exactLabel" | "label" | "weakLabel" | "layout" | "position"
 
 /** Each level's certainty, in (0, 1), decreasing. */
 export const LEVELS: Readonly<Record<Evidence, number>> = {
+  confirmed: 0.97,
   exactLabel: 0.92,
   label: 0.8,
   weakLabel: 0.65,
@@ -32,7 +35,7 @@ export const LEVELS: Readonly<Record<Evidence, number>> = {
 /** The factor a competing candidate of the same level (a different value) applies. */
 export const COMPETED = 0.7
 
-const ORDER: ReadonlyArray<Evidence> = ["exactLabel", "label", "weakLabel", "layout", "position"]
+const ORDER: ReadonlyArray<Evidence> = ["confirmed", "exactLabel", "label", "weakLabel", "layout", "position"]
 
 /** The level below one (position stays position). */
 export const weaker = (evidence: Evidence): Evidence => ORDER[ORDER.indexOf(evidence) + 1] ?? "position"

@@ -7,6 +7,16 @@
  * cents from it is what is actually paid (TOTAL 112.46 … ROUNDED TOTAL 112.45). A subtotal is never the total:
  * with no amount-due or total label the field stays empty.
  */
+import {
+  centsOf,
+  decimalMark,
+  type Figure,
+  misreadAmounts,
+  oneDigitApart,
+  roleOf,
+  type Source,
+  totalsMade
+} from "./arithmetic.js"
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
 import { findLabels, type Label, type Target } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
@@ -44,6 +54,30 @@ interface Candidate {
   readonly amount: Amount
   readonly row: Row
   readonly order: number
+}
+
+/** An amount of a row, read as printed or read back from an OCR misread (`14-10`). */
+interface RowAmount extends Amount {
+  readonly misread: boolean
+}
+
+/** A row's amounts, with those OCR misread in their punctuation when the document's decimal mark is known. */
+type AmountsOf = (row: Row) => ReadonlyArray<RowAmount>
+
+/** Every row's amounts, read once: as printed, and misread ones where the document's decimal mark is known. */
+const amountsOfRows = (layout: Layout): AmountsOf => {
+  const printed = layout.rows.map((row) => amounts(row.text))
+  const mark = decimalMark(printed.flat())
+  const all = layout.rows.map((row, i): ReadonlyArray<RowAmount> => {
+    if (mark === undefined) return (printed[i] ?? []).map((a) => ({ ...a, misread: false }))
+    // Where every amount has two decimals, one with a single decimal lost a digit to the reader (`112.4&`).
+    const read = (printed[i] ?? []).filter((a) => !/[.,]\d$/.test(a.text)).map((a) => ({ ...a, misread: false }))
+    const misread = misreadAmounts(row.text, mark)
+      .filter((m) => !read.some((a) => m.start < a.end && m.end > a.start))
+      .map((a) => ({ ...a, misread: true }))
+    return misread.length === 0 ? read : [...read, ...misread].sort((a, b) => a.start - b.start)
+  })
+  return (row) => all[row.order] ?? []
 }
 
 /** A label's rank and how it was matched: word for word, and as the whole label (nothing before or after it). */
@@ -91,18 +125,19 @@ const rankOf = (segment: ReadonlyArray<RowToken>, cellOf: (t: RowToken) => unkno
  * Amounts of a row with the rank of the label on their left (the tokens since the previous amount), and, for a
  * label cell with no amount beside it (a header row of totals), the amount printed right under it.
  */
-const rowCandidates = (layout: Layout, row: Row): Array<Candidate> => {
+const rowCandidates = (layout: Layout, row: Row, amountsOf: AmountsOf): Array<Candidate> => {
   const list = rowTokens(row)
   const cellOf = (t: RowToken) => cellAt(row, t.start)
-  const found = amounts(row.text)
+  const found = amountsOf(row)
   const out: Array<Candidate> = []
   let from = 0
   for (const amount of found) {
     const segment = list.filter((t) => t.start >= from && t.end <= amount.start)
     from = amount.end
     const ranked = rankOf(segment, cellOf)
+    // An amount read back from an OCR misread is one level less sure than one read as printed.
     if (ranked !== undefined)
-      out.push({ ...candidateOf(ranked), amount, row, order: row.order * 10_000 + amount.start })
+      out.push({ ...candidateOf(ranked, amount.misread), amount, row, order: row.order * 10_000 + amount.start })
   }
   row.cells.forEach((cell, k) => {
     const start = cellStart(row, cell)
@@ -128,9 +163,9 @@ const rowCandidates = (layout: Layout, row: Row): Array<Candidate> => {
 }
 
 /** A candidate's rank and evidence; an amount under its label (not beside it) is one level less sure. */
-const candidateOf = (ranked: Ranked, under = false): { readonly rank: Rank; readonly evidence: Evidence } => {
+const candidateOf = (ranked: Ranked, weakened = false): { readonly rank: Rank; readonly evidence: Evidence } => {
   const evidence = evidenceOf(ranked.rank, ranked.exact, ranked.whole)
-  return { rank: ranked.rank, evidence: under ? weaker(evidence) : evidence }
+  return { rank: ranked.rank, evidence: weakened ? weaker(evidence) : evidence }
 }
 
 const amountIn = (text: string): Amount | undefined => {
@@ -175,13 +210,74 @@ const aliasCandidates = (layout: Layout, target: Target): Array<Candidate> => {
   })
 }
 
-const cents = (value: number): number => Math.round(value * 100)
+const cents = centsOf
+
+/**
+ * The figures of the totals block: each amount labelled as tendered, change, rounding, a discount, a tax or a
+ * subtotal. An amount with no words before it on its row takes the role of the one before it (`IVA 21%  52,97
+ * 11,65`: the last amount of a tax row is the tax).
+ */
+const figuresOf = (layout: Layout, amountsOf: AmountsOf): Array<Figure> => {
+  const out: Array<Figure> = []
+  for (const row of layout.rows) {
+    const found = amountsOf(row)
+    if (found.length === 0) continue
+    const list = rowTokens(row)
+    const cellOf = (t: RowToken) => cellAt(row, t.start)
+    let from = 0
+    let previous: Figure | undefined
+    for (const amount of found) {
+      // A rate (`21 %`) is not a figure; a currency code or a rate's digits do not label one.
+      if (/^\s?%/.test(row.text.slice(amount.end))) continue
+      const segment = list.filter(
+        (t) => t.start >= from && t.end <= amount.start && !CURRENCY_CODES.has(t.text) && !/^\d+$/.test(t.text)
+      )
+      from = amount.end
+      const ranked = segment.length === 0 ? undefined : rankOf(segment, cellOf)
+      const role =
+        segment.length === 0
+          ? previous?.role
+          : ranked === undefined
+            ? roleOf(segment)
+            : ranked.rank === "subtotal"
+              ? "subtotal"
+              : undefined
+      // A total of savings (`TOTAL VENTAJAS`) sums the discounts printed above it: it is not one more.
+      if (role === "discount" && findPhrases(segment, LABELS).length > 0) {
+        previous = undefined
+        continue
+      }
+      if (role === undefined) {
+        previous = undefined
+        continue
+      }
+      const figure: Figure = { role, cents: cents(amount.value), page: row.page }
+      if (segment.length === 0 && previous !== undefined) out.splice(out.indexOf(previous), 1)
+      out.push(figure)
+      previous = figure
+    }
+  }
+  return out
+}
+
+// Currency codes and a rate's digits between a figure's label and its amount (`Sales Tax 21 %: RM 3,255.34`).
+const CURRENCY_CODES = new Set(["rm", "myr", "eur", "usd", "gbp", "chf", "ars", "mxn", "brl", "pln", "zl", "kr"])
+
+/** An amount in cents written as another literal of the document writes its amounts (mark, grouping). */
+const writtenLike = (value: number, like: string): string => {
+  const mark = /[.,](?=\d{2}$)/.exec(like)?.[0] ?? "."
+  const grouping = /\d[.,' ]\d{3}[.,]\d{2}$/.test(like) ? (mark === "." ? "," : ".") : ""
+  const integer = String(Math.floor(Math.abs(value) / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, grouping)
+  return `${value < 0 ? "-" : ""}${integer}${mark}${String(Math.abs(value) % 100).padStart(2, "0")}`
+}
 
 /** The total and the rules' certainty of it, or null when no labelled amount qualifies. */
 export const total = (layout: Layout, target: Target): Found | null => {
-  const all = [...aliasCandidates(layout, target), ...layout.rows.flatMap((row) => rowCandidates(layout, row))].filter(
-    (c) => c.amount.value > 0
-  )
+  const amountsOf = amountsOfRows(layout)
+  const all = [
+    ...aliasCandidates(layout, target),
+    ...layout.rows.flatMap((row) => rowCandidates(layout, row, amountsOf))
+  ].filter((c) => c.amount.value > 0)
   const rank = RANKS.find((r) => all.some((c) => c.rank === r))
   if (rank === undefined) return null
   const ranked = all.filter((c) => c.rank === rank)
@@ -205,5 +301,47 @@ export const total = (layout: Layout, target: Target): Found | null => {
   const chosen = rounded ?? largest
   // Another amount of the same rank on the page, not the exact/rounded pair: the label alone did not decide.
   const competed = pool.some((c) => Math.abs(cents(c.amount.value) - exact) > 10)
-  return found(chosen.amount.text, largest.evidence, competed)
+  const decided = checked(layout, amountsOf, all, chosen, page)
+  if (decided === "abstain") return null
+  return decided ?? found(chosen.amount.text, largest.evidence, competed)
+}
+
+/**
+ * The total the document's own arithmetic decides, if it decides: the chosen amount when a relation makes it
+ * (certainty raised), else another labelled total a relation makes, else an amount two relations make (or one,
+ * a digit away from the labelled one: OCR misread a digit). Undefined when the arithmetic says nothing; a weak
+ * label the figures could have confirmed and did not abstains.
+ */
+const checked = (
+  layout: Layout,
+  amountsOf: AmountsOf,
+  all: ReadonlyArray<Candidate>,
+  chosen: Candidate,
+  page: number
+): Found | "abstain" | undefined => {
+  const labelled = all.filter((c) => c.rank !== "subtotal" && c.row.page === page)
+  const figures = figuresOf(layout, amountsOf).filter((f) => f.page === page)
+  if (figures.length === 0) return undefined
+  const made = totalsMade(
+    figures,
+    labelled.map((c) => cents(c.amount.value))
+  )
+  const sources = (value: number): ReadonlySet<Source> | undefined => made.get(cents(value))
+  if (sources(chosen.amount.value) !== undefined) return found(chosen.amount.text, "confirmed")
+  // Another labelled total of a rank as good (a lesser label the arithmetic happens to make is not the total).
+  const other = [...labelled]
+    .filter((c) => RANKS.indexOf(c.rank) <= RANKS.indexOf(chosen.rank) && sources(c.amount.value) !== undefined)
+    .sort((a, b) => RANKS.indexOf(a.rank) - RANKS.indexOf(b.rank) || a.order - b.order)[0]
+  if (other !== undefined) return found(other.amount.text, other.evidence)
+  const target = cents(chosen.amount.value)
+  // A labelled total plus its rounding makes a rounded total, not a reading of the labelled one: it does not
+  // count alone against it.
+  const agreed = [...made].filter(
+    ([value, by]) => by.size >= 2 || (oneDigitApart(value, target) && (by.has("sum") || by.has("payment")))
+  )
+  if (agreed.length === 1 && agreed[0] !== undefined)
+    return found(writtenLike(agreed[0][0], chosen.amount.text), chosen.evidence)
+  return chosen.evidence === "weakLabel" || chosen.evidence === "layout" || chosen.evidence === "position"
+    ? "abstain"
+    : undefined
 }

@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import { LEVELS } from "../../../src/internal/local/evidence.js"
 import type { Target } from "../../../src/internal/local/labels.js"
 import { layout } from "../../../src/internal/local/layout.js"
 import { total } from "../../../src/internal/local/totals.js"
@@ -120,5 +121,79 @@ describe("totals", () => {
   it("the skill's own alias ranks first", () => {
     const target: Target = { ...TOTAL, aliases: ["Importe a liquidar"] }
     assert.strictEqual(totalOf(lines(["Total", "90,00"], ["Importe a liquidar", "75,00"]), target), "75,00")
+  })
+
+  it("SROIE via OCR: 112.46 misread for the 112.45 that subtotal + GST + rounding make", () => {
+    const rows = lines(
+      ["[Excluded GST) Stb Total (RM)", "106.10"],
+      ["Discoumt (RM) :", "Q.DO"],
+      ["Total GST (RM) :", "6.37"],
+      ["RoundIng (RM) :", "-0.02"],
+      ["Total (RM} :", "112.46"],
+      ["CASH :", "112.4&"],
+      ["Change (RM)", "0.00"]
+    )
+    assert.strictEqual(totalOf(rows), "112.45")
+  })
+
+  it("SROIE via OCR: TOTAL 14-10 read as 14.10, which CASH − CHANGE confirms", () => {
+    const rows = lines(
+      ["TAX AMT (S) 6%", "RM 13.30"],
+      ["GST 6%", "RM 0.80"],
+      ["TOTAL", "RM 14-10"],
+      ["CASH", "RM 20.00"],
+      ["CHANGE", "RM 5.90"]
+    )
+    const found = total(layout(document([page(1, rows)])), TOTAL)
+    assert.strictEqual(found?.text, "14.10")
+    assert.strictEqual(found?.certainty, LEVELS.confirmed)
+    // Where the document's amounts do not show a decimal mark with two decimals, `14-10` is not read as money.
+    assert.isNull(totalOf(lines(["TOTAL", "14-10"], ["CASH", "20"])))
+  })
+
+  it("a total its own figures confirm is surer than the label alone", () => {
+    const alone = total(layout(document([page(1, lines(["Summe", "7,16"]))])), TOTAL)
+    const paid = total(
+      layout(document([page(1, lines(["Summe", "7,16"], ["Bar", "10,00"], ["Rückgeld", "2,84"]))])),
+      TOTAL
+    )
+    assert.strictEqual(alone?.text, "7,16")
+    assert.strictEqual(paid?.text, "7,16")
+    assert.isAbove(paid?.certainty ?? 0, alone?.certainty ?? 1)
+  })
+
+  it("a German receipt: net − Nachlass + Rundungsdifferenz makes the rounded Summe", () => {
+    const rows = lines(
+      ["Summe netto", "133,11"],
+      ["Nachlass", "-15,99"],
+      ["Summe", "117,12"],
+      ["Rundungsdifferenz", "-0,02"],
+      ["Summe gerundet", "117,10"],
+      ["Kreditkarte", "117,10"]
+    )
+    const found = total(layout(document([page(1, rows)])), TOTAL)
+    assert.strictEqual(found?.text, "117,10")
+    assert.strictEqual(found?.certainty, LEVELS.confirmed)
+  })
+
+  it("a labelled total the arithmetic confirms over one it does not, of the same rank", () => {
+    const rows = lines(
+      ["Subtotal", "122.64"],
+      ["GST 6%", "7.36"],
+      ["Total Incl. of GST", "150.00"],
+      ["Total Amt Rounded", "130.00"],
+      ["Payment :", "130.00"]
+    )
+    assert.strictEqual(totalOf(rows), "130.00")
+  })
+
+  it("a weak label the figures do not confirm abstains; small amounts a digit apart are two prices", () => {
+    assert.isNull(totalOf(lines(["Subtotal", "10,00"], ["IVA 21%", "2,10"], ["Totai", "15,00"])))
+    assert.strictEqual(totalOf(lines(["Subtotal", "10,00"], ["IVA 21%", "2,10"], ["Totai", "12,10"])), "12,10")
+    // 5,00 = 30,47 − 25,47 is one digit from 5,30, but prices that small differ by a digit all the time.
+    assert.strictEqual(
+      totalOf(lines(["SUBTOTAL", "30,47"], ["DTO. CHEQUE AHORRO", "-25,47"], ["TOTAL A PAGAR", "5,30"])),
+      "5,30"
+    )
   })
 })

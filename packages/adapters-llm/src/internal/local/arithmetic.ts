@@ -1,0 +1,155 @@
+/**
+ * The document's own arithmetic around its total: the figures a receipt or an invoice prints beside it (amount
+ * tendered and change, subtotal, taxes, discounts, a rounding adjustment) and the totals they make — tendered −
+ * change (or a payment with no change), subtotal + taxes − discounts (+ rounding), an exact total + its rounding.
+ * A labelled total one of these makes is confirmed; one none makes, where they agree on another amount, was
+ * misread. Also amounts OCR misread in their punctuation (`14-10`, `14,1O`), read only where the document's other
+ * amounts show its decimal mark with two decimals.
+ */
+import type { Amount } from "./patterns.js"
+import type { RowToken } from "./phrases.js"
+import { wordMatcher } from "./text.js"
+import { CHANGE_WORDS, ROUNDING_WORDS, SAVING_WORDS, TAX_WORDS, TENDER_WORDS } from "./vocabulary.js"
+
+/** What a figure beside the total is. */
+export type Role = "tendered" | "change" | "rounding" | "discount" | "tax" | "subtotal"
+
+/** A labelled figure of the totals block. */
+export interface Figure {
+  readonly role: Role
+  readonly cents: number
+  readonly page: number
+}
+
+/** Which of the document's relations makes an amount. */
+export type Source = "payment" | "sum" | "rounding"
+
+const ROLE_WORDS: ReadonlyArray<readonly [Role, (word: string) => boolean]> = [
+  ["change", wordMatcher(CHANGE_WORDS)],
+  ["rounding", wordMatcher(ROUNDING_WORDS)],
+  ["tendered", wordMatcher(TENDER_WORDS)],
+  ["discount", wordMatcher(SAVING_WORDS)],
+  ["tax", wordMatcher(TAX_WORDS)]
+]
+
+/** The role a label's words give its amount (change before tender: `CHANGE DUE`, `Cambio efectivo`), if any. */
+export const roleOf = (label: ReadonlyArray<RowToken>): Role | undefined => {
+  const words = [...label.map((t) => t.text), ...lettersJoined(label)]
+  for (const [role, matches] of ROLE_WORDS) if (words.some(matches)) return role
+  return undefined
+}
+
+/** Runs of one-letter tokens joined: `T.V.A.` → `tva`, `I.V.A.` → `iva`. */
+const lettersJoined = (label: ReadonlyArray<RowToken>): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  let run = ""
+  for (const t of [...label.map((x) => x.text), ""]) {
+    if (t.length === 1 && /\p{L}/u.test(t)) run += t
+    else {
+      if (run.length > 1) out.push(run)
+      run = ""
+    }
+  }
+  return out
+}
+
+export const centsOf = (value: number): number => Math.round(value * 100)
+
+/** At most this many taxes are summed (a tax summary repeats the taxes: every subset is not tried). */
+const MAX_TAXES = 4
+
+/**
+ * The amounts (in cents) the figures of a page make a total, each with the relations that make it. `totals` are
+ * the labelled totals of the page: each plus a rounding adjustment makes the rounded one.
+ */
+export const totalsMade = (
+  figures: ReadonlyArray<Figure>,
+  totals: ReadonlyArray<number>
+): ReadonlyMap<number, ReadonlySet<Source>> => {
+  const out = new Map<number, Set<Source>>()
+  const add = (cents: number, source: Source) => {
+    if (cents > 0) out.set(cents, (out.get(cents) ?? new Set<Source>()).add(source))
+  }
+  const of = (role: Role) => figures.filter((f) => f.role === role).map((f) => f.cents)
+  const tendered = of("tendered")
+  const change = of("change").filter((c) => c > 0)
+  for (const t of tendered) {
+    if (change.length === 0) add(t, "payment")
+    for (const c of change) if (c < t) add(t - c, "payment")
+  }
+  // A rounding adjustment printed is part of the total: the sum without it is the exact amount, not the one due.
+  const printed = of("rounding").filter((r) => r !== 0)
+  const roundings = printed.length === 0 ? [0] : printed
+  const taxes = of("tax")
+    .filter((t) => t > 0)
+    .slice(0, MAX_TAXES)
+  const discount = of("discount").reduce((sum, d) => sum + Math.abs(d), 0)
+  // A subtotal alone makes the total only where no tax is printed (it would confirm any amount equal to the net).
+  const taxSums = new Set<number>([...(taxes.length === 0 ? [0] : []), taxes.reduce((a, b) => a + b, 0), ...taxes])
+  for (const base of of("subtotal"))
+    for (const tax of taxSums)
+      for (const r of roundings) {
+        add(base + tax + r, "sum")
+        if (discount > 0) add(base + tax - discount + r, "sum")
+      }
+  for (const total of totals) for (const r of printed) add(total + r, "rounding")
+  return out
+}
+
+/** Digits an amount needs for one misread digit to be told from another amount (`5,30` and `5,00` are both prices). */
+const MISREAD_DIGITS = 4
+
+/**
+ * Whether two amounts in cents differ in exactly one digit, all else equal, and have enough digits for that to be
+ * an OCR misread (`112.46` for `112.45`).
+ */
+export const oneDigitApart = (a: number, b: number): boolean => {
+  const x = String(Math.abs(a))
+  const y = String(Math.abs(b))
+  if (x.length !== y.length || x.length < MISREAD_DIGITS || a === b) return false
+  let differ = 0
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) differ++
+  return differ === 1
+}
+
+/**
+ * The document's decimal mark, when its amounts with two decimals show one (four in five of them, at least three):
+ * only then is a misread amount read back to it.
+ */
+export const decimalMark = (printed: ReadonlyArray<Amount>): "." | "," | undefined => {
+  const marks = printed.flatMap((a) => /\d([.,])\d{2}$/.exec(a.text)?.[1] ?? [])
+  for (const mark of [".", ","] as const) {
+    const count = marks.filter((m) => m === mark).length
+    if (count >= 3 && count >= 0.8 * marks.length) return mark
+  }
+  return undefined
+}
+
+// An integer part, a mark OCR reads for a decimal point (`-`, `·`, `:`, `'`, or the document's own) and two decimals
+// that may hold letters read for digits (`O`, `o`, `l`, `I`, `S`).
+const MISREAD = /(?<![\p{L}\d.,/-])(\d{1,6}) ?([-·:',.]) ?([\dOolIS]{2})(?![\p{L}\d]|[-/.,:]\d)/gu
+const DIGIT_FOR: Readonly<Record<string, string>> = { O: "0", o: "0", l: "1", I: "1", S: "5" }
+
+/**
+ * Amounts OCR misread in their punctuation (`14-10`, `14,1O` for 14.10 on a document with `.`), given with the
+ * document's mark; amounts read right are not repeated.
+ */
+export const misreadAmounts = (text: string, mark: "." | ","): Array<Amount> => {
+  const out: Array<Amount> = []
+  for (const m of text.matchAll(MISREAD)) {
+    const [whole, integer = "", separator = "", decimals = ""] = m
+    const letters = /\D/.test(decimals)
+    if (!letters && separator === mark) continue
+    if (!letters && /[.,]/.test(separator)) continue
+    const digits = [...decimals].map((c) => DIGIT_FOR[c] ?? c).join("")
+    const start = m.index ?? 0
+    out.push({
+      text: `${integer}${mark}${digits}`,
+      start,
+      end: start + whole.length,
+      value: Number(`${integer}.${digits}`),
+      decimals: true
+    })
+  }
+  return out
+}
