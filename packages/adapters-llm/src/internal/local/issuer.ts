@@ -11,7 +11,7 @@ import { type Found, found } from "./evidence.js"
 import { type Cell, cellStart, type Layout, overlap, type Row } from "./layout.js"
 import { amounts, dates } from "./patterns.js"
 import { findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
-import { folded, tokens } from "./text.js"
+import { folded, ocrKey, tokens } from "./text.js"
 import {
   ADDRESS_SUFFIXES,
   ADDRESS_WORDS,
@@ -55,7 +55,46 @@ export const legalForm = (text: string): boolean => {
       run = w.length <= 2
     }
   }
-  return [...list, ...joined].some((w) => LEGAL.has(w)) || /sdn\.?\s*bhd/.test(folded(text))
+  return (
+    [...list, ...joined].some((w) => LEGAL.has(w)) ||
+    /sdn\.?\s*bhd/.test(folded(text)) ||
+    misreadForm(text) !== undefined
+  )
+}
+
+/** Whether a folded word is a short form's word with at most one letter OCR misread (`bhi`, `sin` for `bhd`, `sdn`). */
+const offByOne = (word: string, form: string): boolean => {
+  const key = ocrKey(word)
+  if (key.length !== form.length) return false
+  let differ = 0
+  for (let i = 0; i < key.length; i++) if (key[i] !== form[i]) differ++
+  return differ <= 1
+}
+
+/**
+ * A name's last words that are a legal form OCR misread, and how the form is written: `SDN BHI` and `SIN BHI` are
+ * `SDN BHD` (each word one letter off at most: two words of three letters this close to the pair are no other
+ * words), `GmbI` is `GmbH`. Undefined when the name ends otherwise.
+ */
+const misreadForm = (name: string): { readonly words: number; readonly form: string } | undefined => {
+  const list = name.split(/\s+/).map((w) => folded(w).replace(/[^\p{L}\d]/gu, ""))
+  const [second, last] = [list.at(-2) ?? "", list.at(-1) ?? ""]
+  const upper = /^[^\p{Ll}]*$/u.test(name.split(/\s+/).slice(-2).join(" "))
+  if (offByOne(second, "sdn") && offByOne(last, "bhd") && `${second} ${last}` !== "sdn bhd")
+    return { words: 2, form: upper ? "SDN BHD" : "Sdn Bhd" }
+  if (last !== "gmbh" && offByOne(last, "gmbh") && last.startsWith("gmb")) return { words: 1, form: "GmbH" }
+  return undefined
+}
+
+/**
+ * A name with its legal form as written: a form OCR misread restored (`WAHIN HARDWARE SIN BHI`), and the stray
+ * dot OCR adds after a form never abbreviated with one dropped (`GmbH.`).
+ */
+export const withLegalForm = (name: string): string => {
+  const misread = misreadForm(name)
+  const restored =
+    misread === undefined ? name : [...name.split(/\s+/).slice(0, -misread.words), misread.form].join(" ")
+  return restored.replace(/(?<![\p{L}.])(GmbH|AG|UG|KG|BHD|Bhd|SARL|SRL|SpA)\.$/u, "$1")
 }
 
 const SHOP = new Set(SHOP_WORDS)
@@ -199,7 +238,7 @@ const nameOnly = (name: string): string => name.replace(/\s*\([^)]*\d{4}[^)]*\).
 export const company = (layout: Layout): Found | null => {
   const { parts, marked } = companyParts(layout)
   if (parts.length === 0 || !marked) return null
-  return found(nameOnly(parts.map((p) => p.text.trim()).join(" ")).replace(/\s+/g, " "), "layout")
+  return found(withLegalForm(nameOnly(parts.map((p) => p.text.trim()).join(" ")).replace(/\s+/g, " ")), "layout")
 }
 
 const STOP_ADDRESS =

@@ -9,7 +9,7 @@
 
 import { date } from "./dates.js"
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
-import { address, company, taxStatus } from "./issuer.js"
+import { address, company, taxStatus, withLegalForm } from "./issuer.js"
 import { ALIAS, type Concept, conceptOf, findLabels, type Hit, LEXICON, labelsOf, NAME, type Target } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { documentNumber } from "./numbers.js"
@@ -145,7 +145,7 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   if (chosen !== undefined) {
     // Another value under a label as strong: reading order chose, not the label.
     const competed = all.some((c) => c.score === chosen.score && c.text !== chosen.text)
-    return found(chosen.text, chosen.evidence, competed)
+    return found(concept === "company" ? withLegalForm(chosen.text) : chosen.text, chosen.evidence, competed)
   }
   if (concept === "taxId") return firstInDocument(layout, taxIds)
   if (concept === "company") return company(layout)

@@ -164,4 +164,18 @@ describe("issuer's address", () => {
       "NO. 53, JALAN BESAR, 456OO BATANG BERJUNTAI"
     )
   })
+
+  it("a legal form OCR misread by a letter is the form, written as such (SIN BHI, GmbH.)", () => {
+    assert.strictEqual(
+      issuerOf("3 1 812 012", "WAHIN HARDWARE SIN BHI", "148481-U", "425, JALAN FAHANG,"),
+      "WAHIN HARDWARE SDN BHD"
+    )
+    assert.strictEqual(issuerOf("GOGIANT ENGINEERING (M) SDN BHI"), "GOGIANT ENGINEERING (M) SDN BHD")
+    assert.strictEqual(issuerOf("Elektro Wagner GmbH.", "Hauptstraße 5"), "Elektro Wagner GmbH")
+    assert.strictEqual(issuerOf("Druckerei Neumann Gmbl"), "Druckerei Neumann GmbH")
+    // A name printed right, and a Spanish `sin` that no legal form follows, stay as printed.
+    assert.strictEqual(issuerOf("AEON CO. (M) BHD"), "AEON CO. (M) BHD")
+    assert.strictEqual(issuerOf("Panadería Sin Gluten S.L."), "Panadería Sin Gluten S.L.")
+    assert.isNull(issuerOf("Precios sin IVA"))
+  })
 })
