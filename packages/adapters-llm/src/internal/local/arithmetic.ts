@@ -8,7 +8,7 @@
  */
 import type { Amount } from "./patterns.js"
 import type { RowToken } from "./phrases.js"
-import { wordMatcher } from "./text.js"
+import { nearWords } from "./text.js"
 import { CHANGE_WORDS, ROUNDING_WORDS, SAVING_WORDS, TAX_WORDS, TENDER_WORDS } from "./vocabulary.js"
 
 /** What a figure beside the total is. */
@@ -24,19 +24,30 @@ export interface Figure {
 /** Which of the document's relations makes an amount. */
 export type Source = "payment" | "sum" | "rounding"
 
-const ROLE_WORDS: ReadonlyArray<readonly [Role, (word: string) => boolean]> = [
-  ["change", wordMatcher(CHANGE_WORDS)],
-  ["rounding", wordMatcher(ROUNDING_WORDS)],
-  ["tendered", wordMatcher(TENDER_WORDS)],
-  ["discount", wordMatcher(SAVING_WORDS)],
-  ["tax", wordMatcher(TAX_WORDS)]
+// Checked in this order: change before tender (`CHANGE DUE`, `Cambio efectivo`).
+const ROLES: ReadonlyArray<readonly [Role, ReadonlyArray<string>]> = [
+  ["change", CHANGE_WORDS],
+  ["rounding", ROUNDING_WORDS],
+  ["tendered", TENDER_WORDS],
+  ["discount", SAVING_WORDS],
+  ["tax", TAX_WORDS]
 ]
+const ROLE_OF = new Map<string, Role>()
+for (const [role, words] of [...ROLES].reverse()) for (const w of words) ROLE_OF.set(w, role)
+const nearRoleWords = nearWords(ROLE_OF.keys())
 
-/** The role a label's words give its amount (change before tender: `CHANGE DUE`, `Cambio efectivo`), if any. */
+/** The role of one word, exactly or up to an OCR slip, if any. */
+const wordRole = (word: string): Role | undefined => {
+  const exact = ROLE_OF.get(word)
+  if (exact !== undefined) return exact
+  const near = nearRoleWords(word)
+  return near.length === 0 ? undefined : ROLES.find(([role]) => near.some((w) => ROLE_OF.get(w) === role))?.[0]
+}
+
+/** The role a label's words give its amount, the first role in `ROLES` order its words have, if any. */
 export const roleOf = (label: ReadonlyArray<RowToken>): Role | undefined => {
-  const words = [...label.map((t) => t.text), ...lettersJoined(label)]
-  for (const [role, matches] of ROLE_WORDS) if (words.some(matches)) return role
-  return undefined
+  const roles = [...label.map((t) => t.text), ...lettersJoined(label)].flatMap((w) => wordRole(w) ?? [])
+  return ROLES.find(([role]) => roles.includes(role))?.[0]
 }
 
 /** Runs of one-letter tokens joined: `T.V.A.` → `tva`, `I.V.A.` → `iva`. */

@@ -199,8 +199,20 @@ interface Letterhead {
   readonly marked: boolean
 }
 
-/** The letterhead parts that name the business: the first with a business word, with its wrapped lines. */
+// The name and the address both start from the letterhead: it is read once per layout.
+const LETTERHEADS = new WeakMap<Layout, Letterhead>()
+
+/** The letterhead parts that name the business (read once per layout). */
 const companyParts = (layout: Layout): Letterhead => {
+  const known = LETTERHEADS.get(layout)
+  if (known !== undefined) return known
+  const letterhead = readLetterhead(layout)
+  LETTERHEADS.set(layout, letterhead)
+  return letterhead
+}
+
+/** The letterhead parts that name the business: the first with a business word, with its wrapped lines. */
+const readLetterhead = (layout: Layout): Letterhead => {
   const rows = letterheadRows(layout)
   const parts = rows.flatMap(partsOf).filter((p) => nameLike(p.text))
   const marked = parts.find((p) => business(p.text))

@@ -7,7 +7,8 @@
  */
 import type { Field } from "@legible/core"
 import { cellAt, cellStart, type Layout, type Row } from "./layout.js"
-import { folded, phraseTokens, sameToken, tokens } from "./text.js"
+import { foldedTokens } from "./phrases.js"
+import { folded, nearWords, phraseTokens, sameToken, tokens } from "./text.js"
 import { ITEM_COLUMNS, type ItemColumn } from "./vocabulary.js"
 
 /** What the local rules need to know of a field (a skill field, a sub-field or a catalog key column). */
@@ -224,26 +225,40 @@ export interface Hit {
  * lexicon label may follow one word (`Tax Invoice No`) but not a sentence (`GST included in total RM`).
  */
 export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>): Array<Hit> => {
+  // Labels by first token: a row token looks up the labels that may start at it (its own, and those whose long
+  // first token it reads up to OCR slips) instead of trying every label at every token.
+  const byFirst = new Map<string, Array<number>>()
+  labels.forEach((label, n) => {
+    const first = label.tokens[0] ?? ""
+    byFirst.set(first, [...(byFirst.get(first) ?? []), n])
+  })
+  const near = nearWords(byFirst.keys())
   const hits: Array<Hit> = []
   for (const row of layout.rows) {
-    const rowTokens = tokens(row.folded.text)
-    for (const label of labels) {
-      for (let i = 0; i + label.tokens.length <= rowTokens.length; i++) {
-        if (!label.tokens.every((t, k) => sameToken(t, rowTokens[i + k]?.text ?? ""))) continue
-        const first = rowTokens[i]
-        const last = rowTokens[i + label.tokens.length - 1]
-        if (first === undefined || last === undefined) continue
-        const start = row.folded.origin[first.start] ?? 0
-        const end = (row.folded.origin[last.end - 1] ?? 0) + 1
-        const allowed = label.tokens.length === 1 ? 0 : label.strength < DESCRIPTION ? 1 : Number.POSITIVE_INFINITY
-        const cell = cellAt(row, start)
-        // A label lies in one cell: `PREZZO | TOTALE` are two headers, not `prezzo totale`.
-        if (cell !== cellAt(row, end - 1)) continue
-        const before = cell === undefined ? "" : row.text.slice(cellStart(row, cell), start)
-        if (tokens(folded(before)).length > allowed) continue
-        const exact = label.tokens.every((t, k) => t === rowTokens[i + k]?.text)
-        hits.push({ row, label, start, end, exact })
-      }
+    const rowTokens = foldedTokens(row)
+    // Label order first, then place: the order the hits were always given in.
+    const starts: Array<readonly [number, number]> = []
+    rowTokens.forEach((token, i) => {
+      for (const f of [token.text, ...near(token.text)]) for (const n of byFirst.get(f) ?? []) starts.push([n, i])
+    })
+    starts.sort((a, b) => a[0] - b[0] || a[1] - b[1])
+    for (const [n, i] of starts) {
+      const label = labels[n]
+      if (label === undefined || i + label.tokens.length > rowTokens.length) continue
+      if (!label.tokens.every((t, k) => sameToken(t, rowTokens[i + k]?.text ?? ""))) continue
+      const first = rowTokens[i]
+      const last = rowTokens[i + label.tokens.length - 1]
+      if (first === undefined || last === undefined) continue
+      const start = row.folded.origin[first.start] ?? 0
+      const end = (row.folded.origin[last.end - 1] ?? 0) + 1
+      const allowed = label.tokens.length === 1 ? 0 : label.strength < DESCRIPTION ? 1 : Number.POSITIVE_INFINITY
+      const cell = cellAt(row, start)
+      // A label lies in one cell: `PREZZO | TOTALE` are two headers, not `prezzo totale`.
+      if (cell !== cellAt(row, end - 1)) continue
+      const before = cell === undefined ? "" : row.text.slice(cellStart(row, cell), start)
+      if (tokens(folded(before)).length > allowed) continue
+      const exact = label.tokens.every((t, k) => t === rowTokens[i + k]?.text)
+      hits.push({ row, label, start, end, exact })
     }
   }
   return hits

@@ -28,6 +28,9 @@ const plausible = (a: number, b: number): boolean =>
 // Longest names first, so that `marzo` is not read as `mar` and a trailing `zo`.
 const MONTH = `(?:${[...MONTH_WORDS].sort((x, y) => y.length - x.length).join("|")})\\.?`
 
+const MONTH_ANY = new RegExp(`(?<![\\p{L}])${MONTH}`, "u")
+const NUMERIC_ANY = /[\do] {0,2}[/.,:-] {0,2}[\do]/
+
 // A day may carry an ordinal mark (`1st`, `1er`, `1º`, `1.`); a two-digit year only follows a month name glued to
 // it by a mark (`12-Mar-24`), so that a range such as `1 - July 31` is not read as a date.
 const DAY = "(\\d{1,2})(?:st|nd|rd|th|er|o)?"
@@ -85,15 +88,23 @@ const ocrDate = (m: RegExpExecArray): string | undefined => {
 }
 
 /** Dates in a text (month names matched accent- and case-insensitively), in order of appearance. */
-export const dates = (text: string): Array<Match> => {
+export const dates = (text: string): ReadonlyArray<Match> => {
   if (!/\d/.test(text)) return []
   const lower = folded(text)
   // Folding keeps lengths for the Latin scripts dates are written in; where it does not, use the text as is.
   const source = lower.length === text.length ? lower : text.toLowerCase()
-  const found = DATE_PATTERNS.flatMap(([re, accept]) => all(re, source, accept)).map((m) => ({
-    ...m,
-    text: text.slice(m.start, m.end)
-  }))
+  // The numeric patterns (the first three) only where figures are joined by a mark, the month-name ones (the last
+  // three) only where a month name is printed.
+  const numeric = NUMERIC_ANY.test(source)
+  const named = MONTH_ANY.test(source)
+  if (!numeric && !named) return []
+  const patterns = [...(numeric ? DATE_PATTERNS.slice(0, 3) : []), ...(named ? DATE_PATTERNS.slice(3) : [])]
+  const found = patterns
+    .flatMap(([re, accept]) => all(re, source, accept))
+    .map((m) => ({
+      ...m,
+      text: text.slice(m.start, m.end)
+    }))
   const misread = (OCR_SLIP.test(source) ? OCR_DATE_PATTERNS : []).flatMap((re) =>
     [...source.matchAll(re)].flatMap((m): Array<Match> => {
       const literal = ocrDate(m)
@@ -142,7 +153,7 @@ export const amountValue = (literal: string): number | undefined => {
 const CURRENCY_PREFIX = /(?:^|[^\p{L}])(?:rm|us|usd|eur|ars|mxn|clp|cop|pen|gbp|r|s|rs|bs)\$?$/iu
 
 /** Amounts in a text, not counting the numbers inside dates, times, phone numbers and codes. */
-export const amounts = (text: string): Array<Amount> => {
+export const amounts = (text: string): ReadonlyArray<Amount> => {
   if (!/\d/.test(text)) return []
   const inDates = dates(text)
   return all(AMOUNT, text)

@@ -12,13 +12,31 @@ export interface RowToken {
   readonly end: number
 }
 
+// Every rule reads a row's tokens: they are cut once per row (rows are immutable; the maps hold no row alive).
+const ROW_TOKENS = new WeakMap<Row, ReadonlyArray<RowToken>>()
+const FOLDED_TOKENS = new WeakMap<Row, ReadonlyArray<Token>>()
+
+/** The tokens of a row's folded text, with offsets in that folded text. */
+export const foldedTokens = (row: Row): ReadonlyArray<Token> => {
+  const known = FOLDED_TOKENS.get(row)
+  if (known !== undefined) return known
+  const list = tokens(row.folded.text)
+  FOLDED_TOKENS.set(row, list)
+  return list
+}
+
 /** The tokens of a row, with offsets in `row.text`. */
-export const rowTokens = (row: Row): ReadonlyArray<RowToken> =>
-  tokens(row.folded.text).map((t: Token) => ({
+export const rowTokens = (row: Row): ReadonlyArray<RowToken> => {
+  const known = ROW_TOKENS.get(row)
+  if (known !== undefined) return known
+  const list = foldedTokens(row).map((t: Token) => ({
     text: t.text,
     start: row.folded.origin[t.start] ?? 0,
     end: (row.folded.origin[t.end - 1] ?? 0) + 1
   }))
+  ROW_TOKENS.set(row, list)
+  return list
+}
 
 /** A phrase found in a row: its tag, the index of its first token and one past its last. */
 export interface PhraseHit<T> {

@@ -33,7 +33,13 @@ export const fold = (text: string): Folded => {
 }
 
 /** Folds a text (accent- and case-insensitive form). */
-export const folded = (text: string): string => fold(text).text
+export const folded = (text: string): string => {
+  // ASCII text folds to its lower case; `º` and `°` are not ASCII.
+  if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase()
+  let out = ""
+  for (let i = 0; i < text.length; i++) out += foldChar(text[i] ?? "")
+  return out
+}
 
 /** A token of a folded text, with its offsets in that folded text. */
 export interface Token {
@@ -82,6 +88,21 @@ export const ocrKey = (token: string): string => {
 export const wordLike = (token: string): boolean =>
   !/\d/.test(token) || (/\p{L}/u.test(token) && !/[2-46-9]/.test(token))
 
+const sameChar = (x: string | undefined, y: string | undefined): boolean =>
+  x !== undefined && y !== undefined && (OCR_SAME[x] ?? x) === (OCR_SAME[y] ?? y)
+
+/**
+ * A quick refusal: one edit leaves the first two or the last two characters of a word of five and more in place,
+ * so two words of under eight letters (one edit allowed) that differ at both ends are not one slip apart. Words with
+ * `rn` or `m` (one read for the other shifts the letters) are left to the full comparison.
+ */
+const farApart = (a: string, b: string): boolean => {
+  if (Math.min(a.length, b.length) >= 8 || /rn|m/.test(a) || /rn|m/.test(b)) return false
+  const head = sameChar(a[0], b[0]) && sameChar(a[1], b[1])
+  const tail = sameChar(a.at(-1), b.at(-1)) && sameChar(a.at(-2), b.at(-2))
+  return !head && !tail
+}
+
 /**
  * Whether two folded tokens are the same word, allowing OCR slips in longer words: from five letters, one edit
  * after the confusable characters are made one (`T0TAL`, `5ubtotal`, `Surnme`); a letter more or less from six, two
@@ -90,7 +111,7 @@ export const wordLike = (token: string): boolean =>
 export const sameToken = (a: string, b: string): boolean => {
   if (a === b) return true
   const shorter = Math.min(a.length, b.length)
-  if (shorter < 5 || Math.abs(a.length - b.length) > 3 || !wordLike(a) || !wordLike(b)) return false
+  if (shorter < 5 || Math.abs(a.length - b.length) > 3 || farApart(a, b) || !wordLike(a) || !wordLike(b)) return false
   const ka = ocrKey(a)
   const kb = ocrKey(b)
   if (Math.min(ka.length, kb.length) < 5) return false
@@ -102,22 +123,14 @@ export const sameToken = (a: string, b: string): boolean => {
 }
 
 /** The forms of a key with up to `depth` characters left out (and the key itself): keys within that many edits share one. */
-const deletions = (key: string, depth: number): ReadonlySet<string> => {
-  const out = new Set([key])
-  let level: ReadonlyArray<string> = [key]
-  for (let d = 0; d < depth; d++) {
-    const next: Array<string> = []
-    for (const k of level)
-      for (let i = 0; i < k.length; i++) {
-        const shorter = k.slice(0, i) + k.slice(i + 1)
-        if (!out.has(shorter)) {
-          out.add(shorter)
-          next.push(shorter)
-        }
-      }
-    level = next
-  }
-  return out
+const deletions = (key: string, depth: number): ReadonlyArray<string> => {
+  const out = [key]
+  for (let i = 0; i < key.length; i++)
+    if (i === 0 || key[i] !== key[i - 1]) out.push(key.slice(0, i) + key.slice(i + 1))
+  if (depth < 2) return out
+  const second = new Set(out)
+  for (const k of out.slice(1)) for (let i = 0; i < k.length; i++) second.add(k.slice(0, i) + k.slice(i + 1))
+  return [...second]
 }
 
 /** The edits `sameToken` tolerates for a word of this length: one from five letters, two from eight. */
@@ -130,13 +143,21 @@ const depthOf = (length: number): number => (length >= 8 ? 2 : 1)
  */
 export const nearWords = (words: Iterable<string>): ((token: string) => ReadonlyArray<string>) => {
   const index = new Map<string, Array<string>>()
+  // One edit leaves a key's first two or last two characters in place: a short token sharing neither with any word
+  // is near none (most tokens of a page), without generating its forms.
+  const ends = new Set<string>()
   for (const w of new Set(words))
-    if (w.length >= 5 && wordLike(w))
-      for (const d of deletions(ocrKey(w), depthOf(w.length))) index.set(d, [...(index.get(d) ?? []), w])
+    if (w.length >= 5 && wordLike(w)) {
+      const key = ocrKey(w)
+      ends.add(`^${key.slice(0, 2)}`).add(`${key.slice(-2)}$`)
+      for (const d of deletions(key, depthOf(w.length))) index.set(d, [...(index.get(d) ?? []), w])
+    }
   return (token) => {
     if (token.length < 5 || !wordLike(token)) return []
+    const key = ocrKey(token)
+    if (key.length < 8 && !ends.has(`^${key.slice(0, 2)}`) && !ends.has(`${key.slice(-2)}$`)) return []
     const out = new Set<string>()
-    for (const d of deletions(ocrKey(token), depthOf(token.length)))
+    for (const d of deletions(key, depthOf(token.length)))
       for (const w of index.get(d) ?? []) if (w !== token && sameToken(w, token)) out.add(w)
     return [...out]
   }

@@ -57,12 +57,12 @@ const below = (layout: Layout, hit: Hit): string => {
   return under === undefined ? "" : clean(under.text)
 }
 
-const numbers = (text: string): Array<Match> => {
+const numbers = (text: string): ReadonlyArray<Match> => {
   const pair = pointOfSaleNumbers(text)
   return pair.length > 0 ? pair : codes(text)
 }
 
-const typed = (concept: Concept, type: Target["type"]): ((text: string) => Array<Match>) | undefined => {
+const typed = (concept: Concept, type: Target["type"]): ((text: string) => ReadonlyArray<Match>) | undefined => {
   if (concept === "taxId") return taxIds
   if (concept === "date" || type === "date") return dates
   if (concept === "number") return numbers
@@ -123,7 +123,7 @@ const best = (list: ReadonlyArray<Candidate>): Candidate | undefined =>
   [...list].sort((a, b) => b.score - a.score || a.order - b.order)[0]
 
 /** The first match of a typed pattern anywhere in the document (reading order), by position alone. */
-const firstInDocument = (layout: Layout, finder: (text: string) => Array<Match>): Found | null => {
+const firstInDocument = (layout: Layout, finder: (text: string) => ReadonlyArray<Match>): Found | null => {
   for (const row of layout.rows) {
     const match = finder(row.text)[0]
     if (match !== undefined) return found(match.text, "position")
