@@ -220,6 +220,32 @@ export interface Hit {
   readonly exact: boolean
 }
 
+/** Labels indexed by first token, and the first tokens a row token may be read for. */
+interface LabelIndex {
+  readonly byFirst: ReadonlyMap<string, ReadonlyArray<number>>
+  readonly near: (token: string) => ReadonlyArray<string>
+}
+
+// A skill's fields ask for the same labels on every document: each set of labels is indexed once (a bounded cache
+// of compiled label sets, like the module's vocabularies; it holds no document).
+const INDEXES = new Map<string, LabelIndex>()
+const INDEXES_KEPT = 512
+
+const indexOf = (labels: ReadonlyArray<Label>): LabelIndex => {
+  const key = labels.map((l) => l.tokens.join(" ")).join("|")
+  const known = INDEXES.get(key)
+  if (known !== undefined) return known
+  const byFirst = new Map<string, Array<number>>()
+  labels.forEach((label, n) => {
+    const first = label.tokens[0] ?? ""
+    byFirst.set(first, [...(byFirst.get(first) ?? []), n])
+  })
+  const index = { byFirst, near: nearWords(byFirst.keys()) }
+  if (INDEXES.size >= INDEXES_KEPT) INDEXES.clear()
+  INDEXES.set(key, index)
+  return index
+}
+
 /**
  * Where the labels occur in the document, each within one cell. A one-word label must open its cell (`TOTAL`, not `SUB TOTAL`); a
  * lexicon label may follow one word (`Tax Invoice No`) but not a sentence (`GST included in total RM`).
@@ -227,12 +253,7 @@ export interface Hit {
 export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>): Array<Hit> => {
   // Labels by first token: a row token looks up the labels that may start at it (its own, and those whose long
   // first token it reads up to OCR slips) instead of trying every label at every token.
-  const byFirst = new Map<string, Array<number>>()
-  labels.forEach((label, n) => {
-    const first = label.tokens[0] ?? ""
-    byFirst.set(first, [...(byFirst.get(first) ?? []), n])
-  })
-  const near = nearWords(byFirst.keys())
+  const { byFirst, near } = indexOf(labels)
   const hits: Array<Hit> = []
   for (const row of layout.rows) {
     const rowTokens = foldedTokens(row)
