@@ -4,8 +4,11 @@
  * concepts, vocabularies in es, en, de, fr, it, pt and nl; values sit to the right of or below their label and are
  * narrowed by type (dates, amounts, tax ids, document numbers); list fields come from table rows under a header
  * row, or a receipt's lines. Dates are returned as printed: core's assembly reads their day/month order from the
- * document. Each literal comes with the rules' certainty of it, from the evidence that found it (a label word for
- * word, a weaker label, the layout, position alone; lowered by a competing candidate: `internal/local/evidence.ts`).
+ * document. Read through OCR, label words match within a slip (`T0TAL`, `Surnme`), and misread dates and amounts
+ * (`14.1O.2019`, `14-10`) are read back; the total is cross-checked by the document's own arithmetic (tendered −
+ * change, subtotal + taxes, rounding: `internal/local/arithmetic.ts`). Each literal comes with the rules' certainty
+ * of it, from the evidence that found it (figures that confirm it, a label word for word, a weaker label, the
+ * layout, position alone; lowered by a competing candidate: `internal/local/evidence.ts`).
  * Usage reports zero tokens and the model `local`.
  */
 import { type Document, type Extractor, Ports, type Skill } from "@legible/core"

@@ -5,7 +5,9 @@
  * saving, a tax, an amount tendered, change or a count (TOTAL VENTAJAS, Total IVA, Cash, Rückgeld, Total Qty).
  * On the first page that shows one, the largest amount of the best rank wins, except that a rounded amount a few
  * cents from it is what is actually paid (TOTAL 112.46 … ROUNDED TOTAL 112.45). A subtotal is never the total:
- * with no amount-due or total label the field stays empty.
+ * with no amount-due or total label the field stays empty. The choice is then cross-checked by the document's own
+ * arithmetic (`arithmetic.ts`): confirmed, it is surer; contradicted, the amount the figures agree on wins (OCR
+ * misread a digit) or a weak label abstains.
  */
 import {
   centsOf,
@@ -326,6 +328,8 @@ const checked = (
     figures,
     labelled.map((c) => cents(c.amount.value))
   )
+  // Figures that make no total (a tax printed alone) could not have confirmed the label: they say nothing.
+  if (made.size === 0) return undefined
   const sources = (value: number): ReadonlySet<Source> | undefined => made.get(cents(value))
   if (sources(chosen.amount.value) !== undefined) return found(chosen.amount.text, "confirmed")
   // Another labelled total of a rank as good (a lesser label the arithmetic happens to make is not the total).

@@ -189,6 +189,8 @@ describe("totals", () => {
 
   it("a weak label the figures do not confirm abstains; small amounts a digit apart are two prices", () => {
     assert.isNull(totalOf(lines(["Subtotal", "10,00"], ["IVA 21%", "2,10"], ["Totai", "15,00"])))
+    // A tax printed alone makes no total: it could not have confirmed the label, which keeps its amount.
+    assert.strictEqual(totalOf(lines(["IVA 21%", "2,10"], ["Totai", "15,00"])), "15,00")
     assert.strictEqual(totalOf(lines(["Subtotal", "10,00"], ["IVA 21%", "2,10"], ["Totai", "12,10"])), "12,10")
     // 5,00 = 30,47 − 25,47 is one digit from 5,30, but prices that small differ by a digit all the time.
     assert.strictEqual(
