@@ -36,17 +36,23 @@ const ROLE_OF = new Map<string, Role>()
 for (const [role, words] of [...ROLES].reverse()) for (const w of words) ROLE_OF.set(w, role)
 const nearRoleWords = nearWords(ROLE_OF.keys())
 
-/** The role of one word, exactly or up to an OCR slip, if any. */
-const wordRole = (word: string): Role | undefined => {
+/** The role of one word, exactly or (a word the reader doubted) up to an OCR slip, if any. */
+const wordRole = (word: string, slipped: boolean): Role | undefined => {
   const exact = ROLE_OF.get(word)
-  if (exact !== undefined) return exact
+  if (exact !== undefined || !slipped) return exact
   const near = nearRoleWords(word)
   return near.length === 0 ? undefined : ROLES.find(([role]) => near.some((w) => ROLE_OF.get(w) === role))?.[0]
 }
 
-/** The role a label's words give its amount, the first role in `ROLES` order its words have, if any. */
-export const roleOf = (label: ReadonlyArray<RowToken>): Role | undefined => {
-  const roles = [...label.map((t) => t.text), ...lettersJoined(label)].flatMap((w) => wordRole(w) ?? [])
+/**
+ * The role a label's words give its amount, the first role in `ROLES` order its words have, if any; a word is read
+ * through an OCR slip only where `doubted` says the reader doubted it (`Montant` printed is not `contant` misread).
+ */
+export const roleOf = (label: ReadonlyArray<RowToken>, doubted: (t: RowToken) => boolean): Role | undefined => {
+  const roles = [
+    ...label.flatMap((t) => wordRole(t.text, doubted(t)) ?? []),
+    ...lettersJoined(label).flatMap((w) => wordRole(w, false) ?? [])
+  ]
   return ROLES.find(([role]) => roles.includes(role))?.[0]
 }
 

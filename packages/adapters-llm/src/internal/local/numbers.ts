@@ -10,7 +10,7 @@ import { type Evidence, type Found, found } from "./evidence.js"
 import { findLabels, type Label, labelsOf, type Target } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { codes, type Match, pointOfSaleNumbers } from "./patterns.js"
-import { type RowToken, rowTokens } from "./phrases.js"
+import { doubted, type RowToken, rowTokens } from "./phrases.js"
 import { folded, phraseTokens, tokens, wordMatcher } from "./text.js"
 import { DATE_LABELS, DOCUMENT_NOUNS, NUMBER_COMPOUNDS, NUMBER_WORDS, OTHER_NUMBER_WORDS } from "./vocabulary.js"
 
@@ -93,12 +93,6 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
 
 /** The strength of a bare number word as a label (`Nº:` alone in its cell). */
 const BARE = 0.5
-
-/** Whether the reader doubted the word a token is in (confidence under 1; text layers read 1). */
-const doubted = (row: Row, token: RowToken): boolean => {
-  const index = row.starts.findLastIndex((start) => start <= token.start)
-  return (row.words[index]?.confidence ?? 1) < 1
-}
 
 /** The strength of a label whose document noun was read with an OCR slip (`Facturnr.`). */
 const SLIPPED = 0.8

@@ -38,6 +38,12 @@ export const rowTokens = (row: Row): ReadonlyArray<RowToken> => {
   return list
 }
 
+/** Whether the reader doubted the word a token of a row is in (confidence under 1; text layers read 1). */
+export const doubted = (row: Row, token: RowToken): boolean => {
+  const index = row.starts.findLastIndex((start) => start <= token.start)
+  return (row.words[index]?.confidence ?? 1) < 1
+}
+
 /** A phrase found in a row: its tag, the index of its first token and one past its last. */
 export interface PhraseHit<T> {
   readonly tag: T

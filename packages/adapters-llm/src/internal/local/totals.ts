@@ -23,8 +23,8 @@ import { type Evidence, type Found, found, weaker } from "./evidence.js"
 import { findLabels, type Label, type Target } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { type Amount, amounts } from "./patterns.js"
-import { findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
-import { phraseTokens } from "./text.js"
+import { doubted, findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
+import { phraseTokens, wordMatcher } from "./text.js"
 import {
   EXCLUDING_WORDS,
   INCLUDING_WORDS,
@@ -43,6 +43,21 @@ const RANKS: ReadonlyArray<Rank> = ["alias", "due", "total"]
 const LABELS = vocabulary(TOTAL_LABELS)
 const TAX = new Set(TAX_WORDS)
 const NOT_TOTAL = new Set(NOT_TOTAL_WORDS)
+// `Efectlvo`, `Ruckqeld`: a saving, tender or change word OCR misread still says the amount is not the total — where
+// the reader doubted the word (a text layer's `Montant` is not the Dutch `contant` misread).
+const nearNotTotal = wordMatcher(NOT_TOTAL_WORDS)
+
+// A word of the total labels is read as itself, never as a slip of another (`montant`, not `contant`).
+const LABEL_WORDS = new Set(LABELS.phrases.flatMap((p) => p.tokens))
+
+/** Whether a token could be a word OCR misread: one the reader doubted, and no word of the total labels. */
+const misreadable = (row: Row, t: RowToken): boolean => !LABEL_WORDS.has(t.text) && doubted(row, t)
+
+/** Whether a row's token is a not-total word, as printed or (in a word the reader doubted) misread. */
+const notTotalIn =
+  (row: Row) =>
+  (t: RowToken): boolean =>
+    NOT_TOTAL.has(t.text) || (misreadable(row, t) && nearNotTotal(t.text))
 const INCLUDING = new Set(INCLUDING_WORDS)
 const EXCLUDING = new Set(EXCLUDING_WORDS)
 
@@ -104,7 +119,11 @@ const evidenceOf = (rank: Rank, exact: boolean, whole: boolean): Evidence => {
  * subtotal when the total excludes it. `cellOf` tells which cell a token is in: the label may follow a few
  * tokens of its own cell only.
  */
-const rankOf = (segment: ReadonlyArray<RowToken>, cellOf: (t: RowToken) => unknown): Ranked | undefined => {
+const rankOf = (
+  segment: ReadonlyArray<RowToken>,
+  cellOf: (t: RowToken) => unknown,
+  notTotal: (t: RowToken) => boolean
+): Ranked | undefined => {
   const hit = findPhrases(segment, LABELS).at(-1)
   const head = segment[hit?.from ?? 0]
   if (hit === undefined || head === undefined || segment.length - hit.to > MAX_BETWEEN) return undefined
@@ -113,8 +132,9 @@ const rankOf = (segment: ReadonlyArray<RowToken>, cellOf: (t: RowToken) => unkno
   const label = segment.slice(hit.from - before.length)
   let rank: TotalRank = hit.tag
   for (let i = 0; i < label.length; i++) {
-    const word = label[i]?.text ?? ""
-    if (NOT_TOTAL.has(word)) return undefined
+    const token = label[i]
+    const word = token?.text ?? ""
+    if (token !== undefined && notTotal(token)) return undefined
     if (!TAX.has(word)) continue
     const previous = label.slice(Math.max(0, i - 2), i).map((t) => t.text)
     if (previous.some((w) => EXCLUDING.has(w))) rank = "subtotal"
@@ -136,7 +156,7 @@ const rowCandidates = (layout: Layout, row: Row, amountsOf: AmountsOf): Array<Ca
   for (const amount of found) {
     const segment = list.filter((t) => t.start >= from && t.end <= amount.start)
     from = amount.end
-    const ranked = rankOf(segment, cellOf)
+    const ranked = rankOf(segment, cellOf, notTotalIn(row))
     // An amount read back from an OCR misread is one level less sure than one read as printed.
     if (ranked !== undefined)
       out.push({ ...candidateOf(ranked, amount.misread), amount, row, order: row.order * 10_000 + amount.start })
@@ -154,7 +174,8 @@ const rowCandidates = (layout: Layout, row: Row, amountsOf: AmountsOf): Array<Ca
       return
     const ranked = rankOf(
       list.filter((t) => inside(t, start, end)),
-      cellOf
+      cellOf,
+      notTotalIn(row)
     )
     const under = ranked === undefined ? undefined : cellBelow(layout, row, start)
     const amount = under === undefined ? undefined : amountIn(under.text)
@@ -198,11 +219,11 @@ const aliasCandidates = (layout: Layout, target: Target): Array<Candidate> => {
     // The label's words: its cell up to the amount (`TOTAL VENTAJAS EN ESTA COMPRA:`, `Total IVA`).
     const until = right === undefined ? Number.POSITIVE_INFINITY : hit.end + right.start
     const label = rowTokens(hit.row).filter((t) => cellAt(hit.row, t.start) === cell && t.end <= until)
-    if (label.some((t) => NOT_TOTAL.has(t.text))) return []
+    if (label.some(notTotalIn(hit.row))) return []
     const ranked: Ranked | undefined =
       knownRank(hit.label.tokens) === undefined
         ? { rank: "due", exact: hit.exact, whole: true }
-        : rankOf(label, () => cell)
+        : rankOf(label, () => cell, notTotalIn(hit.row))
     const under = cellBelow(layout, hit.row, hit.start)
     const amount = right ?? (under === undefined ? undefined : amountIn(under.text))
     if (amount === undefined || ranked === undefined) return []
@@ -235,12 +256,12 @@ const figuresOf = (layout: Layout, amountsOf: AmountsOf): Array<Figure> => {
         (t) => t.start >= from && t.end <= amount.start && !CURRENCY_CODES.has(t.text) && !/^\d+$/.test(t.text)
       )
       from = amount.end
-      const ranked = segment.length === 0 ? undefined : rankOf(segment, cellOf)
+      const ranked = segment.length === 0 ? undefined : rankOf(segment, cellOf, notTotalIn(row))
       const role =
         segment.length === 0
           ? previous?.role
           : ranked === undefined
-            ? roleOf(segment)
+            ? roleOf(segment, (t) => misreadable(row, t))
             : ranked.rank === "subtotal"
               ? "subtotal"
               : undefined

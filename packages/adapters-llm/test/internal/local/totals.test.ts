@@ -17,6 +17,16 @@ const lines = (...pairs: ReadonlyArray<readonly [string, string]>): ReadonlyArra
 const totalOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>, target: Target = TOTAL) =>
   total(layout(document([page(1, rows)])), target)?.text ?? null
 
+/** The total of rows read by OCR: every word read with some doubt. */
+const ocrTotalOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>) => {
+  const read = page(1, rows)
+  const doubted = {
+    ...read,
+    lines: read.lines.map((l) => ({ words: l.words.map((w) => ({ ...w, confidence: 0.9 })) }))
+  }
+  return total(layout(document([doubted])), TOTAL)?.text ?? null
+}
+
 describe("totals", () => {
   it("Carrefour: TOTAL A PAGAR over the savings total, the subtotal and discounts", () => {
     const rows = lines(
@@ -55,6 +65,15 @@ describe("totals", () => {
   it("c/IVA and s/IVA: a total with the tax, and a net amount", () => {
     assert.strictEqual(totalOf(lines(["Total s/IVA: $", "1000,00"], ["Total c/IVA: $", "1210,00"])), "1210,00")
     assert.strictEqual(totalOf(lines(["Total c/IVA: $", "1210,00"], ["Total s/IVA: $", "1300,00"])), "1210,00")
+  })
+
+  it("a saving, tender or change word OCR misread keeps its amount from the total; a word printed is itself", () => {
+    assert.strictEqual(ocrTotalOf(lines(["TOTAL", "12,40"], ["TOTAL EFECTlVO", "20,00"], ["CAMBlO", "7,60"])), "12,40")
+    assert.strictEqual(ocrTotalOf(lines(["Summe", "7,16"], ["Gesamt Ruckqeld", "12,84"])), "7,16")
+    // `Montant TTC` is the total, not the Dutch `contant` (cash) misread: a word of the total labels is itself.
+    const french = lines(["Total HT", "876,44"], ["TVA 20 %", "175,29"], ["Montant TTC", "1.051,73"])
+    assert.strictEqual(totalOf(french), "1.051,73")
+    assert.strictEqual(ocrTotalOf(french), "1.051,73")
   })
 
   it("German receipts: zu zahlen and Summe, not Bar or Rückgeld", () => {
