@@ -142,9 +142,9 @@ export const decimalMark = (printed: ReadonlyArray<Amount>): "." | "," | undefin
   return undefined
 }
 
-// An integer part, a mark OCR reads for a decimal point (`-`, `·`, `:`, `'`, or the document's own) and two decimals
-// that may hold letters read for digits (`O`, `o`, `l`, `I`, `S`).
-const MISREAD = /(?<![\p{L}\d.,/-])(\d{1,6}) ?([-·:',.]) ?([\dOolIS]{2})(?![\p{L}\d]|[-/.,:]\d)/gu
+// An integer part, a mark OCR reads for a decimal point (`-`, `·`, `'`, or the document's own; not `:`, which
+// makes a time) and two decimals that may hold letters read for digits (`O`, `o`, `l`, `I`, `S`).
+const MISREAD = /(?<![\p{L}\d.,/-])(\d{1,6}) ?([-·',.]) ?([\dOolIS]{2})(?![\p{L}\d]|[-/.,:]\d)/gu
 const DIGIT_FOR: Readonly<Record<string, string>> = { O: "0", o: "0", l: "1", I: "1", S: "5" }
 
 /**
