@@ -142,9 +142,10 @@ export const decimalMark = (printed: ReadonlyArray<Amount>): "." | "," | undefin
   return undefined
 }
 
-// An integer part, a mark OCR reads for a decimal point (`-`, `·`, `'`, or the document's own; not `:`, which
-// makes a time) and two decimals that may hold letters read for digits (`O`, `o`, `l`, `I`, `S`).
-const MISREAD = /(?<![\p{L}\d.,/-])(\d{1,6}) ?([-·',.]) ?([\dOolIS]{2})(?![\p{L}\d]|[-/.,:]\d)/gu
+// An integer part (a figure first; then `O` may stand for a zero: `5O.OO`), a mark OCR reads for a decimal point
+// (`-`, `·`, `'`, or the document's own; not `:`, which makes a time) and two decimals that may hold letters read for
+// digits (`O`, `o`, `l`, `I`, `S`).
+const MISREAD = /(?<![\p{L}\d.,/-])(\d[\dOo]{0,5}) ?([-·',.]) ?([\dOolIS]{2})(?![\p{L}\d]|[-/.,:]\d)/gu
 const DIGIT_FOR: Readonly<Record<string, string>> = { O: "0", o: "0", l: "1", I: "1", S: "5" }
 
 /**
@@ -155,16 +156,16 @@ export const misreadAmounts = (text: string, mark: "." | ","): Array<Amount> => 
   const out: Array<Amount> = []
   for (const m of text.matchAll(MISREAD)) {
     const [whole, integer = "", separator = "", decimals = ""] = m
-    const letters = /\D/.test(decimals)
+    const letters = /\D/.test(decimals + integer)
     if (!letters && separator === mark) continue
     if (!letters && /[.,]/.test(separator)) continue
-    const digits = [...decimals].map((c) => DIGIT_FOR[c] ?? c).join("")
+    const [units, cents] = [integer, decimals].map((part) => [...part].map((c) => DIGIT_FOR[c] ?? c).join(""))
     const start = m.index ?? 0
     out.push({
-      text: `${integer}${mark}${digits}`,
+      text: `${units}${mark}${cents}`,
       start,
       end: start + whole.length,
-      value: Number(`${integer}.${digits}`),
+      value: Number(`${units}.${cents}`),
       decimals: true
     })
   }

@@ -89,10 +89,15 @@ const amountsOfRows = (layout: Layout): AmountsOf => {
     if (mark === undefined) return (printed[i] ?? []).map((a) => ({ ...a, misread: false }))
     // Where every amount has two decimals, one with a single decimal lost a digit to the reader (`112.4&`).
     const read = (printed[i] ?? []).filter((a) => !/[.,]\d$/.test(a.text)).map((a) => ({ ...a, misread: false }))
+    // A misread amount stands where no amount was read, or over a figure read as part of it (`5` of `5O.OO`).
+    const overlaps = (m: Amount, a: Amount) => m.start < a.end && m.end > a.start
+    const inside = (m: Amount, a: Amount) => a.start >= m.start && a.end <= m.end && !a.decimals
     const misread = misreadAmounts(row.text, mark)
-      .filter((m) => !read.some((a) => m.start < a.end && m.end > a.start))
+      .filter((m) => read.every((a) => !overlaps(m, a) || inside(m, a)))
       .map((a) => ({ ...a, misread: true }))
-    return misread.length === 0 ? read : [...read, ...misread].sort((a, b) => a.start - b.start)
+    if (misread.length === 0) return read
+    const kept = read.filter((a) => !misread.some((m) => overlaps(m, a)))
+    return [...kept, ...misread].sort((a, b) => a.start - b.start)
   })
   return (row) => all[row.order] ?? []
 }

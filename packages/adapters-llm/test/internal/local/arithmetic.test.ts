@@ -60,6 +60,10 @@ describe("the document's arithmetic", () => {
       misreadAmounts("Summe 7·16", ",").map((a) => a.text),
       ["7,16"]
     )
+    assert.deepStrictEqual(
+      misreadAmounts("TOTAL RM 5O.OO  1O,5O", ".").map((a) => a.text),
+      ["50.00", "10.50"]
+    )
     // Dates, times, phone numbers and amounts read right are not misreads.
     assert.deepStrictEqual(misreadAmounts("TOTAL 14.10  12:30", "."), [])
     assert.deepStrictEqual(misreadAmounts("29-12-2017 TEL 07-386 7524 14.10 1,234.56", "."), [])

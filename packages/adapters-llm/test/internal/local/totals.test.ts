@@ -166,6 +166,8 @@ describe("totals", () => {
     const found = total(layout(document([page(1, rows)])), TOTAL)
     assert.strictEqual(found?.text, "14.10")
     assert.strictEqual(found?.certainty, LEVELS.confirmed)
+    const letters = lines(["Subtotal", "47.17"], ["GST 6%", "2.83"], ["TOTAL", "RM 5O.OO"], ["CASH", "100.00"])
+    assert.strictEqual(totalOf(letters), "50.00")
     // Where the document's amounts do not show a decimal mark with two decimals, `14-10` is not read as money.
     assert.isNull(totalOf(lines(["TOTAL", "14-10"], ["CASH", "20"])))
   })
