@@ -9,10 +9,10 @@
  */
 import { type Evidence, type Found, found } from "./evidence.js"
 import { nameWords, type Target } from "./labels.js"
-import { cellAt, type Layout, overlap, type Row } from "./layout.js"
+import { cellAt, cellStart, type Layout, overlap, type Row } from "./layout.js"
 import { dates, type Match } from "./patterns.js"
-import { type RowToken, rowTokens } from "./phrases.js"
-import { folded, tokens } from "./text.js"
+import { doubted, type RowToken, rowTokens } from "./phrases.js"
+import { folded, nearWords, tokens } from "./text.js"
 import { DATE_LABELS, type DateKind } from "./vocabulary.js"
 
 const KINDS: ReadonlyArray<readonly [DateKind, ReadonlySet<string>]> = DATE_LABELS.map(([k, words]) => [
@@ -36,25 +36,43 @@ interface Dated {
   readonly label: "before" | "above" | "none"
 }
 
-const kindOf = (words: ReadonlyArray<string>): DateKind | "none" => {
-  for (const [kind, set] of KINDS) if (words.some((w) => set.has(w))) return kind
+const LABEL_WORDS = new Set(DATE_LABELS.flatMap(([, words]) => words))
+const nearLabelWords = nearWords(LABEL_WORDS)
+
+/** A label word as printed, or as a word the reader doubted may be read for (`Vencirniento`, `Daturn`). */
+interface Word {
+  readonly text: string
+  readonly doubted: boolean
+}
+
+const printed = (text: string): Word => ({ text, doubted: false })
+
+/**
+ * The kind of date its label words say, the first kind in `DATE_LABELS` order one of them has; a word the reader
+ * doubted is also read as the label word it is an OCR slip of (one that is no label word itself).
+ */
+const kindOf = (words: ReadonlyArray<Word>): DateKind | "none" => {
+  const read = words.flatMap((w) =>
+    LABEL_WORDS.has(w.text) || !w.doubted ? [w.text] : [w.text, ...nearLabelWords(w.text)]
+  )
+  for (const [kind, set] of KINDS) if (read.some((w) => set.has(w))) return kind
   return "none"
 }
 
 /** The label words nearest before a date on its row: back to the previous figure, at most a few words. */
-const wordsBefore = (list: ReadonlyArray<RowToken>, start: number): ReadonlyArray<string> => {
+const wordsBefore = (row: Row, list: ReadonlyArray<RowToken>, start: number): ReadonlyArray<Word> => {
   const before = list.filter((t) => t.end <= start)
-  const out: Array<string> = []
+  const out: Array<Word> = []
   for (let i = before.length - 1; i >= 0 && out.length < LABEL_REACH; i--) {
-    const word = before[i]?.text ?? ""
-    if (/\d/.test(word)) break
-    out.unshift(word)
+    const token = before[i]
+    if (token === undefined || /\d/.test(token.text)) break
+    out.unshift({ text: token.text, doubted: doubted(row, token) })
   }
   return out
 }
 
 /** The words of the cell right above a date (a column header), on one of the two rows above on its page. */
-const wordsAbove = (layout: Layout, row: Row, start: number): ReadonlyArray<string> => {
+const wordsAbove = (layout: Layout, row: Row, start: number): ReadonlyArray<Word> => {
   const cell = cellAt(row, start)
   if (cell === undefined) return []
   const height = row.y1 - row.y0
@@ -62,7 +80,11 @@ const wordsAbove = (layout: Layout, row: Row, start: number): ReadonlyArray<stri
     const above = layout.rows[order]
     if (above === undefined || above.page !== row.page || row.y0 - above.y1 > 2 * height) break
     const over = above.cells.find((c) => overlap(c, cell) > 0.3)
-    if (over !== undefined) return tokens(folded(over.text)).map((t) => t.text)
+    if (over === undefined) continue
+    const start = cellStart(above, over)
+    return rowTokens(above)
+      .filter((t) => t.start >= start && t.end <= start + over.text.length)
+      .map((t) => ({ text: t.text, doubted: doubted(above, t) }))
   }
   return []
 }
@@ -72,7 +94,7 @@ const classify = (layout: Layout, row: Row, list: ReadonlyArray<RowToken>, match
   const after = row.text.slice(match.end)
   if (RANGE_BEFORE.test(folded(before)) || RANGE_AFTER.test(folded(after)))
     return { match, row, kind: "period", label: "before" }
-  const near = wordsBefore(list, match.start)
+  const near = wordsBefore(row, list, match.start)
   const kind = kindOf(near)
   if (kind !== "none" || near.length > 0) return { match, row, kind, label: kind === "none" ? "none" : "before" }
   const above = kindOf(wordsAbove(layout, row, match.start))
@@ -89,7 +111,7 @@ const evidenceOf = (d: Dated): Evidence =>
 
 /** The kind of date a field asks for, from its own name and aliases (and its description when they say nothing). */
 const wantedKind = (target: Target): DateKind => {
-  const words = (texts: ReadonlyArray<string>) => texts.flatMap((t) => tokens(folded(t)).map((k) => k.text))
+  const words = (texts: ReadonlyArray<string>) => texts.flatMap((t) => tokens(folded(t)).map((k) => printed(k.text)))
   const own = kindOf(words([nameWords(target.name), ...target.aliases]))
   const kind = own !== "none" ? own : kindOf(words([target.description]))
   return kind === "none" || kind === "other" ? "issue" : kind

@@ -85,4 +85,13 @@ describe("dates", () => {
     ]
     assert.strictEqual(dateOf(rows), "2018-03-28")
   })
+
+  it("a due-date label OCR misread (Vencirniento) still names a due date; a printed word is itself", () => {
+    const rows = [row("Vencirniento: 02/04/23"), row("Zaragoza, 16/02/23")]
+    const read = page(1, rows)
+    const ocr = { ...read, lines: read.lines.map((l) => ({ words: l.words.map((w) => ({ ...w, confidence: 0.9 })) })) }
+    assert.strictEqual(date(layout(document([ocr])), FECHA)?.text, "16/02/23")
+    // In a text layer an unknown word is what it prints: the first date, unlabelled, is taken.
+    assert.strictEqual(dateOf(rows), "02/04/23")
+  })
 })
