@@ -9,6 +9,8 @@
  * arithmetic (`arithmetic.ts`): confirmed, it is surer; contradicted, the amount the figures agree on wins (OCR
  * misread a digit) or a weak label abstains.
  */
+
+import type { Skill } from "@legible/core"
 import {
   centsOf,
   decimalMark,
@@ -22,8 +24,9 @@ import {
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
 import { findLabels, type Label, type Target } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
-import { type Amount, amounts } from "./patterns.js"
+import { type Amount, amounts, amountValue } from "./patterns.js"
 import { doubted, findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
+import { listValue } from "./tables.js"
 import { phraseTokens, wordMatcher } from "./text.js"
 import {
   EXCLUDING_WORDS,
@@ -291,6 +294,35 @@ const figuresOf = (layout: Layout, amountsOf: AmountsOf): Array<Figure> => {
 // Currency codes and a rate's digits between a figure's label and its amount (`Sales Tax 21 %: RM 3,255.34`).
 const CURRENCY_CODES = new Set(["rm", "myr", "eur", "usd", "gbp", "chf", "ars", "mxn", "brl", "pln", "zl", "kr"])
 
+// The lines of a document as a list field of descriptions and amounts gives them (`tables.ts`).
+const LINES: Skill.SkillField = {
+  name: "lines",
+  order: 0,
+  type: "object",
+  isList: true,
+  description: "",
+  aliases: [],
+  fields: [
+    { name: "description", order: 0, type: "string", isList: false, description: "", aliases: [] },
+    { name: "amount", order: 1, type: "float", isList: false, description: "", aliases: [] }
+  ]
+}
+
+/**
+ * Whether the document's lines (two or more) add up to an amount, alone or with the taxes printed. They only
+ * confirm the chosen total: a list read from a page's columns may hold counts or codes, so it never picks one
+ * (a first try that let it cost nine totals of the first halves).
+ */
+const linesMake = (layout: Layout, figures: ReadonlyArray<Figure>, target: number): boolean => {
+  const values = listValue(layout, LINES).items.map((item) =>
+    typeof item === "string" || typeof item.amount !== "string" ? undefined : amountValue(item.amount)
+  )
+  if (values.length < 2 || values.some((v) => v === undefined)) return false
+  const sum = values.reduce((total: number, v) => total + cents(v ?? 0), 0)
+  const taxes = figures.filter((f) => f.role === "tax").reduce((total, f) => total + f.cents, 0)
+  return sum === target || (taxes > 0 && sum + taxes === target)
+}
+
 /** An amount in cents written as another literal of the document writes its amounts (mark, grouping). */
 const writtenLike = (value: number, like: string): string => {
   const mark = /[.,](?=\d{2}$)/.exec(like)?.[0] ?? "."
@@ -349,15 +381,18 @@ const checked = (
 ): Found | "abstain" | undefined => {
   const labelled = all.filter((c) => c.rank !== "subtotal" && c.row.page === page)
   const figures = figuresOf(layout, amountsOf).filter((f) => f.page === page)
-  if (figures.length === 0) return undefined
-  const made = totalsMade(
-    figures,
-    labelled.map((c) => cents(c.amount.value))
-  )
+  const made =
+    figures.length === 0
+      ? new Map<number, ReadonlySet<Source>>()
+      : totalsMade(
+          figures,
+          labelled.map((c) => cents(c.amount.value))
+        )
+  const sources = (value: number): ReadonlySet<Source> | undefined => made.get(cents(value))
+  if (sources(chosen.amount.value) !== undefined || linesMake(layout, figures, cents(chosen.amount.value)))
+    return found(chosen.amount.text, "confirmed")
   // Figures that make no total (a tax printed alone) could not have confirmed the label: they say nothing.
   if (made.size === 0) return undefined
-  const sources = (value: number): ReadonlySet<Source> | undefined => made.get(cents(value))
-  if (sources(chosen.amount.value) !== undefined) return found(chosen.amount.text, "confirmed")
   // Another labelled total of a rank as good (a lesser label the arithmetic happens to make is not the total).
   const other = [...labelled]
     .filter((c) => RANKS.indexOf(c.rank) <= RANKS.indexOf(chosen.rank) && sources(c.amount.value) !== undefined)

@@ -183,6 +183,17 @@ describe("totals", () => {
     assert.isAbove(paid?.certainty ?? 0, alone?.certainty ?? 1)
   })
 
+  it("a receipt's lines adding up to the total confirm it; they never pick another", () => {
+    const receipt = lines(["PAN DE MOLDE", "1,20"], ["LECHE ENTERA", "0,95"], ["HUEVOS L", "2,10"], ["TOTAL", "4,25"])
+    const found = total(layout(document([page(1, receipt)])), TOTAL)
+    assert.strictEqual(found?.text, "4,25")
+    assert.strictEqual(found?.certainty, LEVELS.confirmed)
+    const misread = lines(["PAN DE MOLDE", "1,20"], ["LECHE ENTERA", "0,95"], ["HUEVOS L", "2,10"], ["TOTAL", "4,26"])
+    const kept = total(layout(document([page(1, misread)])), TOTAL)
+    assert.strictEqual(kept?.text, "4,26")
+    assert.isBelow(kept?.certainty ?? 1, LEVELS.confirmed)
+  })
+
   it("a German receipt: net − Nachlass + Rundungsdifferenz makes the rounded Summe", () => {
     const rows = lines(
       ["Summe netto", "133,11"],
