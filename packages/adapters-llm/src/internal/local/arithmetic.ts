@@ -3,8 +3,8 @@
  * tendered and change, subtotal, taxes, discounts, a rounding adjustment) and the totals they make — tendered −
  * change (or a payment with no change), subtotal + taxes − discounts (+ rounding), an exact total + its rounding.
  * A labelled total one of these makes is confirmed; one none makes, where they agree on another amount, was
- * misread. (The sum of the lines only confirms: `totals.ts`.) Also amounts OCR misread in their punctuation (`14-10`, `14,1O`), read only where the document's other
- * amounts show its decimal mark with two decimals.
+ * misread (the sum of the lines only confirms: `totals.ts`). Also amounts OCR misread in their punctuation
+ * (`14-10`, `14,1O`), read only where the document's other amounts show its decimal mark with two decimals.
  */
 import type { Amount } from "./patterns.js"
 import type { RowToken } from "./phrases.js"
