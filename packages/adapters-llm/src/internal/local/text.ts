@@ -35,7 +35,7 @@ export const fold = (text: string): Folded => {
 /** Folds a text (accent- and case-insensitive form). */
 export const folded = (text: string): string => {
   // ASCII text folds to its lower case; `º` and `°` are not ASCII.
-  if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase()
+  if (!/[^\p{ASCII}]/u.test(text)) return text.toLowerCase()
   let out = ""
   for (let i = 0; i < text.length; i++) out += foldChar(text[i] ?? "")
   return out
