@@ -21,8 +21,11 @@ export interface Figure {
   readonly page: number
 }
 
-/** Which of the document's relations makes an amount. */
-export type Source = "payment" | "sum" | "rounding"
+/**
+ * Which of the document's relations makes an amount: tendered − change (`payment`), an amount tendered with no
+ * change (`tendered`: one printed figure), subtotal + taxes (`sum`), an exact total + its rounding (`rounding`).
+ */
+export type Source = "payment" | "tendered" | "sum" | "rounding"
 
 // Checked in this order: change before tender (`CHANGE DUE`, `Cambio efectivo`).
 const ROLES: ReadonlyArray<readonly [Role, ReadonlyArray<string>]> = [
@@ -91,7 +94,7 @@ export const totalsMade = (
   const tendered = of("tendered")
   const change = of("change").filter((c) => c > 0)
   for (const t of tendered) {
-    if (change.length === 0) add(t, "payment")
+    if (change.length === 0) add(t, "tendered")
     for (const c of change) if (c < t) add(t - c, "payment")
   }
   // A rounding adjustment printed is part of the total: the sum without it is the exact amount, not the one due.

@@ -219,6 +219,15 @@ describe("totals", () => {
     assert.strictEqual(totalOf(rows), "130.00")
   })
 
+  it("one figure tendered a digit from the total does not overrule its label: either may be misread", () => {
+    assert.strictEqual(
+      totalOf(lines(["TOTAL", "25.40"], ["CASH", "25.00"], ["CHANGE", "0.00"], ["GST", "1.44"])),
+      "25.40"
+    )
+    // Tendered − change (two figures) a digit from it does: 30.00 − 4.65 = 25.35 against a misread 25.36.
+    assert.strictEqual(totalOf(lines(["TOTAL", "25.36"], ["CASH", "30.00"], ["CHANGE", "4.65"])), "25.35")
+  })
+
   it("a weak label the figures do not confirm abstains; small amounts a digit apart are two prices", () => {
     assert.isNull(totalOf(lines(["Subtotal", "10,00"], ["IVA 21%", "2,10"], ["Totai", "15,00"])))
     // A tax printed alone makes no total: it could not have confirmed the label, which keeps its amount.
