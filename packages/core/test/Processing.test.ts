@@ -264,7 +264,7 @@ describe("Processing", () => {
         const facts = {
           issuerTaxId: "30-71556647-4",
           buyerTaxId: null,
-          documentNumber: "00003-00001475",
+          documentNumber: "0003-00001475",
           issueDate: "2023-02-11",
           total: 44000,
           currency: "ARS",
@@ -299,7 +299,7 @@ describe("Processing", () => {
           facts: {
             issuer_tax_id: "30-71556647-4",
             buyer_tax_id: null,
-            document_number: "00003-00001475",
+            document_number: "0003-00001475",
             issue_date: "2023-02-11",
             total: 44000,
             currency: "ARS",
