@@ -284,6 +284,8 @@ export const pageImage = (
 export interface Graphics {
   readonly drawn: boolean
   readonly oversized: boolean
+  /** The share of the page its largest image (within the cap) covers, and that image's native DPI. */
+  readonly largest: { readonly coverage: number; readonly dpi: number } | undefined
 }
 
 /**
@@ -294,9 +296,18 @@ export const graphicsOf = (page: mupdf.Page, limits: Limits): Effect.Effect<Grap
   attempt(() => {
     let drawn = false
     let oversized = false
-    const image = (picture: mupdf.Image) => {
+    let largest: Graphics["largest"]
+    const [x0, y0, x1, y1] = page.getBounds()
+    const area = Math.max((x1 - x0) * (y1 - y0), 1e-6)
+    // The unit square the image fills, mapped by `ctm`: its area on the page, and pixels per point along its width.
+    const image = (picture: mupdf.Image, [a, b, c, d]: mupdf.Matrix) => {
       drawn = true
       if (!withinCap(picture, limits)) oversized = true
+      else {
+        const coverage = Math.abs(a * d - b * c) / area
+        const dpi = (72 * picture.getWidth()) / Math.max(Math.hypot(a, b), 1e-6)
+        if (largest === undefined || coverage > largest.coverage) largest = { coverage, dpi }
+      }
       picture.destroy()
     }
     const device = new mupdf.Device({
@@ -313,8 +324,8 @@ export const graphicsOf = (page: mupdf.Page, limits: Limits): Effect.Effect<Grap
         drawn = true
         shade.destroy()
       },
-      fillImage: image,
-      fillImageMask: image
+      fillImage: (picture, ctm) => image(picture, ctm),
+      fillImageMask: (picture, ctm) => image(picture, ctm)
     })
     try {
       page.run(device, mupdf.Matrix.identity)
@@ -322,7 +333,7 @@ export const graphicsOf = (page: mupdf.Page, limits: Limits): Effect.Effect<Grap
     } finally {
       device.destroy()
     }
-    return { drawn, oversized }
+    return { drawn, oversized, largest }
   }, "the page cannot be run")
 
 /** A greyscale render: one byte a pixel, `scale` points a pixel. */
