@@ -38,15 +38,7 @@ import { type Attachment, contentsOf, documentAttachments, pageAttachments, stre
 import type { FrameSize } from "./mupdf/imageHeader.js"
 import type { Limits } from "./mupdf/limits.js"
 import { type OpenedDocument, openDocument, withPage } from "./mupdf/open.js"
-import {
-  defaultRenderOptions,
-  type EncodedImage,
-  type Graphics,
-  graphicsOf,
-  pageImage,
-  renderForOcr,
-  renderGrey
-} from "./mupdf/render.js"
+import { codesDpi, type EncodedImage, graphicsOf, pageImage, renderForOcr, renderGrey } from "./mupdf/render.js"
 import { textLayer } from "./mupdf/textLayer.js"
 import { type InferenceSession, makeEngine, type OcrEngine, OcrError } from "./ocr/engine.js"
 import { recognizePage } from "./ocr/pipeline.js"
@@ -165,18 +157,6 @@ const readPage = (page: mupdf.Page, opened: OpenedDocument, number: number) =>
       findings: yield* textPageCodes(page, number)
     } satisfies PageRead
   })
-
-/** Text-layer pages are rendered for codes at this resolution: ≥ 2 cm codes read at 150 DPI (bench/codes.run.ts). */
-export const TEXT_PAGE_CODES_DPI = 150
-
-/**
- * A scan with a text layer (a phone or scanner app's OCR) is read for codes as OCR would read it: at its image's
- * own resolution, 150–300 DPI. A phone photo's blurred QR needs those pixels (`factura1475`: 200 DPI, not 150).
- */
-export const codesDpi = (graphics: Graphics): number =>
-  graphics.largest !== undefined && graphics.largest.coverage >= defaultRenderOptions.scanCoverage
-    ? Math.min(Math.max(graphics.largest.dpi, defaultRenderOptions.minScanDpi), defaultRenderOptions.maxScanDpi)
-    : TEXT_PAGE_CODES_DPI
 
 // A text-layer page is rendered only when it paints an image or a path (a code is one or the other); any failure
 // here costs the page its codes, never its words.

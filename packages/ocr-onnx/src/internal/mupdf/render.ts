@@ -384,3 +384,15 @@ export const renderGrey = (
       pixmap.destroy()
     }
   }, "the page cannot be rendered for codes")
+
+/** Text-layer pages are rendered for codes at this resolution: ≥ 2 cm codes read at 150 DPI (`bench/codes.run.ts`). */
+export const TEXT_PAGE_CODES_DPI = 150
+
+/**
+ * A scan with a text layer (a phone or scanner app's OCR) is read for codes as OCR would read it: at its image's
+ * own resolution, 150–300 DPI. A phone photo's blurred QR needs those pixels (`factura1475`: 200 DPI, not 150).
+ */
+export const codesDpi = (graphics: Graphics): number =>
+  graphics.largest !== undefined && graphics.largest.coverage >= defaultRenderOptions.scanCoverage
+    ? Math.min(Math.max(graphics.largest.dpi, defaultRenderOptions.minScanDpi), defaultRenderOptions.maxScanDpi)
+    : TEXT_PAGE_CODES_DPI
