@@ -5,7 +5,8 @@
  * thread logs (`reader.ts`).
  *
  * - `greyOf(rgb)`: the luma of an OCR render (the scanned page's pixels, no second render).
- * - `codesIn(image, scale, page)`: the codes zxing reads in `FORMATS`; a payload of no known kind is kept as
+ * - `codesIn(image, scale, page)`: the codes zxing reads in `FORMATS` on an image that passes the pre-check of
+ *   `finder.ts` (a QR finder or PDF417 start pattern); a payload of no known kind is kept as
  *   `Unknown` with its problems (it is on the page: the detailed read shows it).
  * - `embeddedCode(name, bytes, page, box)`: an attached XML read by `Codes.readInvoiceXml` within its limits; one
  *   that is not an e-invoice (hostile, huge, truncated, foreign) is ignored.
@@ -13,6 +14,7 @@
 import { Codes, Qr } from "@legible/codes"
 import type { Extraction } from "@legible/core"
 import { Effect } from "effect"
+import { mayHoldCode } from "./finder.js"
 
 /** What was left out, and why (logged by the main thread, never stored). */
 export interface Ignored {
@@ -49,6 +51,12 @@ export const greyOf = (
   const width = Math.floor(rgb.width / factor)
   const height = Math.floor(rgb.height / factor)
   const pixels = new Uint8Array(width * height)
+  if (factor === 1) {
+    const data = rgb.data
+    for (let i = 0, at = 0; i < pixels.length; i++, at += 3)
+      pixels[i] = (77 * (data[at] ?? 255) + 150 * (data[at + 1] ?? 255) + 29 * (data[at + 2] ?? 255)) >> 8
+    return { width, height, pixels }
+  }
   const area = factor * factor
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
@@ -88,6 +96,10 @@ export const toCode = (found: Qr.Found, scale: number, page: number): Extraction
 
 /** The codes in a greyscale image of page `page` at `scale` points a pixel; a decoder failure is a note. */
 export const codesIn = (image: Qr.GreyImage, scale: number, page: number): Effect.Effect<Findings> =>
+  mayHoldCode(image) ? decodeAll(image, scale, page) : Effect.succeed(noFindings)
+
+/** `codesIn` without the pre-check: zxing on the whole image. */
+export const decodeAll = (image: Qr.GreyImage, scale: number, page: number): Effect.Effect<Findings> =>
   Qr.read(image, FORMATS).pipe(
     Effect.map((found): Findings => ({ codes: found.map((code) => toCode(code, scale, page)), ignored: [] })),
     Effect.catch((error) =>
