@@ -203,6 +203,72 @@ describe("GET /v1/extractions/{id} and /detailed", () => {
   )
 
   it(
+    "shows the codes found in the detailed read (extension, snake_case facts), and only there",
+    withApp(async (app) => {
+      const facts = {
+        issuerTaxId: "30-71556647-4",
+        buyerTaxId: null,
+        documentNumber: "0003-00001475",
+        issueDate: "2023-02-11",
+        total: 44000,
+        currency: "ARS",
+        iban: null
+      }
+      const codes = [
+        {
+          page: 1,
+          box: { x0: 28.5, y0: 690.25, x1: 104, y1: 765.75 },
+          format: "QRCode",
+          text: "https://www.afip.gob.ar/fe/qr/?p=eyJ2ZXIiOjF9",
+          kind: "Afip",
+          facts,
+          problems: []
+        }
+      ]
+      const base = Fixtures.completedExtraction()
+      const done = putExtraction(app, { ...base, result: { ...base.result!, codes } })
+      const detailed = (await read(await get(app, `/v1/extractions/${done.id}/detailed`))).body
+      expect(detailed).toMatchObject({
+        codes: [
+          {
+            page: 1,
+            box: codes[0]!.box,
+            format: "QRCode",
+            text: codes[0]!.text,
+            kind: "Afip",
+            facts: {
+              issuer_tax_id: "30-71556647-4",
+              buyer_tax_id: null,
+              document_number: "0003-00001475",
+              issue_date: "2023-02-11",
+              total: 44000,
+              currency: "ARS",
+              iban: null
+            },
+            problems: []
+          }
+        ]
+      })
+      expect((await read(await get(app, `/v1/extractions/${done.id}`))).body).not.toHaveProperty("codes")
+      const none = putExtraction(app, Fixtures.completedExtraction({ id: TestIds.uuid(901) }))
+      expect((await read(await get(app, `/v1/extractions/${none.id}/detailed`))).body).not.toHaveProperty("codes")
+      type Node = { properties?: Record<string, { description?: string }> } & Record<string, unknown>
+      const find = (node: unknown): Node | undefined => {
+        if (typeof node !== "object" || node === null) return undefined
+        if ((node as Node).properties?.codes !== undefined) return node as Node
+        for (const child of Object.values(node)) {
+          const found = find(child)
+          if (found !== undefined) return found
+        }
+        return undefined
+      }
+      const spec = (await read(await app.fetch("/openapi.json"))).body as { paths: Record<string, unknown> }
+      const member = find(spec.paths["/v1/extractions/{extraction_id}/detailed"])
+      expect(member?.properties?.codes?.description).toMatch(/^Extension: /)
+    })
+  )
+
+  it(
     "documents the assessment extensions in the OpenAPI document: confidence, reasons, review and validate",
     withApp(async (app) => {
       const spec = JSON.stringify((await read(await app.fetch("/openapi.json"))).body)

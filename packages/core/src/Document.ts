@@ -1,5 +1,8 @@
 import { Schema } from "effect"
-import type { DegradedPage, Word } from "./Extraction.js"
+import type { CodeFacts, DegradedPage, ReadCode, Word } from "./Extraction.js"
+
+// Defined with the stored result (`Extraction.ts`), which keeps them, as `DegradedPage` is.
+export type { CodeFacts, ReadCode }
 
 /**
  * Why a document could not be read. `permanent` failures (the file itself is the problem) are never retried;
@@ -75,6 +78,11 @@ export interface ReadDocument {
    * not be read at all is listed here and missing from `pages`.
    */
   readonly degradedPages?: ReadonlyArray<DegradedPage>
+  /**
+   * The machine-readable codes found: barcodes and QR codes on the pages (in page order) and e-invoices embedded in
+   * the file, each with what it decoded to; absent or empty when none.
+   */
+  readonly codes?: ReadonlyArray<ReadCode>
 }
 
 /** What a read must produce besides the words. */

@@ -50,6 +50,84 @@ export const DegradedPage = Schema.Struct({
 })
 export type DegradedPage = typeof DegradedPage.Type
 
+const nullable = <S extends Schema.Top>(schema: S) => Schema.NullOr(schema)
+
+/**
+ * What a decoded code or embedded e-invoice states, concept by concept (the same for every kind of code; mirrors
+ * `@legible/codes`' `Codes.facts`): each member null when the code does not state it. Stored as read.
+ */
+export const CodeFacts = Schema.Struct({
+  issuerTaxId: nullable(Schema.String),
+  buyerTaxId: nullable(Schema.String),
+  documentNumber: nullable(Schema.String),
+  /** ISO date (YYYY-MM-DD). */
+  issueDate: nullable(Schema.String),
+  total: nullable(Schema.Finite),
+  /** ISO 4217 code where the code states one (`ARS`, `EUR`…), else as written. */
+  currency: nullable(Schema.String),
+  iban: nullable(Schema.String)
+})
+export type CodeFacts = typeof CodeFacts.Type
+
+/** A rectangle in the words' coordinates: PDF points, origin at the top-left corner of the displayed page. */
+export const CodeBox = Schema.Struct({ x0: Schema.Finite, y0: Schema.Finite, x1: Schema.Finite, y1: Schema.Finite })
+export type CodeBox = typeof CodeBox.Type
+
+/**
+ * A machine-readable code the reader found: a barcode or QR on a page, or an e-invoice file embedded in a PDF, with
+ * what it decoded to. Plain data: core does not depend on the decoders. Extension.
+ */
+export const ReadCode = Schema.Struct({
+  /** 1-based page; null for a file embedded in the document rather than printed or attached on a page. */
+  page: nullable(Schema.Int),
+  /** Where on the page; null for a file embedded in the document. */
+  box: nullable(CodeBox),
+  /** The barcode format (`QRCode`, `PDF417`…), or `embedded:<file name>` for an embedded file. */
+  format: Schema.String,
+  /** The payload as read (an embedded file: its first 4,096 characters). */
+  text: Schema.String,
+  /** What it decoded to: `Afip`, `VeriFactu`, `Cfdi`, `Sunat`, `Epc`, `Invoice`, or `Unknown` (kept raw). */
+  kind: Schema.String,
+  facts: CodeFacts,
+  /** What could not be read, one line each (`truncated: …`); empty when the code read whole. */
+  problems: Schema.Array(Schema.String)
+})
+export type ReadCode = typeof ReadCode.Type
+
+/** A code as the detailed read shows it (snake_case members, like the rest of the API). Extension. */
+export const CodeFound = Schema.Struct({
+  page: nullable(Schema.Int),
+  box: nullable(CodeBox),
+  format: Schema.String,
+  text: Schema.String,
+  kind: Schema.String,
+  facts: Schema.Struct({
+    issuer_tax_id: nullable(Schema.String),
+    buyer_tax_id: nullable(Schema.String),
+    document_number: nullable(Schema.String),
+    issue_date: nullable(Schema.String),
+    total: nullable(Schema.Finite),
+    currency: nullable(Schema.String),
+    iban: nullable(Schema.String)
+  }),
+  problems: Schema.Array(Schema.String)
+})
+export type CodeFound = typeof CodeFound.Type
+
+/** The API form of a stored code. */
+export const toCodeFound = ({ facts, ...code }: ReadCode): CodeFound => ({
+  ...code,
+  facts: {
+    issuer_tax_id: facts.issuerTaxId,
+    buyer_tax_id: facts.buyerTaxId,
+    document_number: facts.documentNumber,
+    issue_date: facts.issueDate,
+    total: facts.total,
+    currency: facts.currency,
+    iban: facts.iban
+  }
+})
+
 /** An item of the list response (spec 2.2). */
 export const Summary = Schema.Struct({
   id: Schema.String,
@@ -96,6 +174,15 @@ export const DetailedExtraction = Schema.Struct({
         "Extension: the pages read with part of their content left out (an image over the pixel cap left out of " +
         "the page's render, a page that could not be rendered), each with its number and why; absent when none."
     })
+  ),
+  codes: Schema.optionalKey(
+    Schema.Array(CodeFound).annotate({
+      description:
+        "Extension: the machine-readable codes the document carries — QR codes and 2D barcodes found on its pages " +
+        "(page, box in the words' coordinates, format, text) and e-invoice XML files embedded in a PDF (format " +
+        "`embedded:<name>`, no page) — each with what it decoded to: its kind (`Afip`, `VeriFactu`, `Cfdi`, " +
+        "`Sunat`, `Epc`, `Invoice`, `Unknown`), the facts it states and what could not be read; absent when none."
+    })
   )
 })
 export type DetailedExtraction = typeof DetailedExtraction.Type
@@ -109,6 +196,8 @@ export interface ExtractionResult {
   readonly numPages: number
   /** The reader's degraded pages (absent from results stored before they were recorded, and when none). */
   readonly degradedPages?: ReadonlyArray<DegradedPage>
+  /** The reader's codes (absent from results stored before they were recorded, and when none). */
+  readonly codes?: ReadonlyArray<ReadCode>
   /**
    * Why the skill's review setting sends the result to a person: the extraction then ends `incompleto` with this as
    * its `error_message` (kept there, not in the stored result). Absent: it ends `completado`.
@@ -205,7 +294,8 @@ export const toDetailed = (r: ExtractionRecord): DetailedExtraction =>
         num_pages: r.result.numPages,
         ...(r.result.degradedPages !== undefined && r.result.degradedPages.length > 0
           ? { degraded_pages: r.result.degradedPages }
-          : {})
+          : {}),
+        ...(r.result.codes !== undefined && r.result.codes.length > 0 ? { codes: r.result.codes.map(toCodeFound) } : {})
       }
 
 /** The body of `PATCH …/status` (spec 4.6), before validation. */

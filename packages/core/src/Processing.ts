@@ -167,6 +167,7 @@ export const finish = (
       ...(document.degradedPages !== undefined && document.degradedPages.length > 0
         ? { degradedPages: document.degradedPages }
         : {}),
+      ...(document.codes !== undefined && document.codes.length > 0 ? { codes: document.codes } : {}),
       ...(needsReview === undefined ? {} : { needsReview })
     },
     assessed: assessed.map(({ path, literal, signals, confidence }) => ({ path, literal, signals, confidence }))

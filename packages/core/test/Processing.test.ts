@@ -257,6 +257,69 @@ describe("Processing", () => {
     })
   )
 
+  it.effect(
+    "the reader's codes reach the stored result and the detailed read (snake_case facts), not the plain read",
+    () =>
+      Effect.gen(function* () {
+        const facts = {
+          issuerTaxId: "30-71556647-4",
+          buyerTaxId: null,
+          documentNumber: "0003-00001475",
+          issueDate: "2023-02-11",
+          total: 44000,
+          currency: "ARS",
+          iban: null
+        }
+        const codes = [
+          {
+            page: 1,
+            box: { x0: 30, y0: 700, x1: 110, y1: 780 },
+            format: "QRCode",
+            text: "https://www.afip.gob.ar/fe/qr/?p=e30=",
+            kind: "Afip",
+            facts,
+            problems: ["truncated: the JSON ends after ctz"]
+          },
+          {
+            page: null,
+            box: null,
+            format: "embedded:factur-x.xml",
+            text: "<rsm:CrossIndustryInvoice/>",
+            kind: "Invoice",
+            facts: { ...facts, currency: "EUR" },
+            problems: []
+          }
+        ]
+        const { detailed, plain } = yield* submitAndProcess({
+          read: () => Effect.succeed({ ...invoiceDocument(), codes })
+        })
+        assert.strictEqual(detailed.status, "completado")
+        assert.deepStrictEqual(detailed.codes?.[0], {
+          ...codes[0]!,
+          facts: {
+            issuer_tax_id: "30-71556647-4",
+            buyer_tax_id: null,
+            document_number: "0003-00001475",
+            issue_date: "2023-02-11",
+            total: 44000,
+            currency: "ARS",
+            iban: null
+          }
+        })
+        assert.deepStrictEqual(
+          detailed.codes?.map((code) => [code.page, code.box, code.format, code.facts.currency]),
+          [
+            [1, codes[0]!.box, "QRCode", "ARS"],
+            [null, null, "embedded:factur-x.xml", "EUR"]
+          ]
+        )
+        assert.notProperty(plain, "codes")
+        // A read with none stores none, and the detailed read has no member.
+        const none = yield* submitAndProcess({})
+        assert.notProperty(none.detailed, "codes")
+      })
+  )
+
   it.effect("every detailed value carries its confidence and reasons; the plain read stays the spec's", () =>
     Effect.gen(function* () {
       const { detailed, plain } = yield* submitAndProcess({})

@@ -143,13 +143,24 @@ export const make = (
         if (typeof page === "string") return yield* workerFailed(`the worker's answer is inconsistent: ${page}`)
         pages.push(page)
       }
+      // Bad codes never fail a read: each one left out is one log line.
+      for (const { page, what, reason } of result.ignored) {
+        yield* Effect.logWarning("code ignored").pipe(Effect.annotateLogs({ page, what, reason }))
+      }
+      for (const code of result.codes) {
+        if (code.kind !== "Unknown" && code.problems.length === 0) continue
+        yield* Effect.logInfo("code kept with problems").pipe(
+          Effect.annotateLogs({ page: code.page, format: code.format, kind: code.kind, problems: code.problems })
+        )
+      }
       return {
         mimeType: result.mimeType,
         numPages: result.numPages,
         pages,
         fullText: fullText(pages),
         images: result.images,
-        degradedPages: result.degraded
+        degradedPages: result.degraded,
+        ...(result.codes.length > 0 ? { codes: result.codes } : {})
       } satisfies Document.ReadDocument
     })
 

@@ -3,7 +3,7 @@
  * a worker starts with, one document to read, and the answer in a compact form (per page: word strings, boxes and
  * confidences in typed arrays, line ends), moved rather than copied between threads.
  */
-import { Document } from "@legible/core"
+import { Document, Extraction } from "@legible/core"
 import { Schema } from "effect"
 import { DetectionScale, LexiconLanguage, Precision } from "./options.js"
 
@@ -76,7 +76,13 @@ export const WireResult = Schema.Union([
     pages: Schema.Array(WirePage),
     images: Schema.Array(WireImage),
     /** Pages read with part of their content left out, or not read at all, and why. */
-    degraded: Schema.Array(Schema.Struct({ page: Schema.Int, reason: Schema.String }))
+    degraded: Schema.Array(Schema.Struct({ page: Schema.Int, reason: Schema.String })),
+    /** Codes on the pages (page order) and e-invoices embedded in the file. */
+    codes: Schema.Array(Extraction.ReadCode),
+    /** Codes and embedded files left out, and why: for the main thread's log, never stored. */
+    ignored: Schema.Array(
+      Schema.Struct({ page: Schema.NullOr(Schema.Int), what: Schema.String, reason: Schema.String })
+    )
   }),
   Schema.TaggedStruct("Refused", { reason: Document.DocumentError.fields.reason, message: Schema.String })
 ])

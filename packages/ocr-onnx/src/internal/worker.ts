@@ -18,14 +18,27 @@
  * inference runs synchronously on this thread, and the pool must not terminate it inside one (see `pool/thread.ts`).
  */
 import { type Transferable, workerData } from "node:worker_threads"
+import { Codes } from "@legible/codes"
 import { Document } from "@legible/core"
 import { Effect, Schema, Scope } from "effect"
 import type * as mupdf from "mupdf"
+import {
+  codesIn,
+  detectionFactor,
+  embeddedCode,
+  type Findings,
+  greyOf,
+  isXmlAttachment,
+  MAX_DETECTION_PIXELS,
+  merge,
+  noFindings
+} from "./codes/found.js"
 import { toMarkdown } from "./markdown.js"
+import { type Attachment, contentsOf, documentAttachments, pageAttachments, streamKey } from "./mupdf/embedded.js"
 import type { FrameSize } from "./mupdf/imageHeader.js"
 import type { Limits } from "./mupdf/limits.js"
 import { type OpenedDocument, openDocument, withPage } from "./mupdf/open.js"
-import { type EncodedImage, pageImage, renderForOcr } from "./mupdf/render.js"
+import { codesDpi, type EncodedImage, graphicsOf, pageImage, renderForOcr, renderGrey } from "./mupdf/render.js"
 import { textLayer } from "./mupdf/textLayer.js"
 import { type InferenceSession, makeEngine, type OcrEngine, OcrError } from "./ocr/engine.js"
 import { recognizePage } from "./ocr/pipeline.js"
@@ -49,6 +62,8 @@ interface PageRead {
   readonly lines: ReadonlyArray<{ readonly words: ReadonlyArray<PageWord> }>
   /** Images over the pixel cap left out of the OCR render. */
   readonly leftOut: ReadonlyArray<FrameSize>
+  /** The codes found on the page. */
+  readonly findings: Findings
 }
 
 // OCR failures are not the document's fault (a model that cannot load or run): retryable, like a crashed worker.
@@ -102,6 +117,9 @@ const engine = Effect.runSync(
 const ocrPage = (page: mupdf.Page, opened: OpenedDocument, number: number) =>
   Effect.gen(function* () {
     const rendered = yield* renderForOcr(page, opened.kind, limits)
+    // The OCR render serves code detection too: a scan is read at its own resolution, without a second render.
+    const factor = detectionFactor(rendered.width * rendered.height)
+    const findings = yield* codesIn(greyOf(rendered, factor), rendered.scale * factor, number)
     const ocr = yield* recognizePage(yield* engine, rendered).pipe(
       Effect.mapError((error) => workerFailed(`OCR failed on page ${number}: ${error.message}`))
     )
@@ -120,7 +138,8 @@ const ocrPage = (page: mupdf.Page, opened: OpenedDocument, number: number) =>
           confidence: w.confidence
         }))
       })),
-      leftOut: rendered.leftOut
+      leftOut: rendered.leftOut,
+      findings
     } satisfies PageRead
   })
 
@@ -134,9 +153,55 @@ const readPage = (page: mupdf.Page, opened: OpenedDocument, number: number) =>
       width: layer.width,
       height: layer.height,
       lines: layer.lines.map((line) => ({ words: line.words.map((w) => ({ ...w, confidence: 1 })) })),
-      leftOut: []
+      leftOut: [],
+      findings: yield* textPageCodes(page, number)
     } satisfies PageRead
   })
+
+// A text-layer page is rendered only when it paints an image or a path (a code is one or the other); any failure
+// here costs the page its codes, never its words.
+const textPageCodes = (page: mupdf.Page, number: number): Effect.Effect<Findings> =>
+  Effect.gen(function* () {
+    const graphics = yield* graphicsOf(page, limits)
+    if (!graphics.drawn) return noFindings
+    const grey = yield* renderGrey(page, codesDpi(graphics), limits, MAX_DETECTION_PIXELS, graphics.oversized)
+    return yield* codesIn(grey, grey.scale, number)
+  }).pipe(
+    Effect.catchTag("DocumentError", (error) =>
+      Effect.succeed<Findings>({
+        codes: [],
+        ignored: [{ page: number, what: "code detection", reason: error.message }]
+      })
+    )
+  )
+
+// Each embedded file once (a name-tree entry and an annotation may share one), XML only, within the XML cap.
+const readAttachments = (found: ReadonlyArray<Attachment>, seen: Set<number>): Findings =>
+  merge(
+    found.map((attachment) => {
+      const key = streamKey(attachment.filespec)
+      if (key !== undefined) {
+        if (seen.has(key)) return noFindings
+        seen.add(key)
+      }
+      if (!isXmlAttachment(attachment.name, attachment.mimeType)) return noFindings
+      const bytes = contentsOf(attachment.filespec, Codes.defaultLimits.maxBytes)
+      if (typeof bytes === "string") {
+        return { codes: [], ignored: [{ page: attachment.page, what: `embedded:${attachment.name}`, reason: bytes }] }
+      }
+      return embeddedCode(attachment.name, bytes, attachment.page, attachment.box)
+    })
+  )
+
+const attachmentsOf = (what: string, page: number | null, find: () => ReadonlyArray<Attachment>, seen: Set<number>) =>
+  Effect.try({ try: () => readAttachments(find(), seen), catch: (error) => error }).pipe(
+    Effect.catch((error) =>
+      Effect.succeed<Findings>({
+        codes: [],
+        ignored: [{ page, what, reason: error instanceof Error ? error.message : String(error) }]
+      })
+    )
+  )
 
 const toWire = (number: number, read: PageRead): WirePage => {
   const words = read.lines.flatMap((line) => line.words)
@@ -185,6 +250,11 @@ const readDocument = (task: ReadTask, context: TaskContext) =>
       const pages: Array<WirePage> = []
       const images: Array<EncodedImage & { readonly page: number }> = []
       const degraded: Array<{ readonly page: number; readonly reason: string }> = []
+      // The document's embedded files are read before page 1, within its time.
+      const pdf = opened.kind === "pdf" ? opened.document.asPDF() : null
+      const seen = new Set<number>()
+      const findings: Array<Findings> =
+        pdf === null ? [] : [yield* attachmentsOf("embedded files", null, () => documentAttachments(pdf), seen)]
       let firstFailure: Document.DocumentError | undefined
       for (let index = 0; index < opened.numPages; index++) {
         const number = index + 1
@@ -204,6 +274,10 @@ const readDocument = (task: ReadTask, context: TaskContext) =>
           Effect.gen(function* () {
             const pageRead = yield* readPage(page, opened, number)
             pages.push(toWire(number, pageRead))
+            findings.push(pageRead.findings)
+            if (pdf !== null) {
+              findings.push(yield* attachmentsOf("attachments", number, () => pageAttachments(pdf, page, number), seen))
+            }
             const reasons: Array<string> = []
             if (pageRead.leftOut.length > 0) {
               reasons.push(leftOutReason(pageRead.leftOut, "the page's OCR render", limits.maxImagePixels))
@@ -238,7 +312,10 @@ const readDocument = (task: ReadTask, context: TaskContext) =>
         context.progress()
       }
       if (pages.length === 0 && firstFailure !== undefined) return yield* firstFailure
+      const { codes, ignored } = merge(findings)
       return {
+        codes,
+        ignored,
         _tag: "Read",
         mimeType: opened.mimeType,
         numPages: opened.numPages,

@@ -152,7 +152,7 @@ const isFlate = (name: mupdf.PDFObject): boolean =>
  * How many times a stream is Flate-compressed, when Flate is its only filter (nested Flate included); 0 otherwise:
  * other filters are left to mupdf (a damaged or exotic stream is its call, not this guard's).
  */
-const flateLayers = (stream: mupdf.PDFObject): number => {
+export const flateLayers = (stream: mupdf.PDFObject): number => {
   const filter = stream.get("Filter")
   const names = filter.isArray() ? Array.from({ length: filter.length }, (_, i) => filter.get(i)) : [filter]
   const layers = names.length > 0 && names.every(isFlate) ? names.length : 0
@@ -162,7 +162,7 @@ const flateLayers = (stream: mupdf.PDFObject): number => {
 }
 
 /** Inflates up to `cap` bytes; `undefined` when the data goes beyond it, the bytes inflated so far when damaged. */
-const inflateAtMost = (data: Uint8Array, cap: number): Uint8Array | undefined => {
+export const inflateAtMost = (data: Uint8Array, cap: number): Uint8Array | undefined => {
   try {
     return inflateSync(data, { maxOutputLength: Math.max(1, cap), finishFlush: zlib.Z_SYNC_FLUSH })
   } catch (error) {

@@ -279,3 +279,120 @@ export const pageImage = (
       return { ...fitImage(Math.min(source, budget.maxSide / size), size, budget, render), leftOut }
     }, "the page image cannot be rendered")
   )
+
+/** What a page paints besides text: whether it draws any image or path, and any image over the pixel cap. */
+export interface Graphics {
+  readonly drawn: boolean
+  readonly oversized: boolean
+  /** The share of the page its largest image (within the cap) covers, and that image's native DPI. */
+  readonly largest: { readonly coverage: number; readonly dpi: number } | undefined
+}
+
+/**
+ * Runs the page through a device that draws nothing and notes images and paths (1–7 ms a page, MEASUREMENTS.md):
+ * a page of text alone carries no code, and is not rendered for one. Declared image sizes only: nothing decoded.
+ */
+export const graphicsOf = (page: mupdf.Page, limits: Limits): Effect.Effect<Graphics, Document.DocumentError> =>
+  attempt(() => {
+    let drawn = false
+    let oversized = false
+    let largest: Graphics["largest"]
+    const [x0, y0, x1, y1] = page.getBounds()
+    const area = Math.max((x1 - x0) * (y1 - y0), 1e-6)
+    // The unit square the image fills, mapped by `ctm`: its area on the page, and pixels per point along its width.
+    const image = (picture: mupdf.Image, [a, b, c, d]: mupdf.Matrix) => {
+      drawn = true
+      if (!withinCap(picture, limits)) oversized = true
+      else {
+        const coverage = Math.abs(a * d - b * c) / area
+        const dpi = (72 * picture.getWidth()) / Math.max(Math.hypot(a, b), 1e-6)
+        if (largest === undefined || coverage > largest.coverage) largest = { coverage, dpi }
+      }
+      picture.destroy()
+    }
+    const device = new mupdf.Device({
+      fillPath: (path) => {
+        drawn = true
+        path.destroy()
+      },
+      strokePath: (path, stroke) => {
+        drawn = true
+        path.destroy()
+        stroke.destroy()
+      },
+      fillShade: (shade) => {
+        drawn = true
+        shade.destroy()
+      },
+      fillImage: (picture, ctm) => image(picture, ctm),
+      fillImageMask: (picture, ctm) => image(picture, ctm)
+    })
+    try {
+      page.run(device, mupdf.Matrix.identity)
+      device.close()
+    } finally {
+      device.destroy()
+    }
+    return { drawn, oversized, largest }
+  }, "the page cannot be run")
+
+/** A greyscale render: one byte a pixel, `scale` points a pixel. */
+export interface GreyPage {
+  readonly width: number
+  readonly height: number
+  readonly pixels: Uint8Array
+  readonly scale: number
+}
+
+/**
+ * The page in grey without alpha at `dpi` (within the render caps and `maxPixels`), for code detection: with alpha,
+ * a page that paints no white background reaches the decoder transparent, read as black. Images over the cap are
+ * left out as for OCR (`oversized`: through the filtering device, in RGB, then to grey).
+ */
+export const renderGrey = (
+  page: mupdf.Page,
+  dpi: number,
+  limits: Limits,
+  maxPixels: number,
+  oversized: boolean
+): Effect.Effect<GreyPage, Document.DocumentError> =>
+  attempt(() => {
+    const [x0, y0, x1, y1] = page.getBounds()
+    const w = x1 - x0
+    const h = y1 - y0
+    const pixels = Math.min(limits.maxRenderPixels, maxPixels)
+    const zoom = Math.min(dpi / 72, Math.sqrt(pixels / (w * h)), limits.maxRenderSide / Math.max(w, h))
+    const matrix = mupdf.Matrix.scale(zoom, zoom)
+    const pixmap = oversized
+      ? renderLeavingOut(page, matrix, (image) => withinCap(image, limits))
+      : page.toPixmap(matrix, mupdf.ColorSpace.DeviceGray, false, true)
+    try {
+      const width = pixmap.getWidth()
+      const height = pixmap.getHeight()
+      const n = pixmap.getNumberOfComponents()
+      const stride = pixmap.getStride()
+      const view = pixmap.getPixels()
+      const grey = new Uint8Array(width * height)
+      for (let y = 0; y < height; y++)
+        for (let x = 0, at = y * stride; x < width; x++, at += n)
+          grey[y * width + x] =
+            n === 1
+              ? (view[at] ?? 255)
+              : (77 * (view[at] ?? 255) + 150 * (view[at + 1] ?? 255) + 29 * (view[at + 2] ?? 255)) >> 8
+      return { width, height, pixels: grey, scale: 1 / zoom }
+    } finally {
+      pixmap.destroy()
+    }
+  }, "the page cannot be rendered for codes")
+
+/** Text-layer pages are rendered for codes at this resolution: ≥ 2 cm codes read at 150 DPI (`bench/codes.run.ts`). */
+export const TEXT_PAGE_CODES_DPI = 150
+
+/**
+ * A scan with a text layer (a phone or scanner app's OCR) is read for codes as OCR would read it: at its image's
+ * own resolution, 150–300 DPI. A phone photo's blurred QR needs those pixels (`factura1475`: 200 DPI, not 150).
+ */
+export const codesDpi = (graphics: Graphics): number =>
+  graphics.largest !== undefined && graphics.largest.coverage >= defaultRenderOptions.scanCoverage
+    ? Math.min(Math.max(graphics.largest.dpi, defaultRenderOptions.minScanDpi), defaultRenderOptions.maxScanDpi)
+    : TEXT_PAGE_CODES_DPI
