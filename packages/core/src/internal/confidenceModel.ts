@@ -1,7 +1,8 @@
 /**
  * The confidence model shipped with legible, fitted by the calibration benchmark
  * (`CONFIDENCE_WRITE=1 npm run bench:confidence -w @legible/adapters-llm`) on the first half of every labelled set
- * (1035 values; the samples are kept in `packages/adapters-llm/bench/confidence.samples.jsonl`). Generated: do
+ * (1035 values; figures in `packages/adapters-llm/MEASUREMENTS.md`; the samples are kept in
+ * `packages/adapters-llm/bench/confidence.samples.jsonl`). Generated: do
  * not edit by hand.
  */
 import type { Model } from "../Confidence.js"
