@@ -23,6 +23,8 @@ export interface Signals {
   readonly arithmetic?: Verdict<"sum_mismatch"> | undefined
   /** Where the value is printed more than once: whether it reads the same each time. */
   readonly repeats?: Verdict<"repeat_mismatch"> | undefined
+  /** Where a machine-readable code on the document (a fiscal QR, an embedded e-invoice) states it: agreed or not. */
+  readonly code?: Verdict<"code_mismatch"> | undefined
   /** For catalog values: the match score (0–1) and its margin over the runner-up (0–1; 1 when there is none). */
   readonly catalog?: { readonly score: number; readonly margin: number } | undefined
 }
@@ -48,6 +50,8 @@ export const FEATURES = [
   "sumsNotMismatched",
   "repeatsAgree",
   "repeatsNotDisagree",
+  "codeAgrees",
+  "codeNotDisagree",
   "catalogScore",
   "catalogMargin"
 ] as const
@@ -73,6 +77,7 @@ export interface Reason {
     | "implausible_date"
     | "sum_mismatch"
     | "repeat_mismatch"
+    | "code_mismatch"
     | "catalog_score"
     | "catalog_margin"
   readonly message: string
@@ -113,6 +118,8 @@ export const features = (s: Signals): Readonly<Record<Feature, number>> => ({
   sumsNotMismatched: s.arithmetic?.passed === false ? 0 : 1,
   repeatsAgree: s.repeats?.passed === true ? 1 : 0,
   repeatsNotDisagree: s.repeats?.passed === false ? 0 : 1,
+  codeAgrees: s.code?.passed === true ? 1 : 0,
+  codeNotDisagree: s.code?.passed === false ? 0 : 1,
   catalogScore: s.catalog === undefined ? 0 : clamp01(s.catalog.score),
   catalogMargin: s.catalog === undefined ? 0 : clamp01(s.catalog.margin)
 })
@@ -145,6 +152,7 @@ export const reasons = (s: Signals): ReadonlyArray<Reason> => {
   if (s.check?.passed === false) out.push({ code: s.check.code, message: s.check.message })
   if (s.arithmetic?.passed === false) out.push({ code: s.arithmetic.code, message: s.arithmetic.message })
   if (s.repeats?.passed === false) out.push({ code: s.repeats.code, message: s.repeats.message })
+  if (s.code?.passed === false) out.push({ code: s.code.code, message: s.code.message })
   if (s.catalog !== undefined && s.catalog.score < LOW_CATALOG_SCORE)
     out.push({ code: "catalog_score", message: `the catalog match scores ${percent(s.catalog.score)}` })
   if (s.catalog !== undefined && s.catalog.margin < LOW_CATALOG_MARGIN)

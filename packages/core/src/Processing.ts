@@ -152,6 +152,7 @@ export const finish = (
     fields: assembled,
     words,
     index,
+    codes: document.codes,
     certainty: extracted.certainty,
     model: settings.confidence,
     dates: { today: input.today, floor: settings.dateFloor }

@@ -1,4 +1,4 @@
-import { type Document, type Field, Processing, type Skill } from "@legible/core"
+import { type Document, type Extraction, type Field, Processing, type Skill } from "@legible/core"
 import { describe, expect, it } from "vitest"
 import * as Assessment from "../src/internal/assessment.js"
 
@@ -117,5 +117,88 @@ describe("finish", () => {
     expect(reasonsOf(run(["CUIT: 30-70308853-5"], "30-70308853-5"))).toEqual([
       ["checksum_failed", "CUIT check digit fails"]
     ])
+  })
+})
+
+describe("the document's codes", () => {
+  const usage = { tokens_consumidos: 0, prompt_tokens: 0, response_tokens: 0, duration: 0, model: "local" }
+  const facts = {
+    issuerTaxId: "30703088534",
+    buyerTaxId: null,
+    documentNumber: "0005-00011643",
+    issueDate: "2023-02-08",
+    total: 125.4,
+    currency: "PES",
+    iban: null
+  }
+  const afip: Extraction.ReadCode = {
+    page: 1,
+    box: { x0: 30, y0: 700, x1: 110, y1: 780 },
+    format: "QRCode",
+    text: "https://www.afip.gob.ar/fe/qr/?p=…",
+    kind: "Afip",
+    facts,
+    problems: []
+  }
+  const skill: ReadonlyArray<Skill.SkillField> = [
+    { ...field("cuit_emisor"), order: 1 },
+    { ...field("numero"), order: 2, description: "Número de factura" },
+    { ...field("fecha"), order: 3, type: "date" },
+    { ...field("total"), order: 4, type: "float" },
+    { ...field("vencimiento"), order: 5, type: "date" }
+  ]
+  const run = (values: Record<string, string>) =>
+    Processing.finish({
+      skill: { fields: skill, instructions: "" },
+      document: {
+        ...documentOf(["CUIT 30-70308853-4 Factura 0005-00011643", "Fecha 08/02/2023 Total 125,40"]),
+        codes: [afip]
+      },
+      extracted: { values, usage },
+      catalog: new Map(),
+      today: "2026-11-27"
+    })
+  const code = (result: ReturnType<typeof run>, path: string) =>
+    result.assessed.find((a) => a.path === path)?.signals?.code
+
+  it("confirms every printed value a code states the same, read its own way", () => {
+    const result = run({
+      cuit_emisor: "30-70308853-4",
+      numero: "0005-00011643",
+      fecha: "08/02/2023",
+      total: "125,40",
+      vencimiento: "18/02/2023"
+    })
+    for (const path of ["cuit_emisor", "numero", "fecha", "total"]) expect(code(result, path)?.passed, path).toBe(true)
+    // A due date is not what the code's date states.
+    expect(code(result, "vencimiento")).toBeUndefined()
+  })
+
+  it("names the code and what it states where a printed value disagrees, and fails a review on it", () => {
+    const result = run({ cuit_emisor: "30-70308853-4", numero: "0005-00011643", fecha: "08/02/2023", total: "152,40" })
+    expect(code(result, "total")).toEqual({
+      passed: false,
+      code: "code_mismatch",
+      message: "the Afip code on page 1 states 125.4"
+    })
+    const reviewed = Processing.finish({
+      skill: { fields: skill, instructions: "", review: { threshold: 0, required: ["total"] } },
+      document: { ...documentOf(["Total 152,40"]), codes: [afip] },
+      extracted: { values: { total: "152,40" }, usage },
+      catalog: new Map(),
+      today: "2026-11-27"
+    })
+    expect(reviewed.result.needsReview).toBe("total: the Afip code on page 1 states 125.4")
+  })
+
+  it("says nothing where no code states the concept", () => {
+    const result = Processing.finish({
+      skill: { fields: skill, instructions: "" },
+      document: documentOf(["Total 125,40"]),
+      extracted: { values: { total: "125,40" }, usage },
+      catalog: new Map(),
+      today: "2026-11-27"
+    })
+    expect(code(result, "total")).toBeUndefined()
   })
 })

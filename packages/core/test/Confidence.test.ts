@@ -20,6 +20,11 @@ const signals: fc.Arbitrary<Confidence.Signals> = fc.record({
     { passed: false, code: "repeat_mismatch" as const, message: 'read as "30-70308853-5" elsewhere' },
     undefined
   ),
+  code: fc.constantFrom(
+    { passed: true, code: "code_mismatch" as const, message: "the Afip code agrees" },
+    { passed: false, code: "code_mismatch" as const, message: "the Afip code states 125.40" },
+    undefined
+  ),
   arithmetic: fc.constantFrom(
     { passed: true, code: "sum_mismatch" as const, message: "adds up" },
     { passed: false, code: "sum_mismatch" as const, message: "125,40 ≠ 120,40 + 5,00" },
@@ -41,7 +46,7 @@ const model: fc.Arbitrary<Confidence.Model> = fc.record({
 /** The same signals with one of them made better. */
 const better = (s: Confidence.Signals, which: number, amount: number): Confidence.Signals => {
   const up = (p: number | undefined) => (p === undefined ? undefined : Math.min(1, p + amount))
-  switch (which % 8) {
+  switch (which % 9) {
     case 0:
       return { ...s, grounding: s.grounding === null ? amount : Math.min(1, s.grounding + amount) }
     case 1:
@@ -61,6 +66,11 @@ const better = (s: Confidence.Signals, which: number, amount: number): Confidenc
         arithmetic:
           s.arithmetic?.passed === false ? undefined : { passed: true, code: "sum_mismatch", message: "adds up" }
       }
+    case 7:
+      return {
+        ...s,
+        code: s.code?.passed === false ? undefined : { passed: true, code: "code_mismatch", message: "agrees" }
+      }
     case 6:
       return {
         ...s,
@@ -76,7 +86,7 @@ const better = (s: Confidence.Signals, which: number, amount: number): Confidenc
 describe("Confidence", () => {
   it("never falls when a signal gets better", () => {
     fc.assert(
-      fc.property(model, signals, fc.nat(7), probability, (m, s, which, amount) => {
+      fc.property(model, signals, fc.nat(8), probability, (m, s, which, amount) => {
         const before = Confidence.assess(m, s).confidence
         const after = Confidence.assess(m, better(s, which, amount)).confidence
         expect(after).toBeGreaterThanOrEqual(before - 1e-12)
@@ -108,6 +118,7 @@ describe("Confidence", () => {
         expect(codes.has("implausible_date")).toBe(s.check?.passed === false && s.check.code === "implausible_date")
         expect(codes.has("sum_mismatch")).toBe(s.arithmetic?.passed === false)
         expect(codes.has("repeat_mismatch")).toBe(s.repeats?.passed === false)
+        expect(codes.has("code_mismatch")).toBe(s.code?.passed === false)
         expect(codes.has("catalog_score")).toBe(s.catalog !== undefined && s.catalog.score < 0.9)
         expect(codes.has("catalog_margin")).toBe(s.catalog !== undefined && s.catalog.margin < 0.1)
       })

@@ -9,9 +9,11 @@ import type { Matched } from "../CatalogMatch.js"
 import * as Checks from "../Checks.js"
 import * as Confidence from "../Confidence.js"
 import { similarity } from "../EditDistance.js"
+import type { ReadCode } from "../Extraction.js"
 import type { CatalogValue, DetailedCatalogValue, DetailedField, DetailedSimpleValue, FieldOf } from "../Field.js"
 import type { Review, SkillField } from "../Skill.js"
 import * as Arithmetic from "./arithmetic.js"
+import * as CodeFacts from "./codeFacts.js"
 import { key, readings, type WordIndex } from "./grounding.js"
 
 /** A read word as assessment needs it: its text and the reader's confidence. */
@@ -28,6 +30,8 @@ export interface AssessmentInput {
   readonly words: ReadonlyMap<string, WordInfo>
   /** The document's words indexed for search (`Grounding.index`), to find where a value repeats. */
   readonly index: WordIndex
+  /** The machine-readable codes the reader found (fiscal QRs, embedded e-invoices), whose facts confirm values. */
+  readonly codes?: ReadonlyArray<ReadCode> | undefined
   /** The extractor's probability of each literal, when it gave one. */
   readonly certainty?: ReadonlyMap<string, number> | undefined
   readonly model: Confidence.Model
@@ -119,7 +123,8 @@ export const assess = (
       parsed: v.parsed !== null,
       check: checkOf(field, v),
       arithmetic: arithmetic.get(v.id),
-      repeats: repeatsOf(field, v)
+      repeats: repeatsOf(field, v),
+      code: CodeFacts.verdict(field, v, input.codes ?? [])
     }
     const { confidence, reasons } = Confidence.assess(input.model, signals)
     assessed.push({ path, field, literal: v.literal, signals, confidence: round(confidence), reasons })
@@ -198,7 +203,12 @@ export const review = (setting: Review, assessed: ReadonlyArray<Assessed>): stri
   for (const a of assessed) {
     if (!required.has(topName(a.path)) || a.literal === "") continue
     const failed = a.reasons.filter(
-      (r) => r.code === "checksum_failed" || r.code === "implausible_date" || r.code === "sum_mismatch"
+      (r) =>
+        r.code === "checksum_failed" ||
+        r.code === "implausible_date" ||
+        r.code === "sum_mismatch" ||
+        r.code === "repeat_mismatch" ||
+        r.code === "code_mismatch"
     )
     if (failed.length > 0) problems.push(`${a.path}: ${failed.map((r) => r.message).join("; ")}`)
     else if (a.confidence !== null && a.confidence < setting.threshold)

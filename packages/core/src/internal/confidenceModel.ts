@@ -22,6 +22,8 @@ export const fitted: Model = {
     sumsNotMismatched: 0,
     repeatsAgree: 0.093,
     repeatsNotDisagree: 0,
+    codeAgrees: 0,
+    codeNotDisagree: 0,
     catalogScore: 1.1545,
     catalogMargin: 1.1193
   }
