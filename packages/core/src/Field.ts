@@ -36,7 +36,7 @@ const assessment = {
     Schema.Array(Reason).annotate({
       description:
         "Extension: what lowered the confidence (e.g. not_grounded, low_ocr, low_certainty, parse_failed, " +
-        "checksum_failed, implausible_date, sum_mismatch, repeat_mismatch, catalog_score, catalog_margin, not_found); empty when nothing did."
+        "checksum_failed, implausible_date, sum_mismatch, repeat_mismatch, code_mismatch, catalog_score, catalog_margin, not_found); empty when nothing did."
     })
   )
 }
