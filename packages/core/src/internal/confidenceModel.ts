@@ -9,22 +9,22 @@ import type { Model } from "../Confidence.js"
 
 /** The fitted intercept and weights (`Confidence.FEATURES`). */
 export const fitted: Model = {
-  intercept: 2.5612,
+  intercept: 2.5522,
   weights: {
     grounded: 0,
     groundingScore: 0,
     ocr: 0,
-    certainty: 2.7214,
+    certainty: 2.6747,
     parsed: 0,
-    checkPassed: 1.9911,
+    checkPassed: 1.9757,
     checkNotFailed: 0,
-    sumsMatch: 0.1383,
+    sumsMatch: 0.1427,
     sumsNotMismatched: 0,
-    repeatsAgree: 0.093,
+    repeatsAgree: 0.0643,
     repeatsNotDisagree: 0,
-    codeAgrees: 0,
+    codeAgrees: 0.5175,
     codeNotDisagree: 0,
-    catalogScore: 1.1545,
-    catalogMargin: 1.1193
+    catalogScore: 1.1575,
+    catalogMargin: 1.1224
   }
 }
