@@ -5,6 +5,19 @@ import { parse as parseDisposition } from "content-disposition"
 import { Context, Effect } from "effect"
 import { type App, apiKey, createKey, putExtraction, read, submission, withApp } from "./support.js"
 
+/** The descriptions of every schema member named `member` below `node` (an OpenAPI document or part of one). */
+const descriptionsOf = (node: unknown, member: string): Array<string> => {
+  if (typeof node !== "object" || node === null) return []
+  const own = (node as { properties?: Record<string, { description?: string }> }).properties?.[member]?.description
+  return [...(own === undefined ? [] : [own]), ...Object.values(node).flatMap((child) => descriptionsOf(child, member))]
+}
+
+/** The descriptions of `member` in the detailed read's schema of the served OpenAPI document. */
+const detailedDescriptions = async (app: App, member: string): Promise<Array<string>> => {
+  const spec = (await read(await app.fetch("/openapi.json"))).body as { paths: Record<string, unknown> }
+  return descriptionsOf(spec.paths["/v1/extractions/{extraction_id}/detailed"], member)
+}
+
 const DAY = 86_400_000
 const get = (app: App, path: string, key: string = Fixtures.LIVE_KEY) => app.fetch(path, { headers: apiKey(key) })
 
@@ -186,19 +199,7 @@ describe("GET /v1/extractions/{id} and /detailed", () => {
         "degraded_pages"
       )
       // The OpenAPI document tags the member as an extension the way it tags `offset`: "Extension: " first.
-      type Node = { properties?: Record<string, { description?: string }> } & Record<string, unknown>
-      const find = (node: unknown): Node | undefined => {
-        if (typeof node !== "object" || node === null) return undefined
-        if ((node as Node).properties?.degraded_pages !== undefined) return node as Node
-        for (const child of Object.values(node)) {
-          const found = find(child)
-          if (found !== undefined) return found
-        }
-        return undefined
-      }
-      const spec = (await read(await app.fetch("/openapi.json"))).body as { paths: Record<string, unknown> }
-      const member = find(spec.paths["/v1/extractions/{extraction_id}/detailed"])
-      expect(member?.properties?.degraded_pages?.description).toMatch(/^Extension: /)
+      expect((await detailedDescriptions(app, "degraded_pages"))[0]).toMatch(/^Extension: /)
     })
   )
 
@@ -252,39 +253,15 @@ describe("GET /v1/extractions/{id} and /detailed", () => {
       expect((await read(await get(app, `/v1/extractions/${done.id}`))).body).not.toHaveProperty("codes")
       const none = putExtraction(app, Fixtures.completedExtraction({ id: TestIds.uuid(901) }))
       expect((await read(await get(app, `/v1/extractions/${none.id}/detailed`))).body).not.toHaveProperty("codes")
-      type Node = { properties?: Record<string, { description?: string }> } & Record<string, unknown>
-      const find = (node: unknown): Node | undefined => {
-        if (typeof node !== "object" || node === null) return undefined
-        if ((node as Node).properties?.codes !== undefined) return node as Node
-        for (const child of Object.values(node)) {
-          const found = find(child)
-          if (found !== undefined) return found
-        }
-        return undefined
-      }
-      const spec = (await read(await app.fetch("/openapi.json"))).body as { paths: Record<string, unknown> }
-      const member = find(spec.paths["/v1/extractions/{extraction_id}/detailed"])
-      expect(member?.properties?.codes?.description).toMatch(/^Extension: /)
+      expect((await detailedDescriptions(app, "codes"))[0]).toMatch(/^Extension: /)
     })
   )
 
   it(
     "documents the assessment extensions in the OpenAPI document: confidence, reasons, review and validate",
     withApp(async (app) => {
-      const spec = JSON.stringify((await read(await app.fetch("/openapi.json"))).body)
-      type Node = { properties?: Record<string, { description?: string }> } & Record<string, unknown>
-      const nodes: Array<Node> = []
-      const walk = (node: unknown) => {
-        if (typeof node !== "object" || node === null) return
-        if ((node as Node).properties !== undefined) nodes.push(node as Node)
-        for (const child of Object.values(node)) walk(child)
-      }
-      walk(JSON.parse(spec))
-      const described = (member: string) =>
-        nodes.flatMap((n) => {
-          const d = n.properties?.[member]?.description
-          return d === undefined ? [] : [d]
-        })
+      const spec = (await read(await app.fetch("/openapi.json"))).body
+      const described = (member: string) => descriptionsOf(spec, member)
       // Simple and catalog values of the detailed read both carry them.
       expect(described("confidence").length).toBeGreaterThanOrEqual(2)
       for (const d of [...described("confidence"), ...described("reasons")]) expect(d).toMatch(/^Extension: /)
