@@ -6,7 +6,7 @@
  * is 32 MB) go as several requests of whole pages, merged (`Output.mergeParts`).
  */
 import Anthropic from "@anthropic-ai/sdk"
-import { type Extractor, Ports } from "@legible/core"
+import { type Document, type Extractor, Ports } from "@legible/core"
 import { Config, Effect, Layer, type Redacted } from "effect"
 import type { Chunk, Part } from "./internal/content.js"
 import * as Flow from "./internal/flow.js"
@@ -44,10 +44,10 @@ const block = (part: Part): Block => {
 }
 
 /** The user turn of a chunk: the opening, the document's parts, the closing. */
-const userContent = (chunk: Chunk, index: number, count: number, numPages: number): Array<Block> => [
-  { type: "text", text: Prompt.opening(chunk, index, count, numPages) },
+const userContent = (chunk: Chunk, index: number, count: number, document: Document.ReadDocument): Array<Block> => [
+  { type: "text", text: Prompt.opening(chunk, index, count, document.numPages) },
   ...chunk.parts.map(block),
-  { type: "text", text: Prompt.closing("tool") }
+  { type: "text", text: Prompt.closing("tool", document.codes) }
 ]
 
 /** The answer's blocks as they are sent back in the repair round (text and tool calls only). */
@@ -126,9 +126,7 @@ const dialogue =
       input_schema: JSON.parse(JSON.stringify(schema)) as Anthropic.Tool.InputSchema
     }
     return {
-      start: (chunk, index, count) => [
-        { role: "user", content: userContent(chunk, index, count, request.document.numPages) }
-      ],
+      start: (chunk, index, count) => [{ role: "user", content: userContent(chunk, index, count, request.document) }],
       request: (messages, maxTokens, sdkOptions) =>
         client.messages.create(
           {

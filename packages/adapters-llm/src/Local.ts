@@ -8,11 +8,13 @@
  * (`14.1O.2019`, `14-10`) are read back; the total is cross-checked by the document's own arithmetic (tendered −
  * change, subtotal + taxes, rounding: `internal/local/arithmetic.ts`). Each literal comes with the rules' certainty
  * of it, from the evidence that found it (figures that confirm it, a label word for word, a weaker label, the
- * layout, position alone; lowered by a competing candidate: `internal/local/evidence.ts`).
+ * layout, position alone; lowered by a competing candidate: `internal/local/evidence.ts`). A field a fiscal QR code
+ * or embedded e-invoice on the document states takes the code's value, as the page prints it where it does.
  * Usage reports zero tokens and the model `local`.
  */
 import { type Document, type Extractor, Ports, type Skill } from "@legible/core"
 import { Clock, Effect, Layer } from "effect"
+import { fromCodes } from "./internal/local/codes.js"
 import { type Found, LEVELS } from "./internal/local/evidence.js"
 import { conceptOf, type Target } from "./internal/local/labels.js"
 import { type Layout, layout } from "./internal/local/layout.js"
@@ -85,7 +87,11 @@ export const extract = (
   document: Document.ReadDocument
 ): { readonly values: Extractor.ExtractedFields; readonly certainty: ReadonlyMap<string, number> } => {
   const l = layout(document)
-  const found = fields.map((field) => [field.name, fieldValue(l, field)] as const)
+  // A field a machine-readable code on the document states takes the code's value (`internal/local/codes.ts`).
+  const found = fields.map((field) => {
+    const coded = fromCodes(field, document)
+    return [field.name, coded === undefined ? fieldValue(l, field) : single(coded)] as const
+  })
   const certainty = new Map<string, number>()
   for (const [, v] of found)
     for (const [literal, c] of v.certainty)

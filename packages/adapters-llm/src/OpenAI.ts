@@ -7,7 +7,7 @@
  * Token log-probabilities are asked for (`logprobs: true`) and give each literal the model's certainty; a model or
  * server that refuses them with a 400 is asked again without, and not asked for them again.
  */
-import { type Extractor, Ports } from "@legible/core"
+import { type Document, type Extractor, Ports } from "@legible/core"
 import { Config, Effect, Layer, type Redacted } from "effect"
 import OpenAI from "openai"
 import type { Chunk, Part } from "./internal/content.js"
@@ -58,10 +58,15 @@ const contentPart = (part: Part): ContentPart => {
 }
 
 /** The user turn of a chunk: the opening, the document's parts, the closing. */
-const userContent = (chunk: Chunk, index: number, count: number, numPages: number): Array<ContentPart> => [
-  { type: "text", text: Prompt.opening(chunk, index, count, numPages) },
+const userContent = (
+  chunk: Chunk,
+  index: number,
+  count: number,
+  document: Document.ReadDocument
+): Array<ContentPart> => [
+  { type: "text", text: Prompt.opening(chunk, index, count, document.numPages) },
   ...chunk.parts.map(contentPart),
-  { type: "text", text: Prompt.closing("json") }
+  { type: "text", text: Prompt.closing("json", document.codes) }
 ]
 
 const parse = (content: string): Flow.Turn<unknown>["output"] => {
@@ -110,7 +115,7 @@ const dialogue =
     return {
       start: (chunk, index, count) => [
         { role: "system", content: system },
-        { role: "user", content: userContent(chunk, index, count, request.document.numPages) }
+        { role: "user", content: userContent(chunk, index, count, request.document) }
       ],
       request: async (messages, maxTokens, sdkOptions) => {
         const body = {

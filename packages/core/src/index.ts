@@ -14,6 +14,8 @@ export * as CatalogMatching from "./CatalogMatching.js"
 export * as Catalogs from "./Catalogs.js"
 /** Checks a value must pass: tax ids and IBANs with their check digits, plausible dates, the document's sums. */
 export * as Checks from "./Checks.js"
+/** What the document's machine-readable codes state of a field's concept: the fact, and agreement with a value. */
+export * as CodeFacts from "./CodeFacts.js"
 /** How far to trust a value: a calibrated probability from its signals, the reasons, and the fit. */
 export * as Confidence from "./Confidence.js"
 /** Clients, users and roles. */

@@ -132,6 +132,34 @@ export const providerContract = <R>(h: Harness<R>) => {
         assert.deepStrictEqual(h.read.images(sent?.body), [])
       })
     )
+
+    it.live("the document's decoded codes go with it, fenced as data; none without codes", () =>
+      Effect.gen(function* () {
+        const { fake, extract } = yield* run(fast)
+        const facts = {
+          issuerTaxId: "B12345678",
+          buyerTaxId: null,
+          documentNumber: "F-2026/0042",
+          issueDate: "2026-03-12",
+          total: 1385.45,
+          currency: null,
+          iban: null
+        }
+        const code = { page: 1, box: null, format: "QRCode", text: "…", kind: "VeriFactu", facts, problems: [] }
+        yield* fake.script(h.reply.values(answer), h.reply.values(answer))
+        yield* extract({ document: { ...document([invoicePage()]), codes: [code] } })
+        yield* extract()
+        const [withCodes, without] = yield* fake.requests
+        const texts = h.read.texts(withCodes?.body).join("\n")
+        assert.include(
+          texts,
+          "<codes>\n- a VeriFactu code on page 1: issuer tax id B12345678; document number F-2026/0042; " +
+            "issue date 2026-03-12; total 1385.45\n</codes>"
+        )
+        assert.include(h.read.system(withCodes?.body), "between <codes> and </codes>")
+        assert.notInclude(h.read.texts(without?.body).join("\n"), "<codes>")
+      })
+    )
   })
 
   describe(`${h.name}: retries, timeouts and permanent errors`, () => {

@@ -7,13 +7,13 @@
 
 import type { Matched } from "../CatalogMatch.js"
 import * as Checks from "../Checks.js"
+import * as CodeFacts from "../CodeFacts.js"
 import * as Confidence from "../Confidence.js"
 import { similarity } from "../EditDistance.js"
 import type { ReadCode } from "../Extraction.js"
 import type { CatalogValue, DetailedCatalogValue, DetailedField, DetailedSimpleValue, FieldOf } from "../Field.js"
 import type { Review, SkillField } from "../Skill.js"
 import * as Arithmetic from "./arithmetic.js"
-import * as CodeFacts from "./codeFacts.js"
 import { key, readings, type WordIndex } from "./grounding.js"
 
 /** A read word as assessment needs it: its text and the reader's confidence. */

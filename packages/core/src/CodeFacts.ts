@@ -5,12 +5,12 @@
  * its role in the totals block (`Arithmetic.roleOf`), its type, and the words of its name, aliases and description.
  * Pure.
  */
-import * as Checks from "../Checks.js"
-import type { Verdict } from "../Confidence.js"
-import type { CodeFacts, ReadCode } from "../Extraction.js"
-import type { DetailedSimpleValue } from "../Field.js"
-import type { SkillField } from "../Skill.js"
-import { roleOf } from "./arithmetic.js"
+import * as Checks from "./Checks.js"
+import type { Verdict } from "./Confidence.js"
+import type { CodeFacts, ReadCode } from "./Extraction.js"
+import type { DetailedSimpleValue } from "./Field.js"
+import { roleOf } from "./internal/arithmetic.js"
+import type { SkillField } from "./Skill.js"
 
 const fold = (s: string) =>
   s
@@ -38,7 +38,8 @@ const lastNumber = (s: string) => {
   return groups === null ? undefined : Number(groups[groups.length - 1])
 }
 
-type Concept = "issuerTaxId" | "buyerTaxId" | "documentNumber" | "issueDate" | "total" | "currency" | "iban"
+/** A fact a code may state, by the name `CodeFacts` gives it. */
+export type Concept = "issuerTaxId" | "buyerTaxId" | "documentNumber" | "issueDate" | "total" | "currency" | "iban"
 
 /** The fact a field stands for, if a code could state it. */
 export const conceptOf = (field: SkillField): Concept | undefined => {
@@ -70,6 +71,20 @@ const agrees = (concept: Concept, value: DetailedSimpleValue, fact: string | num
 }
 
 const stated = (facts: CodeFacts, concept: Concept): string | number | null => facts[concept]
+
+/** The first code that states the fact a field stands for, and that fact; `undefined` when none does. */
+export const factFor = (
+  field: SkillField,
+  codes: ReadonlyArray<ReadCode>
+): { readonly concept: Concept; readonly fact: string | number; readonly code: ReadCode } | undefined => {
+  const concept = conceptOf(field)
+  if (concept === undefined) return undefined
+  for (const code of codes) {
+    const fact = stated(code.facts, concept)
+    if (fact !== null) return { concept, fact, code }
+  }
+  return undefined
+}
 
 /** The verdict of the codes on a value: agreed by one, or stated otherwise; none when no code states its concept. */
 export const verdict = (

@@ -1,0 +1,86 @@
+import type { Extraction, Skill } from "@legible/core"
+import { describe, expect, it } from "vitest"
+import * as Local from "../../../src/Local.js"
+import { document, page } from "../../support/documents.js"
+
+const field = (name: string, type: Skill.SkillField["type"], description = ""): Skill.SkillField => ({
+  name,
+  order: 1,
+  type,
+  isList: false,
+  description,
+  aliases: []
+})
+
+const skill = [
+  field("cuit_emisor", "string", "CUIT del emisor"),
+  field("numero", "string", "Número de factura"),
+  field("fecha", "date", "Fecha de emisión"),
+  field("total", "float", "Importe total")
+]
+
+// An AFIP QR as the reader decodes it (RG 4892): the issuer's CUIT, the number, the date and the total.
+const afip: Extraction.ReadCode = {
+  page: 1,
+  box: { x0: 30, y0: 700, x1: 110, y1: 780 },
+  format: "QRCode",
+  text: "https://www.afip.gob.ar/fe/qr/?p=…",
+  kind: "Afip",
+  facts: {
+    issuerTaxId: "30-71556647-4",
+    buyerTaxId: null,
+    documentNumber: "0003-00001475",
+    issueDate: "2023-02-11",
+    total: 44000,
+    currency: "PES",
+    iban: null
+  },
+  problems: []
+}
+
+// A scan read with OCR's slips: the total misread, the CUIT not printed at all.
+const scanned = page(1, [
+  [[40, "FACTURA B"]],
+  [
+    [40, "Punto de Venta: 00003"],
+    [300, "Comp. Nro: 00001475"]
+  ],
+  [[40, "Fecha de Emisión: 11/02/2023"]],
+  [
+    [40, "Importe Total: $"],
+    [300, "44.0O0,00"]
+  ]
+])
+
+describe("fields the document's codes state", () => {
+  it("take the code's value, as the page prints it where it does, at the confirmed certainty", () => {
+    const { values, certainty } = Local.extract(skill, { ...document([scanned]), codes: [afip] })
+    // Not printed: the code's own form.
+    expect(values.cuit_emisor).toBe("30-71556647-4")
+    // Printed apart ("00003" … "00001475"): the code's form.
+    expect(values.numero).toBe("0003-00001475")
+    expect(values.fecha).toBe("2023-02-11")
+    expect(values.total).toBe("44000")
+    expect(certainty.get("30-71556647-4")).toBe(0.97)
+  })
+
+  it("a printed form the words hold is kept as printed", () => {
+    const printed = page(1, [
+      [[40, "CUIT: 30-71556647-4"]],
+      [[40, "Factura Nº 0003-00001475"]],
+      [
+        [40, "TOTAL"],
+        [300, "44.000,00"]
+      ]
+    ])
+    const { values } = Local.extract(skill, { ...document([printed]), codes: [afip] })
+    expect(values.cuit_emisor).toBe("30-71556647-4")
+    expect(values.numero).toBe("0003-00001475")
+    expect(values.total).toBe("44.000,00")
+  })
+
+  it("leaves the rules alone without codes", () => {
+    const { values } = Local.extract(skill, document([scanned]))
+    expect(values.cuit_emisor).toBeNull()
+  })
+})
