@@ -9,7 +9,8 @@
  * change, subtotal + taxes, rounding: `internal/local/arithmetic.ts`). Each literal comes with the rules' certainty
  * of it, from the evidence that found it (figures that confirm it, a label word for word, a weaker label, the
  * layout, position alone; lowered by a competing candidate: `internal/local/evidence.ts`). A field a fiscal QR code
- * or embedded e-invoice on the document states takes the code's value, as the page prints it where it does.
+ * or embedded e-invoice on the document states takes the code's value as the page prints it, or in the code's own
+ * form where the rules find nothing on the page.
  * Usage reports zero tokens and the model `local`.
  */
 import { type Document, type Extractor, Ports, type Skill } from "@legible/core"
@@ -87,10 +88,13 @@ export const extract = (
   document: Document.ReadDocument
 ): { readonly values: Extractor.ExtractedFields; readonly certainty: ReadonlyMap<string, number> } => {
   const l = layout(document)
-  // A field a machine-readable code on the document states takes the code's value (`internal/local/codes.ts`).
+  // A field a machine-readable code on the document states takes the code's value as the page prints it; in the
+  // code's own form only where the rules found nothing on the page (`internal/local/codes.ts`).
   const found = fields.map((field) => {
     const coded = fromCodes(field, document)
-    return [field.name, coded === undefined ? fieldValue(l, field) : single(coded)] as const
+    if (coded?.printed === true) return [field.name, single(coded.value)] as const
+    const ruled = fieldValue(l, field)
+    return [field.name, coded !== undefined && ruled.value === null ? single(coded.value) : ruled] as const
   })
   const certainty = new Map<string, number>()
   for (const [, v] of found)

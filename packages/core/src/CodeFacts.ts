@@ -27,8 +27,8 @@ const BUYER =
 // Dates that are not the issue date.
 const OTHER_DATE =
   /\b(vencimiento|vto|due|expir\w*|cae|periodo|period|entrega|delivery|faellig\w*|echeance|scadenza|vervaldatum)\b/
-const NUMBER =
-  /\b(numero|number|nro|num|no|n|factura|invoice|folio|rechnungsnummer|facture|fattura|factuur|fatura|comprobante)\b/
+// A document number's words: a number word, not the document's name alone ("Razón social de quien emite la factura").
+const NUMBER = /\b(numero|number|nro|num|no|n[o°º]|folio|rechnungsnummer|rechnungsnr|nummer|nr|numer|factuurnummer)\b/
 const CURRENCY = /\b(moneda|divisa|currency|wahrung|devise|valuta|munt|moeda)\b/
 
 const compact = (s: string) => s.toUpperCase().replace(/[^0-9A-Z]/g, "")

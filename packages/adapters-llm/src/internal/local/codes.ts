@@ -2,16 +2,16 @@
  * Fields filled from the document's machine-readable codes (a fiscal QR, an embedded e-invoice: `ReadDocument.codes`,
  * decoded by the reader): a code states its facts exactly where the print is read with OCR's guesses, so a field
  * whose name, aliases, description or type say it is one of those facts (issuer or buyer tax id, document number,
- * issue date, total, currency, IBAN: `CodeFacts.conceptOf`) takes the code's value. The literal is the value as the
- * page prints it where some words print it (so grounding finds them), else the code's own form. Certainty `confirmed`.
+ * issue date, total, currency, IBAN: `CodeFacts.conceptOf`) takes the code's value. Tax ids, IBANs and totals are
+ * looked for on the page (so the literal is as printed and grounding finds it, and an OCR misreading gives way);
+ * numbers and dates have too many printed forms (a point of sale of four or five digits, day or month first) to be
+ * matched safely, so their code's value fills the field only where the rules find nothing. Certainty `confirmed`.
  */
 import { CodeFacts, type Document, type Skill } from "@legible/core"
 import { type Found, found } from "./evidence.js"
 import { amounts } from "./patterns.js"
 
 const compact = (s: string) => s.toUpperCase().replace(/[^0-9A-Z]/g, "")
-
-const numbers = (s: string) => (s.match(/\d+/g) ?? []).map(Number)
 
 /** Runs of one, then two, then three neighbouring words of each line, as printed (the shortest found first). */
 const runs = function* (document: Document.ReadDocument): Generator<string> {
@@ -41,14 +41,6 @@ const printed = (
           if (amount !== undefined) return amount.text
         }
       return undefined
-    case "documentNumber": {
-      const wanted = numbers(String(fact))
-      for (const run of runs(document)) {
-        const got = numbers(run)
-        if (got.length === wanted.length && got.every((n, i) => n === wanted[i]) && /^\d.*\d$/.test(run)) return run
-      }
-      return undefined
-    }
     case "issuerTaxId":
     case "buyerTaxId":
     case "iban":
@@ -59,10 +51,17 @@ const printed = (
   }
 }
 
-/** The value the document's codes give a simple field, with its certainty; `undefined` when no code states it. */
-export const fromCodes = (field: Skill.SkillField, document: Document.ReadDocument): Found | undefined => {
+/**
+ * The value the document's codes give a simple field, with its certainty and whether the page prints it (then the
+ * literal is the printed form); `undefined` when no code states it.
+ */
+export const fromCodes = (
+  field: Skill.SkillField,
+  document: Document.ReadDocument
+): { readonly value: Found; readonly printed: boolean } | undefined => {
   if (field.isList || field.type === "object" || field.type === "catalog" || field.type === "boolean") return undefined
   const stated = CodeFacts.factFor(field, document.codes ?? [])
   if (stated === undefined) return undefined
-  return found(printed(document, stated.concept, stated.fact) ?? String(stated.fact), "confirmed")
+  const onPage = printed(document, stated.concept, stated.fact)
+  return { value: found(onPage ?? String(stated.fact), "confirmed"), printed: onPage !== undefined }
 }
