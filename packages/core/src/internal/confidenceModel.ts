@@ -9,22 +9,22 @@ import type { Model } from "../Confidence.js"
 
 /** The fitted intercept and weights (`Confidence.FEATURES`). */
 export const fitted: Model = {
-  intercept: 2.5522,
+  intercept: 2.5487,
   weights: {
     grounded: 0,
     groundingScore: 0,
     ocr: 0,
-    certainty: 2.6747,
+    certainty: 2.6797,
     parsed: 0,
-    checkPassed: 1.9757,
+    checkPassed: 1.9623,
     checkNotFailed: 0,
-    sumsMatch: 0.1427,
+    sumsMatch: 0.1422,
     sumsNotMismatched: 0,
-    repeatsAgree: 0.0643,
+    repeatsAgree: 0.0225,
     repeatsNotDisagree: 0,
-    codeAgrees: 0.5175,
+    codeAgrees: 0.4402,
     codeNotDisagree: 0,
-    catalogScore: 1.1575,
-    catalogMargin: 1.1224
+    catalogScore: 1.1592,
+    catalogMargin: 1.1239
   }
 }
