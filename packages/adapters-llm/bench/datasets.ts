@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import type { Document } from "@legible/core"
+import * as mupdf from "mupdf"
 import type { Truth } from "./truth.js"
 
 /** The data root: `LEGIBLE_DATA`, or `../shared/data` from the repository root. */
@@ -157,6 +158,25 @@ export const invoicesAr = (): ReadonlyArray<Entry> | undefined =>
         date: { kind: "date", iso: isoOf(get(json, "date")) ?? "" },
         total: { kind: "amount", value: num(get(json, "total")) ?? Number.NaN }
       }
+    }
+  })
+
+/**
+ * The Argentine invoices' first pages rendered to 150 DPI JPEG (quality 85) with mupdf, as a phone or a scanner
+ * would hand them in: no text layer, OCR and the QR code alone.
+ */
+export const invoicesArJpeg = (): ReadonlyArray<Entry> | undefined =>
+  invoicesAr()?.map((entry) => {
+    const doc = mupdf.Document.openDocument(readFileSync(entry.file ?? ""), "application/pdf")
+    try {
+      const page = doc.loadPage(0)
+      const pixmap = page.toPixmap(mupdf.Matrix.scale(150 / 72, 150 / 72), mupdf.ColorSpace.DeviceRGB, false, true)
+      const bytes = pixmap.asJPEG(85)
+      pixmap.destroy()
+      page.destroy()
+      return { id: `${entry.id}@150dpi`, truth: entry.truth, bytes }
+    } finally {
+      doc.destroy()
     }
   })
 

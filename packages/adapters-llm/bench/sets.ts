@@ -4,7 +4,16 @@
  */
 import { readFileSync } from "node:fs"
 import type { Document, Skill } from "@legible/core"
-import { type Entry, invoice2data, invoicesAr, receiptsDe, receiptsEs, sroieImages, sroieLines } from "./datasets.js"
+import {
+  type Entry,
+  invoice2data,
+  invoicesAr,
+  invoicesArJpeg,
+  receiptsDe,
+  receiptsEs,
+  sroieImages,
+  sroieLines
+} from "./datasets.js"
 import { generatedSet } from "./generated.js"
 import type { ReadResult } from "./ocr.js"
 import type { ItemNames } from "./truth.js"
@@ -97,6 +106,18 @@ export const SETS: ReadonlyArray<BenchSet> = [
       ["date", simple("fecha", 4, "date", "Fecha de emisión de la factura", ["Fecha", "Fecha de emisión"])],
       ["total", simple("total", 5, "float", "Importe total de la factura, impuestos incluidos", ["Total"])]
     ]
+  },
+  {
+    title: "invoices-ar, page 1 as a 150 DPI JPEG (ocr-onnx: OCR and the QR code)",
+    folder: "invoices-ar",
+    entries: invoicesArJpeg,
+    fields: [
+      ["issuer_cuit", simple("cuit_emisor", 1, "string", "CUIT del emisor")],
+      ["number", simple("numero", 2, "string", "Número de la factura", ["Número de factura", "Factura nº"])],
+      ["date", simple("fecha", 3, "date", "Fecha de emisión de la factura", ["Fecha", "Fecha de emisión"])],
+      ["total", simple("total", 4, "float", "Importe total de la factura, impuestos incluidos", ["Total"])]
+    ],
+    ocr: true
   },
   {
     title: "receipts-es, ocr-onnx reader (text layer)",

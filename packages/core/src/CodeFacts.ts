@@ -106,6 +106,6 @@ export const verdict = (
   return {
     passed: false,
     code: "code_mismatch",
-    message: `the ${first.code.kind} code${first.code.page === null ? "" : ` on page ${first.code.page}`} states ${first.fact}`
+    message: `printed ${value.literal}; the ${first.code.kind} code${first.code.page === null ? "" : ` on page ${first.code.page}`} states ${first.fact}`
   }
 }

@@ -179,7 +179,7 @@ describe("the document's codes", () => {
     expect(code(result, "total")).toEqual({
       passed: false,
       code: "code_mismatch",
-      message: "the Afip code on page 1 states 125.4"
+      message: "printed 152,40; the Afip code on page 1 states 125.4"
     })
     const reviewed = Processing.finish({
       skill: { fields: skill, instructions: "", review: { threshold: 0, required: ["total"] } },
@@ -188,7 +188,7 @@ describe("the document's codes", () => {
       catalog: new Map(),
       today: "2026-11-27"
     })
-    expect(reviewed.result.needsReview).toBe("total: the Afip code on page 1 states 125.4")
+    expect(reviewed.result.needsReview).toBe("total: printed 152,40; the Afip code on page 1 states 125.4")
   })
 
   it("says nothing where no code states the concept", () => {
