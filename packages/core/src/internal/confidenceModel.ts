@@ -1,7 +1,7 @@
 /**
  * The confidence model shipped with legible, fitted by the calibration benchmark
  * (`CONFIDENCE_WRITE=1 npm run bench:confidence -w @legible/adapters-llm`) on the first half of every labelled set
- * (1035 values; figures in `packages/adapters-llm/MEASUREMENTS.md`; the samples are kept in
+ * (1047 values; figures in `packages/adapters-llm/MEASUREMENTS.md`; the samples are kept in
  * `packages/adapters-llm/bench/confidence.samples.jsonl`). Generated: do
  * not edit by hand.
  */
@@ -9,22 +9,22 @@ import type { Model } from "../Confidence.js"
 
 /** The fitted intercept and weights (`Confidence.FEATURES`). */
 export const fitted: Model = {
-  intercept: 2.5487,
+  intercept: 2.5978,
   weights: {
     grounded: 0,
     groundingScore: 0,
     ocr: 0,
-    certainty: 2.6797,
+    certainty: 2.6408,
     parsed: 0,
-    checkPassed: 1.9623,
+    checkPassed: 1.8758,
     checkNotFailed: 0,
-    sumsMatch: 0.1422,
+    sumsMatch: 0.124,
     sumsNotMismatched: 0,
-    repeatsAgree: 0.0225,
+    repeatsAgree: 0.0302,
     repeatsNotDisagree: 0,
-    codeAgrees: 0.4402,
+    codeAgrees: 0.6394,
     codeNotDisagree: 0,
-    catalogScore: 1.1592,
-    catalogMargin: 1.1239
+    catalogScore: 1.0949,
+    catalogMargin: 1.0627
   }
 }
