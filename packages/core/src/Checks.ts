@@ -6,6 +6,7 @@
  * what they hold get one by default (`checkFor`).
  */
 import { Schema } from "effect"
+import { wordsOf } from "./internal/fieldWords.js"
 import * as TaxIds from "./internal/taxIds.js"
 
 /** The identifier checks a field may name. */
@@ -75,13 +76,6 @@ const IDENTIFIER_WORDS: ReadonlyArray<readonly [Identifier, RegExp]> = [
   ["vat", /\b(vat|intra ?community|tva intracom\w*|ust ?id\w*|partita iva|btw ?(id|nummer))\b/]
 ]
 
-const fold = (s: string) =>
-  s
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/[_\-.]+/g, " ")
-
 /**
  * The identifier check a field gets by default: the first identifier named by its name, then its aliases, then its
  * description (e.g. `cuit_emisor`, alias `CUIT`, "NIF del proveedor"). `undefined` when none is named.
@@ -91,8 +85,7 @@ export const checkFor = (field: {
   readonly aliases: ReadonlyArray<string>
   readonly description: string
 }): Identifier | undefined => {
-  for (const text of [field.name, ...field.aliases, field.description]) {
-    const folded = fold(text)
+  for (const folded of wordsOf(field)) {
     const found = IDENTIFIER_WORDS.find(([, words]) => words.test(folded))
     if (found !== undefined) return found[0]
   }

@@ -10,16 +10,11 @@ import type { Verdict } from "./Confidence.js"
 import type { CodeFacts, ReadCode } from "./Extraction.js"
 import type { DetailedSimpleValue } from "./Field.js"
 import { roleOf } from "./internal/arithmetic.js"
+import { wordsOf } from "./internal/fieldWords.js"
+import { compact } from "./internal/taxIds.js"
 import type { SkillField } from "./Skill.js"
 
-const fold = (s: string) =>
-  s
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/[_\-.]+/g, " ")
-
-const wordsOf = (field: SkillField) => [field.name, ...field.aliases, field.description].map(fold).join(" | ")
+const allWords = (field: SkillField) => wordsOf(field).join(" | ")
 
 // The buyer's side of a document, in the seven languages.
 const BUYER =
@@ -31,8 +26,6 @@ const OTHER_DATE =
 const NUMBER = /\b(numero|number|nro|num|no|n[o°º]|folio|rechnungsnummer|rechnungsnr|nummer|nr|numer|factuurnummer)\b/
 const CURRENCY = /\b(moneda|divisa|currency|wahrung|devise|valuta|munt|moeda)\b/
 
-const compact = (s: string) => s.toUpperCase().replace(/[^0-9A-Z]/g, "")
-
 const lastNumber = (s: string) => {
   const groups = s.match(/\d+/g)
   return groups === null ? undefined : Number(groups[groups.length - 1])
@@ -43,7 +36,7 @@ export type Concept = "issuerTaxId" | "buyerTaxId" | "documentNumber" | "issueDa
 
 /** The fact a field stands for, if a code could state it. */
 export const conceptOf = (field: SkillField): Concept | undefined => {
-  const words = wordsOf(field)
+  const words = allWords(field)
   const check = Checks.checkOf(field)
   if (check === "iban") return "iban"
   if (check !== undefined) return BUYER.test(words) ? "buyerTaxId" : "issuerTaxId"

@@ -9,19 +9,13 @@ import * as Checks from "../Checks.js"
 import type { Verdict } from "../Confidence.js"
 import type { DetailedField, DetailedSimpleValue } from "../Field.js"
 import type { SkillField } from "../Skill.js"
+import { wordsOf } from "./fieldWords.js"
 
 /** What a numeric field stands for in the totals block. */
 export type Role = "total" | "subtotal" | "tax" | "discount"
 
 /** What a numeric sub-field of a line stands for. */
 export type LineRole = "quantity" | "unitPrice" | "lineTotal"
-
-const fold = (s: string) =>
-  s
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/[_\-.]+/g, " ")
 
 // Checked in this order: a "total discount" is a discount, a "total tax" a tax, a "net total" a subtotal.
 const ROLE_WORDS: ReadonlyArray<readonly [Role, RegExp]> = [
@@ -41,8 +35,6 @@ const LINE_WORDS: ReadonlyArray<readonly [LineRole, RegExp]> = [
 ]
 
 const isNumeric = (field: SkillField) => field.type === "float" || field.type === "integer"
-
-const wordsOf = (field: SkillField) => [field.name, ...field.aliases, field.description].map(fold)
 
 /** The role of a numeric field in the totals block, from its name, then its aliases, then its description. */
 export const roleOf = (field: SkillField): Role | undefined => {
