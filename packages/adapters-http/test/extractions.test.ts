@@ -206,26 +206,7 @@ describe("GET /v1/extractions/{id} and /detailed", () => {
   it(
     "shows the codes found in the detailed read (extension, snake_case facts), and only there",
     withApp(async (app) => {
-      const facts = {
-        issuerTaxId: "30-71556647-4",
-        buyerTaxId: null,
-        documentNumber: "0003-00001475",
-        issueDate: "2023-02-11",
-        total: 44000,
-        currency: "ARS",
-        iban: null
-      }
-      const codes = [
-        {
-          page: 1,
-          box: { x0: 28.5, y0: 690.25, x1: 104, y1: 765.75 },
-          format: "QRCode",
-          text: "https://www.afip.gob.ar/fe/qr/?p=eyJ2ZXIiOjF9",
-          kind: "Afip",
-          facts,
-          problems: []
-        }
-      ]
+      const codes = [Fixtures.afipCode()]
       const base = Fixtures.completedExtraction()
       const done = putExtraction(app, { ...base, result: { ...base.result!, codes } })
       const detailed = (await read(await get(app, `/v1/extractions/${done.id}/detailed`))).body

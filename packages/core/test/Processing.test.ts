@@ -261,25 +261,13 @@ describe("Processing", () => {
     "the reader's codes reach the stored result and the detailed read (snake_case facts), not the plain read",
     () =>
       Effect.gen(function* () {
-        const facts = {
-          issuerTaxId: "30-71556647-4",
-          buyerTaxId: null,
-          documentNumber: "0003-00001475",
-          issueDate: "2023-02-11",
-          total: 44000,
-          currency: "ARS",
-          iban: null
-        }
+        const facts = Fixtures.afipFacts
         const codes = [
-          {
-            page: 1,
+          Fixtures.afipCode({
             box: { x0: 30, y0: 700, x1: 110, y1: 780 },
-            format: "QRCode",
             text: "https://www.afip.gob.ar/fe/qr/?p=e30=",
-            kind: "Afip",
-            facts,
             problems: ["truncated: the JSON ends after ctz"]
-          },
+          }),
           {
             page: null,
             box: null,

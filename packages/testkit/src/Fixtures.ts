@@ -282,6 +282,29 @@ export const completedExtraction = (
 ): Extraction.ExtractionRecord =>
   extraction({ status: "completado", attempts: 1, result: invoiceResult(), ...overrides })
 
+/** What an Argentine invoice's AFIP QR code states (RG 4892), as the reader decodes it. */
+export const afipFacts: Extraction.CodeFacts = {
+  issuerTaxId: "30-71556647-4",
+  buyerTaxId: null,
+  documentNumber: "0003-00001475",
+  issueDate: "2023-02-11",
+  total: 44000,
+  currency: "ARS",
+  iban: null
+}
+
+/** An AFIP QR code found on page 1, decoded to `afipFacts`. */
+export const afipCode = (overrides: Partial<Extraction.ReadCode> = {}): Extraction.ReadCode => ({
+  page: 1,
+  box: { x0: 28.5, y0: 690.25, x1: 104, y1: 765.75 },
+  format: "QRCode",
+  text: "https://www.afip.gob.ar/fe/qr/?p=eyJ2ZXIiOjF9",
+  kind: "Afip",
+  facts: afipFacts,
+  problems: [],
+  ...overrides
+})
+
 /** The bytes of a tiny fixed PDF document. */
 export const DOCUMENT: Uint8Array = new TextEncoder().encode("%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n")
 

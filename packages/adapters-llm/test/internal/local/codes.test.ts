@@ -1,4 +1,5 @@
-import type { Extraction, Skill } from "@legible/core"
+import type { Skill } from "@legible/core"
+import { Fixtures } from "@legible/testkit"
 import { describe, expect, it } from "vitest"
 import * as Local from "../../../src/Local.js"
 import { document, page } from "../../support/documents.js"
@@ -20,23 +21,7 @@ const skill = [
 ]
 
 // An AFIP QR as the reader decodes it (RG 4892): the issuer's CUIT, the number, the date and the total.
-const afip: Extraction.ReadCode = {
-  page: 1,
-  box: { x0: 30, y0: 700, x1: 110, y1: 780 },
-  format: "QRCode",
-  text: "https://www.afip.gob.ar/fe/qr/?p=…",
-  kind: "Afip",
-  facts: {
-    issuerTaxId: "30-71556647-4",
-    buyerTaxId: null,
-    documentNumber: "0003-00001475",
-    issueDate: "2023-02-11",
-    total: 44000,
-    currency: "PES",
-    iban: null
-  },
-  problems: []
-}
+const afip = Fixtures.afipCode()
 
 // A scan read with OCR's slips: the total misread, the CUIT not printed at all.
 const scanned = page(1, [
