@@ -22,7 +22,7 @@ export const MessageResponse = Schema.Struct({ message: Schema.String })
 export const CreateKeyBody = Schema.Struct({
   nombre: Text.annotate({ description: "Descriptive name (1 to 200 characters)." }),
   tipo: Schema.optionalKey(ApiKey.KeyType.annotate({ description: "`live` (default) or `test` (the sandbox)." }))
-})
+}).annotate({ examples: [{ nombre: "ERP integration", tipo: "live" }] })
 
 /** The response of a key creation: the only place the full key ever appears. */
 export const CreateKeyResponse = Schema.Struct({ message: Schema.String, api_key: ApiKey.CreatedApiKey })
@@ -54,6 +54,17 @@ export class KeysApi extends HttpApiGroup.make("keys")
 
 const NullableText = Schema.NullOr(Text)
 
+/**
+ * A one-page PDF of 390 bytes ("Total: 121,00"), in Base64: the documentation's example document, which the server
+ * accepts as it is.
+ */
+export const EXAMPLE_PDF_BASE64 =
+  "JVBERi0xLjQKMSAwIG9iajw8L1R5cGUvQ2F0YWxvZy9QYWdlcyAyIDAgUj4+ZW5kb2JqCjIgMCBvYmo8PC9UeXBlL1BhZ2VzL0tpZHNbMyAwIFJd" +
+  "L0NvdW50IDE+PmVuZG9iagozIDAgb2JqPDwvVHlwZS9QYWdlL1BhcmVudCAyIDAgUi9NZWRpYUJveFswIDAgMjAwIDEwMF0vQ29udGVudHMgNCAw" +
+  "IFIvUmVzb3VyY2VzPDwvRm9udDw8L0YxIDUgMCBSPj4+Pj4+ZW5kb2JqCjQgMCBvYmo8PC9MZW5ndGggNDQ+PnN0cmVhbQpCVCAvRjEgMTIgVGYg" +
+  "MjAgNTAgVGQgKFRvdGFsOiAxMjEsMDApIFRqIEVUCmVuZHN0cmVhbSBlbmRvYmoKNSAwIG9iajw8L1R5cGUvRm9udC9TdWJ0eXBlL1R5cGUxL0Jh" +
+  "c2VGb250L0hlbHZldGljYT4+ZW5kb2JqCnRyYWlsZXI8PC9Sb290IDEgMCBSPj4KJSVFT0YK"
+
 /** The body of `POST /v1/extractions` (spec 4.3). `null` for an optional member means "absent". */
 export const SubmitBody = Schema.Struct({
   file_name: Text.annotate({ description: "Original file name (1 to 255 characters)." }),
@@ -65,14 +76,60 @@ export const SubmitBody = Schema.Struct({
   }),
   model: Schema.optionalKey(
     NullableText.annotate({
-      description: "AI model. Default: the server's (the spec's `gpt-4o-mini` where OpenAI is configured)."
+      description:
+        "AI model: `local` (rules, no provider), `gpt-*`/`o*` where OpenAI is configured, `claude-*` where " +
+        "Anthropic is. Default: the server's (the spec's `gpt-4o-mini` where OpenAI is configured, else `local` " +
+        "when no provider is). A model the server does not serve is refused with 400 naming those it does."
     })
   ),
-  extraction_mode: Schema.optionalKey(Schema.NullOr(Extraction.Mode).annotate({ description: "Default `ocr_pdf`." }))
+  extraction_mode: Schema.optionalKey(
+    Schema.NullOr(Extraction.Mode).annotate({
+      description:
+        "How the document reaches the model: `ocr_pdf` (default: OCR words and page images), `ocr_pipeline_md` " +
+        "(OCR as layout-kept Markdown), `ocr_only` (OCR text only), `pdf_only` (the document itself)."
+    })
+  )
+}).annotate({
+  examples: [
+    {
+      file_name: "factura-0001.pdf",
+      skill: "factura-es",
+      file_base64: EXAMPLE_PDF_BASE64,
+      model: "local",
+      extraction_mode: "ocr_only"
+    }
+  ]
+})
+
+/** The optional request header of a submission (an extension: the IETF httpapi Idempotency-Key draft). */
+export const SubmitHeaders = Schema.Struct({
+  "idempotency-key": Schema.optionalKey(
+    Schema.String.annotate({
+      description:
+        "Extension. A client-chosen key (1 to 255 printable ASCII characters, bare or as a quoted structured-field " +
+        "string; e.g. a UUID) that makes retries safe: the first 202 is kept per client (live and sandbox apart) for " +
+        "24 hours by default; a retry with the same key and body gets the same 202 with `Idempotent-Replayed: true` " +
+        "and creates nothing; the same key with another body is refused with 422, and while the first request is " +
+        "still being handled with 409. Refusals (400, 402, 404, 413, 415) and failures are not kept.",
+      examples: ["7f9c2ba4-e88f-4c1b-9d3a-5b1e0f6a2c11"]
+    })
+  )
 })
 
 /** The 202 response of a submission. */
-export const SubmitResponse = Schema.Struct({ extraction_id: Schema.String })
+export const SubmitResponse = Schema.Struct({
+  extraction_id: Schema.String.annotate({ description: "The id of the queued extraction (a UUID)." })
+})
+
+/** The 202 of a submission with its headers: `Location` of the extraction, and `Idempotent-Replayed` on a replay. */
+export const Submitted = HttpApiSchema.WithHeaders(SubmitResponse.pipe(HttpApiSchema.status(202)), {
+  location: Schema.String.annotate({ description: "The extraction's address: `/v1/extractions/{extraction_id}`." }),
+  "idempotent-replayed": Schema.optionalKey(
+    Schema.Literal("true").annotate({
+      description: "Extension: present on the answer of a retry with an `Idempotency-Key` already answered."
+    })
+  )
+}).annotate({ description: "The extraction is queued; poll `Location` for its result." })
 
 const param = (description: string) => Schema.optionalKey(Text.annotate({ description }))
 
@@ -102,11 +159,11 @@ export const ListResponse = Schema.Struct({ extractions: Schema.Array(Extraction
 
 /** The body of `PATCH …/status` (spec 4.6). */
 export const StatusBody = Schema.Struct({
-  status: Schema.Literals(["completado", "incompleto"]),
+  status: Schema.Literals(["completado", "incompleto"]).annotate({ description: "The new status." }),
   message: Schema.optionalKey(
     NullableText.annotate({ description: "Stored when switching to `incompleto`; cleared by `completado`." })
   )
-})
+}).annotate({ examples: [{ status: "incompleto", message: "el total no coincide con la suma de las líneas" }] })
 
 /** The response of a status switch (spec 4.6). */
 export const StatusResponse = Schema.Struct({
@@ -134,8 +191,15 @@ export class ExtractionsApi extends HttpApiGroup.make("extractions")
   .add(
     HttpApiEndpoint.post("submit", "/v1/extractions", {
       payload: SubmitBody,
-      success: SubmitResponse.pipe(HttpApiSchema.status(202)),
-      error: [Errors.NotFound, Errors.QuotaExhausted, Errors.PayloadTooLarge]
+      headers: SubmitHeaders,
+      success: Submitted,
+      error: [
+        Errors.NotFound,
+        Errors.QuotaExhausted,
+        Errors.PayloadTooLarge,
+        Errors.Conflict,
+        Errors.UnprocessableEntity
+      ]
     }),
     HttpApiEndpoint.get("list", "/v1/extractions", { query: ListQueryParams, success: ListResponse }),
     HttpApiEndpoint.get("read", "/v1/extractions/:extraction_id", {

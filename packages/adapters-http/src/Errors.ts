@@ -50,8 +50,22 @@ export class NotFound extends ErrorBody<NotFound>(
   "Not found (also for another client's resources)."
 ) {}
 
-/** 409 `{error}`: the resource already exists (extensions only). */
-export class Conflict extends ErrorBody<Conflict>("Conflict", 409, "The resource already exists.") {}
+/**
+ * 409 `{error}`: the resource already exists (extensions), or the first request with this `Idempotency-Key` is still
+ * being handled (retry later).
+ */
+export class Conflict extends ErrorBody<Conflict>(
+  "Conflict",
+  409,
+  "The resource already exists, or the first request with this `Idempotency-Key` is still being handled."
+) {}
+
+/** 422 `{error}`: the `Idempotency-Key` was already used with another request body. */
+export class UnprocessableEntity extends ErrorBody<UnprocessableEntity>(
+  "UnprocessableEntity",
+  422,
+  "The `Idempotency-Key` was already used for a request with another body."
+) {}
 
 /** 413 `{error}`: the request body exceeds the configured limit. */
 export class PayloadTooLarge extends ErrorBody<PayloadTooLarge>(
@@ -90,6 +104,8 @@ export type DomainError =
   | CoreErrors.StorageError
   | Quotas.Forbidden
   | Skills.SkillExists
+  | CoreErrors.IdempotencyKeyReused
+  | CoreErrors.IdempotencyKeyInFlight
 
 /** The HTTP error each domain error becomes; any other error (already an HTTP error) is kept. */
 export type ToHttp<E> = E extends CoreErrors.InvalidRequest
@@ -107,9 +123,11 @@ export type ToHttp<E> = E extends CoreErrors.InvalidRequest
         ? InternalError | ServiceUnavailable
         : E extends Quotas.Forbidden
           ? Forbidden
-          : E extends Skills.SkillExists
+          : E extends Skills.SkillExists | CoreErrors.IdempotencyKeyInFlight
             ? Conflict
-            : E
+            : E extends CoreErrors.IdempotencyKeyReused
+              ? UnprocessableEntity
+              : E
 
 /** Maps one domain error to its HTTP error (statuses and bodies of spec 7; `Unavailable` storage → 503). */
 export const toHttp = <E>(error: E): ToHttp<E> => {
@@ -142,6 +160,14 @@ export const toHttp = <E>(error: E): ToHttp<E> => {
         return new Forbidden({ error: error.message })
       case "SkillExists":
         return new Conflict({ error: `skill '${echo(error.slug)}' already exists; use PUT to store a new version` })
+      case "IdempotencyKeyInFlight":
+        return new Conflict({
+          error: "a request with this Idempotency-Key is still being handled; retry once it has been answered"
+        })
+      case "IdempotencyKeyReused":
+        return new UnprocessableEntity({
+          error: "this Idempotency-Key was already used for a request with another body; use a new key"
+        })
     }
   })()
   return mapped as ToHttp<E>
@@ -159,7 +185,9 @@ const DOMAIN_TAGS: ReadonlySet<string> = new Set([
   "QuotaExceeded",
   "StorageError",
   "Forbidden",
-  "SkillExists"
+  "SkillExists",
+  "IdempotencyKeyReused",
+  "IdempotencyKeyInFlight"
 ])
 
 const isDomainError = (error: unknown): error is DomainError =>

@@ -1,6 +1,6 @@
 /**
  * The HTTP application: the `Api` contract with its handlers and middleware, `/openapi.json`, the `/docs` page
- * (Scalar, inlined: works offline), the probes and the edge (request ids, logs, body limit, JSON errors), as one
+ * (Scalar, inlined: works offline; `GET /` redirects there), the probes and the edge (request ids, logs, body limit, JSON errors), as one
  * router layer. Serve it with `HttpRouter.serve(Http.layer(options))` on `NodeHttpServer.layer(createServer, …)`,
  * or test it with `HttpRouter.toWebHandler`. No environment is read here: the server passes every setting.
  *
@@ -9,9 +9,9 @@
  * `request_id`. They are ordinary Effect logs: install `Logger.consoleJson` for JSON output. Effect's own request
  * logger is switched off for requests the edge handles.
  */
-import { type Ports, Retry } from "@legible/core"
+import { Idempotency, type Ports, Retry } from "@legible/core"
 import { Duration, Effect, type FileSystem, Layer, type Path, Schema } from "effect"
-import type { Etag, HttpPlatform, HttpRouter } from "effect/http"
+import { type Etag, type HttpPlatform, HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { Api } from "./Api.js"
 import * as Auth from "./Auth.js"
@@ -43,6 +43,15 @@ export interface Options {
   readonly defaultModel?: string | undefined
   /** Attempts a job gets before it ends in `error` (`Retry.MaxAttempts`). Default `Retry.defaultPolicy`'s. */
   readonly maxAttempts?: number | undefined
+  /**
+   * The models the server serves, as a client is told when it names another (e.g. `["gpt-*", "o*", "local"]`).
+   * Default: the default model alone.
+   */
+  readonly models?: ReadonlyArray<string> | undefined
+  /** How long an `Idempotency-Key` is kept after its first request. Default 24 hours. */
+  readonly idempotencyRetention?: Duration.Input | undefined
+  /** How old an unfinished `Idempotency-Key` claim must be before a retry may take it over. Default one minute. */
+  readonly idempotencyStaleAfter?: Duration.Input | undefined
   /** A trivial query of the database for `/readyz`; without one the process is ready as soon as it serves. */
   readonly readiness?: Effect.Effect<unknown, unknown> | undefined
   /** How long `/readyz` waits for `readiness`. Default 2 s. */
@@ -55,6 +64,11 @@ export const resolve = (options: Options) => ({
   bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
   defaultModel: options.defaultModel ?? DEFAULT_MODEL,
   maxAttempts: options.maxAttempts ?? Retry.defaultPolicy.maxAttempts,
+  models: options.models ?? [options.defaultModel ?? DEFAULT_MODEL],
+  idempotency: {
+    retention: Duration.fromInputUnsafe(options.idempotencyRetention ?? Idempotency.DEFAULT_RETENTION),
+    staleAfter: Duration.fromInputUnsafe(options.idempotencyStaleAfter ?? Idempotency.DEFAULT_STALE_AFTER)
+  },
   readiness: options.readiness ?? Effect.void,
   readinessTimeout: Duration.fromInputUnsafe(options.readinessTimeout ?? DEFAULT_READINESS_TIMEOUT)
 })
@@ -77,7 +91,12 @@ const handlers = (options: Options) => {
   const middleware = Layer.mergeAll(Auth.layerJwt(settings.auth), Auth.layerApiKey, RequestErrors.layer)
   return Layer.mergeAll(
     Handlers.keys,
-    Handlers.extractions({ defaultModel: settings.defaultModel, maxAttempts: settings.maxAttempts }),
+    Handlers.extractions({
+      defaultModel: settings.defaultModel,
+      maxAttempts: settings.maxAttempts,
+      models: settings.models,
+      idempotency: settings.idempotency
+    }),
     Handlers.system({ check: settings.readiness, timeout: settings.readinessTimeout }),
     ExtensionHandlers.archive,
     ExtensionHandlers.skills,
@@ -104,6 +123,8 @@ export const layer = (options: Options): Layer.Layer<never, Auth.ConfigError, Re
   return Layer.mergeAll(
     HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(Layer.provide(handlers(options))),
     HttpApiScalar.layer(Api, { path: DOCS_PATH }),
+    // A person who opens the server's address lands on the documentation.
+    HttpRouter.add("GET", "/", HttpServerResponse.redirect(DOCS_PATH, { status: 302 })),
     Edge.layer({ bodyLimit: settings.bodyLimit })
   )
 }

@@ -286,7 +286,7 @@ describe("probes, OpenAPI and docs", () => {
         expect(operations).toContain(op)
       }
       expect(Object.keys(spec.paths["/v1/extractions"]!.post!.responses).sort()).toEqual(
-        ["202", "400", "401", "402", "404", "413", "500", "503"].sort()
+        ["202", "400", "401", "402", "404", "409", "413", "422", "500", "503"].sort()
       )
       expect(spec.paths["/v1/extractions"]!.post!["x-legible-extension"]).toBeUndefined()
       for (const path of [

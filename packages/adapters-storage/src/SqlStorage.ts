@@ -5,6 +5,7 @@ import type { SqlClient } from "effect/sql"
 import * as SqlApiKeyStore from "./internal/apiKeyStore.js"
 import * as SqlDirectory from "./internal/directory.js"
 import * as SqlExtractionStore from "./internal/extractionStore.js"
+import * as SqlIdempotencyStore from "./internal/idempotencyStore.js"
 import * as SqlQuotaStore from "./internal/quotaStore.js"
 import * as SqlSkillStore from "./internal/skillStore.js"
 import * as SqlCatalogStore from "./SqlCatalogStore.js"
@@ -25,7 +26,8 @@ export const layer = (options: Options = {}): Layer.Layer<Services, never, SqlCl
     SqlSkillStore.layer,
     SqlCatalogStore.layer(options.catalogIndex),
     SqlExtractionStore.layer(options),
-    SqlQuotaStore.layer
+    SqlQuotaStore.layer,
+    SqlIdempotencyStore.layer
   )
 
 /** Like `layer`, with the options read from `Config`. */

@@ -4,5 +4,5 @@ export * as Database from "./Database.js"
 export * as SqlCatalogStore from "./SqlCatalogStore.js"
 /** The `JobQueue` port over SQL (SKIP LOCKED claims, fenced leases, LISTEN wake-ups). */
 export * as SqlJobQueue from "./SqlJobQueue.js"
-/** Every SQL store except the job queue, in one layer (clients and users, keys, extractions and documents, quotas, skills, catalogs). */
+/** Every SQL store except the job queue, in one layer (clients and users, keys, extractions and documents, quotas, skills, catalogs, idempotency keys). */
 export * as SqlStorage from "./SqlStorage.js"

@@ -52,3 +52,16 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("Invali
 export class LeaseLost extends Schema.TaggedError<LeaseLost>()("LeaseLost", {
   jobId: Schema.String
 }) {}
+
+/** An `Idempotency-Key` already used by the client for a request with another body (422). */
+export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReused>()("IdempotencyKeyReused", {
+  key: Schema.String
+}) {}
+
+/**
+ * The first request with this `Idempotency-Key` is still being handled (409), or a retry took the key over from a
+ * request that stalled past the takeover bound (the stalled one then changes nothing).
+ */
+export class IdempotencyKeyInFlight extends Schema.TaggedError<IdempotencyKeyInFlight>()("IdempotencyKeyInFlight", {
+  key: Schema.String
+}) {}

@@ -16,13 +16,20 @@ export const isFinal = (status: Status): boolean => status !== "en cola" && stat
 export const Mode = Schema.Literals(["ocr_pdf", "ocr_pipeline_md", "ocr_only", "pdf_only"])
 export type Mode = typeof Mode.Type
 
-/** Usage figures of an extraction (spec 2.6). `duration` is in seconds. */
+/**
+ * Usage figures of an extraction (spec 2.6). `duration` is the whole processing time in seconds: from when a worker
+ * took the job to when its result was ready (reading, OCR, the model, catalogs, checks), not the time queued.
+ */
 export const Usage = Schema.Struct({
-  tokens_consumidos: Schema.Int,
-  prompt_tokens: Schema.Int,
-  response_tokens: Schema.Int,
-  duration: Schema.Number,
-  model: Schema.String
+  tokens_consumidos: Schema.Int.annotate({ description: "Tokens consumed: prompt plus response." }),
+  prompt_tokens: Schema.Int.annotate({ description: "Tokens sent to the model." }),
+  response_tokens: Schema.Int.annotate({ description: "Tokens the model answered with." }),
+  duration: Schema.Number.annotate({
+    description:
+      "Processing time in seconds, from when a worker took the extraction to when its result was ready (reading, " +
+      "OCR, the model, catalog matching and checks); time spent queued is not counted."
+  }),
+  model: Schema.String.annotate({ description: "The model that extracted the values (`local`: rules, no model)." })
 })
 export type Usage = typeof Usage.Type
 

@@ -4,7 +4,7 @@ import { DocumentNotFound, ExtractionNotFound, InvalidRequest, SkillNotFound } f
 import * as Extraction from "./Extraction.js"
 import { IdGenerator } from "./IdGenerator.js"
 import * as ListQuery from "./ListQuery.js"
-import { DocumentStore, ExtractionStore, QuotaStore, type Scope, SkillStore } from "./Ports.js"
+import { DocumentStore, ExtractionStore, type IdempotencyClaim, QuotaStore, type Scope, SkillStore } from "./Ports.js"
 import * as Timestamp from "./Timestamp.js"
 
 /** Longest accepted original file name, in characters. */
@@ -20,6 +20,8 @@ export interface SubmitInput {
   readonly mode: Extraction.Mode
   /** Attempts the job gets before ending in `error`. */
   readonly maxAttempts: number
+  /** The `Idempotency-Key` claim the submission answers (see `Idempotency.run`). */
+  readonly idempotency?: IdempotencyClaim | undefined
 }
 
 /**
@@ -63,7 +65,8 @@ export const submit = Effect.fn("Extractions.submit")(function* (caller: Caller,
         result: null
       },
       document: input.document,
-      maxAttempts: input.maxAttempts
+      maxAttempts: input.maxAttempts,
+      idempotency: input.idempotency
     })
     .pipe(Effect.tapError(() => (caller.sandbox ? Effect.void : quotas.release(caller.clientId, now))))
   return { extraction_id: id }

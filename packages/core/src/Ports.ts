@@ -4,7 +4,7 @@ import type { Catalog, CatalogRecord } from "./Catalog.js"
 import type { CatalogQuery } from "./CatalogMatch.js"
 import type { Client, ClientId, User } from "./Directory.js"
 import type { DocumentError, ReadDocument, ReadOptions } from "./Document.js"
-import type { InvalidRequest, LeaseLost, QuotaExceeded, StorageError } from "./Errors.js"
+import type { IdempotencyKeyInFlight, InvalidRequest, LeaseLost, QuotaExceeded, StorageError } from "./Errors.js"
 import type { ExtractionRecord, ExtractionResult, Status, StatusChange } from "./Extraction.js"
 import type { ExtractorError, ExtractRequest, ExtractResponse } from "./Extractor.js"
 import type { CatalogValue } from "./Field.js"
@@ -133,14 +133,19 @@ export interface Submission {
   readonly document: Uint8Array
   /** Attempts the job gets before it ends in `error`. */
   readonly maxAttempts: number
+  /** The `Idempotency-Key` claim this submission answers: recorded as done in the same transaction. */
+  readonly idempotency?: IdempotencyClaim | undefined
 }
 
 /** The port to extractions. Every read is scoped: another client's or sandbox's rows are invisible. */
 export class ExtractionStore extends Context.Service<
   ExtractionStore,
   {
-    /** Writes the extraction row, its document and its job in one transaction. */
-    submit(submission: Submission): Effect.Effect<void, StorageError>
+    /**
+     * Writes the extraction row, its document and its job in one transaction, and marks the submission's
+     * idempotency claim done in it; a claim no longer held (taken over) fails it all with `IdempotencyKeyInFlight`.
+     */
+    submit(submission: Submission): Effect.Effect<void, StorageError | IdempotencyKeyInFlight>
     get(scope: Scope, id: string): Effect.Effect<ExtractionRecord | undefined, StorageError>
     /** Unscoped read for the worker that holds the extraction's job (its document comes from `DocumentStore`). */
     getForProcessing(id: string): Effect.Effect<ExtractionRecord | undefined, StorageError>
@@ -239,6 +244,44 @@ export class JobQueue extends Context.Service<
   }
 >()("@legible/core/JobQueue") {}
 
+/** An `Idempotency-Key` of a client (per sandbox), held by one request while `token` is its claim. */
+export interface IdempotencyClaim {
+  readonly scope: Scope
+  readonly key: string
+  readonly token: string
+}
+
+/** What a claim asks for: take the key for this fingerprint unless it is held, done or held by another body. */
+export interface IdempotencyClaimRequest extends IdempotencyClaim {
+  readonly fingerprint: string
+  readonly now: Timestamp
+  /** When the key is forgotten (a later claim starts afresh). */
+  readonly expiresAt: Timestamp
+  /** A claim of the same fingerprint made at or before this instant and never done may be taken over. */
+  readonly staleBefore: Timestamp
+}
+
+/** What a claim found: the key taken for the caller, or the row that holds it (done or still in flight). */
+export type IdempotencyClaimOutcome =
+  | { readonly _tag: "Claimed" }
+  | { readonly _tag: "Done"; readonly fingerprint: string; readonly extractionId: string }
+  | { readonly _tag: "InFlight"; readonly fingerprint: string }
+
+/**
+ * The port to `Idempotency-Key`s. A claim is one atomic step per key (a unique row in the database): of concurrent
+ * claims exactly one is `Claimed`; a key past `expiresAt` counts as absent. `ExtractionStore.submit` marks it done.
+ */
+export class IdempotencyStore extends Context.Service<
+  IdempotencyStore,
+  {
+    claim(request: IdempotencyClaimRequest): Effect.Effect<IdempotencyClaimOutcome, StorageError>
+    /** Forgets a claim that is still held with this token and not done (the request was refused or failed). */
+    release(claim: IdempotencyClaim): Effect.Effect<void, StorageError>
+    /** Deletes every key expired at `now`; returns how many. */
+    sweep(now: Timestamp): Effect.Effect<number, StorageError>
+  }
+>()("@legible/core/IdempotencyStore") {}
+
 /** Every storage port but the job queue: what a storage adapter provides as a whole. */
 export type StorageServices =
   | Directory
@@ -248,6 +291,7 @@ export type StorageServices =
   | ExtractionStore
   | DocumentStore
   | QuotaStore
+  | IdempotencyStore
 
 /** The port that matches the values read for a `catalog` field against the client's catalog (spec 2.5). */
 export class CatalogMatcher extends Context.Service<

@@ -176,6 +176,16 @@ export const finish = (
 }
 
 /**
+ * The result with `usage.duration` set to the seconds since `started` (epoch milliseconds): the whole processing of
+ * the extraction, not the extractor's share of it (which with `local` is a few milliseconds after a long read).
+ */
+const timedSince = (started: number, result: ExtractionResult) =>
+  Effect.map(Clock.currentTimeMillis, (now) => ({
+    ...result,
+    usage: { ...result.usage, duration: Math.max(0, now - started) / 1000 }
+  }))
+
+/**
  * The pipeline without storage or queue: read (page images only for `ocr_pdf`) → extract → match catalog fields →
  * ground, parse and assemble. The job handler and in-process callers (`Embed.extractNow`) share it.
  */
@@ -185,6 +195,7 @@ export const run = Effect.fnUntraced(function* <E>(
   options: Partial<ProcessingOptions> = {}
 ): Effect.fn.Return<ExtractionResult, DocumentError | ExtractorError | E, DocumentReader | FieldExtractor> {
   const settings = { ...defaultOptions, ...options }
+  const started = yield* Clock.currentTimeMillis
   const { skill, bytes, mode, model } = input
   const document = yield* (yield* DocumentReader).read(bytes, mode === "ocr_pdf" ? { images: settings.images } : {})
   const extracted = yield* (yield* FieldExtractor).extract({ skill, document, original: bytes, mode, model })
@@ -197,7 +208,10 @@ export const run = Effect.fnUntraced(function* <E>(
     { concurrency: settings.catalogConcurrency }
   )
   const today = new Date(yield* Clock.currentTimeMillis).toISOString().slice(0, 10)
-  return finish({ skill, document, extracted, catalog: new Map(matches), today }, settings).result
+  return yield* timedSince(
+    started,
+    finish({ skill, document, extracted, catalog: new Map(matches), today }, settings).result
+  )
 })
 
 /** A job handler with the given settings (see `process` for the defaults). */
@@ -206,6 +220,7 @@ export const makeHandler = (options: Partial<ProcessingOptions> = {}): JobHandle
   return Effect.fn("Processing.process")(function* (
     lease: Lease
   ): Effect.fn.Return<ExtractionResult, JobFailure, Services> {
+    const started = yield* Clock.currentTimeMillis
     const record = yield* (yield* ExtractionStore)
       .getForProcessing(lease.extractionId)
       .pipe(Effect.mapError(fromStorage))
@@ -231,7 +246,8 @@ export const makeHandler = (options: Partial<ProcessingOptions> = {}): JobHandle
     for (const { page, reason } of result.degradedPages ?? []) {
       yield* Effect.logInfo("page degraded").pipe(Effect.annotateLogs({ extractionId: record.id, page, reason }))
     }
-    return result
+    // From the claim of the job to the result, loading the document and the skill included.
+    return yield* timedSince(started, result)
   })
 }
 

@@ -34,6 +34,8 @@ export * as Extractions from "./Extractions.js"
 export * as Extractor from "./Extractor.js"
 /** Fields, value shapes and ordering (spec 2.4, 2.5, 4.5). */
 export * as Field from "./Field.js"
+/** `Idempotency-Key` on submissions: key parsing, claims, replays, the sweep of expired keys. */
+export * as Idempotency from "./Idempotency.js"
 /** The id source. */
 export * as IdGenerator from "./IdGenerator.js"
 /** The list query of spec 4.3. */

@@ -166,7 +166,9 @@ const spec = (value: unknown) => {
 describe("Processing", () => {
   it.effect("submit → worker → completado with sorted, parsed, grounded fields, usage and words", () =>
     Effect.gen(function* () {
-      const { detailed, plain, job, calls } = yield* submitAndProcess({})
+      // The read takes 1.5 s of test time: `duration` is the whole processing, not the extractor's 2.5 s report.
+      const slowRead = { read: () => Effect.as(Effect.sleep("1500 millis"), invoiceDocument()) }
+      const { detailed, plain, job, calls } = yield* submitAndProcess(slowRead)
       assert.strictEqual(detailed.status, "completado")
       assert.strictEqual(job?.attempts, 1)
       assert.deepStrictEqual(
@@ -199,7 +201,7 @@ describe("Processing", () => {
       assert.strictEqual(proveedor.matching.status, "found")
       assert.strictEqual(proveedor.matching.catalog_record_id, Fixtures.ids.recordAcme)
       assert.deepStrictEqual(proveedor.catalog_values, { cif: "B12345678", nombre: "Suministros Acme S.L." })
-      assert.deepStrictEqual(detailed.usage, usage)
+      assert.deepStrictEqual(detailed.usage, { ...usage, duration: 1.5 })
       assert.strictEqual(detailed.num_pages, 1)
       assert.strictEqual(detailed.full_text, invoiceDocument().fullText)
       assert.deepStrictEqual(Object.keys(detailed.words ?? {}), ["1"])

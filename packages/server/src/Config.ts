@@ -81,6 +81,8 @@ export interface Settings {
   }
   readonly catalogIndex: { readonly minRecords: number | undefined; readonly cacheBytes: number | undefined }
   readonly retentionDays: number | undefined
+  /** How long `Idempotency-Key`s are kept, in milliseconds (the HTTP layer's default of 24 h when unset). */
+  readonly idempotencyRetentionMs: number | undefined
   readonly logLevel: LogLevel
   readonly logFormat: "json" | "pretty"
 }
@@ -187,6 +189,7 @@ export const variables = Config.all({
   catalogIndexMinRecords: optional(Config.schema(SqlCatalogStore.MinRecords, "LEGIBLE_CATALOG_INDEX_MIN_RECORDS")),
   catalogIndexCacheMb: optional(Config.schema(Megabytes, "LEGIBLE_CATALOG_INDEX_CACHE_MB")),
   retentionDays: optional(Config.schema(Archive.RetentionDays, "LEGIBLE_RETENTION_DAYS")),
+  idempotencyRetentionMs: millis("LEGIBLE_IDEMPOTENCY_RETENTION_SECONDS"),
   logLevel: Config.LogLevel("LEGIBLE_LOG_LEVEL").pipe(Config.withDefault("Info")),
   logFormat: Config.Literals(["json", "pretty"], "LEGIBLE_LOG_FORMAT").pipe(Config.withDefault("json"))
 })
@@ -279,6 +282,7 @@ export const resolve = (v: Variables, cwd: string): Settings | InvalidSettings =
       cacheBytes: v.catalogIndexCacheMb === undefined ? undefined : v.catalogIndexCacheMb * 1024 * 1024
     },
     retentionDays: v.retentionDays,
+    idempotencyRetentionMs: v.idempotencyRetentionMs,
     logLevel: v.logLevel,
     logFormat: v.logFormat
   }

@@ -94,6 +94,13 @@ export const providerOptions = (settings: Config.Settings) => ({
   backoffCap: Duration.min(Duration.seconds(20), providerWaitCap(settings))
 })
 
+/** The models the settings serve, as a client is told when it names another: `local` is always among them. */
+export const models = (settings: Config.Settings): ReadonlyArray<string> => [
+  ...(settings.openai === undefined ? [] : ["gpt-*", "o*"]),
+  ...(settings.anthropic === undefined ? [] : ["claude-*"]),
+  "local"
+]
+
 /** The `FieldExtractor` routing models to the configured providers; `local` is always served. */
 export const extractor = (settings: Config.Settings): Layer.Layer<Ports.FieldExtractor> => {
   const common = providerOptions(settings)

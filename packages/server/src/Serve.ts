@@ -1,6 +1,6 @@
 /**
  * `serve`: the roles of a process. `api` serves HTTP only; `worker` runs the job loop (`Worker.start` with
- * `Processing.process`) and, when a retention is set, the archive sweep; `all` does both in one process. On SIGTERM
+ * `Processing.process`), the sweep of expired idempotency keys and, when a retention is set, the archive sweep; `all` does both in one process. On SIGTERM
  * or SIGINT the HTTP server stops accepting and drains, and the worker stops claiming and lets jobs in flight finish
  * within `LEGIBLE_SHUTDOWN_GRACE_SECONDS` (the rest are released for another worker).
  */
@@ -8,7 +8,7 @@ import { createServer } from "node:http"
 import * as Os from "node:os"
 import { NodeHttpServer } from "@effect/platform-node"
 import { type Auth, Http } from "@legible/adapters-http"
-import { Archive, type Document, type Errors, type Ports, Processing, Worker } from "@legible/core"
+import { Archive, type Document, type Errors, Idempotency, type Ports, Processing, Worker } from "@legible/core"
 import { Duration, Effect, Layer, Logger, Predicate, References, Schema } from "effect"
 import { HttpRouter, HttpServer, type HttpServerError } from "effect/http"
 import { SqlClient } from "effect/sql"
@@ -87,6 +87,8 @@ export const api = (
         bodyLimit: settings.maxBodyBytes,
         defaultModel: settings.defaultModel,
         maxAttempts: settings.worker.maxAttempts,
+        models: Layers.models(settings),
+        idempotencyRetention: settings.idempotencyRetentionMs,
         readiness: sql`SELECT 1`
       })
       const listening = Layer.effectDiscard(
@@ -108,8 +110,18 @@ export const api = (
     })
   )
 
-/** The job worker (and the retention sweep when `LEGIBLE_RETENTION_DAYS` is set), stopped gracefully. */
-export const worker = (settings: Config.Settings): Layer.Layer<never, never, Processing.Services | Ports.JobQueue> =>
+const idempotencyRetention = (settings: Config.Settings): Duration.Duration =>
+  settings.idempotencyRetentionMs === undefined
+    ? Idempotency.DEFAULT_RETENTION
+    : Duration.millis(settings.idempotencyRetentionMs)
+
+/**
+ * The job worker (the retention sweep when `LEGIBLE_RETENTION_DAYS` is set, the sweep of expired idempotency keys),
+ * stopped gracefully.
+ */
+export const worker = (
+  settings: Config.Settings
+): Layer.Layer<never, never, Processing.Services | Ports.JobQueue | Ports.IdempotencyStore> =>
   Layer.effectDiscard(
     Effect.gen(function* () {
       const id = workerId()
@@ -136,6 +148,8 @@ export const worker = (settings: Config.Settings): Layer.Layer<never, never, Pro
         })
       )
       if (settings.retentionDays !== undefined) yield* Effect.forkScoped(Archive.schedule(settings.retentionDays))
+      // Expired keys are already ignored by claims; the sweep keeps the table small, at least as often as keys expire.
+      yield* Effect.forkScoped(Idempotency.schedule(Duration.min(Duration.minutes(10), idempotencyRetention(settings))))
       yield* Effect.logInfo("worker started").pipe(
         Effect.annotateLogs({ workerId: id, concurrency: settings.worker.concurrency ?? Worker.defaults.concurrency })
       )

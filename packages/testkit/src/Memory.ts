@@ -9,6 +9,7 @@ import * as ApiKeys from "./internal/apiKeys.js"
 import * as Catalogs from "./internal/catalogs.js"
 import * as Directories from "./internal/directory.js"
 import * as Extractions from "./internal/extractions.js"
+import * as Idempotency from "./internal/idempotency.js"
 import * as Jobs from "./internal/jobQueue.js"
 import * as Quotas from "./internal/quotas.js"
 import * as Skills from "./internal/skills.js"
@@ -36,6 +37,8 @@ export const makeExtractionStore: (state: State) => Ports.ExtractionStore["Servi
 export const makeDocumentStore: (state: State) => Ports.DocumentStore["Service"] = Extractions.makeDocuments
 /** The in-memory `QuotaStore` over `state`. */
 export const makeQuotaStore: (state: State) => Ports.QuotaStore["Service"] = Quotas.make
+/** The in-memory `IdempotencyStore` over `state`. */
+export const makeIdempotencyStore: (state: State) => Ports.IdempotencyStore["Service"] = Idempotency.make
 /** The in-memory `JobQueue` over `state`. */
 export const makeJobQueue: (state: State) => Ports.JobQueue["Service"] = Jobs.make
 
@@ -54,6 +57,7 @@ export const context = (state: State): Context.Context<Services> =>
     Context.add(Ports.ExtractionStore, makeExtractionStore(state)),
     Context.add(Ports.DocumentStore, makeDocumentStore(state)),
     Context.add(Ports.QuotaStore, makeQuotaStore(state)),
+    Context.add(Ports.IdempotencyStore, makeIdempotencyStore(state)),
     Context.add(Ports.JobQueue, makeJobQueue(state)),
     Context.add(MemoryState, state)
   )

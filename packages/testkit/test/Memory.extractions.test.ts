@@ -203,7 +203,7 @@ describe("Memory ExtractionStore writes", () => {
           maxAttempts: 1
         })
       )
-      assert.strictEqual(error.reason, "Conflict")
+      assert.deepInclude(error, { _tag: "StorageError", reason: "Conflict" })
       assert.strictEqual((yield* store.get(live, TestIds.uuid(1)))?.status, "completado")
       const document = yield* (yield* Ports.DocumentStore).get(live, TestIds.uuid(1))
       assert.deepStrictEqual(document?.bytes, Fixtures.DOCUMENT)

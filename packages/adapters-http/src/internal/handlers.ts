@@ -10,7 +10,8 @@ import { Api } from "../Api.js"
 import * as Errors from "../Errors.js"
 import * as Disposition from "./disposition.js"
 import { knownId, runner } from "./handling.js"
-import * as Submission from "./submission.js"
+import * as Idempotent from "./idempotent.js"
+import type * as Submission from "./submission.js"
 
 const extractionNotFound = (id: string) => new CoreErrors.ExtractionNotFound({ id })
 
@@ -40,13 +41,7 @@ export const keys = HttpApiBuilder.group(
 )
 
 /** The services the extraction handlers use. */
-export type ExtractionServices =
-  | Ports.SkillStore
-  | Ports.QuotaStore
-  | Ports.ExtractionStore
-  | Ports.DocumentStore
-  | Ports.DocumentReader
-  | Ports.FieldExtractor
+export type ExtractionServices = Idempotent.Services | Ports.DocumentStore
 
 /** The extraction endpoints (spec 4.3–4.6). */
 export const extractions = (settings: Submission.Settings) =>
@@ -64,12 +59,8 @@ export const extractions = (settings: Submission.Settings) =>
           knownId(extractionId, extractionNotFound).pipe(Effect.flatMap((id) => useCase(caller, id)))
         )
       return handlers.handleAll({
-        submit: ({ payload }) =>
-          asCaller((caller) =>
-            Submission.prepare(caller, payload, settings).pipe(
-              Effect.flatMap((input) => Extractions.submit(caller, input))
-            )
-          ),
+        submit: ({ payload, headers }) =>
+          asCaller((caller) => Idempotent.submit(caller, payload, headers["idempotency-key"], settings)),
         list: ({ query }) => asCaller((caller) => Extractions.list(caller, query)),
         read: ({ params }) => onExtraction(params.extraction_id, Extractions.read),
         readDetailed: ({ params }) => onExtraction(params.extraction_id, Extractions.readDetailed),

@@ -2,7 +2,7 @@
  * The submission guards that run before core's `Extractions.submit`: strict Base64, the file name, the type sniffed
  * from the bytes (never the name), the extraction mode and the model. Every refusal is a 400 `{error}`.
  */
-import { type ApiKeys, type Extraction, type Extractions, Ports, Skills } from "@legible/core"
+import { type ApiKeys, type Extraction, type Extractions, type Idempotency, Ports, Skills } from "@legible/core"
 import { Effect, Result } from "effect"
 import * as Errors from "../Errors.js"
 import * as Base64 from "./base64.js"
@@ -30,6 +30,10 @@ export interface Settings {
   readonly defaultModel: string
   /** Attempts a job gets before it ends in `error`. */
   readonly maxAttempts: number
+  /** The models this server serves, as named to a client whose model is not among them. */
+  readonly models: ReadonlyArray<string>
+  /** How long `Idempotency-Key`s are kept, and when an unfinished claim may be taken over. */
+  readonly idempotency: Idempotency.Settings
 }
 
 const bad = (error: string) => Effect.fail(new Errors.BadRequest({ error }))
@@ -71,7 +75,7 @@ export const prepare = Effect.fn("Submission.prepare")(function* (
     return yield* bad(
       caller.sandbox
         ? `the sandbox model '${SANDBOX_MODEL}' is not available on this server`
-        : `model '${Errors.echo(model)}' is not available on this server`
+        : `model '${Errors.echo(model)}' is not available on this server; available: ${settings.models.join(", ")}`
     )
   }
   // A value that cannot be a slug names no skill: 404 without a lookup.

@@ -8,6 +8,7 @@ import { SqlClient } from "effect/sql"
 import * as DocumentFiles from "./documentFiles.js"
 import { mapSqlError } from "./errors.js"
 import { type ExtractionRow, listColumns, listOrder, listWhere, recordColumns, toRecord } from "./extractionRows.js"
+import { completeIn } from "./idempotencyStore.js"
 import { toNumber } from "./sql.js"
 
 /** Where documents go and which channel announces new jobs. */
@@ -59,6 +60,7 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
           yield* sql`
           INSERT INTO jobs (id, extraction_id, state, attempts, max_attempts, run_at, created_at, updated_at)
           VALUES (gen_random_uuid(), ${r.id}, 'queued', 0, ${submission.maxAttempts}, now(), now(), now())`
+          if (submission.idempotency !== undefined) yield* completeIn(sql, submission.idempotency, r.id)
           // Sent by the database at commit, and only if the transaction commits: idle workers wake for this job.
           yield* sql`SELECT pg_notify(${channel}, ${r.id})`
         })

@@ -220,6 +220,26 @@ ALTER TABLE skills ADD COLUMN review jsonb;
 ALTER TABLE skill_versions ADD COLUMN review jsonb;
 `
 
+/**
+ * `Idempotency-Key`s of submissions: one row per (client, sandbox, key), claimed by a unique insert so concurrent
+ * requests on any number of api processes agree on one winner; `extraction_id` is set in the submission's own
+ * transaction. Rows past `expires_at` count as absent and are swept.
+ */
+const idempotency = `
+CREATE TABLE idempotency_keys (
+  client_id text NOT NULL,
+  sandbox boolean NOT NULL,
+  key text COLLATE "C" NOT NULL,
+  fingerprint text NOT NULL,
+  token text NOT NULL,
+  extraction_id uuid,
+  claimed_at timestamptz NOT NULL,
+  expires_at timestamptz NOT NULL,
+  PRIMARY KEY (client_id, sandbox, key)
+);
+CREATE INDEX idempotency_keys_expires_idx ON idempotency_keys (expires_at);
+`
+
 /** Migrations by `<id>_<name>`, run once each in id order by both engines. */
 export const migrations = {
   "1_initial": Effect.gen(function* () {
@@ -242,5 +262,9 @@ export const migrations = {
   "5_skill_review": Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* runScript(sql, skillReview)
+  }),
+  "7_idempotency": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* runScript(sql, idempotency)
   })
 } as const

@@ -1,5 +1,6 @@
-import { Extraction, ListQuery, Ports } from "@legible/core"
+import { type Errors, Extraction, ListQuery, Ports } from "@legible/core"
 import { Clock, Effect } from "effect"
+import * as Idempotency from "./idempotency.js"
 import { conflict, internalId, next, notify, type State, userKey } from "./state.js"
 
 const visible = (state: State, scope: Ports.Scope, id: string): Extraction.ExtractionRecord | undefined => {
@@ -74,9 +75,9 @@ const actor = (state: State, clientId: string, userId: string): Extraction.Actor
  */
 export const make = (state: State): Ports.ExtractionStore["Service"] =>
   Ports.ExtractionStore.of({
-    submit: ({ record, document, maxAttempts }) =>
+    submit: ({ record, document, maxAttempts, idempotency }) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        Effect.suspend(() => {
+        Effect.suspend((): Effect.Effect<void, Errors.StorageError | Errors.IdempotencyKeyInFlight> => {
           if (state.extractions.has(record.id)) return Effect.fail(conflict(`extraction ${record.id} already exists`))
           if (!state.clients.has(record.clientId)) {
             return Effect.fail(conflict(`extraction ${record.id} references unknown client ${record.clientId}`))
@@ -84,6 +85,8 @@ export const make = (state: State): Ports.ExtractionStore["Service"] =>
           if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
             return Effect.fail(conflict(`extraction ${record.id}: maxAttempts must be a positive integer`))
           }
+          const lost = idempotency === undefined ? undefined : Idempotency.complete(state, idempotency, record.id)
+          if (lost !== undefined) return Effect.fail(lost)
           state.extractions.set(record.id, { ...record })
           state.documents.set(record.id, { bytes: Uint8Array.from(document), mimeType: record.mimeType })
           const seq = next(state)

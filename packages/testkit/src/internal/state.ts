@@ -31,6 +31,15 @@ export interface DocumentEntry {
   readonly mimeType: string
 }
 
+/** An `Idempotency-Key` row (mirrors the SQL `idempotency_keys` table); times in epoch milliseconds. */
+export interface IdempotencyEntry {
+  readonly fingerprint: string
+  readonly token: string
+  extractionId: string | null
+  readonly claimedAt: number
+  readonly expiresAt: number
+}
+
 /** The one mutable state every in-memory port shares. Each port method reads and writes it in one synchronous step. */
 export interface State {
   readonly clients: Map<Directory.ClientId, Directory.Client>
@@ -44,6 +53,8 @@ export interface State {
   readonly extractions: Map<string, Extraction.ExtractionRecord>
   readonly documents: Map<string, DocumentEntry>
   readonly jobs: Map<string, Job>
+  /** Idempotency keys by `idempotencyKey(scope, key)`. */
+  readonly idempotency: Map<string, IdempotencyEntry>
   /** Callbacks of fibers waiting in `awaitWork`; all are called (and dropped) on every notification. */
   readonly waiters: Set<() => void>
   /** Counter behind insertion order, job ids and lease tokens. */
@@ -62,6 +73,7 @@ export const make = (): State => ({
   extractions: new Map(),
   documents: new Map(),
   jobs: new Map(),
+  idempotency: new Map(),
   waiters: new Set(),
   counter: 0
 })
