@@ -2,6 +2,8 @@
 export * as Api from "./Api.js"
 /** JWT (jose) and API-key authentication: configuration, claims, the security middleware layers. */
 export * as Auth from "./Auth.js"
+/** A typed client of the whole contract (`HttpApiClient`), for embedders and tests. */
+export * as Client from "./Client.js"
 /** HTTP error bodies (spec 7) and the mapping of domain errors onto them. */
 export * as Errors from "./Errors.js"
 /** Operator extensions beyond the spec: skills, catalogs, quotas, archive. */

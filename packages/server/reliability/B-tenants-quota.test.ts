@@ -246,13 +246,10 @@ describe("B: tenants, roles, quota", () => {
     const sandbox = await mapLimit(
       Array.from({ length: 10 }, (_, i) => i),
       5,
-      (i) =>
-        stack.api.submit(
-          keys.tessTest,
-          SAMPLE_PDF,
-          `sandbox-${i}.pdf`,
-          models[i % models.length] === undefined ? {} : { model: models[i % models.length] }
-        )
+      (i) => {
+        const model = models[i % models.length]
+        return stack.api.submit(keys.tessTest, SAMPLE_PDF, `sandbox-${i}.pdf`, model === undefined ? {} : { model })
+      }
     )
     expect(await used()).toBe(0)
     const finals = await Promise.all(sandbox.map((id) => stack.api.awaitFinal(keys.tessTest, id, 180_000)))

@@ -4,6 +4,7 @@ import * as Path from "node:path"
 import { expect, it } from "vitest"
 import { SAMPLE_PDF } from "../support/http.js"
 import { query } from "../support/postgres.js"
+import { v1 } from "../support/typed.js"
 import type { World } from "./setup.js"
 
 /** Registers the document-store failure tests (documents kept in `directory`). */
@@ -15,18 +16,18 @@ export const documentFiles = (world: () => World, directory: () => string) => {
     await api.awaitFinal(keys.alice, gone)
     await api.awaitFinal(keys.alice, broken)
     rmSync(Path.join(directory(), gone))
-    const missing = await api.key("GET", `/v1/extractions/${gone}/document`, keys.alice)
+    const missing = await v1(api, keys.alice).download(gone)
     expect(missing.status).toBe(404)
     expect(missing.body).toEqual({ error: expect.any(String) })
     // A directory where the file should be: reading it fails (EISDIR), a storage access failure.
     rmSync(Path.join(directory(), broken))
     mkdirSync(Path.join(directory(), broken))
-    const failed = await api.key("GET", `/v1/extractions/${broken}/document`, keys.alice)
+    const failed = await v1(api, keys.alice).download(broken)
     // Spec 4.4: a failure to access storage on the download is a 500, with `{error}` and no detail.
     expect(failed.status).toBe(500)
     expect(failed.body).toEqual({ error: expect.any(String) })
     // The extraction itself is still readable.
-    expect((await api.key("GET", `/v1/extractions/${broken}`, keys.alice)).status).toBe(200)
+    expect((await v1(api, keys.alice).read(broken)).status).toBe(200)
   })
 }
 
@@ -37,16 +38,16 @@ export const databaseFailures = (world: () => World, databaseUrl: () => string) 
     await query(databaseUrl(), "ALTER TABLE extractions RENAME TO extractions_away")
     try {
       const calls = [
-        api.key("POST", "/v1/extractions", keys.alice, {
+        v1(api, keys.alice).submit({
           file_name: "f.pdf",
           skill: "factura-es",
           file_base64: Buffer.from(SAMPLE_PDF).toString("base64")
         }),
-        api.key("GET", "/v1/extractions", keys.alice),
-        api.key("GET", `/v1/extractions/${ids.alice1}`, keys.alice),
-        api.key("GET", `/v1/extractions/${ids.alice1}/detailed`, keys.alice),
-        api.key("GET", `/v1/extractions/${ids.alice1}/document`, keys.alice),
-        api.key("PATCH", `/v1/extractions/${ids.alice1}/status`, keys.alice, { status: "incompleto" })
+        v1(api, keys.alice).list(),
+        v1(api, keys.alice).read(ids.alice1),
+        v1(api, keys.alice).detailed(ids.alice1),
+        v1(api, keys.alice).download(ids.alice1),
+        v1(api, keys.alice).patch(ids.alice1, { status: "incompleto" })
       ]
       for (const reply of await Promise.all(calls)) {
         expect(reply.status).toBe(500)
@@ -56,6 +57,6 @@ export const databaseFailures = (world: () => World, databaseUrl: () => string) 
     } finally {
       await query(databaseUrl(), "ALTER TABLE extractions_away RENAME TO extractions")
     }
-    expect((await api.key("GET", `/v1/extractions/${ids.alice1}`, keys.alice)).status).toBe(200)
+    expect((await v1(api, keys.alice).read(ids.alice1)).status).toBe(200)
   })
 }

@@ -1,6 +1,7 @@
 /** Spec 2.3, 2.7, 4.4 over the socket: reads, the detailed read, the byte-identical download, tenancy, probes. */
 import { expect, it } from "vitest"
 import { type Json, SAMPLE_PDF } from "../support/http.js"
+import { v1 } from "../support/typed.js"
 import { TRICKY_NAME, type World } from "./setup.js"
 
 const error = (body: unknown) => expect(body).toEqual({ error: expect.any(String) })
@@ -23,7 +24,7 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/
 export const reads = (world: () => World) => {
   it("GET /v1/extractions/{id} returns 2.3: fields sorted by order, usage, no detailed members", async () => {
     const { api, keys, ids } = world()
-    const r = await api.key("GET", `/v1/extractions/${ids.alice1}`, keys.alice)
+    const r = await v1(api, keys.alice).read(ids.alice1)
     expect(r.status).toBe(200)
     const body = r.body as Json
     expect(Object.keys(body).sort()).toEqual([...SUMMARY, "fields", "usage"].sort())
@@ -63,11 +64,17 @@ export const reads = (world: () => World) => {
       duration: expect.any(Number),
       model: "local"
     })
+    // `duration` is the whole processing (read and OCR included), in seconds: more than nothing, and within the time
+    // from submission to the last change (both stamped by this server, to the microsecond).
+    const duration = (body.usage as Json).duration as number
+    const elapsed = (Date.parse(body.last_modification as string) - Date.parse(body.extraction_date as string)) / 1000
+    expect(duration).toBeGreaterThan(0)
+    expect(duration).toBeLessThanOrEqual(elapsed + 0.001)
   })
 
   it("GET /v1/extractions/{id}/detailed adds words, full_text, num_pages and word_ids/id/type on simple values", async () => {
     const { api, keys, ids } = world()
-    const r = await api.key("GET", `/v1/extractions/${ids.alice1}/detailed`, keys.alice)
+    const r = await v1(api, keys.alice).detailed(ids.alice1)
     expect(r.status).toBe(200)
     const body = r.body as Json
     expect(body.num_pages).toBe(1)
@@ -90,7 +97,7 @@ export const reads = (world: () => World) => {
     expect(total.reasons).toEqual([])
     const proveedor = (body.fields as Array<Json>).find((f) => f.name === "proveedor")?.value as Json
     expect(proveedor.confidence).toEqual(expect.any(Number))
-    const plain = (await api.key("GET", `/v1/extractions/${ids.alice1}`, keys.alice)).body as Json
+    const plain = (await v1(api, keys.alice).read(ids.alice1)).body as Json
     const plainTotal = (plain.fields as Array<Json>).find((f) => f.name === "total")?.value as Json
     expect(Object.keys(plainTotal).sort()).toEqual(["literal", "parsed"])
     expect(Object.keys((plain.fields as Array<Json>).find((f) => f.name === "proveedor")?.value as Json)).not.toContain(
@@ -100,9 +107,9 @@ export const reads = (world: () => World) => {
 
   it("GET /v1/extractions/{id}/document returns the uploaded bytes as an attachment with the uploaded name", async () => {
     const { api, keys, ids } = world()
-    const response = await api.raw(`/v1/extractions/${ids.alice1}/document`, { headers: { "x-api-key": keys.alice } })
+    const response = await v1(api, keys.alice).download(ids.alice1)
     expect(response.status).toBe(200)
-    const bytes = new Uint8Array(await response.arrayBuffer())
+    const bytes = response.value ?? new Uint8Array()
     expect(Buffer.compare(Buffer.from(bytes), Buffer.from(SAMPLE_PDF))).toBe(0)
     expect(response.headers.get("content-type")).toBe("application/pdf")
     expect(response.headers.get("x-content-type-options")).toBe("nosniff")
@@ -115,13 +122,14 @@ export const reads = (world: () => World) => {
   it("missing ids, malformed ids and other clients' ids answer the same 404 {error} on every read", async () => {
     const { api, keys, ids } = world()
     const missing = "00000000-0000-4000-8000-000000000000"
-    for (const suffix of ["", "/detailed", "/document"]) {
-      const none = await api.key("GET", `/v1/extractions/${missing}${suffix}`, keys.alice)
+    const alice = v1(api, keys.alice)
+    for (const read of [alice.read, alice.detailed, alice.download]) {
+      const none = await read(missing)
       expect(none.status).toBe(404)
       error(none.body)
-      const malformed = await api.key("GET", `/v1/extractions/not-a-uuid${suffix}`, keys.alice)
+      const malformed = await read("not-a-uuid")
       expect(malformed.status).toBe(404)
-      const foreign = await api.key("GET", `/v1/extractions/${ids.bob1}${suffix}`, keys.alice)
+      const foreign = await read(ids.bob1)
       expect(foreign.status).toBe(404)
       expect(JSON.stringify(foreign.body).replace(ids.bob1, "ID")).toBe(
         JSON.stringify(none.body).replace(missing, "ID")
@@ -131,12 +139,12 @@ export const reads = (world: () => World) => {
 
   it("test keys are a sandbox: live and test extractions never see each other", async () => {
     const { api, keys, ids } = world()
-    expect((await api.key("GET", `/v1/extractions/${ids.aliceTest1}`, keys.alice)).status).toBe(404)
-    expect((await api.key("GET", `/v1/extractions/${ids.alice1}`, keys.aliceTest)).status).toBe(404)
-    const sandbox = (await api.key("GET", "/v1/extractions", keys.aliceTest)).body as Json
+    expect((await v1(api, keys.alice).read(ids.aliceTest1)).status).toBe(404)
+    expect((await v1(api, keys.aliceTest).read(ids.alice1)).status).toBe(404)
+    const sandbox = (await v1(api, keys.aliceTest).list()).body as Json
     expect((sandbox.extractions as Array<Json>).map((e) => e.id)).toContain(ids.aliceTest1)
     expect((sandbox.extractions as Array<Json>).map((e) => e.id)).not.toContain(ids.alice1)
-    const read = (await api.key("GET", `/v1/extractions/${ids.aliceTest1}`, keys.aliceTest)).body as Json
+    const read = (await v1(api, keys.aliceTest).read(ids.aliceTest1)).body as Json
     expect((read.usage as Json).model).toBe("local")
   })
 
@@ -152,8 +160,10 @@ export const reads = (world: () => World) => {
 
   it("serves the probes, the OpenAPI document and the docs page; unknown routes are 404 JSON", async () => {
     const { api } = world()
-    expect((await api.raw("/healthz")).status).toBe(200)
-    expect((await api.raw("/readyz")).status).toBe(200)
+    const { system } = api.as()
+    expect((await api.send(system.health())).status).toBe(200)
+    expect((await api.send(system.ready())).status).toBe(200)
+    // Outside the contract (documents and unknown routes): raw requests.
     const openapi = (await (await api.raw("/openapi.json")).json()) as Json
     expect(openapi.openapi).toMatch(/^3\.1/)
     expect(Object.keys(openapi.paths as Json)).toEqual(

@@ -6,6 +6,7 @@
  */
 import { type Client, client, type Json, SAMPLE_PDF, seedSkill, token } from "../support/http.js"
 import { type Running, SECRET, type Server, startServer, startWorker } from "../support/process.js"
+import { v1 } from "../support/typed.js"
 
 /** The users of the suite. */
 export const USERS = {
@@ -82,7 +83,7 @@ const populate = async (
   let queuedRead: Json | undefined
   let worker: Running | undefined
   if (options.split) {
-    queuedRead = (await api.key("GET", `/v1/extractions/${alice1}`, keys.alice)).body as Json
+    queuedRead = (await v1(api, keys.alice).read(alice1)).body as Json
     worker = await startWorker(env)
     onWorker(worker)
   }

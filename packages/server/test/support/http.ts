@@ -4,9 +4,11 @@
  */
 import { readFileSync } from "node:fs"
 import * as Path from "node:path"
+import type { Api } from "@legible/adapters-http"
 import * as Quickstart from "../../src/internal/quickstart.js"
 import * as Jwt from "../../src/Jwt.js"
 import { ROOT, SECRET, waitFor } from "./process.js"
+import { type Typed, typed } from "./typed.js"
 
 /** The sample invoice shipped in the repository. */
 export const SAMPLE_PDF: Uint8Array = readFileSync(Path.join(ROOT, "examples/sample-invoice.pdf"))
@@ -49,8 +51,12 @@ const reply = async (response: Response): Promise<Reply> => {
   return { status: response.status, headers: response.headers, body }
 }
 
-/** A client of one server. */
-export const client = (base: string) => {
+/** The members of a submission body besides the file (`skill` defaults to `factura-es`). */
+export type SubmitExtra = Partial<Omit<typeof Api.SubmitBody.Type, "file_base64" | "file_name">>
+
+// The raw requests, and the helpers (key creation, submission, polling) written with the typed client.
+const rawClient = (base: string, typedClients: Typed) => {
+  const { as, send: sendTyped } = typedClients
   const send = async (method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Reply> =>
     reply(
       await fetch(`${base}${path}`, {
@@ -71,30 +77,31 @@ export const client = (base: string) => {
     raw: (path: string, init?: RequestInit) => fetch(`${base}${path}`, init),
     /** Creates a key with a token; returns the full key. */
     createKey: async (jwt: string, nombre = "test", tipo: "live" | "test" = "live"): Promise<string> => {
-      const created = await send("POST", "/api/api-keys/", { authorization: `Bearer ${jwt}` }, { nombre, tipo })
-      if (created.status !== 200 && created.status !== 201)
+      const created = await sendTyped(as({ token: jwt }).keys.create({ payload: { nombre, tipo } }))
+      if (created.value === undefined)
         throw new Error(`key creation failed: ${created.status} ${JSON.stringify(created.body)}`)
-      return ((created.body as Json).api_key as Json).key as string
+      return created.value.api_key.key
     },
     /** Submits a document; returns the extraction id (fails unless 202). */
-    submit: async (key: string, document: Uint8Array, fileName: string, extra: Json = {}): Promise<string> => {
-      const submitted = await send(
-        "POST",
-        "/v1/extractions",
-        { "x-api-key": key },
-        { file_name: fileName, skill: "factura-es", file_base64: Buffer.from(document).toString("base64"), ...extra }
-      )
-      if (submitted.status !== 202)
+    submit: async (key: string, document: Uint8Array, fileName: string, extra: SubmitExtra = {}): Promise<string> => {
+      const payload = {
+        file_name: fileName,
+        skill: "factura-es",
+        file_base64: Buffer.from(document).toString("base64"),
+        ...extra
+      }
+      const submitted = await sendTyped(as({ apiKey: key }).extractions.submit({ payload, headers: {} }))
+      if (submitted.value === undefined)
         throw new Error(`submission failed: ${submitted.status} ${JSON.stringify(submitted.body)}`)
-      return (submitted.body as Json).extraction_id as string
+      return submitted.value.body.extraction_id
     },
-    /** Polls the extraction until it is final; returns its read. */
+    /** Polls the extraction until it is final; returns its read (as the server sent it). */
     awaitFinal: (key: string, id: string, timeoutMs = 60_000): Promise<Json> =>
       waitFor(
         `extraction ${id} to be final`,
         async () => {
-          const read = await send("GET", `/v1/extractions/${id}`, { "x-api-key": key })
-          const status = (read.body as Json).status
+          const read = await sendTyped(as({ apiKey: key }).extractions.read({ params: { extraction_id: id } }))
+          const status = read.value?.status
           return status === "completado" || status === "incompleto" || status === "error"
             ? (read.body as Json)
             : undefined
@@ -105,8 +112,19 @@ export const client = (base: string) => {
   }
 }
 
+type RawClient = ReturnType<typeof rawClient>
+
+/**
+ * A client of one server: the typed client of the contract (`as`, `send`, see `typed.ts`) for what the contract can
+ * express, raw JSON requests (`jwt`, `key`, `raw`) for what it cannot (malformed bodies, unknown routes).
+ */
+export interface Client extends RawClient, Typed {}
+
 /** A client of one server. */
-export type Client = ReturnType<typeof client>
+export const client = (base: string): Client => {
+  const typedClients = typed(base)
+  return { ...rawClient(base, typedClients), ...typedClients }
+}
 
 /** The reply's body when its status is `status`; otherwise fails naming the step, the status and the body. */
 export const must = async (
@@ -124,19 +142,29 @@ export const must = async (
  * The token's user must exist (create a key first).
  */
 export const seedSkill = async (api: Client, jwt: string): Promise<string> => {
+  const operator = api.as({ token: jwt })
   const catalog = await must(
     "catalog",
-    api.jwt("POST", "/api/catalogs", jwt, { name: Quickstart.CATALOG, columns: ["cif", "nombre"] }),
+    api.send(operator.catalogs.create({ payload: { name: Quickstart.CATALOG, columns: ["cif", "nombre"] } })),
     201
   )
-  await must("records", api.jwt("POST", `/api/catalogs/${catalog.id as string}/records`, jwt, Quickstart.SUPPLIERS))
+  await must(
+    "records",
+    api.send(
+      operator.catalogs.importRecords({ params: { catalog_id: catalog.id as string }, payload: Quickstart.SUPPLIERS })
+    )
+  )
   const skill = await must(
     "skill",
-    api.jwt("POST", "/api/skills", jwt, {
-      slug: Quickstart.SKILL,
-      name: "Factura (España)",
-      fields: Quickstart.skillFields(catalog.id as string)
-    }),
+    api.send(
+      operator.skills.create({
+        payload: {
+          slug: Quickstart.SKILL,
+          name: "Factura (España)",
+          fields: Quickstart.skillFields(catalog.id as string)
+        }
+      })
+    ),
     201
   )
   return skill.id as string
