@@ -7,7 +7,7 @@ import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Errors from "./Errors.js"
 import * as Extensions from "./Extensions.js"
-import { ExtractionId, Text } from "./internal/schemas.js"
+import { ExtractionId, Text, text } from "./internal/schemas.js"
 import { ApiKeyAuth, JwtAuth, RequestErrors } from "./Security.js"
 
 /** A field of a read result (spec 2.4), as the `read` endpoint returns it. */
@@ -20,7 +20,7 @@ export const MessageResponse = Schema.Struct({ message: Schema.String })
 
 /** The body of `POST /api/api-keys/` (spec 4.2). */
 export const CreateKeyBody = Schema.Struct({
-  nombre: Text.annotate({ description: "Descriptive name (1 to 200 characters)." }),
+  nombre: text("Descriptive name (1 to 200 characters)."),
   tipo: Schema.optionalKey(ApiKey.KeyType.annotate({ description: "`live` (default) or `test` (the sandbox)." }))
 }).annotate({ examples: [{ nombre: "ERP integration", tipo: "live" }] })
 
@@ -39,7 +39,7 @@ export class KeysApi extends HttpApiGroup.make("keys")
     }),
     HttpApiEndpoint.get("list", "/api/api-keys/", { success: KeyListResponse }),
     HttpApiEndpoint.delete("revoke", "/api/api-keys/:api_key_id", {
-      params: { api_key_id: Schema.String },
+      params: { api_key_id: Schema.String.annotate({ description: "The key's `id` (from the list)." }) },
       success: MessageResponse,
       error: Errors.NotFound
     })
@@ -67,8 +67,8 @@ export const EXAMPLE_PDF_BASE64 =
 
 /** The body of `POST /v1/extractions` (spec 4.3). `null` for an optional member means "absent". */
 export const SubmitBody = Schema.Struct({
-  file_name: Text.annotate({ description: "Original file name (1 to 255 characters)." }),
-  skill: Text.annotate({ description: "Slug of a configured skill." }),
+  file_name: text("Original file name (1 to 255 characters)."),
+  skill: text("Slug of a configured skill."),
   file_base64: Schema.String.annotate({
     description:
       "The file, standard Base64 (RFC 4648 §4) with correct `=` padding. Line breaks (CR, LF) are ignored; any " +
@@ -131,7 +131,7 @@ export const Submitted = HttpApiSchema.WithHeaders(SubmitResponse.pipe(HttpApiSc
   )
 }).annotate({ description: "The extraction is queued; poll `Location` for its result." })
 
-const param = (description: string) => Schema.optionalKey(Text.annotate({ description }))
+const param = (description: string) => Schema.optionalKey(text(description))
 
 /** The list query of spec 4.3 (validated further by core: every invalid value is a 400 `{error}`). */
 export const ListQueryParams = Schema.Struct({
@@ -149,9 +149,17 @@ export const ListQueryParams = Schema.Struct({
   ),
   limit: param("Maximum number of results, an integer from 1 to 500; default 50."),
   offset: param("Extension: results to skip first; default 0."),
-  sort_by: Schema.optionalKey(Schema.Literals(["fecha_creacion", "status", "origin_name"])),
-  sort_order: Schema.optionalKey(Schema.Literals(["asc", "desc"])),
-  include_archived: Schema.optionalKey(Schema.Literals(["true", "false"]))
+  sort_by: Schema.optionalKey(
+    Schema.Literals(["fecha_creacion", "status", "origin_name"]).annotate({
+      description: "Sort key; default `fecha_creacion`. Ties are broken by id."
+    })
+  ),
+  sort_order: Schema.optionalKey(Schema.Literals(["asc", "desc"]).annotate({ description: "Default `desc`." })),
+  include_archived: Schema.optionalKey(
+    Schema.Literals(["true", "false"]).annotate({
+      description: "Extension: whether archived extractions are listed; default `false`."
+    })
+  )
 })
 
 /** The list response (spec 4.3): `count` is the number of all matches, ignoring `limit`. */

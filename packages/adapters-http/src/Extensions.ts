@@ -6,7 +6,7 @@ import { Field, Quota, Skill, Skills, Timestamp } from "@legible/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Errors from "./Errors.js"
-import { ExtractionId, Text } from "./internal/schemas.js"
+import { ExtractionId, int, Text, text } from "./internal/schemas.js"
 import { ApiKeyAuth, JwtAuth } from "./Security.js"
 
 /** Tags a group as an extension in the OpenAPI document: in its title and `x-legible-extension` on every operation. */
@@ -40,18 +40,26 @@ export interface SkillFieldInput {
 
 const fieldInput = (depth: number): Schema.Codec<SkillFieldInput> =>
   Schema.Struct({
-    name: Text,
-    order: Schema.Int,
-    type: Field.FieldType,
-    isList: Schema.optionalKey(Schema.Boolean),
-    description: Schema.optionalKey(Text),
-    aliases: Schema.optionalKey(Schema.Array(Text)),
+    name: text("The field's name in results (unique among its siblings)."),
+    order: int("Its position: results list fields in ascending `order`."),
+    type: Field.FieldType.annotate({ description: "The value's type (spec 2.4); `catalog` matches a catalog." }),
+    isList: Schema.optionalKey(
+      Schema.Boolean.annotate({ description: "Whether the value is a list (one item per row). Default false." })
+    ),
+    description: Schema.optionalKey(text("What the value is, for the extractor (and the check it implies).")),
+    aliases: Schema.optionalKey(
+      Schema.Array(Text).annotate({ description: "Other names of the field as documents print them." })
+    ),
     fields: Schema.optionalKey(
       depth > 1
         ? Schema.Array(fieldInput(depth - 1))
         : Schema.Array(Schema.Never).annotate({ description: `Sub-fields nest at most ${Skills.MAX_DEPTH} levels.` })
     ),
-    catalog: Schema.optionalKey(Skill.CatalogFieldConfig),
+    catalog: Schema.optionalKey(
+      Skill.CatalogFieldConfig.annotate({
+        description: "For `catalog` fields: the catalog, its key columns, the search method and output columns."
+      })
+    ),
     validate: Schema.optionalKey(
       Skill.Validation.annotate({
         description:
@@ -76,11 +84,17 @@ const ReviewSetting = Skill.Review.annotate({
 
 /** The content of a skill version. */
 export const SkillDefinition = Schema.Struct({
-  name: Text,
-  instructions: Schema.optionalKey(Text),
-  fields: Schema.Array(SkillFieldInput),
+  name: text("The skill's display name (`skill_name` in results)."),
+  instructions: Schema.optionalKey(text("Guidance for the extractor about this kind of document.")),
+  fields: Schema.Array(SkillFieldInput).annotate({ description: "The fields to extract, in any order." }),
   review: Schema.optionalKey(ReviewSetting)
 })
+
+const EXAMPLE_FIELDS = [
+  { name: "numero", order: 1, type: "string", description: "Número de la factura" },
+  { name: "fecha", order: 2, type: "date", description: "Fecha de emisión" },
+  { name: "total", order: 3, type: "float", description: "Importe total", aliases: ["Total factura"] }
+] as const
 
 /** Completes a field as written by a client with the defaults of the optional members. */
 export const toSkillField = (input: SkillFieldInput): Skill.SkillField => ({
@@ -104,7 +118,19 @@ export const toDefinition = (definition: typeof SkillDefinition.Type): Skills.De
 })
 
 /** The body of a skill creation: a slug and the first version's content. */
-export const CreateSkillBody = Schema.Struct({ slug: Text, ...SkillDefinition.fields })
+export const CreateSkillBody = Schema.Struct({
+  slug: text("The skill's slug, used as `skill` on submissions: lower-case letters, digits and `-`."),
+  ...SkillDefinition.fields
+}).annotate({
+  examples: [
+    { slug: "factura-es", name: "Factura (España)", instructions: "Facturas españolas.", fields: EXAMPLE_FIELDS }
+  ]
+})
+
+/** The body of a skill's new version. */
+export const UpdateSkillBody = SkillDefinition.annotate({
+  examples: [{ name: "Factura (España) v2", fields: EXAMPLE_FIELDS, review: { threshold: 0.5, required: ["total"] } }]
+})
 
 /** A skill version as returned. */
 export const SkillResponse = Schema.Struct({
@@ -119,7 +145,7 @@ export const SkillResponse = Schema.Struct({
   updated_at: Timestamp.Timestamp
 })
 
-const Slug = { slug: Schema.String }
+const Slug = { slug: Schema.String.annotate({ description: "The skill's slug." }) }
 
 /** The skill endpoints (JWT). */
 export class SkillsApi extends HttpApiGroup.make("skills")
@@ -131,7 +157,7 @@ export class SkillsApi extends HttpApiGroup.make("skills")
     }),
     HttpApiEndpoint.put("update", "/api/skills/:slug", {
       params: Slug,
-      payload: SkillDefinition,
+      payload: UpdateSkillBody,
       success: SkillResponse,
       error: Errors.NotFound
     }),
@@ -168,22 +194,37 @@ export const CatalogResponse = Schema.Struct({
 })
 
 /** Records as CSV: RFC 4180, the header row names the columns, an optional `id` column keeps record ids. */
-export const CsvRecords = Text.pipe(HttpApiSchema.asText({ contentType: "text/csv" })).annotate({
-  description: "RFC 4180 CSV; the header row names the columns; an optional `id` column holds record UUIDs."
-})
+export const CsvRecords = text(
+  "RFC 4180 CSV; the header row names the columns; an optional `id` column holds record UUIDs.",
+  ["cif,nombre\nB12345674,Papelería Ejemplo S.L.\nA28017895,Suministros del Norte S.A.\n"]
+).pipe(HttpApiSchema.asText({ contentType: "text/csv" }))
 
 /** Records as JSON: objects of column → value (string or number), with an optional `id`. */
 export const JsonRecords = Schema.Array(Schema.Record(Text, Schema.Union([Text, Schema.Finite, Schema.Null]))).annotate(
-  { description: "Objects of column name → value, with an optional `id` (UUID)." }
+  {
+    description: "Objects of column name → value, with an optional `id` (UUID).",
+    examples: [
+      [
+        { cif: "B12345674", nombre: "Papelería Ejemplo S.L." },
+        { id: "5d1f0000-0000-4000-8000-000000000002", cif: "A28017895", nombre: "Suministros del Norte S.A." }
+      ]
+    ]
+  }
 )
 
-const CatalogId = { catalog_id: Schema.String }
+/** The body of a catalog creation. */
+export const CreateCatalogBody = Schema.Struct({
+  name: text("The catalog's name (skills may name their catalog by it)."),
+  columns: Schema.Array(Text).annotate({ description: "The record columns (besides `id`)." })
+}).annotate({ examples: [{ name: "Proveedores", columns: ["cif", "nombre"] }] })
+
+const CatalogId = { catalog_id: Schema.String.annotate({ description: "The catalog's id." }) }
 
 /** The catalog endpoints (JWT). */
 export class CatalogsApi extends HttpApiGroup.make("catalogs")
   .add(
     HttpApiEndpoint.post("create", "/api/catalogs", {
-      payload: Schema.Struct({ name: Text, columns: Schema.Array(Text) }),
+      payload: CreateCatalogBody,
       success: CatalogResponse.pipe(HttpApiSchema.status(201))
     }),
     HttpApiEndpoint.get("list", "/api/catalogs", {
@@ -213,14 +254,22 @@ export const QuotaResponse = Schema.Struct({
   used: Schema.Int
 })
 
-const ClientId = { client_id: Schema.String }
+const ClientId = { client_id: Schema.String.annotate({ description: "The client's id (the JWT's `client_id`)." }) }
+
+/** The body of a quota setting. */
+export const QuotaBody = Schema.Struct({
+  limit: Schema.NullOr(Schema.Int).annotate({ description: "Extractions allowed per period; `null` for unlimited." }),
+  period: Schema.optionalKey(
+    Quota.Period.annotate({ description: "`month` (default) or `day`, in UTC; the usage restarts each period." })
+  )
+}).annotate({ examples: [{ limit: 1000, period: "month" }] })
 
 /** The quota endpoints (JWT). */
 export class QuotasApi extends HttpApiGroup.make("quotas")
   .add(
     HttpApiEndpoint.put("set", "/api/quotas/:client_id", {
       params: ClientId,
-      payload: Schema.Struct({ limit: Schema.NullOr(Schema.Int), period: Schema.optionalKey(Quota.Period) }),
+      payload: QuotaBody,
       success: QuotaResponse,
       error: Errors.Forbidden
     }),

@@ -21,12 +21,24 @@ export const textProblem = (s: string): string | undefined => {
   return undefined
 }
 
+const storable = Schema.makeFilter((s: string) => textProblem(s) ?? true, {
+  description: "Text without NUL characters or lone surrogates."
+})
+
 /** A string that can be stored: no NUL character, no lone surrogate. */
-export const Text = Schema.String.check(
-  Schema.makeFilter((s: string) => textProblem(s) ?? true, {
-    description: "Text without NUL characters or lone surrogates."
-  })
-)
+export const Text = Schema.String.check(storable)
+
+/**
+ * `Text` with a description for the OpenAPI document. The description goes on the string before the check: one
+ * annotated after a check does not reach the generated JSON schema.
+ */
+export const text = (description: string, examples?: ReadonlyArray<string>) =>
+  Schema.String.annotate(examples === undefined ? { description } : { description, examples }).check(storable)
 
 /** The path parameter of the endpoints on one extraction. */
-export const ExtractionId = { extraction_id: Schema.String }
+export const ExtractionId = {
+  extraction_id: Schema.String.annotate({ description: "The extraction's id (the `extraction_id` of its 202)." })
+}
+
+/** An integer with a description for the OpenAPI document (placed before the check, as for `text`). */
+export const int = (description: string) => Schema.Number.annotate({ description }).check(Schema.isInt())

@@ -1,4 +1,5 @@
 /** Spec 2.3, 2.7, 4.4 over the socket: reads, the detailed read, the byte-identical download, tenancy, probes. */
+import { Api } from "@legible/adapters-http"
 import { expect, it } from "vitest"
 import { type Json, SAMPLE_PDF } from "../support/http.js"
 import { v1 } from "../support/typed.js"
@@ -159,7 +160,7 @@ export const reads = (world: () => World) => {
   })
 
   it("serves the probes, the OpenAPI document and the docs page; unknown routes are 404 JSON", async () => {
-    const { api } = world()
+    const { api, keys } = world()
     const { system } = api.as()
     expect((await api.send(system.health())).status).toBe(200)
     expect((await api.send(system.ready())).status).toBe(200)
@@ -169,6 +170,16 @@ export const reads = (world: () => World) => {
     expect(Object.keys(openapi.paths as Json)).toEqual(
       expect.arrayContaining(["/api/api-keys/", "/v1/extractions", "/v1/extractions/{extraction_id}/status"])
     )
+    // The documentation's submission example works as it is against the real reader.
+    const [example] = (Api.SubmitBody.ast.annotations?.examples ?? []) as ReadonlyArray<typeof Api.SubmitBody.Type>
+    if (example === undefined) throw new Error("the submission schema has no example")
+    const submitted = await v1(api, keys.alice).submit(example)
+    expect(submitted.status).toBe(202)
+    expect((await api.awaitFinal(keys.alice, submitted.value?.body.extraction_id ?? "")).status).toBe("completado")
+    expect(JSON.stringify(openapi)).toContain(JSON.stringify(example.file_base64))
+    const root = await api.raw("/", { redirect: "manual" })
+    expect(root.status).toBe(302)
+    expect(root.headers.get("location")).toBe("/docs")
     const docs = await api.raw("/docs")
     expect(docs.status).toBe(200)
     expect(docs.headers.get("content-type")).toContain("text/html")
