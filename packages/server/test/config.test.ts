@@ -69,6 +69,7 @@ describe("Config", () => {
         LEGIBLE_CATALOG_INDEX_MIN_RECORDS: "20000",
         LEGIBLE_CATALOG_INDEX_CACHE_MB: "0",
         LEGIBLE_RETENTION_DAYS: "90",
+        LEGIBLE_IDEMPOTENCY_RETENTION_SECONDS: "172800",
         LEGIBLE_LOG_LEVEL: "Debug",
         LEGIBLE_SHUTDOWN_GRACE_SECONDS: "10",
         LEGIBLE_MAX_BODY_BYTES: "1048576"
@@ -89,6 +90,7 @@ describe("Config", () => {
         ocr: { workers: 3, precision: "int8", lexicon: ["en"], detectionScale: 0.75 },
         catalogIndex: { minRecords: 20_000, cacheBytes: 0 },
         retentionDays: 90,
+        idempotencyRetentionMs: 172_800_000,
         logLevel: "Debug"
       })
       expect(Redacted.value(settings.databaseUrl!)).toBe("postgres://u:p@db:5432/legible")
@@ -156,6 +158,10 @@ describe("Config", () => {
         [{ LEGIBLE_JWT_JWKS_URL: "not a url" }, "LEGIBLE_JWT_JWKS_URL: Expected an http(s) URL"],
         [{ LEGIBLE_DATABASE_URL: "mysql://x" }, "LEGIBLE_DATABASE_URL: Expected a postgres:// or postgresql:// URL"],
         [{ LEGIBLE_RETENTION_DAYS: "0" }, "LEGIBLE_RETENTION_DAYS: Expected a value between 1 and 36500"],
+        [
+          { LEGIBLE_IDEMPOTENCY_RETENTION_SECONDS: "0" },
+          "LEGIBLE_IDEMPOTENCY_RETENTION_SECONDS: Expected a number of seconds above 0"
+        ],
         [{ LEGIBLE_DATE_FLOOR: "2000-02-30" }, "LEGIBLE_DATE_FLOOR: a date as YYYY-MM-DD"],
         [{ LEGIBLE_DATE_FLOOR: "01/01/2000" }, "LEGIBLE_DATE_FLOOR: a date as YYYY-MM-DD"],
         [{ LEGIBLE_LOG_FORMAT: "xml" }, 'LEGIBLE_LOG_FORMAT: Expected "json" | "pretty"'],
