@@ -7,6 +7,7 @@ import * as SqlDirectory from "./internal/directory.js"
 import * as SqlExtractionStore from "./internal/extractionStore.js"
 import * as SqlQuotaStore from "./internal/quotaStore.js"
 import * as SqlSkillStore from "./internal/skillStore.js"
+import * as SqlWebhookStore from "./internal/webhookStore.js"
 import * as SqlCatalogStore from "./SqlCatalogStore.js"
 
 /** The ports `layer` provides. */
@@ -25,7 +26,8 @@ export const layer = (options: Options = {}): Layer.Layer<Services, never, SqlCl
     SqlSkillStore.layer,
     SqlCatalogStore.layer(options.catalogIndex),
     SqlExtractionStore.layer(options),
-    SqlQuotaStore.layer
+    SqlQuotaStore.layer,
+    SqlWebhookStore.layer
   )
 
 /** Like `layer`, with the options read from `Config`. */
