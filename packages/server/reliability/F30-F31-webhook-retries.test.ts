@@ -11,7 +11,7 @@ import { type Deployment, deploy, invoicePdf, percentile, query, submitMany, tag
 import { changedBodies, register, startReceiver, unverified, webhookEnv } from "./support/webhooks.js"
 
 const LOCAL = { model: "local", extraction_mode: "ocr_pipeline_md" }
-const EVENTS = 20
+const EVENTS = 12
 const RETRY_AFTER_S = 2
 
 const cleanups: Array<() => Promise<unknown> | unknown> = []
