@@ -6,10 +6,11 @@
 
 import type { Timestamp } from "@legible/core"
 import { Errors, type Extraction, Webhook } from "@legible/core"
-import { Deferred, Duration, Effect, Layer, Option, Queue, Ref, Stream } from "effect"
+import { Deferred, Duration, Effect, Layer, Option, Ref, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Database from "./Database.js"
 import { fromSqlError } from "./internal/errors.js"
+import { keepListening } from "./internal/listening.js"
 import { toNumber, ts } from "./internal/sql.js"
 import { CHANNEL } from "./internal/webhookSchema.js"
 
@@ -235,21 +236,7 @@ export const make = Effect.fnUntraced(function* (options: Options = {}) {
 
   const notifications = yield* Effect.serviceOption(Database.Notifications)
   if (Option.isSome(notifications)) {
-    yield* Effect.scoped(
-      Effect.gen(function* () {
-        const queue = yield* notifications.value.listen(CHANNEL)
-        yield* signal
-        while (true) {
-          yield* Queue.takeAll(queue)
-          yield* signal
-        }
-      })
-    ).pipe(
-      Effect.catchCause((cause) => Effect.logWarning("SqlWebhookOutbox: listening failed; listening again", cause)),
-      Effect.andThen(Effect.sleep(Duration.millis(options.relistenMs ?? 1_000))),
-      Effect.forever,
-      Effect.forkScoped
-    )
+    yield* keepListening(notifications.value.listen, CHANNEL, options.relistenMs ?? 1_000, signal, "SqlWebhookOutbox")
   }
 
   // The stream reads by `seq` from the end of the table at its start. A transaction may commit after one with a
