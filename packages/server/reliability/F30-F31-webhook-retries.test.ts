@@ -86,11 +86,7 @@ describe("F. webhooks: outbox and retries", () => {
       previous_status: "completado"
     })
     const [brokenStatus] = await query(url, `SELECT status FROM extractions WHERE id = '${broken}'`)
-    await waitFor(
-      "all 7 events delivered",
-      async () => (receiver.deliveredIds().size === 7 ? true : undefined),
-      30_000
-    )
+    await waitFor("all 7 events delivered", async () => (receiver.deliveredIds().size === 7 ? true : undefined), 30_000)
     expect(unverified(receiver.received, endpoint.secret)).toEqual([])
     console.log(
       `F30 6 extractions (5 + 1 broken, ended ${String(brokenStatus?.status)}) + 1 PATCH + 1 rolled-back UPDATE → ` +
