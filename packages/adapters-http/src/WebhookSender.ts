@@ -25,6 +25,13 @@ export interface Options {
   readonly maxResponseBytes?: number | undefined
 }
 
+interface Settings {
+  readonly allowPrivate: boolean
+  readonly allowHttp: boolean
+  readonly timeoutMs: number
+  readonly maxResponseBytes: number
+}
+
 /** The default timeout of one attempt. */
 export const DEFAULT_TIMEOUT_MS = 15_000
 /** The default cap of a response read. */
@@ -62,7 +69,7 @@ type Checked =
   | { readonly ok: true; readonly url: URL; readonly to: Resolved }
   | { readonly ok: false; readonly why: string }
 
-const checkUrl = async (raw: string, options: Options): Promise<Checked> => {
+const checkUrl = async (raw: string, options: Settings): Promise<Checked> => {
   let url: URL
   try {
     url = new URL(raw)
@@ -74,10 +81,17 @@ const checkUrl = async (raw: string, options: Options): Promise<Checked> => {
   }
   if (url.username !== "" || url.password !== "") return { ok: false, why: "url must not carry credentials" }
   let addresses: ReadonlyArray<Resolved>
+  let timer: NodeJS.Timeout | undefined
   try {
-    addresses = await resolve(url.hostname)
+    // A resolver that never answers must not hold a registration or an attempt past the timeout.
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("timeout")), options.timeoutMs)
+    })
+    addresses = await Promise.race([resolve(url.hostname), late])
   } catch {
     return { ok: false, why: "url's host does not resolve" }
+  } finally {
+    clearTimeout(timer)
   }
   if (addresses.length === 0) return { ok: false, why: "url's host does not resolve" }
   if (options.allowPrivate !== true) {
@@ -117,13 +131,6 @@ const describe = (error: unknown): string => {
     return `connection failed (${error.code})`
   }
   return error instanceof Error ? error.message : "connection failed"
-}
-
-interface Settings {
-  readonly allowPrivate: boolean
-  readonly allowHttp: boolean
-  readonly timeoutMs: number
-  readonly maxResponseBytes: number
 }
 
 const post = (checked: { url: URL; to: Resolved }, request: Webhook.Request, options: Settings, signal: AbortSignal) =>
