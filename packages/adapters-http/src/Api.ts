@@ -9,6 +9,7 @@ import * as Errors from "./Errors.js"
 import * as Extensions from "./Extensions.js"
 import { ExtractionId, Text, text } from "./internal/schemas.js"
 import { ApiKeyAuth, JwtAuth, RequestErrors } from "./Security.js"
+import { WebhooksApi } from "./Webhooks.js"
 
 /** A field of a read result (spec 2.4), as the `read` endpoint returns it. */
 export type ResultField = Field.Field
@@ -269,6 +270,7 @@ export class Api extends HttpApi.make("legible")
   .add(Extensions.SkillsApi)
   .add(Extensions.CatalogsApi)
   .add(Extensions.QuotasApi)
+  .add(WebhooksApi)
   .add(SystemApi)
   .middleware(RequestErrors)
   .annotateMerge(
@@ -277,7 +279,7 @@ export class Api extends HttpApi.make("legible")
       version: "1.0.0",
       description:
         "The extraction service of the specification: API keys under `/api/api-keys/` (JWT) and extractions under " +
-        "`/v1` (API key). Groups tagged *extension* (skills, catalogs, quotas, archive) go beyond the specification. " +
+        "`/v1` (API key). Groups tagged *extension* (skills, catalogs, quotas, archive, webhooks) go beyond the specification. " +
         "Every error body is JSON: `{error}`, except the 401 of JWT-authenticated endpoints, which is `{msg}`; the " +
         "402 adds `limit` and `used`. Bodies above the configured size limit get 413; a malformed body or query 400; a " +
         "body that is not `application/json` (or `text/csv` for catalog records) 415; unknown routes and methods 404."

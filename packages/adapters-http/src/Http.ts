@@ -9,7 +9,7 @@
  * `request_id`. They are ordinary Effect logs: install `Logger.consoleJson` for JSON output. Effect's own request
  * logger is switched off for requests the edge handles.
  */
-import { Idempotency, type Ports, Retry } from "@legible/core"
+import { Idempotency, type Ports, Retry, Webhooks } from "@legible/core"
 import { Duration, Effect, type FileSystem, Layer, type Path, Schema } from "effect"
 import { type Etag, type HttpPlatform, HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
@@ -19,6 +19,8 @@ import * as Edge from "./internal/edge.js"
 import * as ExtensionHandlers from "./internal/extensionHandlers.js"
 import * as Handlers from "./internal/handlers.js"
 import * as RequestErrors from "./internal/requestErrors.js"
+import * as WebhookHandlers from "./internal/webhookHandlers.js"
+import * as WebhookSender from "./WebhookSender.js"
 
 /** The default body limit: 40 MiB of JSON, about 30 MiB of file once Base64-decoded. */
 export const DEFAULT_BODY_LIMIT = 40 * 1024 * 1024
@@ -56,6 +58,8 @@ export interface Options {
   readonly readiness?: Effect.Effect<unknown, unknown> | undefined
   /** How long `/readyz` waits for `readiness`. Default 2 s. */
   readonly readinessTimeout?: Duration.Input | undefined
+  /** Webhook registration: the address checks (`WebhookSender`) and the secret rotation overlap (default 24 h). */
+  readonly webhooks?: (WebhookSender.Options & { readonly rotationOverlapMs?: number | undefined }) | undefined
 }
 
 /** The options with every default applied. */
@@ -101,7 +105,10 @@ const handlers = (options: Options) => {
     ExtensionHandlers.archive,
     ExtensionHandlers.skills,
     ExtensionHandlers.catalogs,
-    ExtensionHandlers.quotas
+    ExtensionHandlers.quotas,
+    WebhookHandlers.webhooks({
+      rotationOverlapMs: options.webhooks?.rotationOverlapMs ?? Webhooks.DEFAULT_ROTATION_OVERLAP_MS
+    }).pipe(Layer.provide(WebhookSender.layer(options.webhooks)))
   ).pipe(Layer.provide(middleware))
 }
 

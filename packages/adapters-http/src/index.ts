@@ -12,3 +12,7 @@ export * as Extensions from "./Extensions.js"
 export * as Http from "./Http.js"
 /** The middleware keys: JWT and API-key security, request errors. */
 export * as Security from "./Security.js"
+/** The `WebhookTransport` over Node's http/https: SSRF checks, pinned addresses, no redirects, timeouts. */
+export * as WebhookSender from "./WebhookSender.js"
+/** The webhook endpoints (an extension): the contract group and its schemas. */
+export * as Webhooks from "./Webhooks.js"

@@ -1,9 +1,10 @@
 import { Errors, Extraction, Ports } from "@legible/core"
-import { Deferred, Duration, Effect, Layer, Option, Queue, Ref, Schema, type Scope } from "effect"
+import { Deferred, Duration, Effect, Layer, Option, Ref, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
 import * as Database from "./Database.js"
 import { fromSqlError } from "./internal/errors.js"
+import { keepListening, type Listen as ListenOn } from "./internal/listening.js"
 
 /** Options of the SQL job queue. */
 export interface Options {
@@ -19,7 +20,7 @@ export interface Options {
 export const defaultChannel = "legible_jobs"
 
 /** Opens a listener on a channel; its queue fails when the connection is lost. */
-export type Listen = (channel: string) => Effect.Effect<Queue.Dequeue<unknown, unknown>, unknown, Scope.Scope>
+export type Listen = ListenOn
 
 const ClaimedRow = Schema.Struct({
   id: Schema.String,
@@ -239,25 +240,8 @@ export const make = Effect.fnUntraced(function* (options: Options = {}) {
     })
 
   if (listen !== undefined) {
-    // One listening connection per queue, kept for the queue's lifetime and re-opened after a failure; a
-    // failure only slows wake-ups down to polling, it never reaches a worker.
-    const relistenMs = options.relistenMs ?? 1_000
-    yield* Effect.scoped(
-      Effect.gen(function* () {
-        const notifications = yield* listen(channel)
-        // Anything submitted while we were not listening is found by the next claim.
-        yield* signal
-        while (true) {
-          yield* Queue.takeAll(notifications)
-          yield* signal
-        }
-      })
-    ).pipe(
-      Effect.catchCause((cause) => Effect.logWarning("SqlJobQueue: listening failed; listening again", cause)),
-      Effect.andThen(Effect.sleep(Duration.millis(relistenMs))),
-      Effect.forever,
-      Effect.forkScoped
-    )
+    // One listening connection per queue, kept for the queue's lifetime: a failure never reaches a worker.
+    yield* keepListening(listen, channel, options.relistenMs ?? 1_000, signal, "SqlJobQueue")
   }
 
   // A retry's `run_at` is news to this process's waiters, which sized their wait before it existed (with no job

@@ -8,6 +8,7 @@ import * as SqlExtractionStore from "./internal/extractionStore.js"
 import * as SqlIdempotencyStore from "./internal/idempotencyStore.js"
 import * as SqlQuotaStore from "./internal/quotaStore.js"
 import * as SqlSkillStore from "./internal/skillStore.js"
+import * as SqlWebhookStore from "./internal/webhookStore.js"
 import * as SqlCatalogStore from "./SqlCatalogStore.js"
 
 /** The ports `layer` provides. */
@@ -27,7 +28,8 @@ export const layer = (options: Options = {}): Layer.Layer<Services, never, SqlCl
     SqlCatalogStore.layer(options.catalogIndex),
     SqlExtractionStore.layer(options),
     SqlQuotaStore.layer,
-    SqlIdempotencyStore.layer
+    SqlIdempotencyStore.layer,
+    SqlWebhookStore.layer
   )
 
 /** Like `layer`, with the options read from `Config`. */

@@ -6,3 +6,5 @@ export * as SqlCatalogStore from "./SqlCatalogStore.js"
 export * as SqlJobQueue from "./SqlJobQueue.js"
 /** Every SQL store except the job queue, in one layer (clients and users, keys, extractions and documents, quotas, skills, catalogs, idempotency keys). */
 export * as SqlStorage from "./SqlStorage.js"
+/** The `WebhookOutbox` port over SQL: SKIP LOCKED claims of deliveries, fenced settles, LISTEN wake-ups, the event stream. */
+export * as SqlWebhookOutbox from "./SqlWebhookOutbox.js"

@@ -27,7 +27,11 @@ const expectedTables = [
   "quotas",
   "skill_versions",
   "skills",
-  "users"
+  "users",
+  "webhook_attempts",
+  "webhook_deliveries",
+  "webhook_endpoints",
+  "webhook_events"
 ]
 
 const suite = (name: string, database: Layer.Layer<SqlClient.SqlClient | Database.Notifications, unknown>) =>

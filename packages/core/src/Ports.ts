@@ -12,6 +12,7 @@ import type { ExtractionFilter } from "./ListQuery.js"
 import type { Period, Quota } from "./Quota.js"
 import type { Review, Skill, SkillField } from "./Skill.js"
 import type { Timestamp } from "./Timestamp.js"
+import type { WebhookStore } from "./Webhook.js"
 
 /** The rows a caller may see: one client's, in the live world or the test-key sandbox. */
 export interface Scope {
@@ -292,6 +293,7 @@ export type StorageServices =
   | DocumentStore
   | QuotaStore
   | IdempotencyStore
+  | WebhookStore
 
 /** The port that matches the values read for a `catalog` field against the client's catalog (spec 2.5). */
 export class CatalogMatcher extends Context.Service<

@@ -58,5 +58,11 @@ export * as Skills from "./Skills.js"
 export * as Timestamp from "./Timestamp.js"
 /** UUIDs as text: the schema and the guard every id check uses. */
 export * as Uuid from "./Uuid.js"
+/** Webhooks: events, Standard Webhooks signing, the retry schedule, endpoints and the outbox ports. */
+export * as Webhook from "./Webhook.js"
+/** The webhook dispatcher loop of the worker role. */
+export * as WebhookDispatch from "./WebhookDispatch.js"
+/** Use cases of the webhook endpoints (an extension): register, list, change, delete, rotate, log, redeliver. */
+export * as Webhooks from "./Webhooks.js"
 /** The job worker loop. */
 export * as Worker from "./Worker.js"

@@ -5,7 +5,7 @@
  * `load` with one `InvalidSettings` message naming the variable and the form it expects.
  */
 import * as Path from "node:path"
-import { Auth, Http } from "@legible/adapters-http"
+import { Auth, Http, WebhookSender } from "@legible/adapters-http"
 import * as Provider from "@legible/adapters-llm/Provider"
 import { Database, SqlCatalogStore } from "@legible/adapters-storage"
 import { Archive, Checks, Retry, Worker } from "@legible/core"
@@ -38,6 +38,17 @@ export type JwtSettings =
 export interface ProviderSettings {
   readonly apiKey: Redacted.Redacted<string>
   readonly baseUrl: string | undefined
+}
+
+/** What the webhook endpoints and dispatchers get from `LEGIBLE_WEBHOOKS_*`; unset members take the defaults. */
+export interface WebhookSettings {
+  readonly allowPrivate: boolean
+  readonly allowHttp: boolean
+  readonly timeoutMs: number | undefined
+  readonly scheduleMs: ReadonlyArray<number> | undefined
+  readonly rotationOverlapMs: number | undefined
+  readonly disableAfterMs: number | undefined
+  readonly concurrency: number | undefined
 }
 
 /** Every setting of the server. Adapter options left `undefined` take the adapter's default. */
@@ -83,6 +94,8 @@ export interface Settings {
   readonly retentionDays: number | undefined
   /** How long `Idempotency-Key`s are kept, in milliseconds (the HTTP layer's default of 24 h when unset). */
   readonly idempotencyRetentionMs: number | undefined
+  /** Webhooks (`LEGIBLE_WEBHOOKS_*`): the address checks, the attempt timeout, the schedule, rotation, disabling. */
+  readonly webhooks: WebhookSettings
   readonly logLevel: LogLevel
   readonly logFormat: "json" | "pretty"
 }
@@ -129,6 +142,19 @@ const HttpUrl = Schema.String.check(
 const PostgresUrl = Schema.Redacted(
   Schema.String.check(
     Schema.isPattern(/^postgres(ql)?:\/\//, { message: "Expected a postgres:// or postgresql:// URL" })
+  )
+)
+
+// Comma-separated seconds, e.g. `5,300,1800`: the waits after each failed attempt (Standard Webhooks' by default).
+const scheduleParts = (raw: string): ReadonlyArray<number> => raw.split(",").map((part) => Number(part.trim()))
+
+const Schedule = Schema.String.check(
+  Schema.makeFilter(
+    (raw) => {
+      const parts = scheduleParts(raw)
+      return parts.length <= 20 && parts.every((seconds) => Number.isFinite(seconds) && seconds > 0)
+    },
+    { message: "Expected 1 to 20 comma-separated numbers of seconds above 0, e.g. 5,300,1800" }
   )
 )
 
@@ -190,6 +216,17 @@ export const variables = Config.all({
   catalogIndexCacheMb: optional(Config.schema(Megabytes, "LEGIBLE_CATALOG_INDEX_CACHE_MB")),
   retentionDays: optional(Config.schema(Archive.RetentionDays, "LEGIBLE_RETENTION_DAYS")),
   idempotencyRetentionMs: millis("LEGIBLE_IDEMPOTENCY_RETENTION_SECONDS"),
+  webhooksAllowPrivate: Config.Boolean("LEGIBLE_WEBHOOKS_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
+  webhooksAllowHttp: Config.Boolean("LEGIBLE_WEBHOOKS_ALLOW_HTTP").pipe(Config.withDefault(false)),
+  webhooksTimeoutSeconds: optional(Config.schema(WebhookSender.TimeoutSeconds, "LEGIBLE_WEBHOOKS_TIMEOUT_SECONDS")),
+  webhooksScheduleMs: optional(
+    Config.schema(Schedule, "LEGIBLE_WEBHOOKS_SCHEDULE_SECONDS").pipe(
+      Config.map((raw) => scheduleParts(raw).map((seconds) => Math.round(seconds * 1000)))
+    )
+  ),
+  webhooksRotationOverlapMs: millis("LEGIBLE_WEBHOOKS_ROTATION_OVERLAP_SECONDS"),
+  webhooksDisableAfterMs: millis("LEGIBLE_WEBHOOKS_DISABLE_AFTER_SECONDS"),
+  webhooksConcurrency: optional(Config.schema(Worker.Concurrency, "LEGIBLE_WEBHOOKS_CONCURRENCY")),
   logLevel: Config.LogLevel("LEGIBLE_LOG_LEVEL").pipe(Config.withDefault("Info")),
   logFormat: Config.Literals(["json", "pretty"], "LEGIBLE_LOG_FORMAT").pipe(Config.withDefault("json"))
 })
@@ -283,6 +320,15 @@ export const resolve = (v: Variables, cwd: string): Settings | InvalidSettings =
     },
     retentionDays: v.retentionDays,
     idempotencyRetentionMs: v.idempotencyRetentionMs,
+    webhooks: {
+      allowPrivate: v.webhooksAllowPrivate,
+      allowHttp: v.webhooksAllowHttp,
+      timeoutMs: v.webhooksTimeoutSeconds === undefined ? undefined : v.webhooksTimeoutSeconds * 1000,
+      scheduleMs: v.webhooksScheduleMs,
+      rotationOverlapMs: v.webhooksRotationOverlapMs,
+      disableAfterMs: v.webhooksDisableAfterMs,
+      concurrency: v.webhooksConcurrency
+    },
     logLevel: v.logLevel,
     logFormat: v.logFormat
   }

@@ -6,11 +6,13 @@
  * - `extractNow(bytes, skill)` reads and extracts one document right now, with no queue and no storage (it needs
  *   only `DocumentReader` and `FieldExtractor`; catalog fields also need a `CatalogMatcher`);
  * - `submit` + `startWorker` + `awaitFinal` run the queued flow of the service in process;
+ * - `events` streams the webhook events (`extraction.completed`, `.failed`, `.status_changed`) as they commit, with
+ *   no HTTP; `startDispatcher` delivers them to registered endpoints as the worker role does;
  * - for tests, provide `@legible/testkit`'s deterministic layers instead of `layer` (see `examples/`).
  */
-import { Extensions } from "@legible/adapters-http"
+import { Extensions, WebhookSender } from "@legible/adapters-http"
 import { Router } from "@legible/adapters-llm"
-import { Database, SqlJobQueue, SqlStorage } from "@legible/adapters-storage"
+import { Database, SqlJobQueue, SqlStorage, SqlWebhookOutbox } from "@legible/adapters-storage"
 import {
   type ApiKeys,
   CatalogMatching,
@@ -27,10 +29,12 @@ import {
   Skill,
   Skills,
   Timestamp,
+  Webhook,
+  WebhookDispatch,
   Worker
 } from "@legible/core"
 import { OnnxReader } from "@legible/ocr-onnx"
-import { Effect, Layer, Option, Schedule } from "effect"
+import { Effect, Layer, Option, Schedule, Stream } from "effect"
 import type * as Layers from "./Layers.js"
 import * as Operations from "./Operations.js"
 
@@ -51,9 +55,12 @@ export const layer = (
   options: Options = {}
 ): Layer.Layer<Layers.Services, Errors.StorageError | Document.DocumentError> => {
   const stores = SqlStorage.layer({ documents: options.documents })
-  const storage = Layer.mergeAll(stores, SqlJobQueue.layer(), CatalogMatching.layer.pipe(Layer.provide(stores))).pipe(
-    Layer.provideMerge(Database.layer(options.database ?? { engine: "pglite" }))
-  )
+  const storage = Layer.mergeAll(
+    stores,
+    SqlJobQueue.layer(),
+    SqlWebhookOutbox.layer(),
+    CatalogMatching.layer.pipe(Layer.provide(stores))
+  ).pipe(Layer.provideMerge(Database.layer(options.database ?? { engine: "pglite" })))
   return Layer.mergeAll(
     storage,
     OnnxReader.layer(options.reader ?? {}),
@@ -195,3 +202,20 @@ export const awaitFinal = Effect.fn("Embed.awaitFinal")(function* (who: ApiKeys.
     })
   )
 })
+
+/**
+ * Every webhook event committed from now on, of every client and sandbox (each carries `clientId` and `sandbox`):
+ * the events the endpoints receive, with no HTTP. At least once; read the extraction for its result.
+ */
+export const events: Stream.Stream<Webhook.Event, Errors.StorageError, Webhook.WebhookOutbox> = Stream.unwrap(
+  Effect.map(Effect.service(Webhook.WebhookOutbox), (outbox) => outbox.events)
+)
+
+/**
+ * Starts delivering webhook events to the registered endpoints in the current scope, as the worker role does
+ * (`WebhookSender` options: by default only public https receivers).
+ */
+export const startDispatcher = (options: { readonly transport?: WebhookSender.Options | undefined } = {}) =>
+  WebhookDispatch.start({ workerId: `embedded-${process.pid}` }).pipe(
+    Effect.provide(WebhookSender.layer(options.transport))
+  )

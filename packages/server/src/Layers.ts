@@ -3,8 +3,8 @@
  * directory, locked to one process, or PostgreSQL), every SQL store, the job queue, the catalog matcher, the OCR
  * reader and the routed `FieldExtractor`.
  */
-import { Database, SqlJobQueue, SqlStorage } from "@legible/adapters-storage"
-import { CatalogMatching, type Document, type Errors, type Ports, Worker } from "@legible/core"
+import { Database, SqlJobQueue, SqlStorage, SqlWebhookOutbox } from "@legible/adapters-storage"
+import { CatalogMatching, type Document, type Errors, type Ports, type Webhook, Worker } from "@legible/core"
 import { OnnxReader } from "@legible/ocr-onnx"
 import { Duration, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -17,8 +17,13 @@ export const PGLITE_DIR = "pglite"
 /** The database layer's services. */
 export type DatabaseServices = SqlClient.SqlClient | Database.Notifications
 
-/** Every storage port, the job queue and the catalog matcher. */
-export type StorageServices = Ports.StorageServices | Ports.JobQueue | Ports.CatalogMatcher | DatabaseServices
+/** Every storage port, the job queue, the webhook outbox and the catalog matcher. */
+export type StorageServices =
+  | Ports.StorageServices
+  | Ports.JobQueue
+  | Webhook.WebhookOutbox
+  | Ports.CatalogMatcher
+  | DatabaseServices
 
 /** The database of the settings, migrated; the embedded one holds the data directory's lock while open. */
 export const database = (
@@ -48,13 +53,21 @@ export const stores = (
 ): Layer.Layer<Ports.StorageServices | DatabaseServices, Errors.StorageError | DataDirInUse> =>
   documents(settings).pipe(Layer.provideMerge(database(settings)))
 
-/** Every storage port, the job queue (one listening connection) and the catalog matcher over the database. */
+/**
+ * Every storage port, the job queue and the webhook outbox (one listening connection each) and the catalog matcher
+ * over the database.
+ */
 export const storage = (
   settings: Config.Settings
 ): Layer.Layer<StorageServices, Errors.StorageError | DataDirInUse> => {
   const stores = documents(settings)
   // `stores` is one layer value: built once and shared by the matcher (layers are memoized by reference).
-  const ports = Layer.mergeAll(stores, SqlJobQueue.layer(), CatalogMatching.layer.pipe(Layer.provide(stores)))
+  const ports = Layer.mergeAll(
+    stores,
+    SqlJobQueue.layer(),
+    SqlWebhookOutbox.layer(),
+    CatalogMatching.layer.pipe(Layer.provide(stores))
+  )
   return ports.pipe(Layer.provideMerge(database(settings)))
 }
 

@@ -7,8 +7,18 @@
 import { createServer } from "node:http"
 import * as Os from "node:os"
 import { NodeHttpServer } from "@effect/platform-node"
-import { type Auth, Http } from "@legible/adapters-http"
-import { Archive, type Document, type Errors, Idempotency, type Ports, Processing, Worker } from "@legible/core"
+import { type Auth, Http, WebhookSender } from "@legible/adapters-http"
+import {
+  Archive,
+  type Document,
+  type Errors,
+  Idempotency,
+  type Ports,
+  Processing,
+  type Webhook,
+  WebhookDispatch,
+  Worker
+} from "@legible/core"
 import { Duration, Effect, Layer, Logger, Predicate, References, Schema } from "effect"
 import { HttpRouter, HttpServer, type HttpServerError } from "effect/http"
 import { SqlClient } from "effect/sql"
@@ -89,7 +99,8 @@ export const api = (
         maxAttempts: settings.worker.maxAttempts,
         models: Layers.models(settings),
         idempotencyRetention: settings.idempotencyRetentionMs,
-        readiness: sql`SELECT 1`
+        readiness: sql`SELECT 1`,
+        webhooks: webhookTransport(settings)
       })
       const listening = Layer.effectDiscard(
         HttpServer.addressFormattedWith((address) => Effect.logInfo("listening").pipe(Effect.annotateLogs({ address })))
@@ -114,6 +125,36 @@ const idempotencyRetention = (settings: Config.Settings): Duration.Duration =>
   settings.idempotencyRetentionMs === undefined
     ? Idempotency.DEFAULT_RETENTION
     : Duration.millis(settings.idempotencyRetentionMs)
+
+/** What the webhook transport gets from the settings (the HTTP layer's registration checks use the same). */
+export const webhookTransport = (settings: Config.Settings) => ({
+  allowPrivate: settings.webhooks.allowPrivate,
+  allowHttp: settings.webhooks.allowHttp,
+  timeoutMs: settings.webhooks.timeoutMs,
+  rotationOverlapMs: settings.webhooks.rotationOverlapMs
+})
+
+/**
+ * The webhook dispatcher of a worker role: its lease outlasts two attempt timeouts, so a live attempt keeps its
+ * claim and a crashed dispatcher's deliveries are taken again soon after.
+ */
+export const dispatcher = (settings: Config.Settings): Layer.Layer<never, never, Webhook.WebhookOutbox> => {
+  const timeoutMs = settings.webhooks.timeoutMs ?? WebhookSender.DEFAULT_TIMEOUT_MS
+  return Layer.effectDiscard(
+    Effect.gen(function* () {
+      const id = workerId()
+      yield* WebhookDispatch.start({
+        workerId: id,
+        concurrency: settings.webhooks.concurrency,
+        leaseMs: 2 * timeoutMs + 1_000,
+        pollMs: settings.worker.pollMs,
+        schedule: settings.webhooks.scheduleMs,
+        disableAfterMs: settings.webhooks.disableAfterMs
+      })
+      yield* Effect.logInfo("webhook dispatcher started").pipe(Effect.annotateLogs({ workerId: id }))
+    })
+  ).pipe(Layer.provide(WebhookSender.layer(webhookTransport(settings))))
+}
 
 /**
  * The job worker (the retention sweep when `LEGIBLE_RETENTION_DAYS` is set, the sweep of expired idempotency keys),
@@ -159,7 +200,8 @@ export const worker = (
 /** The layer of a role over the real services of the settings. */
 export const layer = (settings: Config.Settings, role: Role): Layer.Layer<never, StartError> => {
   if (role === "api") return api(settings).pipe(Layer.provide(Layers.api(settings)))
-  const parts = role === "worker" ? worker(settings) : Layer.merge(api(settings), worker(settings))
+  const work = Layer.merge(worker(settings), dispatcher(settings))
+  const parts = role === "worker" ? work : Layer.merge(api(settings), work)
   return parts.pipe(Layer.provide(Layers.all(settings)))
 }
 

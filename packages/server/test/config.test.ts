@@ -37,6 +37,15 @@ describe("Config", () => {
         },
         catalogIndex: { minRecords: undefined, cacheBytes: undefined },
         retentionDays: undefined,
+        webhooks: {
+          allowPrivate: false,
+          allowHttp: false,
+          timeoutMs: undefined,
+          scheduleMs: undefined,
+          rotationOverlapMs: undefined,
+          disableAfterMs: undefined,
+          concurrency: undefined
+        },
         logLevel: "Info",
         logFormat: "json"
       })
@@ -187,6 +196,42 @@ describe("Config", () => {
       const error = yield* Effect.flip(load({ LEGIBLE_DATABASE_URL: "mysql://user:hunter2@db/x" }))
       expect(error.message).toContain("LEGIBLE_DATABASE_URL")
       expect(error.message).not.toContain("hunter2")
+    })
+  )
+
+  it.effect("reads the LEGIBLE_WEBHOOKS_* variables and refuses bad ones", () =>
+    Effect.gen(function* () {
+      const settings = yield* load({
+        LEGIBLE_WEBHOOKS_ALLOW_PRIVATE: "true",
+        LEGIBLE_WEBHOOKS_ALLOW_HTTP: "true",
+        LEGIBLE_WEBHOOKS_TIMEOUT_SECONDS: "2",
+        LEGIBLE_WEBHOOKS_SCHEDULE_SECONDS: "0.2, 0.5,1",
+        LEGIBLE_WEBHOOKS_DISABLE_AFTER_SECONDS: "60",
+        LEGIBLE_WEBHOOKS_ROTATION_OVERLAP_SECONDS: "3600",
+        LEGIBLE_WEBHOOKS_CONCURRENCY: "16"
+      })
+      expect(settings.webhooks).toEqual({
+        allowPrivate: true,
+        allowHttp: true,
+        timeoutMs: 2_000,
+        scheduleMs: [200, 500, 1_000],
+        rotationOverlapMs: 3_600_000,
+        disableAfterMs: 60_000,
+        concurrency: 16
+      })
+      const cases: ReadonlyArray<[Record<string, string>, string]> = [
+        [{ LEGIBLE_WEBHOOKS_SCHEDULE_SECONDS: "5,,30" }, "LEGIBLE_WEBHOOKS_SCHEDULE_SECONDS: Expected 1 to 20"],
+        [{ LEGIBLE_WEBHOOKS_SCHEDULE_SECONDS: "5,-1" }, "LEGIBLE_WEBHOOKS_SCHEDULE_SECONDS: Expected 1 to 20"],
+        [
+          { LEGIBLE_WEBHOOKS_TIMEOUT_SECONDS: "0" },
+          "LEGIBLE_WEBHOOKS_TIMEOUT_SECONDS: Expected a value between 1 and 60"
+        ],
+        [{ LEGIBLE_WEBHOOKS_ALLOW_PRIVATE: "maybe" }, "LEGIBLE_WEBHOOKS_ALLOW_PRIVATE"]
+      ]
+      for (const [env, message] of cases) {
+        const error = yield* Effect.flip(load(env))
+        expect(error.message, JSON.stringify(env)).toContain(message)
+      }
     })
   )
 })

@@ -3,7 +3,7 @@
  * contracts as the SQL adapters: scoped reads, hashed keys, versioned skills, atomic quota reservations and
  * submissions, a fenced job queue driven by Effect's `Clock`.
  */
-import { Ports } from "@legible/core"
+import { Ports, Webhook } from "@legible/core"
 import { Context, Layer } from "effect"
 import * as ApiKeys from "./internal/apiKeys.js"
 import * as Catalogs from "./internal/catalogs.js"
@@ -14,6 +14,7 @@ import * as Jobs from "./internal/jobQueue.js"
 import * as Quotas from "./internal/quotas.js"
 import * as Skills from "./internal/skills.js"
 import * as InternalState from "./internal/state.js"
+import * as Webhooks from "./internal/webhooks.js"
 
 /** The shared mutable state of the in-memory ports (tables by id). */
 export type State = InternalState.State
@@ -39,6 +40,8 @@ export const makeDocumentStore: (state: State) => Ports.DocumentStore["Service"]
 export const makeQuotaStore: (state: State) => Ports.QuotaStore["Service"] = Quotas.make
 /** The in-memory `IdempotencyStore` over `state`. */
 export const makeIdempotencyStore: (state: State) => Ports.IdempotencyStore["Service"] = Idempotency.make
+/** The in-memory `WebhookStore` over `state` (status changes record their events in `state.webhookEvents`). */
+export const makeWebhookStore: (state: State) => Webhook.WebhookStore["Service"] = Webhooks.make
 /** The in-memory `JobQueue` over `state`. */
 export const makeJobQueue: (state: State) => Ports.JobQueue["Service"] = Jobs.make
 
@@ -59,6 +62,7 @@ export const context = (state: State): Context.Context<Services> =>
     Context.add(Ports.QuotaStore, makeQuotaStore(state)),
     Context.add(Ports.IdempotencyStore, makeIdempotencyStore(state)),
     Context.add(Ports.JobQueue, makeJobQueue(state)),
+    Context.add(Webhook.WebhookStore, makeWebhookStore(state)),
     Context.add(MemoryState, state)
   )
 

@@ -35,7 +35,7 @@ const VERSION = /^[1-9]\d{0,8}$/
  * Records the token's user (and its client) before a write that references the client: an operator may manage
  * skills and catalogs before ever creating a key.
  */
-const recordUser = Effect.fnUntraced(function* (user: Directory.User) {
+export const recordUser = Effect.fnUntraced(function* (user: Directory.User) {
   yield* (yield* Ports.Directory).upsertUser(user)
 })
 

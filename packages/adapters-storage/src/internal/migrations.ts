@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import * as CatalogKeys from "./catalogKeys.js"
+import * as WebhookSchema from "./webhookSchema.js"
 
 /**
  * The one SQL schema, for PostgreSQL and PGlite alike. Timestamps are `timestamptz` (microseconds);
@@ -263,6 +264,7 @@ export const migrations = {
     const sql = yield* SqlClient.SqlClient
     yield* runScript(sql, skillReview)
   }),
+  "6_webhooks": WebhookSchema.migration,
   "7_idempotency": Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* runScript(sql, idempotency)

@@ -2,6 +2,7 @@ import { type Errors, Extraction, ListQuery, Ports } from "@legible/core"
 import { Clock, Effect } from "effect"
 import * as Idempotency from "./idempotency.js"
 import { conflict, internalId, next, notify, type State, userKey } from "./state.js"
+import { recordEvent } from "./webhooks.js"
 
 const visible = (state: State, scope: Ports.Scope, id: string): Extraction.ExtractionRecord | undefined => {
   const record = state.extractions.get(id)
@@ -123,6 +124,7 @@ export const make = (state: State): Ports.ExtractionStore["Service"] =>
           lastUser: actor(state, change.lastUserClientId, change.lastUserId)
         }
         state.extractions.set(id, updated)
+        recordEvent(state, record, updated)
         return updated
       }),
     setArchived: (scope, id, archived, now) =>

@@ -1,6 +1,7 @@
 import { Errors, Extraction, Ports, Timestamp } from "@legible/core"
 import { Clock, Effect } from "effect"
 import { internalId, type Job, notify, type State } from "./state.js"
+import { recordEvent } from "./webhooks.js"
 
 const isClaimable = (job: Job, now: number): boolean =>
   (job.state === "queued" && job.runAt <= now) ||
@@ -33,7 +34,10 @@ const updateExtraction = (
   change: (record: Extraction.ExtractionRecord) => Extraction.ExtractionRecord
 ): void => {
   const record = state.extractions.get(id)
-  if (record !== undefined) state.extractions.set(id, change(record))
+  if (record === undefined) return
+  const changed = change(record)
+  state.extractions.set(id, changed)
+  recordEvent(state, record, changed)
 }
 
 /** The job a lease still holds, or `LeaseLost` once another claim, a reap or an earlier outcome replaced it. */

@@ -1,4 +1,4 @@
-import type { ApiKey, Catalog, Directory, Extraction, Quota, Skill } from "@legible/core"
+import type { ApiKey, Catalog, Directory, Extraction, Quota, Skill, Timestamp, Webhook } from "@legible/core"
 import { Errors } from "@legible/core"
 
 /** A job row of the in-memory queue (mirrors the SQL `jobs` table). */
@@ -40,6 +40,22 @@ export interface IdempotencyEntry {
   readonly expiresAt: number
 }
 
+/** A webhook endpoint with its secrets (mirrors the SQL `webhook_endpoints` table). */
+export interface WebhookEntry {
+  endpoint: Webhook.Endpoint
+  secret: string
+  previousSecret: string | null
+  previousUntil: Timestamp.Timestamp | null
+}
+
+/** A pending, delivered or failed delivery of one event to one endpoint (the SQL `webhook_deliveries`). */
+export interface WebhookDelivery {
+  readonly endpointId: string
+  readonly eventId: string
+  state: "pending" | "running" | "delivered" | "failed"
+  attempts: number
+}
+
 /** The one mutable state every in-memory port shares. Each port method reads and writes it in one synchronous step. */
 export interface State {
   readonly clients: Map<Directory.ClientId, Directory.Client>
@@ -57,6 +73,11 @@ export interface State {
   readonly idempotency: Map<string, IdempotencyEntry>
   /** Callbacks of fibers waiting in `awaitWork`; all are called (and dropped) on every notification. */
   readonly waiters: Set<() => void>
+  readonly webhooks: Map<string, WebhookEntry>
+  /** Every event written, oldest first (the outbox: one per status change that is an event). */
+  readonly webhookEvents: Array<Webhook.Event>
+  readonly webhookDeliveries: Array<WebhookDelivery>
+  readonly webhookAttempts: Array<Webhook.Attempt & { readonly endpointId: string }>
   /** Counter behind insertion order, job ids and lease tokens. */
   counter: number
 }
@@ -75,6 +96,10 @@ export const make = (): State => ({
   jobs: new Map(),
   idempotency: new Map(),
   waiters: new Set(),
+  webhooks: new Map(),
+  webhookEvents: [],
+  webhookDeliveries: [],
+  webhookAttempts: [],
   counter: 0
 })
 
@@ -85,10 +110,10 @@ export const userKey = (clientId: string, id: string): string => JSON.stringify(
 export const next = (state: State): number => ++state.counter
 
 /**
- * A UUID-shaped id from the state's counter. `kind` is its fourth group's first digit (`a` jobs, `b` lease tokens),
+ * A UUID-shaped id from the state's counter. `kind` is its fourth group's first digit (`a` jobs, `b` lease tokens, `c` webhook events),
  * so these never collide with ids from `IdGenerator` sequences, which use the `8` variant.
  */
-export const internalId = (state: State, kind: "a" | "b"): string =>
+export const internalId = (state: State, kind: "a" | "b" | "c"): string =>
   `00000000-0000-4000-${kind}000-${next(state).toString(16).padStart(12, "0")}`
 
 /** Wakes every fiber in `awaitWork`. */
