@@ -8,6 +8,7 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "
 import * as Errors from "./Errors.js"
 import * as Extensions from "./Extensions.js"
 import { ExtractionId, Text } from "./internal/schemas.js"
+import * as Pages from "./Pages.js"
 import { ApiKeyAuth, JwtAuth, RequestErrors } from "./Security.js"
 
 /** A field of a read result (spec 2.4), as the `read` endpoint returns it. */
@@ -197,6 +198,7 @@ export class Api extends HttpApi.make("legible")
   .add(Extensions.SkillsApi)
   .add(Extensions.CatalogsApi)
   .add(Extensions.QuotasApi)
+  .add(Pages.PagesApi)
   .add(SystemApi)
   .middleware(RequestErrors)
   .annotateMerge(

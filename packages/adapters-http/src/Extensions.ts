@@ -10,7 +10,7 @@ import { ExtractionId, Text } from "./internal/schemas.js"
 import { ApiKeyAuth, JwtAuth } from "./Security.js"
 
 /** Tags a group as an extension in the OpenAPI document: in its title and `x-legible-extension` on every operation. */
-const extension =
+export const extension =
   (title: string, description: string) =>
   <Id extends string, E extends HttpApiEndpoint.Constraint, TopLevel extends boolean>(
     group: HttpApiGroup.HttpApiGroup<Id, E, TopLevel>

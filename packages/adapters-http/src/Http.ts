@@ -18,6 +18,7 @@ import * as Auth from "./Auth.js"
 import * as Edge from "./internal/edge.js"
 import * as ExtensionHandlers from "./internal/extensionHandlers.js"
 import * as Handlers from "./internal/handlers.js"
+import * as PageHandlers from "./internal/pageHandlers.js"
 import * as RequestErrors from "./internal/requestErrors.js"
 
 /** The default body limit: 40 MiB of JSON, about 30 MiB of file once Base64-decoded. */
@@ -82,7 +83,8 @@ const handlers = (options: Options) => {
     ExtensionHandlers.archive,
     ExtensionHandlers.skills,
     ExtensionHandlers.catalogs,
-    ExtensionHandlers.quotas
+    ExtensionHandlers.quotas,
+    PageHandlers.pages
   ).pipe(Layer.provide(middleware))
 }
 

@@ -7,7 +7,8 @@
 import { createServer } from "node:http"
 import * as Os from "node:os"
 import { NodeHttpServer } from "@effect/platform-node"
-import { type Auth, Http } from "@legible/adapters-http"
+import { type Auth, Console, Http } from "@legible/adapters-http"
+import * as ConsoleFiles from "@legible/console"
 import { Archive, type Document, type Errors, type Ports, Processing, Worker } from "@legible/core"
 import { Duration, Effect, Layer, Logger, Predicate, References, Schema } from "effect"
 import { HttpRouter, HttpServer, type HttpServerError } from "effect/http"
@@ -88,7 +89,7 @@ export const api = (
         defaultModel: settings.defaultModel,
         maxAttempts: settings.worker.maxAttempts,
         readiness: sql`SELECT 1`
-      })
+      }).pipe(Layer.merge(ConsoleFiles.built() ? Console.layer({ directory: ConsoleFiles.directory }) : Layer.empty))
       const listening = Layer.effectDiscard(
         HttpServer.addressFormattedWith((address) => Effect.logInfo("listening").pipe(Effect.annotateLogs({ address })))
       )
