@@ -223,7 +223,8 @@ export const Detail = ({ t, apiKey, id, onError, onBack, onStep }: Props) => {
         </p>
       )}
       <div class="split">
-        <section class="viewer" aria-label={t.file}>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (axe: scrollable-region-focusable) */}
+        <section class="viewer" aria-label={t.file} tabIndex={0}>
           {numPages === 0 ? (
             <p>{t.notReady}</p>
           ) : (
@@ -242,10 +243,11 @@ export const Detail = ({ t, apiKey, id, onError, onBack, onStep }: Props) => {
             />
           )}
         </section>
-        <section class="panel" aria-labelledby="fields-title">
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (axe: scrollable-region-focusable) */}
+        <section class="panel" aria-labelledby="fields-title" tabIndex={0}>
           <StatusSwitch t={t} detail={detail} onSwitch={switchTo} />
           {picked === undefined ? null : (
-            <div class="picked" role="status">
+            <div class="word-supports" role="status">
               {pickedSupports.length === 0 ? (
                 t.wordSupportsNothing(picked.word)
               ) : (

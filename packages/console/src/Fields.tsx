@@ -60,7 +60,39 @@ const stateClass = (path: string, selection: Selection): string =>
     .filter((c) => c !== "")
     .join(" ")
 
-const Simple = ({ path, label, value, t, selection }: Props & { path: string; label: string; value: SimpleValue }) => (
+const percentOf = (value: SimpleValue | CatalogValue): string =>
+  value.confidence === undefined ? "" : value.confidence === null ? "—" : `${Math.round(value.confidence * 100)} %`
+
+// A list cell: the literal, the parsed value when it reads differently, the confidence and the reasons' codes.
+const Compact = ({ label, value, t }: { label: string; value: SimpleValue; t: Words }) => (
+  <>
+    <span class="sr-only">{label}: </span>
+    <span class="literal">{value.literal === "" ? t.empty : value.literal}</span>
+    <span class="meta">
+      {String(value.parsed) === value.literal ? "" : `→ ${parsedText(value.parsed)} · `}
+      {percentOf(value)}
+      {doubtful(value) ? <strong class="flag"> ⚠ {t.doubtful}</strong> : null}
+    </span>
+    {value.reasons === undefined || value.reasons.length === 0 ? null : (
+      <span class="meta">
+        {value.reasons.map((r) => (
+          <code key={r.code} title={r.message}>
+            {r.code}{" "}
+          </code>
+        ))}
+      </span>
+    )}
+  </>
+)
+
+const Simple = ({
+  path,
+  label,
+  value,
+  t,
+  selection,
+  compact
+}: Props & { path: string; label: string; value: SimpleValue; compact?: boolean }) => (
   <button
     type="button"
     class={`value ${stateClass(path, selection)}${doubtful(value) ? " doubtful" : ""}`}
@@ -72,6 +104,12 @@ const Simple = ({ path, label, value, t, selection }: Props & { path: string; la
     onBlur={() => selection.hover(undefined)}
     onClick={() => selection.select(path)}
   >
+    {compact === true ? <Compact label={label} value={value} t={t} /> : <Full label={label} value={value} t={t} />}
+  </button>
+)
+
+const Full = ({ label, value, t }: { label: string; value: SimpleValue; t: Words }) => (
+  <>
     <span class="label">{label}</span>
     <span class="literal">
       <span class="key">{t.literal}:</span> {value.literal === "" ? t.empty : value.literal}
@@ -81,7 +119,7 @@ const Simple = ({ path, label, value, t, selection }: Props & { path: string; la
     </span>
     <Confidence value={value} t={t} />
     <Reasons value={value} t={t} />
-  </button>
+  </>
 )
 
 const Catalog = ({
@@ -116,7 +154,7 @@ const Catalog = ({
   </div>
 )
 
-const One = (props: Props & { path: string; label: string; value: SimpleValue | CatalogValue }) =>
+const One = (props: Props & { path: string; label: string; value: SimpleValue | CatalogValue; compact?: boolean }) =>
   isCatalog(props.value) ? <Catalog {...props} value={props.value} /> : <Simple {...props} value={props.value} />
 
 const ListTable = ({ path, items, ...props }: Props & { path: string; items: ReadonlyArray<ListItem> }) => {
@@ -141,7 +179,11 @@ const ListTable = ({ path, items, ...props }: Props & { path: string; items: Rea
               const cell = isSimple(item) || isCatalog(item) ? item : item[c]
               const cellPath = isSimple(item) || isCatalog(item) ? `${path}.${i}` : `${path}.${i}.${c}`
               return (
-                <td key={c}>{cell === undefined ? null : <One {...props} path={cellPath} label={c} value={cell} />}</td>
+                <td key={c}>
+                  {cell === undefined ? null : (
+                    <One {...props} path={cellPath} label={`${i + 1} ${c}`} value={cell} compact />
+                  )}
+                </td>
               )
             })}
           </tr>

@@ -11,7 +11,7 @@ import * as Renderer from "./internal/renderer.js"
 
 /** How the renderer runs. Every field is optional; the defaults are listed on each. */
 export interface Options {
-  /** Worker threads. Default: 1 (a page renders in tens of milliseconds). */
+  /** Worker threads. Default: 2, so the pages of one document render side by side (100–300 ms each). */
   readonly poolSize?: number | undefined
   /** Renders that may wait for a worker before callers suspend. Default: 32. */
   readonly queueCapacity?: number | undefined
@@ -27,7 +27,7 @@ export interface Options {
 
 /** `Options` with the defaults filled in. */
 export const settings = (options: Options = {}): Renderer.Settings => ({
-  poolSize: options.poolSize ?? 1,
+  poolSize: options.poolSize ?? 2,
   queueCapacity: options.queueCapacity ?? 32,
   timeLimitMs: options.timeLimitMs ?? 30_000,
   startupTimeLimitMs: 30_000,

@@ -1,8 +1,9 @@
 /**
- * The page image handler: the extraction is looked up in the caller's scope on every request (a revoked key or
- * another client gets nothing, cached or not); the image comes from a bounded in-memory cache, or is rendered by the
- * `PageRenderer` when the server has one (503 otherwise). The ETag names the extraction, page, width and renderer
- * version, so a client's `If-None-Match` gets a 304 without the document being loaded.
+ * The page image handler. The extraction must be in the caller's scope (another client, the sandbox or a revoked
+ * key gets nothing, cached or not); an extraction's owner never changes, so a (client, sandbox, extraction) pair
+ * found once is remembered and not looked up again, while the key is still checked on every request. Images come
+ * from a bounded in-memory cache, or from the `PageRenderer` when the server has one (503 otherwise). The ETag names
+ * the extraction, page, width and renderer version: `If-None-Match` gets a 304 without loading the document.
  */
 import { createHash } from "node:crypto"
 import { Errors as CoreErrors, type Document, PageImages, type Ports } from "@legible/core"
@@ -18,6 +19,9 @@ import { knownId, runner } from "./handling.js"
 const RENDER_VERSION = "1"
 /** The cache of rendered pages: at most this many bytes of PNG in memory. */
 export const CACHE_BYTES = 64 * 1024 * 1024
+
+/** How many (scope, extraction) pairs are remembered as verified. */
+const VERIFIED_ENTRIES = 100_000
 
 const PAGE = /^[1-9]\d{0,5}$/
 const WIDTH = /^\d{1,5}$/
@@ -74,6 +78,7 @@ export const pages = HttpApiBuilder.group(
     const { asCaller } = yield* runner<Ports.ExtractionStore | Ports.DocumentStore>()
     const renderer = yield* Effect.serviceOption(PageImages.PageRenderer)
     const cache = lru<PageImages.PageImage>(CACHE_BYTES, (image) => image.bytes.byteLength)
+    const verified = lru<true>(VERIFIED_ENTRIES, () => 1)
     return handlers.handle("image", ({ params, query }) =>
       Effect.gen(function* () {
         const width = query.width === undefined ? PageImages.DEFAULT_WIDTH : Number(query.width)
@@ -86,9 +91,16 @@ export const pages = HttpApiBuilder.group(
             error: `width must be a whole number of pixels from ${PageImages.MIN_WIDTH} to ${PageImages.MAX_WIDTH}`
           })
         }
+        // An extraction's owner never changes: once a scope has seen it, later requests skip the look-up (the key
+        // itself is still checked on every request).
         const id = yield* asCaller((caller) =>
           knownId(params.extraction_id, (bad) => new CoreErrors.ExtractionNotFound({ id: bad })).pipe(
-            Effect.tap((known) => PageImages.locate(caller, known))
+            Effect.tap((known) => {
+              const seen = `${caller.clientId}|${caller.sandbox}|${known}`
+              return verified.get(seen) === true
+                ? Effect.void
+                : Effect.tap(PageImages.locate(caller, known), () => Effect.sync(() => verified.set(seen, true)))
+            })
           )
         )
         if (!PAGE.test(params.page))
