@@ -7,7 +7,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import * as Path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { contentBomb, pdfOf, pixelFlood, textContent, tiff } from "./support/files.js"
+import { flateBomb, pixelFlood, textPdf } from "../reliability/support/de-files.js"
+import { tiff } from "./support/files.js"
 import { type Client, client, seedSkill, token } from "./support/http.js"
 import { ROOT, SECRET, type Server, startServer, tempDir } from "./support/process.js"
 
@@ -52,7 +53,7 @@ describe("page images over a socket", () => {
     keyB = await api.createKey(token({ sub: "pb", clientId: "pages-b" }))
     await seedSkill(api, jwtA)
     const documents: Array<readonly [string, Uint8Array]> = [
-      ["text.pdf", pdfOf([{ content: textContent(["Factura A-1"]) }, { content: textContent(["Página 2"]) }])],
+      ["text.pdf", textPdf([["Factura A-1"], ["Pagina 2"]])],
       [
         "two-pages.tiff",
         tiff([
@@ -60,7 +61,7 @@ describe("page images over a socket", () => {
           [500, 250]
         ])
       ],
-      ["bomb.pdf", contentBomb(80 * 1024 * 1024)],
+      ["bomb.pdf", await flateBomb(80)],
       ["flood.png", pixelFlood(100_000, 100_000)]
     ]
     if (hasData) {

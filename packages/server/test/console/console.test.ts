@@ -12,7 +12,7 @@ import { availableParallelism, loadavg } from "node:os"
 import * as Path from "node:path"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { pdfOf, textContent } from "../support/files.js"
+import { textPdf } from "../../reliability/support/de-files.js"
 import { type Json, must, SAMPLE_PDF, SAMPLE_SCAN } from "../support/http.js"
 import { ROOT } from "../support/process.js"
 import { axe, buildConsole, keyId, launchBrowser, median, p95, type Stack, screenshot, startStack } from "./browser.js"
@@ -22,9 +22,7 @@ const FACTURA_3_PAGES = Path.join(ROOT, "../shared/data/invoices-ar/factura128.p
 const threePages = (): Uint8Array =>
   existsSync(FACTURA_3_PAGES)
     ? new Uint8Array(readFileSync(FACTURA_3_PAGES))
-    : pdfOf(
-        [1, 2, 3].map((n) => ({ content: textContent([`Factura B-${n}`, `Página ${n} de 3`, "Total 100,00 EUR"]) }))
-      )
+    : textPdf([1, 2, 3].map((n) => [`Factura B-${n}`, `Pagina ${n} de 3`, "Total 100,00 EUR"]))
 
 describe("the review console in Chromium", () => {
   let stack: Stack
