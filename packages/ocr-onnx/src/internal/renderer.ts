@@ -8,6 +8,7 @@ import { Document, PageImages } from "@legible/core"
 import { Effect, Schema, type Scope } from "effect"
 import type { Limits } from "./mupdf/limits.js"
 import * as Pool from "./pool/pool.js"
+import { runOnPool } from "./reader.js"
 import { RenderResult, type RenderTask } from "./renderWire.js"
 import { sniff } from "./sniff.js"
 import type { WorkerSettings } from "./wire.js"
@@ -66,18 +67,7 @@ export const make = (
       yield* sniff(bytes)
       const copy = new Uint8Array(bytes)
       const task: RenderTask = { bytes: copy, page: request.page, width: request.width }
-      const raw = yield* pool.run(task, [copy.buffer]).pipe(
-        Effect.mapError(
-          (error) =>
-            new Document.DocumentError({
-              reason: error.reason === "TimeLimit" ? "TimeLimit" : "WorkerFailed",
-              message: error.message
-            })
-        )
-      )
-      const result = yield* decodeResult(raw).pipe(
-        Effect.mapError((error) => workerFailed(`the worker's answer is malformed: ${error.message}`))
-      )
+      const result = yield* runOnPool(pool, task, [copy.buffer], decodeResult)
       switch (result._tag) {
         case "Refused":
           return yield* new Document.DocumentError({ reason: result.reason, message: result.message })
