@@ -108,7 +108,7 @@ export const List = (props: Props) => {
                 <tr>
                   <th scope="col">{t.file}</th>
                   <th scope="col">{t.status}</th>
-                  <th scope="col">{t.skill}</th>
+                  <th scope="col">{t.skillName}</th>
                   <th scope="col">{t.created}</th>
                   <th scope="col">{t.modified}</th>
                 </tr>
