@@ -1,4 +1,5 @@
 /** The extraction list: the spec's filters, counts, status chips and paging. */
+import { useEffect, useState } from "preact/hooks"
 import type { Words } from "./i18n.js"
 import { PAGE_SIZE, type Query } from "./query.js"
 import { type ListResponse, STATUSES, type Status } from "./types.js"
@@ -19,22 +20,17 @@ export const Chip = ({ status, t }: { status: Status; t: Words }) => (
 const when = (iso: string, lang: string) =>
   new Date(iso).toLocaleString(lang, { dateStyle: "short", timeStyle: "short" })
 
+// The form edits a draft of the query (so a list that re-renders meanwhile keeps what was typed); Apply sends it.
 const Filters = ({ t, query, onQuery }: Omit<Props, "result" | "lang">) => {
+  const [draft, setDraft] = useState<Query>(query)
+  useEffect(() => setDraft(query), [query])
+  const set = <K extends keyof Query>(name: K, value: Query[K]) => setDraft((d) => ({ ...d, [name]: value }))
+  const text = (event: Event) => (event.currentTarget as HTMLInputElement | HTMLSelectElement).value
+  const toggle = (status: Status, on: boolean) =>
+    setDraft((d) => ({ ...d, status: STATUSES.filter((s) => (s === status ? on : d.status.includes(s))) }))
   const submit = (event: Event) => {
     event.preventDefault()
-    const data = new FormData(event.currentTarget as HTMLFormElement)
-    const text = (name: string) => String(data.get(name) ?? "")
-    onQuery({
-      status: STATUSES.filter((s) => data.getAll("status").includes(s)),
-      skill: text("skill"),
-      start: text("start"),
-      end: text("end"),
-      search: text("search"),
-      sortBy: text("sortBy") as Query["sortBy"],
-      sortOrder: text("sortOrder") as Query["sortOrder"],
-      archived: data.get("archived") === "on",
-      offset: 0
-    })
+    onQuery({ ...draft, offset: 0 })
   }
   return (
     <form class="filters" onSubmit={submit} aria-label={t.filters}>
@@ -42,29 +38,36 @@ const Filters = ({ t, query, onQuery }: Omit<Props, "result" | "lang">) => {
         <legend>{t.status}</legend>
         {STATUSES.map((s) => (
           <label key={s} class="check">
-            <input type="checkbox" name="status" value={s} checked={query.status.includes(s)} /> {t.statuses[s]}
+            <input
+              type="checkbox"
+              name="status"
+              value={s}
+              checked={draft.status.includes(s)}
+              onChange={(e) => toggle(s, (e.currentTarget as HTMLInputElement).checked)}
+            />{" "}
+            {t.statuses[s]}
           </label>
         ))}
       </fieldset>
       <label>
         {t.skill}
-        <input name="skill" value={query.skill} />
+        <input name="skill" value={draft.skill} onInput={(e) => set("skill", text(e))} />
       </label>
       <label>
         {t.from}
-        <input type="date" name="start" value={query.start} />
+        <input type="date" name="start" value={draft.start} onInput={(e) => set("start", text(e))} />
       </label>
       <label>
         {t.to}
-        <input type="date" name="end" value={query.end} />
+        <input type="date" name="end" value={draft.end} onInput={(e) => set("end", text(e))} />
       </label>
       <label>
         {t.search}
-        <input type="search" name="search" value={query.search} />
+        <input type="search" name="search" value={draft.search} onInput={(e) => set("search", text(e))} />
       </label>
       <label>
         {t.sortBy}
-        <select name="sortBy" value={query.sortBy}>
+        <select name="sortBy" value={draft.sortBy} onChange={(e) => set("sortBy", text(e) as Query["sortBy"])}>
           <option value="fecha_creacion">{t.byDate}</option>
           <option value="status">{t.byStatus}</option>
           <option value="origin_name">{t.byName}</option>
@@ -72,13 +75,23 @@ const Filters = ({ t, query, onQuery }: Omit<Props, "result" | "lang">) => {
       </label>
       <label>
         {t.sortOrder}
-        <select name="sortOrder" value={query.sortOrder}>
+        <select
+          name="sortOrder"
+          value={draft.sortOrder}
+          onChange={(e) => set("sortOrder", text(e) as Query["sortOrder"])}
+        >
           <option value="desc">{t.desc}</option>
           <option value="asc">{t.asc}</option>
         </select>
       </label>
       <label class="check">
-        <input type="checkbox" name="archived" checked={query.archived} /> {t.archived}
+        <input
+          type="checkbox"
+          name="archived"
+          checked={draft.archived}
+          onChange={(e) => set("archived", (e.currentTarget as HTMLInputElement).checked)}
+        />{" "}
+        {t.archived}
       </label>
       <button type="submit">{t.apply}</button>
     </form>
