@@ -38,6 +38,13 @@ module.exports = {
       to: { path: "^(packages|tools)/", pathNot: "^packages/codes/" }
     },
     {
+      name: "console-imports-no-package-of-ours",
+      severity: "error",
+      comment: "The console is a client of the public HTTP API only: it imports no package of ours.",
+      from: { path: "^packages/console/" },
+      to: { path: "^(packages|tools)/", pathNot: "^packages/console/" }
+    },
+    {
       name: "bench-generator-apart-from-local-rules",
       severity: "error",
       comment:
@@ -61,7 +68,7 @@ module.exports = {
       conditionNames: ["@legible/source", "import", "types", "node", "default"],
       exportsFields: ["exports"],
       mainFields: ["module", "main", "types"],
-      extensions: [".ts", ".js", ".mjs", ".cjs", ".json", ".d.ts"]
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json", ".d.ts"]
     }
   }
 }

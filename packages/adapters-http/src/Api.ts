@@ -8,6 +8,7 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "
 import * as Errors from "./Errors.js"
 import * as Extensions from "./Extensions.js"
 import { ExtractionId, Text, text } from "./internal/schemas.js"
+import * as Pages from "./Pages.js"
 import { ApiKeyAuth, JwtAuth, RequestErrors } from "./Security.js"
 import { WebhooksApi } from "./Webhooks.js"
 
@@ -271,6 +272,7 @@ export class Api extends HttpApi.make("legible")
   .add(Extensions.CatalogsApi)
   .add(Extensions.QuotasApi)
   .add(WebhooksApi)
+  .add(Pages.PagesApi)
   .add(SystemApi)
   .middleware(RequestErrors)
   .annotateMerge(

@@ -18,6 +18,7 @@ import * as Auth from "./Auth.js"
 import * as Edge from "./internal/edge.js"
 import * as ExtensionHandlers from "./internal/extensionHandlers.js"
 import * as Handlers from "./internal/handlers.js"
+import * as PageHandlers from "./internal/pageHandlers.js"
 import * as RequestErrors from "./internal/requestErrors.js"
 import * as WebhookHandlers from "./internal/webhookHandlers.js"
 import * as WebhookSender from "./WebhookSender.js"
@@ -108,7 +109,8 @@ const handlers = (options: Options) => {
     ExtensionHandlers.quotas,
     WebhookHandlers.webhooks({
       rotationOverlapMs: options.webhooks?.rotationOverlapMs ?? Webhooks.DEFAULT_ROTATION_OVERLAP_MS
-    }).pipe(Layer.provide(WebhookSender.layer(options.webhooks)))
+    }).pipe(Layer.provide(WebhookSender.layer(options.webhooks))),
+    PageHandlers.pages
   ).pipe(Layer.provide(middleware))
 }
 

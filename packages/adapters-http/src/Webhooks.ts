@@ -7,7 +7,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import * as Errors from "./Errors.js"
 import { extension } from "./Extensions.js"
-import { Text } from "./internal/schemas.js"
+import { text } from "./internal/schemas.js"
 import { JwtAuth } from "./Security.js"
 
 const Events = Schema.Array(Webhook.EventType).annotate({
@@ -16,19 +16,16 @@ const Events = Schema.Array(Webhook.EventType).annotate({
     "`error`), `extraction.status_changed` (a `PATCH …/status`, or processing ending `incompleto`). Default: all."
 })
 
-const Url = Text.annotate({
-  description:
-    "The receiver, `https://` (plain `http://` only where the server allows it). A host that resolves to a " +
+const Url = text(
+  "The receiver, `https://` (plain `http://` only where the server allows it). A host that resolves to a " +
     "loopback, private, link-local, unique-local or metadata address is refused, at registration and at every delivery."
-})
+)
 
 /** The body of an endpoint registration. */
 export const CreateWebhookBody = Schema.Struct({
   url: Url,
   events: Schema.optionalKey(Events),
-  description: Schema.optionalKey(
-    Text.annotate({ description: `What the endpoint is for (at most ${Webhooks.MAX_DESCRIPTION} characters).` })
-  ),
+  description: Schema.optionalKey(text(`What the endpoint is for (at most ${Webhooks.MAX_DESCRIPTION} characters).`)),
   sandbox: Schema.optionalKey(
     Schema.Boolean.annotate({
       description: "Receive the events of test-key (sandbox) extractions instead of live ones. Default `false`."
@@ -42,7 +39,7 @@ export const CreateWebhookBody = Schema.Struct({
 export const UpdateWebhookBody = Schema.Struct({
   url: Schema.optionalKey(Url),
   events: Schema.optionalKey(Events),
-  description: Schema.optionalKey(Text.annotate({ description: "What the endpoint is for." })),
+  description: Schema.optionalKey(text("What the endpoint is for.")),
   enabled: Schema.optionalKey(
     Schema.Boolean.annotate({
       description: "`false` stops deliveries (pending ones wait); `true` resumes them and clears `disabled_reason`."
@@ -89,7 +86,9 @@ export const DeliveryAttempt = Schema.Struct({
   created_at: Timestamp.Timestamp
 })
 
-const WebhookId = { webhook_id: Schema.String }
+const WebhookId = {
+  webhook_id: Schema.String.annotate({ description: "The endpoint's `id` (from its registration or the list)." })
+}
 
 /** The webhook endpoints (JWT). */
 export class WebhooksApi extends HttpApiGroup.make("webhooks")
@@ -125,15 +124,16 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.get("deliveries", "/api/webhooks/:webhook_id/deliveries", {
       params: WebhookId,
       query: {
-        limit: Schema.optionalKey(
-          Text.annotate({ description: `Attempts to return, 1 to ${Webhooks.MAX_ATTEMPTS_LISTED}; default 50.` })
-        )
+        limit: Schema.optionalKey(text(`Attempts to return, 1 to ${Webhooks.MAX_ATTEMPTS_LISTED}; default 50.`))
       },
       success: Schema.Struct({ deliveries: Schema.Array(DeliveryAttempt) }),
       error: Errors.NotFound
     }),
     HttpApiEndpoint.post("redeliver", "/api/webhooks/:webhook_id/deliveries/:event_id/redeliver", {
-      params: { ...WebhookId, event_id: Schema.String },
+      params: {
+        ...WebhookId,
+        event_id: Schema.String.annotate({ description: "The event's id (`event_id` in the delivery log)." })
+      },
       success: Schema.Struct({ message: Schema.String }).pipe(HttpApiSchema.status(202)),
       error: Errors.NotFound
     })

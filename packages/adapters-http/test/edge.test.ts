@@ -295,11 +295,12 @@ describe("probes, OpenAPI and docs", () => {
         "/api/quotas/{client_id}",
         "/v1/extractions/{extraction_id}/archive",
         "/api/webhooks",
-        "/api/webhooks/{webhook_id}/deliveries/{event_id}/redeliver"
+        "/api/webhooks/{webhook_id}/deliveries/{event_id}/redeliver",
+        "/v1/extractions/{extraction_id}/pages/{page}"
       ]) {
         for (const operation of Object.values(spec.paths[path]!)) expect(operation["x-legible-extension"]).toBe(true)
       }
-      expect(spec.tags.filter((t) => t.name.includes("(extension)")).length).toBe(5)
+      expect(spec.tags.filter((t) => t.name.includes("(extension)")).length).toBe(6)
       expect(Object.values(spec.components.securitySchemes)).toEqual(
         expect.arrayContaining([
           expect.objectContaining({ type: "http", scheme: expect.stringMatching(/^bearer$/i) }),

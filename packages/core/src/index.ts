@@ -40,6 +40,8 @@ export * as Idempotency from "./Idempotency.js"
 export * as IdGenerator from "./IdGenerator.js"
 /** The list query of spec 4.3. */
 export * as ListQuery from "./ListQuery.js"
+/** Page images of stored documents (extension): the `PageRenderer` port and its use cases. */
+export * as PageImages from "./PageImages.js"
 /** Every port: storage, queue, catalog matcher, document reader, field extractor, directory. */
 export * as Ports from "./Ports.js"
 /** The job handler: read, extract, match catalogs, ground, parse and assemble an extraction's result. */

@@ -4,8 +4,16 @@
  * reader and the routed `FieldExtractor`.
  */
 import { Database, SqlJobQueue, SqlStorage, SqlWebhookOutbox } from "@legible/adapters-storage"
-import { CatalogMatching, type Document, type Errors, type Ports, type Webhook, Worker } from "@legible/core"
-import { OnnxReader } from "@legible/ocr-onnx"
+import {
+  CatalogMatching,
+  type Document,
+  type Errors,
+  type PageImages,
+  type Ports,
+  type Webhook,
+  Worker
+} from "@legible/core"
+import { OnnxReader, PageRenderer } from "@legible/ocr-onnx"
 import { Duration, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import type * as Config from "./Config.js"
@@ -91,6 +99,10 @@ export const readerOptions = (settings: Config.Settings): OnnxReader.Options => 
 export const reader = (settings: Config.Settings): Layer.Layer<Ports.DocumentReader, Document.DocumentError> =>
   OnnxReader.layer(readerOptions(settings))
 
+/** The page images' renderer (`/v1/extractions/{id}/pages/{n}`), within the reader's page and time limits. */
+export const pageRenderer = (settings: Config.Settings): Layer.Layer<PageImages.PageRenderer, Document.DocumentError> =>
+  PageRenderer.layer({ maxPages: settings.ocr.maxPages, timeLimitMs: settings.ocr.pageTimeoutMs })
+
 /** The longest a provider's `retry-after` (or a backoff) may hold a job: 30 s, and never more than half its lease. */
 export const providerWaitCap = (settings: Config.Settings): Duration.Duration =>
   Duration.millis(Math.min(30_000, (settings.worker.leaseMs ?? Worker.defaults.leaseMs) / 2))
@@ -139,16 +151,16 @@ export const extractor = (settings: Config.Settings): Layer.Layer<Ports.FieldExt
 /** Everything processing and the HTTP layer need. */
 export type Services = StorageServices | Ports.DocumentReader | Ports.FieldExtractor
 
-/** What the api role needs: the stores, the reader (type sniffing) and the extractor (`supports`). */
+/** What the api role needs: the stores, the reader (type sniffing), the extractor (`supports`), page images. */
 export const api = (
   settings: Config.Settings
 ): Layer.Layer<
-  Ports.StorageServices | DatabaseServices | Ports.DocumentReader | Ports.FieldExtractor,
+  Ports.StorageServices | DatabaseServices | Ports.DocumentReader | Ports.FieldExtractor | PageImages.PageRenderer,
   Errors.StorageError | DataDirInUse | Document.DocumentError
-> => Layer.mergeAll(stores(settings), reader(settings), extractor(settings))
+> => Layer.mergeAll(stores(settings), reader(settings), extractor(settings), pageRenderer(settings))
 
 /** Storage, queue, matcher, reader and extractor together. */
 export const all = (
   settings: Config.Settings
-): Layer.Layer<Services, Errors.StorageError | DataDirInUse | Document.DocumentError> =>
-  Layer.mergeAll(storage(settings), reader(settings), extractor(settings))
+): Layer.Layer<Services | PageImages.PageRenderer, Errors.StorageError | DataDirInUse | Document.DocumentError> =>
+  Layer.mergeAll(storage(settings), reader(settings), extractor(settings), pageRenderer(settings))

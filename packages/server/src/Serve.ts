@@ -7,7 +7,8 @@
 import { createServer } from "node:http"
 import * as Os from "node:os"
 import { NodeHttpServer } from "@effect/platform-node"
-import { type Auth, Http, WebhookSender } from "@legible/adapters-http"
+import { type Auth, Console, Http, WebhookSender } from "@legible/adapters-http"
+import * as ConsoleFiles from "@legible/console"
 import {
   Archive,
   type Document,
@@ -101,7 +102,7 @@ export const api = (
         idempotencyRetention: settings.idempotencyRetentionMs,
         readiness: sql`SELECT 1`,
         webhooks: webhookTransport(settings)
-      })
+      }).pipe(Layer.merge(ConsoleFiles.built() ? Console.layer({ directory: ConsoleFiles.directory }) : Layer.empty))
       const listening = Layer.effectDiscard(
         HttpServer.addressFormattedWith((address) => Effect.logInfo("listening").pipe(Effect.annotateLogs({ address })))
       )

@@ -6,6 +6,7 @@
  */
 import * as Fs from "node:fs"
 import { fileURLToPath } from "node:url"
+import type { Transferable } from "node:worker_threads"
 import { Document, type Ports } from "@legible/core"
 import { Effect, Schema, type Scope } from "effect"
 import type { Limits } from "./mupdf/limits.js"
@@ -34,6 +35,29 @@ export interface Settings {
 const decodeResult = Schema.decodeUnknownEffect(WireResult)
 
 const workerFailed = (message: string) => new Document.DocumentError({ reason: "WorkerFailed", message })
+
+/**
+ * Runs one task on a pool and decodes the worker's answer: a pool failure (time limit, crashed worker) and a
+ * malformed answer are `DocumentError`s (`TimeLimit`, else `WorkerFailed`).
+ */
+export const runOnPool = <A>(
+  pool: Pool.Pool,
+  task: unknown,
+  transfer: ReadonlyArray<Transferable>,
+  decode: (raw: unknown) => Effect.Effect<A, { readonly message: string }>
+): Effect.Effect<A, Document.DocumentError> =>
+  pool.run(task, transfer).pipe(
+    Effect.mapError(
+      (error) =>
+        new Document.DocumentError({
+          reason: error.reason === "TimeLimit" ? "TimeLimit" : "WorkerFailed",
+          message: error.message
+        })
+    ),
+    Effect.flatMap((raw) =>
+      decode(raw).pipe(Effect.mapError((error) => workerFailed(`the worker's answer is malformed: ${error.message}`)))
+    )
+  )
 
 /** Turns a wire page into lines of words with ids; fails on inconsistent arrays (a bug, not a document problem). */
 export const pageFromWire = (wire: WirePage): Document.ReadPage | string => {
@@ -122,18 +146,7 @@ export const make = (
       // buffer (a Node Buffer may be a slice of a larger one), and the caller keeps its bytes (for `pdf_only`).
       const copy = new Uint8Array(bytes)
       const task: ReadTask = { bytes: copy, images: options?.images }
-      const raw = yield* pool.run(task, [copy.buffer]).pipe(
-        Effect.mapError(
-          (error) =>
-            new Document.DocumentError({
-              reason: error.reason === "TimeLimit" ? "TimeLimit" : "WorkerFailed",
-              message: error.message
-            })
-        )
-      )
-      const result = yield* decodeResult(raw).pipe(
-        Effect.mapError((error) => workerFailed(`the worker's answer is malformed: ${error.message}`))
-      )
+      const result = yield* runOnPool(pool, task, [copy.buffer], decodeResult)
       if (result._tag === "Refused") {
         return yield* new Document.DocumentError({ reason: result.reason, message: result.message })
       }

@@ -156,7 +156,7 @@ export const instructions = (options: {
   return [
     "",
     `legible is running at ${base} (${where}; default model ${settings.defaultModel})`,
-    `Docs: ${base}/docs   OpenAPI: ${base}/openapi.json`,
+    `Docs: ${base}/docs   OpenAPI: ${base}/openapi.json   Review console: ${base}/console`,
     "",
     `JWT for ${USER.id} of client ${CLIENT.id} (valid 24 h):`,
     `  TOKEN='${token}'`,

@@ -146,7 +146,7 @@ const scanOf = (page: mupdf.Page, limits: Limits, pageArea: number) => {
   return { best, leftOut }
 }
 
-const plan = (
+export const plan = (
   page: mupdf.Page,
   kind: "pdf" | "image",
   limits: Limits,
@@ -193,7 +193,12 @@ const plan = (
   })
 
 // A page with images over the cap goes through the filtering device; the others through mupdf's own path.
-const toPixmap = (page: mupdf.Page, zoom: number, leaveOut: ReadonlyArray<FrameSize>, limits: Limits): mupdf.Pixmap =>
+export const toPixmap = (
+  page: mupdf.Page,
+  zoom: number,
+  leaveOut: ReadonlyArray<FrameSize>,
+  limits: Limits
+): mupdf.Pixmap =>
   leaveOut.length === 0
     ? page.toPixmap(mupdf.Matrix.scale(zoom, zoom), mupdf.ColorSpace.DeviceRGB, false, true)
     : renderLeavingOut(page, mupdf.Matrix.scale(zoom, zoom), (image) => withinCap(image, limits))
