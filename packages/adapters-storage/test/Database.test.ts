@@ -22,6 +22,7 @@ const expectedTables = [
   "clients",
   "documents",
   "extractions",
+  "idempotency_keys",
   "jobs",
   Database.migrationsTable,
   "quotas",

@@ -48,10 +48,14 @@ export const submit = Effect.fn("Submission.submit")(function* (
 ) {
   const key = keyHeader === undefined ? undefined : Idempotency.parseKey(keyHeader)
   if (key instanceof CoreErrors.InvalidRequest) return yield* key
-  const input = yield* Submission.prepare(caller, body, settings)
-  if (key === undefined) return answer((yield* Extractions.submit(caller, input)).extraction_id, false)
-  const outcome = yield* Idempotency.run(caller, key, fingerprint(body), settings.idempotency, (claim) =>
-    Effect.map(Extractions.submit(caller, { ...input, idempotency: claim }), (r) => r.extraction_id)
-  )
+  const queue = (claim?: Ports.IdempotencyClaim) =>
+    Submission.prepare(caller, body, settings).pipe(
+      Effect.flatMap((input) => Extractions.submit(caller, { ...input, idempotency: claim })),
+      Effect.map((submitted) => submitted.extraction_id)
+    )
+  if (key === undefined) return answer(yield* queue(), false)
+  // The key is claimed before the body is checked: a replay costs no Base64 decoding and no type sniffing, and a
+  // refused body releases the key like any other failure.
+  const outcome = yield* Idempotency.run(caller, key, fingerprint(body), settings.idempotency, queue)
   return answer(outcome.extractionId, outcome.replayed)
 })
