@@ -34,7 +34,9 @@ export interface Options {
 export const defaults = {
   concurrency: 8,
   leaseMs: 60_000,
-  pollMs: 1_000,
+  // Notifications wake the loops at once and a retry's due time bounds each wait: the poll is only a safety net,
+  // and each of the `concurrency` loops asks the database twice per poll when idle.
+  pollMs: 5_000,
   schedule: STANDARD_SCHEDULE_MS,
   // Five days, as Svix: longer than the whole schedule (≈ 3.7 days), so one event's retries never disable alone.
   disableAfterMs: 5 * 24 * 60 * 60 * 1000,

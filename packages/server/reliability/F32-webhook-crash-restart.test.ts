@@ -68,19 +68,19 @@ describe("F32 webhooks survive crashes and restarts", () => {
     victim.child.kill("SIGKILL")
     await victim.exited
     const killedAt = Date.now()
-    await d.addWorker()
 
-    // Then PostgreSQL crashes and comes back while the others deliver.
-    await waitFor(
-      "a third of the events delivered",
-      async () => (receiver.deliveredIds().size >= EXTRACTIONS / 3 ? true : undefined),
-      120_000,
-      50
+    // PostgreSQL crashes at once, with the victim's deliveries unsettled and extractions still running; the other
+    // worker rides it out, and a replacement starts once it is back.
+    const [pendingAtStop] = await query(
+      url,
+      `SELECT (SELECT count(*)::int FROM webhook_deliveries WHERE state <> 'delivered') AS deliveries,
+         (SELECT count(*)::int FROM extractions WHERE status <> 'completado') AS extractions`
     )
     pg.stop("immediate")
     await sleep(3000)
     pg.start()
     const upAt = Date.now()
+    await d.addWorker()
 
     await waitFor(
       `${EXTRACTIONS} completed events delivered`,
@@ -97,6 +97,7 @@ describe("F32 webhooks survive crashes and restarts", () => {
     const [done] = await query(url, "SELECT count(*)::int AS n FROM extractions WHERE status = 'completado'")
     expect(done?.n).toBe(EXTRACTIONS)
     expect(new Set(events).size).toBe(EXTRACTIONS)
+    expect(pendingAtStop?.deliveries as number).toBeGreaterThanOrEqual(held)
     const known = new Set(events)
     expect(receiver.received.filter((r) => !known.has(r.id))).toEqual([])
     expect(unverified(receiver.received, endpoint.secret)).toEqual([])
@@ -104,7 +105,9 @@ describe("F32 webhooks survive crashes and restarts", () => {
     const duplicates = receiver.received.length - new Set(receiver.received.map((r) => r.id)).size
     for (const w of d.workers.slice(1)) expect(w.child.exitCode, w.stderr().slice(-2000)).toBe(null)
     console.log(
-      `F32 ${EXTRACTIONS} events, a worker killed holding ${held} deliveries, PostgreSQL down 3 s: ` +
+      `F32 ${EXTRACTIONS} events, a worker killed holding ${held} deliveries, PostgreSQL down 3 s with ` +
+        `${String(pendingAtStop?.deliveries)} deliveries unsettled and ${String(pendingAtStop?.extractions)} extractions ` +
+        "unfinished: " +
         `${EXTRACTIONS}/${EXTRACTIONS} delivered (${receiver.received.length} requests, ${duplicates} duplicates, ` +
         `each with its event's webhook-id and body), all ${((doneAt - upAt) / 1000).toFixed(1)} s after the restart ` +
         `(${((doneAt - killedAt) / 1000).toFixed(1)} s after the kill)`
