@@ -200,10 +200,13 @@ const TAX_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => bool
 export const taxIds = (text: string): Array<Match> =>
   dedupe(TAX_PATTERNS.flatMap(([re, accept]) => all(re, text, accept)))
 
-/** Document numbers in a text: words with digits (and letters, `-`, `/`, `.`), not dates, times, amounts with decimals. */
+/**
+ * Document numbers in a text: words with digits (and letters, `-`, `/`, `.`), not dates, times, amounts with
+ * decimals. A code may follow its label's colon with no space (`FS n.º:78/562057`), not a figure's (`19:28`).
+ */
 export const codes = (text: string): Array<Match> => {
   const inDates = [...dates(text), ...amounts(text).filter((a) => a.decimals)]
-  return all(/(?<![\p{L}\p{N}:])[\p{L}\p{N}][\p{L}\p{N}\-/._]*(?<![-/._])/gu, text)
+  return all(/(?<![\p{L}\p{N}])(?<!\d:)[\p{L}\p{N}][\p{L}\p{N}\-/._]*(?<![-/._])/gu, text)
     .filter((m) => /\d/.test(m.text) && !/^:\d/.test(text.slice(m.end)))
     .filter((m) => !inDates.some((d) => m.start < d.end && m.end > d.start))
 }

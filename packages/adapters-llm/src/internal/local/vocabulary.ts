@@ -828,3 +828,79 @@ export const ITEM_COLUMNS: ReadonlyArray<readonly [ItemColumn, ReadonlyArray<str
     ]
   ]
 ]
+
+/** The languages whose writing the orthography rules know (`orthography.ts`); `en` also stands for Malay. */
+export type Language = "es" | "en" | "de" | "fr" | "it" | "pt" | "nl"
+
+/**
+ * Words (folded) that invoices and receipts of one language print and the other six do not: a document's
+ * language is the one whose words it prints most (`orthography.ts`). English receipts of Malaysia print Malay
+ * address words, which write no marks either.
+ */
+export const LANGUAGE_WORDS: ReadonlyArray<readonly [Language, ReadonlyArray<string>]> = [
+  [
+    "es",
+    [
+      ...["factura", "fecha", "importe", "cantidad", "precio", "descripcion", "efectivo"],
+      ...["gracias", "vencimiento", "domicilio", "calle", "unidades", "tienda", "cambio", "cuota", "por"]
+    ]
+  ],
+  [
+    "en",
+    [
+      ...["invoice", "qty", "quantity", "price", "amount", "description", "cash", "change", "thank", "you", "tax"],
+      ...["receipt", "subtotal", "due", "bill", "the", "and", "payment", "rounding", "gst", "item", "items", "road"],
+      ...["jalan", "taman", "sdn", "bhd", "terima", "kasih", "kedai", "bandar", "jln", "tmn"]
+    ]
+  ],
+  [
+    "de",
+    [
+      ...["rechnung", "menge", "preis", "betrag", "summe", "bar", "ruckgeld", "mwst", "vielen", "dank"],
+      ...["gesamt", "zu", "zahlen", "und", "der", "die", "das", "strasse", "str", "bitte", "kasse", "gegeben"]
+    ]
+  ],
+  [
+    "fr",
+    [
+      ...["facture", "quantite", "prix", "montant", "tva", "merci", "especes", "rendu", "les", "et"],
+      ...["des", "ttc", "ht", "payer", "rue", "echeance", "designation", "unitaire", "client", "siret"]
+    ]
+  ],
+  [
+    "it",
+    [
+      ...["fattura", "quantita", "prezzo", "importo", "totale", "grazie", "contanti", "il", "della", "di"],
+      ...["via", "scadenza", "descrizione", "partita", "scontrino", "pagare", "imponibile"]
+    ]
+  ],
+  [
+    "pt",
+    [
+      ...["fatura", "quantidade", "preco", "obrigado", "dinheiro", "troco", "do", "rua", "nif"],
+      ...["contribuinte", "descricao", "vencimento", "taxa", "talao"]
+    ]
+  ],
+  [
+    "nl",
+    [
+      ...["factuur", "aantal", "prijs", "bedrag", "totaal", "btw", "bedankt", "contant", "wisselgeld"],
+      ...["het", "een", "van", "straat", "omschrijving", "vervaldatum", "klant", "betalen", "te", "bon"]
+    ]
+  ]
+]
+
+/**
+ * The letters with marks each language writes (lower case). Italian writes its accents on a word's last letter
+ * only (`città`, `perché`); Spanish writes `ü` only in `güe`, `güi`; every language writes `ñ` before a vowel only
+ * and a diaeresis on `i` or `e` after a vowel only (`naïf`, `België`).
+ */
+export const MARKED_LETTERS: Readonly<Record<Language, string>> = {
+  es: "áéíóúüñ",
+  en: "",
+  de: "äöüé",
+  fr: "àâçéèêëîïôùûüÿ",
+  it: "àèéìíòóùú",
+  pt: "áâãàçéêíóôõú",
+  nl: "áéèëïóöüú"
+}

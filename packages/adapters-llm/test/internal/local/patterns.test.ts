@@ -7,6 +7,11 @@ const texts = (matches: ReadonlyArray<{ readonly text: string }>) => matches.map
 const group = (digits: string, separator: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, separator)
 
 describe("patterns", () => {
+  it("codes: one after its label's colon with no space, never a time's minutes", () => {
+    assert.deepStrictEqual(texts(codes("FS n.º:78/562057")), ["78/562057"])
+    assert.deepStrictEqual(texts(codes("Ticket 1234 19:28")), ["1234"])
+  })
+
   it("dates: numeric day-first or month-first, ISO, Spanish and English month names; not times or phones", () => {
     assert.deepStrictEqual(texts(dates("DATE: 11/01/2019 09:44:00")), ["11/01/2019"])
     assert.deepStrictEqual(texts(dates("29-12-2017 y 19.03.18")), ["29-12-2017", "19.03.18"])
