@@ -216,6 +216,44 @@ describe("Local: structure", () => {
     assert.deepStrictEqual(extract([producto], [[[40, "Nada que ver"]]]), { producto: null })
   })
 
+  it("a German table's quantity column under its abbreviation Anz.", () => {
+    const sub = (name: string, type: Skill.SkillField["type"]) => field(name, type)
+    const items = field("items", "object", "Line items", {
+      isList: true,
+      fields: [
+        sub("description", "string"),
+        sub("quantity", "float"),
+        sub("unit_price", "float"),
+        sub("line_total", "float")
+      ]
+    })
+    const rows = [
+      [
+        [40, "Artikel"],
+        [250, "Anz."],
+        [330, "Einzelpreis"],
+        [450, "Gesamtpreis"]
+      ],
+      [
+        [40, "Reparatur"],
+        [250, "1"],
+        [330, "754,46"],
+        [450, "754,46"]
+      ],
+      [
+        [40, "Webhosting"],
+        [250, "2"],
+        [330, "654,87"],
+        [450, "1.309,74"]
+      ]
+    ] as const
+    const got = extract([items], rows).items as ReadonlyArray<Record<string, string>>
+    assert.deepStrictEqual(
+      got.map((i) => i.quantity),
+      ["1", "2"]
+    )
+  })
+
   it("a list of simple values from the column under its header", () => {
     const productos = field("productos", "string", "", { isList: true, aliases: ["Artículo"] })
     const rows = [

@@ -131,14 +131,14 @@ export const TENDER_WORDS: ReadonlyArray<string> = [
   ...["efectivo", "entregado", "recibido", "cash", "tendered", "bar", "gegeben", "especes", "contanti", "contant"],
   ...["dinheiro", "tarjeta", "card", "karte", "kreditkarte", "carte", "carta", "cartao", "multibanco", "visa"],
   ...["mastercard", "credit", "debit", "ec", "paid", "payment", "pagado", "pago", "bezahlt", "regle", "pagato"],
-  ...["pagamento", "betaald", "pin"]
+  ...["pagamento", "betaald", "pin", "girocard", "kartenzahlung", "maestro", "vpay", "bargeld", "geg"]
 ]
 
 const PAYING = new Set(["paid", "payment", "pagado", "pago", "bezahlt", "regle", "pagato", "pagamento", "betaald"])
 
 /** Words of the change given back. */
 export const CHANGE_WORDS: ReadonlyArray<string> = [
-  ...["cambio", "vuelto", "change", "ruckgeld", "wechselgeld", "rendu", "resto", "troco", "wisselgeld"]
+  ...["cambio", "vuelto", "change", "ruckgeld", "wechselgeld", "zuruck", "rendu", "resto", "troco", "wisselgeld"]
 ]
 
 /** Words of a rounding adjustment (`Rounding adj`, `Redondeo`, `Rundungsdifferenz`, `Arrondi`, `Afronding`). */
@@ -253,7 +253,18 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
       "validita",
       "validade",
       "geldig",
-      "mhd"
+      "mhd",
+      // coupons and returns: `einlösbar bis`, `Umtausch bis`, `Devoluciones hasta`, `Returns accepted until`
+      "einlosbar",
+      "umtausch",
+      "ruckgabe",
+      "devoluciones",
+      "devolucion",
+      "returns",
+      "retour",
+      "reso",
+      "troca",
+      "ruilen"
     ]
   ],
   [
@@ -265,6 +276,11 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
       "hasta",
       "from",
       "until",
+      // `bis`, `jusqu'au`, `fino al`, `até`: the end of a period or of a validity
+      "bis",
+      "jusqu",
+      "fino",
+      "ate",
       "zeitraum",
       "leistungszeitraum",
       "abrechnungszeitraum",
@@ -340,7 +356,6 @@ export const DOCUMENT_NOUNS: ReadonlyArray<string> = [
   "kassabon",
   "recu",
   "boleta",
-  "albaran",
   "nota",
   "invoice",
   "inv",
@@ -431,6 +446,13 @@ export const OTHER_NUMBER_WORDS: ReadonlyArray<string> = [
   "delivery",
   "lieferschein",
   "livraison",
+  // delivery notes: `Albarán nº`, `DDT n.`, `Guia de remessa`, `Pakbon` on an invoice are another document's
+  "albaran",
+  "bolla",
+  "ddt",
+  "remessa",
+  "pakbon",
+  "leverbon",
   "tel",
   "telefono",
   "phone",
@@ -590,6 +612,7 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "quincaillerie",
   "bricolage",
   "supermarche",
+  "marche",
   "hypermarche",
   "primeur",
   "traiteur",
@@ -605,6 +628,8 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "fioraio",
   "ferramenta",
   "supermercato",
+  "mercato",
+  "minimarket",
   "ipermercato",
   "ristorante",
   "trattoria",
@@ -616,6 +641,8 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "pastelaria",
   "talho",
   "mercearia",
+  "frutaria",
+  "minimercado",
   "livraria",
   "florista",
   "drogaria",
@@ -796,7 +823,7 @@ export const ITEM_COLUMNS: ReadonlyArray<readonly [ItemColumn, ReadonlyArray<str
     [
       ...["cantidad", "cant", "unidades", "uds", "ud", "unid"],
       ...["qty", "quantity", "units", "qnty"],
-      ...["menge", "anzahl", "stk", "stuck"],
+      ...["menge", "anzahl", "anz", "stk", "stuck"],
       ...["quantite", "qte", "qt"],
       ...["quantita", "qta", "q ta", "qty"],
       ...["quantidade", "qtd", "qtde"],

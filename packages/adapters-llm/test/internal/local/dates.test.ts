@@ -31,6 +31,20 @@ describe("dates", () => {
     for (const [other, issue, want] of cases) assert.strictEqual(dateOf([row(other), row(issue)]), want, issue)
   })
 
+  it("a coupon's or a return's last day is not the receipt's date printed under it", () => {
+    const cases: ReadonlyArray<string> = [
+      "Coupon einlösbar bis 25.04.2020",
+      "Umtausch bis 15.05.2020",
+      "Devoluciones hasta 15.05.2020",
+      "Returns accepted until 15.05.2020",
+      "Offre valable jusqu'au 15.05.2020",
+      "Promozione valida fino al 15.05.2020",
+      "Trocas até 15.05.2020"
+    ]
+    for (const coupon of cases)
+      assert.strictEqual(dateOf([row(coupon), row("15.04.2020 12:34 Bon 1234")]), "15.04.2020", coupon)
+  })
+
   it("month names: 29 maart 2014, 1. März 2024", () => {
     assert.strictEqual(dateOf([row("Amsterdam, 29 maart 2014")]), "29 maart 2014")
     assert.strictEqual(dateOf([row("Berlin, den 1. März 2024")]), "1. März 2024")

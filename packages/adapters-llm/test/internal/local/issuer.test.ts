@@ -32,6 +32,10 @@ describe("issuer", () => {
     assert.isNull(issuerOf("IVA:Responsable Inscripto", "Ingresos Brutos: 901-123456-7"))
   })
 
+  it("a market's name by its shop word: MARCHÉ MARTIN", () => {
+    assert.strictEqual(issuerOf("MARCHÉ MARTIN", "149 DUPONT CHEMIN", "64671 NANTES"), "MARCHÉ MARTIN")
+  })
+
   it("never an address line: the name, not the street above or below it", () => {
     assert.strictEqual(
       issuerOf("C/ Praga S/N, Calle 4", "11405 Jerez de la Frontera", "Ferretería Pérez"),

@@ -20,6 +20,12 @@ describe("document numbers", () => {
     assert.strictEqual(numberOf([[row("Punto de Venta: 00005 Comp. Nro: 00011643")]]), "00011643")
   })
 
+  it("a delivery note's number on an invoice is another document's: the number under NÚMERO", () => {
+    const rows = [row("Factura"), row("NÚMERO"), row("PFD-194510"), row("Albarán nº"), row("54703")]
+    assert.strictEqual(numberOf([rows]), "PFD-194510")
+    assert.isNull(numberOf([[row("Factura"), row("Albarán nº 54703"), row("DDT n. 118")]]))
+  })
+
   it("a street number is never the document number", () => {
     assert.isNull(numberOf([[row("NO.53 JALAN PUTRA 1,"), row("TAMAN SRI PUTRA, 81200 JOHOR BAHRU")]]))
     assert.isNull(numberOf([[row("Calle Mayor Nº 12"), row("Nº cliente: 4471")]]))

@@ -37,6 +37,8 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("12-MAR-24")), ["12-MAR-24"])
     assert.deepStrictEqual(texts(dates("Billing period: July 1 - July 31, 2015")), ["July 31, 2015"])
     assert.deepStrictEqual(texts(dates("3 items 12 market 2024")), [])
+    assert.deepStrictEqual(texts(dates("DATA 25 out 2022")), ["25 out 2022"])
+    assert.deepStrictEqual(texts(dates("sold out 12 2022, out 25, 2022")), [])
   })
 
   it("dates OCR misread: an O for a zero, a comma or stray mark for a separator; given as the date printed", () => {
