@@ -83,7 +83,8 @@ const zeros = (s: string): string => s.replace(/o/g, "0")
 /** A date OCR misread, as printed, or undefined when it is not one (or reads right as it is). */
 const ocrDate = (m: RegExpExecArray): string | undefined => {
   const [whole, day = "", first = "", month = "", second = "", year = ""] = m
-  if (!/o/.test(whole) && /^[/.-]$/.test(first) && first === second.trim()) return undefined
+  // Read right, the patterns above have it; spread over cells (`26  .  02  .2022`), they do not.
+  if (!/o| {2}/.test(whole) && /^[/.-]$/.test(first) && first === second.trim()) return undefined
   if ([day, month, year].some((part) => !/\d/.test(part))) return undefined
   if (!plausible(Number(zeros(day)), Number(zeros(month)))) return undefined
   const separator = [first, ...second.replace(/\s/g, "")].find((c) => /[/.-]/.test(c)) ?? "."

@@ -119,6 +119,15 @@ export const TAX_WORDS: ReadonlyArray<string> = [
   "cuota"
 ]
 
+/**
+ * Words of tax ids: a number word right after one (`Tax ID`, `VAT No.`, `USt-IdNr.`, `BTW-nr.`) labels the tax id,
+ * not the document's number.
+ */
+export const TAX_ID_WORDS: ReadonlyArray<string> = [
+  ...["tax", "vat", "gst", "sst", "iva", "tva", "btw", "ust", "mwst", "steuer", "cif", "nif", "nie", "cuit", "rfc"],
+  ...["siret", "siren", "contribuinte", "company", "reg", "registration", "business", "kvk", "abn"]
+]
+
 /** Words of savings and discounts: an amount they label is taken off, never the total. */
 export const SAVING_WORDS: ReadonlyArray<string> = [
   ...["ventajas", "ahorro", "ahorrado", "descuento", "descuentos", "dto", "discount", "savings", "saved"],

@@ -32,6 +32,29 @@ describe("issuer", () => {
     assert.isNull(issuerOf("IVA:Responsable Inscripto", "Ingresos Brutos: 901-123456-7"))
   })
 
+  it("a name ends at its legal form: not the misread title in the next cell", () => {
+    assert.strictEqual(
+      issuerOfRows([
+        [
+          [40, "Transportes Padaria SA"],
+          [400, "aft tura"]
+        ],
+        [[40, "Largo Construções 149"]]
+      ]),
+      "Transportes Padaria SA"
+    )
+    assert.strictEqual(
+      issuerOfRows([
+        [
+          [40, "BÄCKEREI"],
+          [120, "WEBER UG"],
+          [200, "(haftungsbeschränkt)"]
+        ]
+      ]),
+      "BÄCKEREI WEBER UG (haftungsbeschränkt)"
+    )
+  })
+
   it("a market's name by its shop word: MARCHÉ MARTIN", () => {
     assert.strictEqual(issuerOf("MARCHÉ MARTIN", "149 DUPONT CHEMIN", "64671 NANTES"), "MARCHÉ MARTIN")
   })

@@ -43,6 +43,7 @@ describe("patterns", () => {
 
   it("dates OCR misread: an O for a zero, a comma or stray mark for a separator; given as the date printed", () => {
     assert.deepStrictEqual(texts(dates("Datum 14.1O.2019")), ["14.10.2019"])
+    assert.deepStrictEqual(texts(dates("26  .  02  .2022  19:03")), ["26.02.2022"])
     assert.deepStrictEqual(texts(dates("Fecha: 14,10.2019 12:34")), ["14.10.2019"])
     assert.deepStrictEqual(texts(dates("24  -  07  - :2021  09:56")), ["24-07-2021"])
     assert.deepStrictEqual(texts(dates("O1.O2.2O")), ["01.02.20"])
