@@ -254,6 +254,43 @@ describe("Local: structure", () => {
     )
   })
 
+  it("a till's lines with the tax class after each amount (1,99 A)", () => {
+    const sub = (name: string, type: Skill.SkillField["type"]) => field(name, type)
+    const items = field("items", "object", "Line items", {
+      isList: true,
+      fields: [
+        sub("description", "string"),
+        sub("quantity", "float"),
+        sub("unit_price", "float"),
+        sub("line_total", "float")
+      ]
+    })
+    const rows = [
+      [[40, "BÄCKEREI WEBER"]],
+      [
+        [40, "ROGGENBROT"],
+        [300, "2,49 A"]
+      ],
+      [[40, "  3 x 0,99"]],
+      [
+        [40, "BUTTER"],
+        [300, "2,97 B"]
+      ],
+      [
+        [40, "SUMME"],
+        [300, "5,46"]
+      ]
+    ] as const
+    const got = extract([items], rows).items as ReadonlyArray<Record<string, string | null>>
+    assert.deepStrictEqual(
+      got.map((i) => [i.description, i.quantity, i.line_total]),
+      [
+        ["ROGGENBROT", null, "2,49"],
+        ["BUTTER", "3", "2,97"]
+      ]
+    )
+  })
+
   it("a list of simple values from the column under its header", () => {
     const productos = field("productos", "string", "", { isList: true, aliases: ["Artículo"] })
     const rows = [

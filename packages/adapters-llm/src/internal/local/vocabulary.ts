@@ -82,6 +82,7 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "subtotale",
       "subtotaal",
       "base imponible",
+      "base imp",
       "total ht",
       "total sin iva",
       "total excl",
