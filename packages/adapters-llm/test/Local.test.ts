@@ -3,7 +3,7 @@ import type { Skill } from "@legible/core"
 import { Fixtures } from "@legible/testkit"
 import { Effect } from "effect"
 import * as Local from "../src/Local.js"
-import { document, invoicePage, page, request } from "./support/documents.js"
+import { document, ITEMS, invoicePage, page, request } from "./support/documents.js"
 
 const field = (
   name: string,
@@ -217,16 +217,6 @@ describe("Local: structure", () => {
   })
 
   it("a German table's quantity column under its abbreviation Anz.", () => {
-    const sub = (name: string, type: Skill.SkillField["type"]) => field(name, type)
-    const items = field("items", "object", "Line items", {
-      isList: true,
-      fields: [
-        sub("description", "string"),
-        sub("quantity", "float"),
-        sub("unit_price", "float"),
-        sub("line_total", "float")
-      ]
-    })
     const rows = [
       [
         [40, "Artikel"],
@@ -247,7 +237,7 @@ describe("Local: structure", () => {
         [450, "1.309,74"]
       ]
     ] as const
-    const got = extract([items], rows).items as ReadonlyArray<Record<string, string>>
+    const got = extract([ITEMS], rows).items as ReadonlyArray<Record<string, string>>
     assert.deepStrictEqual(
       got.map((i) => i.quantity),
       ["1", "2"]
@@ -255,16 +245,6 @@ describe("Local: structure", () => {
   })
 
   it("a till's lines with the tax class after each amount (1,99 A)", () => {
-    const sub = (name: string, type: Skill.SkillField["type"]) => field(name, type)
-    const items = field("items", "object", "Line items", {
-      isList: true,
-      fields: [
-        sub("description", "string"),
-        sub("quantity", "float"),
-        sub("unit_price", "float"),
-        sub("line_total", "float")
-      ]
-    })
     const rows = [
       [[40, "BÄCKEREI WEBER"]],
       [
@@ -281,7 +261,7 @@ describe("Local: structure", () => {
         [300, "5,46"]
       ]
     ] as const
-    const got = extract([items], rows).items as ReadonlyArray<Record<string, string | null>>
+    const got = extract([ITEMS], rows).items as ReadonlyArray<Record<string, string | null>>
     assert.deepStrictEqual(
       got.map((i) => [i.description, i.quantity, i.line_total]),
       [
