@@ -244,6 +244,49 @@ describe("Local: structure", () => {
     )
   })
 
+  it("a header cell holding two columns' labels is two columns: QTA PREZZO UNITARIO; PRIX TOTAL stays one", () => {
+    const table = (header: string) =>
+      [
+        [
+          [40, "ARTICOLO"],
+          [250, header],
+          [450, "PREZZO"]
+        ],
+        [
+          [40, "Manutenzione mensile"],
+          [250, "24"],
+          [330, "6,86"],
+          [450, "164,64"]
+        ]
+      ] as const
+    const got = extract([ITEMS], table("QTA PREZZO UNITARIO")).items as ReadonlyArray<Record<string, string | null>>
+    assert.deepStrictEqual(
+      got.map((i) => [i.quantity, i.unit_price, i.line_total]),
+      [["24", "6,86", "164,64"]]
+    )
+    const prix = extract(
+      [ITEMS],
+      [
+        [
+          [40, "Désignation"],
+          [250, "Qté"],
+          [330, "P.U."],
+          [450, "PRIX TOTAL"]
+        ],
+        [
+          [40, "Conseil"],
+          [250, "2"],
+          [330, "677,41"],
+          [450, "1 354,82"]
+        ]
+      ]
+    ).items as ReadonlyArray<Record<string, string | null>>
+    assert.deepStrictEqual(
+      prix.map((i) => [i.quantity, i.unit_price, i.line_total]),
+      [["2", "677,41", "1 354,82"]]
+    )
+  })
+
   it("a till's lines with the tax class after each amount (1,99 A)", () => {
     const rows = [
       [[40, "BÄCKEREI WEBER"]],

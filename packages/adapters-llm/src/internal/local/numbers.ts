@@ -92,7 +92,8 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
       const k = list
         .slice(i + 1, i + 2 + GAP)
         .findIndex((t) => NOUNS.has(t.text) || (doubted(row, t) && isNoun(t.text)))
-      if (k >= 0) push(i, i + 1 + k, 1)
+      // A code between them is the number word's value (`St.-Nr. DE498056123  RE.-NR. L 18779`), not a gap.
+      if (k >= 0 && !list.slice(i + 1, i + 1 + k).some((t) => isCode(t.text))) push(i, i + 1 + k, 1)
       // A number word that is a whole label cell (`Nº:`, `NUMMER`), weakest: its value must be a code alone.
       else if (opensCell(row, token) && bareValue(restOfCell(row, token))) push(i, i, BARE)
     }

@@ -121,12 +121,12 @@ export const TAX_WORDS: ReadonlyArray<string> = [
 ]
 
 /**
- * Words of tax ids: a number word right after one (`Tax ID`, `VAT No.`, `USt-IdNr.`, `BTW-nr.`) labels the tax id,
- * not the document's number.
+ * Words of tax ids: a number word right after one (`Tax ID`, `VAT No.`, `USt-IdNr.`, `BTW-nr.`, `St.-Nr.`) labels
+ * the tax id, not the document's number.
  */
 export const TAX_ID_WORDS: ReadonlyArray<string> = [
   ...["tax", "vat", "gst", "sst", "iva", "tva", "btw", "ust", "mwst", "steuer", "cif", "nif", "nie", "cuit", "rfc"],
-  ...["siret", "siren", "contribuinte", "company", "reg", "registration", "business", "kvk", "abn"]
+  ...["siret", "siren", "contribuinte", "company", "reg", "registration", "business", "kvk", "abn", "st"]
 ]
 
 /** Words of savings and discounts: an amount they label is taken off, never the total. */
