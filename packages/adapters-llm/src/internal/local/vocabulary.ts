@@ -243,7 +243,12 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
       "uiterlijk",
       "uiterste",
       // `fecha límite`, `date limite`, `data limite (de pagamento)`: the last day to pay
-      "limite"
+      "limite",
+      // `À payer avant le`, `Pagare entro il`, `Pagar antes de`, `Pay before`: the same
+      "avant",
+      "entro",
+      "antes",
+      "before"
     ]
   ],
   [
