@@ -266,13 +266,22 @@ const readLetterhead = (layout: Layout): Letterhead => {
 const nameOnly = (name: string): string => name.replace(/\s*\([^)]*\d{4}[^)]*\).*$/u, "").trim()
 
 /**
+ * Whether a word of a part that the reader doubted is a word misread: a digit OCR confuses with a letter between
+ * two letters (`ST0RE`, `HARDWAR5S`). Such a name is not given: a misread letter is a wrong name.
+ */
+const misread = (part: Part): boolean =>
+  part.row.words.some(
+    (w) => w.x0 >= part.x0 - 0.5 && w.x1 <= part.x1 + 0.5 && w.confidence < 1 && /\p{L}[015]\p{L}/u.test(w.text)
+  )
+
+/**
  * The issuer's name by the letterhead, or null. Only a name a legal form or a shop word marks is given: the first
  * plain line of a page is as often the recipient, a brand or a slogan as the issuer (an empty field is better than
  * a wrong one).
  */
 export const company = (layout: Layout): Found | null => {
   const { parts, marked } = companyParts(layout)
-  if (parts.length === 0 || !marked) return null
+  if (parts.length === 0 || !marked || parts.some(misread)) return null
   return found(withLegalForm(nameOnly(parts.map((p) => p.text.trim()).join(" ")).replace(/\s+/g, " ")), "layout")
 }
 

@@ -55,6 +55,14 @@ describe("issuer", () => {
     )
   })
 
+  it("no name with a word OCR misread: a digit between letters (ST0RE) in a word the reader doubted", () => {
+    const read = (text: string, confidence: number) =>
+      company(layout(document([readPage([text, "NO.53 JALAN PUTRA"], () => confidence)])))?.text ?? null
+    assert.isNull(read("SANYU ST0RE SDN BHD", 0.8))
+    assert.strictEqual(read("SANYU ST0RE SDN BHD", 1), "SANYU ST0RE SDN BHD")
+    assert.strictEqual(read("7-ELEVEN MALAYSIA SDN BHD", 0.8), "7-ELEVEN MALAYSIA SDN BHD")
+  })
+
   it("a market's name by its shop word: MARCHÉ MARTIN", () => {
     assert.strictEqual(issuerOf("MARCHÉ MARTIN", "149 DUPONT CHEMIN", "64671 NANTES"), "MARCHÉ MARTIN")
   })
