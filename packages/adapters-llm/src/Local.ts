@@ -10,7 +10,8 @@
  * of it, from the evidence that found it (figures that confirm it, a label word for word, a weaker label, the
  * layout, position alone; lowered by a competing candidate: `internal/local/evidence.ts`). A field a fiscal QR code
  * or embedded e-invoice on the document states takes the code's value as the page prints it, or in the code's own
- * form where the rules find nothing on the page.
+ * form where the rules find nothing on the page. Text OCR read loses the marks its language does not write where OCR
+ * put them (`SELAÑGOR`, `Tipografía` on an Italian invoice: `internal/local/orthography.ts`).
  * Usage reports zero tokens and the model `local`.
  */
 import { type Document, type Extractor, Ports, type Skill } from "@legible/core"
