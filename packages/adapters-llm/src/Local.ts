@@ -10,7 +10,8 @@
  * of it, from the evidence that found it (figures that confirm it, a label word for word, a weaker label, the
  * layout, position alone; lowered by a competing candidate: `internal/local/evidence.ts`). A field a fiscal QR code
  * or embedded e-invoice on the document states takes the code's value as the page prints it, or in the code's own
- * form where the rules find nothing on the page.
+ * form where the rules find nothing on the page. Text OCR read loses the marks its language does not write where OCR
+ * put them (`SELAÑGOR`, `Tipografía` on an Italian invoice: `internal/local/orthography.ts`).
  * Usage reports zero tokens and the model `local`.
  */
 import { type Document, type Extractor, Ports, type Skill } from "@legible/core"
@@ -19,6 +20,7 @@ import { fromCodes } from "./internal/local/codes.js"
 import { type Found, LEVELS } from "./internal/local/evidence.js"
 import { conceptOf, type Target } from "./internal/local/labels.js"
 import { type Layout, layout } from "./internal/local/layout.js"
+import { languageOf, withoutInventedMarks } from "./internal/local/orthography.js"
 import { listValue } from "./internal/local/tables.js"
 import { simpleValue } from "./internal/local/values.js"
 import { LOCAL_MODEL } from "./Provider.js"
@@ -62,21 +64,41 @@ const catalogValue = (l: Layout, field: Skill.SkillField): Valued => {
   }
 }
 
-const fieldValue = (l: Layout, field: Skill.SkillField): Valued => {
+/** How a text field's literal is finished: OCR's invented marks taken off (`orthography.ts`), or as found. */
+type Finish = (text: string) => string
+
+const AS_FOUND: Finish = (text) => text
+
+/** A list's items with their text sub-fields finished. */
+const finishedItems = (items: Extractor.ExtractedValue, field: Skill.SkillField, finish: Finish) => {
+  if (finish === AS_FOUND || !Array.isArray(items)) return items
+  const text = new Set((field.fields ?? []).filter((f) => f.type === "string").map((f) => f.name))
+  return items.map((item) =>
+    item !== null && typeof item === "object" && !Array.isArray(item)
+      ? Object.fromEntries(
+          Object.entries(item).map(([k, v]) => [k, text.has(k) && typeof v === "string" ? finish(v) : v])
+        )
+      : item
+  )
+}
+
+const fieldValue = (l: Layout, field: Skill.SkillField, finish: Finish): Valued => {
   if (field.isList) {
     const list = listValue(l, field)
     const level = LEVELS[list.evidence]
-    return { value: list.items, certainty: literalsOf(list.items).map((literal) => [literal, level] as const) }
+    const items = finishedItems(list.items, field, finish)
+    return { value: items, certainty: literalsOf(items).map((literal) => [literal, level] as const) }
   }
   if (field.type === "object") {
-    const subs = (field.fields ?? []).map((sub) => [sub.name, fieldValue(l, sub)] as const)
+    const subs = (field.fields ?? []).map((sub) => [sub.name, fieldValue(l, sub, finish)] as const)
     return {
       value: Object.fromEntries(subs.map(([name, v]) => [name, v.value])),
       certainty: subs.flatMap(([, v]) => v.certainty)
     }
   }
   if (field.type === "catalog") return catalogValue(l, field)
-  return single(simpleValue(l, field))
+  const f = simpleValue(l, field)
+  return single(f === null || field.type !== "string" ? f : { ...f, text: finish(f.text) })
 }
 
 /**
@@ -88,12 +110,17 @@ export const extract = (
   document: Document.ReadDocument
 ): { readonly values: Extractor.ExtractedFields; readonly certainty: ReadonlyMap<string, number> } => {
   const l = layout(document)
+  // Marks OCR invents on names are taken off where the document's language does not write them; a text layer's
+  // words are as printed.
+  const read = document.pages.some((p) => p.source === "ocr")
+  const language = read ? languageOf(l) : undefined
+  const finish: Finish = read ? (text) => withoutInventedMarks(text, language) : AS_FOUND
   // A field a machine-readable code on the document states takes the code's value as the page prints it; in the
   // code's own form only where the rules found nothing on the page (`internal/local/codes.ts`).
   const found = fields.map((field) => {
     const coded = fromCodes(field, document)
     if (coded?.printed === true) return [field.name, single(coded.value)] as const
-    const ruled = fieldValue(l, field)
+    const ruled = fieldValue(l, field, finish)
     return [field.name, coded !== undefined && ruled.value === null ? single(coded.value) : ruled] as const
   })
   const certainty = new Map<string, number>()

@@ -3,7 +3,7 @@ import type { Skill } from "@legible/core"
 import { Fixtures } from "@legible/testkit"
 import { Effect } from "effect"
 import * as Local from "../src/Local.js"
-import { document, invoicePage, page, request } from "./support/documents.js"
+import { document, ITEMS, invoicePage, page, request } from "./support/documents.js"
 
 const field = (
   name: string,
@@ -214,6 +214,104 @@ describe("Local: structure", () => {
       producto: { codigo: "SKU-991", marca: "Acme" }
     })
     assert.deepStrictEqual(extract([producto], [[[40, "Nada que ver"]]]), { producto: null })
+  })
+
+  it("a German table's quantity column under its abbreviation Anz.", () => {
+    const rows = [
+      [
+        [40, "Artikel"],
+        [250, "Anz."],
+        [330, "Einzelpreis"],
+        [450, "Gesamtpreis"]
+      ],
+      [
+        [40, "Reparatur"],
+        [250, "1"],
+        [330, "754,46"],
+        [450, "754,46"]
+      ],
+      [
+        [40, "Webhosting"],
+        [250, "2"],
+        [330, "654,87"],
+        [450, "1.309,74"]
+      ]
+    ] as const
+    const got = extract([ITEMS], rows).items as ReadonlyArray<Record<string, string>>
+    assert.deepStrictEqual(
+      got.map((i) => i.quantity),
+      ["1", "2"]
+    )
+  })
+
+  it("a header cell holding two columns' labels is two columns: QTA PREZZO UNITARIO; PRIX TOTAL stays one", () => {
+    const table = (header: string) =>
+      [
+        [
+          [40, "ARTICOLO"],
+          [250, header],
+          [450, "PREZZO"]
+        ],
+        [
+          [40, "Manutenzione mensile"],
+          [250, "24"],
+          [330, "6,86"],
+          [450, "164,64"]
+        ]
+      ] as const
+    const got = extract([ITEMS], table("QTA PREZZO UNITARIO")).items as ReadonlyArray<Record<string, string | null>>
+    assert.deepStrictEqual(
+      got.map((i) => [i.quantity, i.unit_price, i.line_total]),
+      [["24", "6,86", "164,64"]]
+    )
+    const prix = extract(
+      [ITEMS],
+      [
+        [
+          [40, "Désignation"],
+          [250, "Qté"],
+          [330, "P.U."],
+          [450, "PRIX TOTAL"]
+        ],
+        [
+          [40, "Conseil"],
+          [250, "2"],
+          [330, "677,41"],
+          [450, "1 354,82"]
+        ]
+      ]
+    ).items as ReadonlyArray<Record<string, string | null>>
+    assert.deepStrictEqual(
+      prix.map((i) => [i.quantity, i.unit_price, i.line_total]),
+      [["2", "677,41", "1 354,82"]]
+    )
+  })
+
+  it("a till's lines with the tax class after each amount (1,99 A)", () => {
+    const rows = [
+      [[40, "BÄCKEREI WEBER"]],
+      [
+        [40, "ROGGENBROT"],
+        [300, "2,49 A"]
+      ],
+      [[40, "  3 x 0,99"]],
+      [
+        [40, "BUTTER"],
+        [300, "2,97 B"]
+      ],
+      [
+        [40, "SUMME"],
+        [300, "5,46"]
+      ]
+    ] as const
+    const got = extract([ITEMS], rows).items as ReadonlyArray<Record<string, string | null>>
+    assert.deepStrictEqual(
+      got.map((i) => [i.description, i.quantity, i.line_total]),
+      [
+        ["ROGGENBROT", null, "2,49"],
+        ["BUTTER", "3", "2,97"]
+      ]
+    )
   })
 
   it("a list of simple values from the column under its header", () => {

@@ -1,7 +1,8 @@
 /**
- * A generated till receipt (80 mm wide): store block, maybe a number, date and time, item lines with quantity ×
- * unit price patterns ("2 x 1,25", "1,250 kg x 2,99 €/kg", "2 UD … 1,25 2,50"), and a totals block with subtotal,
- * savings, taxes, rounding, tendered amount and change.
+ * A generated till receipt (80 mm wide): store block, maybe a number, date and time (at the top, or at the foot as
+ * many tills print them), item lines with quantity × unit price patterns ("2 x 1,25", "1,250 kg x 2,99 €/kg", "2 UD
+ * … 1,25 2,50") and maybe a tax class after each amount ("1,99 A"), and a totals block with subtotal, savings,
+ * taxes, rounding, tendered amount and change.
  */
 import { addDays, conventions } from "./format.js"
 import { address, fill, type GeneratedDocument, type GeneratedLine, Sheet } from "./page.js"
@@ -44,14 +45,14 @@ export const receipt = (random: Random, v: Vocabulary, language: Language, index
     s.down(10)
   }
   const dateLabelled = random.chance(0.6)
-  s.text(
-    dateLabelled
-      ? `${random.pick(v.issueDate)}${colon} ${c.date(date)}  ${random.pick(v.time)}${colon} ${time}`
-      : `${c.date(date)}  ${time}`,
-    left,
-    { size: 8 }
-  )
-  s.down(10)
+  const dateLine = dateLabelled
+    ? `${random.pick(v.issueDate)}${colon} ${c.date(date)}  ${random.pick(v.time)}${colon} ${time}`
+    : `${c.date(date)}  ${time}`
+  const dateAtFoot = random.chance(0.3)
+  if (!dateAtFoot) {
+    s.text(dateLine, left, { size: 8 })
+    s.down(10)
+  }
   if (random.chance(0.5)) {
     s.text(`${random.pick(v.cashier)}${colon} ${random.int(1, 40)}`, left, { size: 8 })
     s.down(10)
@@ -59,6 +60,9 @@ export const receipt = (random: Random, v: Vocabulary, language: Language, index
   s.down(8)
 
   const style = random.pick<LineStyle>(["below", "above", "columns"])
+  // Tills that print each line's tax class after its amount (`1,99 A`).
+  const classed = random.chance(0.3)
+  const lineAmount = (amount: string) => (classed ? `${amount} ${random.pick(["A", "B"])}` : amount)
   const unitWord = random.pick(v.units)
   const lines: Array<GeneratedLine> = []
   const count = random.int(2, 9)
@@ -69,7 +73,7 @@ export const receipt = (random: Random, v: Vocabulary, language: Language, index
     const unit = random.int(35, 1_500)
     const cents = Math.round((quantity * unit) / 1000)
     lines.push({ description, quantity: quantity / 1000, unitPrice: unit / 100, lineTotal: cents / 100 })
-    const amount = c.number(cents)
+    const amount = lineAmount(c.number(cents))
     if (weighed) {
       s.text(description, left, { size: 8 })
       if (style === "above") s.text(amount, right, { size: 8, align: "right" })
@@ -139,7 +143,11 @@ export const receipt = (random: Random, v: Vocabulary, language: Language, index
   }
   s.down(8)
   s.text(random.pick(v.thanks), centre, { size: 8, align: "center" })
-  s.down(20)
+  s.down(dateAtFoot ? 14 : 20)
+  if (dateAtFoot) {
+    s.text(dateLine, left, { size: 8 })
+    s.down(20)
+  }
   return {
     id: `gen-${String(index).padStart(3, "0")}-${language}-receipt`,
     index,

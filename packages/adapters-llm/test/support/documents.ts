@@ -119,3 +119,25 @@ export const request = (
   model: "claude-sonnet-4-6",
   ...overrides
 })
+
+/** A simple field of a skill, with no description or aliases. */
+export const simpleField = (name: string, type: Skill.SkillField["type"]): Skill.SkillField => ({
+  name,
+  order: 1,
+  type,
+  isList: false,
+  description: "",
+  aliases: []
+})
+
+/** A list of line items with the four usual sub-fields (description, quantity, unit price, line total). */
+export const ITEMS: Skill.SkillField = {
+  ...simpleField("items", "object"),
+  isList: true,
+  fields: [
+    simpleField("description", "string"),
+    simpleField("quantity", "float"),
+    simpleField("unit_price", "float"),
+    simpleField("line_total", "float")
+  ]
+}

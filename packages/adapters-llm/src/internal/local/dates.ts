@@ -71,7 +71,7 @@ const wordsBefore = (row: Row, list: ReadonlyArray<RowToken>, start: number): Re
   return out
 }
 
-/** The words of the cell right above a date (a column header), on one of the two rows above on its page. */
+/** The words of the cell right above a date (a column header, no figures), on one of the two rows above on its page. */
 const wordsAbove = (layout: Layout, row: Row, start: number): ReadonlyArray<Word> => {
   const cell = cellAt(row, start)
   if (cell === undefined) return []
@@ -81,6 +81,8 @@ const wordsAbove = (layout: Layout, row: Row, start: number): ReadonlyArray<Word
     if (above === undefined || above.page !== row.page || row.y0 - above.y1 > 2 * height) break
     const over = above.cells.find((c) => overlap(c, cell) > 0.3)
     if (over === undefined) continue
+    // A column header is words alone: a cell with figures (`Umtausch bis 15.05.2020`) labels its own.
+    if (/\d/.test(over.text)) return []
     const start = cellStart(above, over)
     return rowTokens(above)
       .filter((t) => t.start >= start && t.end <= start + over.text.length)

@@ -140,11 +140,34 @@ const unlabelled = (text: string): string =>
 
 const cleaned = (text: string): string => unlabelled(senderName(withoutTitle(text)))
 
-/** A row as one part when it reads as a name as a whole; else its cells, each without a title at its ends. */
+/**
+ * Where a name read as a whole row ends: at a cell before the last that ends with a legal form, unless a bracket
+ * goes on with the form (`WEBER UG | (haftungsbeschränkt)`); what follows is not the name (`Padaria SA | aft tura`).
+ */
+const nameEnd = (row: Row): number => {
+  const k = row.cells.slice(0, -1).findIndex((c) => legalForm(c.text.split(/\s+/).slice(-2).join(" ")))
+  return k < 0 || /^\s*\(/.test(row.cells[k + 1]?.text ?? "") ? row.cells.length - 1 : k
+}
+
+/** A part of a row from its first cell to its `last`. */
+const partUpTo = (row: Row, last: number): Part => {
+  const raw = row.cells
+    .slice(0, last + 1)
+    .map((c) => c.text)
+    .join(" ")
+  return { row, x0: row.cells[0]?.x0 ?? 0, x1: row.cells[last]?.x1 ?? 0, text: cleaned(raw), raw }
+}
+
+/**
+ * A row as one part, up to its legal form, when it reads as a name as a whole; else its cells, each without a
+ * title at its ends.
+ */
 const partsOf = (row: Row): ReadonlyArray<Part> =>
-  row.cells.length <= 1 || nameLike(row.text)
+  row.cells.length <= 1
     ? [{ row, x0: row.words[0]?.x0 ?? 0, x1: row.words.at(-1)?.x1 ?? 0, text: cleaned(row.text), raw: row.text }]
-    : row.cells.map((c: Cell) => ({ row, x0: c.x0, x1: c.x1, text: cleaned(c.text), raw: c.text }))
+    : nameLike(row.text)
+      ? [partUpTo(row, nameEnd(row))]
+      : row.cells.map((c: Cell) => ({ row, x0: c.x0, x1: c.x1, text: cleaned(c.text), raw: c.text }))
 
 /**
  * Whether a row opens the recipient's block: a recipient label alone in one of its cells, or before a colon and
@@ -243,13 +266,22 @@ const readLetterhead = (layout: Layout): Letterhead => {
 const nameOnly = (name: string): string => name.replace(/\s*\([^)]*\d{4}[^)]*\).*$/u, "").trim()
 
 /**
+ * Whether a word of a part that the reader doubted is a word misread: a digit OCR confuses with a letter between
+ * two letters (`ST0RE`, `HARDWAR5S`). Such a name is not given: a misread letter is a wrong name.
+ */
+const misread = (part: Part): boolean =>
+  part.row.words.some(
+    (w) => w.x0 >= part.x0 - 0.5 && w.x1 <= part.x1 + 0.5 && w.confidence < 1 && /\p{L}[015]\p{L}/u.test(w.text)
+  )
+
+/**
  * The issuer's name by the letterhead, or null. Only a name a legal form or a shop word marks is given: the first
  * plain line of a page is as often the recipient, a brand or a slogan as the issuer (an empty field is better than
  * a wrong one).
  */
 export const company = (layout: Layout): Found | null => {
   const { parts, marked } = companyParts(layout)
-  if (parts.length === 0 || !marked) return null
+  if (parts.length === 0 || !marked || parts.some(misread)) return null
   return found(withLegalForm(nameOnly(parts.map((p) => p.text.trim()).join(" ")).replace(/\s+/g, " ")), "layout")
 }
 

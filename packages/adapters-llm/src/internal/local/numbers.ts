@@ -12,7 +12,14 @@ import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js
 import { codes, type Match, pointOfSaleNumbers } from "./patterns.js"
 import { doubted, type RowToken, rowTokens } from "./phrases.js"
 import { folded, phraseTokens, tokens, wordMatcher } from "./text.js"
-import { DATE_LABELS, DOCUMENT_NOUNS, NUMBER_COMPOUNDS, NUMBER_WORDS, OTHER_NUMBER_WORDS } from "./vocabulary.js"
+import {
+  DATE_LABELS,
+  DOCUMENT_NOUNS,
+  NUMBER_COMPOUNDS,
+  NUMBER_WORDS,
+  OTHER_NUMBER_WORDS,
+  TAX_ID_WORDS
+} from "./vocabulary.js"
 
 const NOUNS = new Set(DOCUMENT_NOUNS)
 // OCR reads `Facturnr.` for `Factuurnr.`, `Involce` for `Invoice`: long label words match up to a slip.
@@ -20,6 +27,7 @@ const isNoun = wordMatcher(DOCUMENT_NOUNS)
 const isCompound = wordMatcher(NUMBER_COMPOUNDS)
 const NUMBER = new Set(NUMBER_WORDS)
 const OTHER = new Set(OTHER_NUMBER_WORDS)
+const TAX_ID = new Set(TAX_ID_WORDS)
 // Date words (not the document nouns, which also label issue dates): `Invoice Date:` labels a date, not a number.
 const DATE_WORDS = new Set(DATE_LABELS.flatMap(([, words]) => words).filter((w) => !NOUNS.has(w)))
 
@@ -78,12 +86,14 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
         }
       }
     }
-    if (NUMBER.has(token.text)) {
+    // `Tax ID GB960…`, `VAT No. …`: a number word right after a tax id's word labels the tax id.
+    if (NUMBER.has(token.text) && !TAX_ID.has(list[i - 1]?.text ?? "")) {
       // `Nº de factura`, `Numéro de facture`, `Number of invoice`.
       const k = list
         .slice(i + 1, i + 2 + GAP)
         .findIndex((t) => NOUNS.has(t.text) || (doubted(row, t) && isNoun(t.text)))
-      if (k >= 0) push(i, i + 1 + k, 1)
+      // A code between them is the number word's value (`St.-Nr. DE498056123  RE.-NR. L 18779`), not a gap.
+      if (k >= 0 && !list.slice(i + 1, i + 1 + k).some((t) => isCode(t.text))) push(i, i + 1 + k, 1)
       // A number word that is a whole label cell (`Nº:`, `NUMMER`), weakest: its value must be a code alone.
       else if (opensCell(row, token) && bareValue(restOfCell(row, token))) push(i, i, BARE)
     }
@@ -127,7 +137,7 @@ const SERIES = /^\p{Lu}{1,3} \d[\p{L}\p{N}\-/._]*$/u
  * its town) and `Manchester HJ4 1HR` are another column's text, not the number.
  */
 const numberAlone = (text: string): string | undefined => {
-  const value = text.replace(/^[\s:#.]+|[\s:;,.]+$/gu, "")
+  const value = text.replace(/^[\s:#.º°ª]+|[\s:;,.]+$/gu, "")
   if (SERIES.test(value)) return value
   const code = numberIn(value)
   return code !== undefined && code.start === 0 && code.end === value.length ? code.text : undefined

@@ -28,7 +28,10 @@ const plausible = (a: number, b: number): boolean =>
 // Longest names first, so that `marzo` is not read as `mar` and a trailing `zo`.
 const MONTH = `(?:${[...MONTH_WORDS].sort((x, y) => y.length - x.length).join("|")})\\.?`
 
-const MONTH_ANY = new RegExp(`(?<![\\p{L}])${MONTH}`, "u")
+// `out` (pt: outubro) is an English word too: a month only between a day and a four-digit year (`25 out 2022`).
+const MONTH_DAY_FIRST = `(?:${MONTH}|out\\.?)`
+
+const MONTH_ANY = new RegExp(`(?<![\\p{L}])(?:${MONTH}|out\\.?\\s+\\d{4})`, "u")
 const NUMERIC_ANY = /[\do] {0,2}[/.,:-] {0,2}[\do]/
 
 // A day may carry an ordinal mark (`1st`, `1er`, `1º`, `1.`); a two-digit year only follows a month name glued to
@@ -48,7 +51,7 @@ const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boo
   ],
   [
     new RegExp(
-      `(?<![\\p{L}\\d])${DAY}\\.?(?:\\s+(?:de|of)\\s+|\\s+|[-/.])${MONTH}(?:\\s+(?:de|del|of)\\s+|,?\\s+|[-/.]\\s?)(\\d{4})(?!\\d)`,
+      `(?<![\\p{L}\\d])${DAY}\\.?(?:\\s+(?:de|of)\\s+|\\s+|[-/.])${MONTH_DAY_FIRST}(?:\\s+(?:de|del|of)\\s+|,?\\s+|[-/.]\\s?)(\\d{4})(?!\\d)`,
       "gu"
     ),
     (m) => Number(m[1]) >= 1 && Number(m[1]) <= 31
@@ -80,7 +83,8 @@ const zeros = (s: string): string => s.replace(/o/g, "0")
 /** A date OCR misread, as printed, or undefined when it is not one (or reads right as it is). */
 const ocrDate = (m: RegExpExecArray): string | undefined => {
   const [whole, day = "", first = "", month = "", second = "", year = ""] = m
-  if (!/o/.test(whole) && /^[/.-]$/.test(first) && first === second.trim()) return undefined
+  // Read right, the patterns above have it; spread over cells (`26  .  02  .2022`), they do not.
+  if (!/o| {2}/.test(whole) && /^[/.-]$/.test(first) && first === second.trim()) return undefined
   if ([day, month, year].some((part) => !/\d/.test(part))) return undefined
   if (!plausible(Number(zeros(day)), Number(zeros(month)))) return undefined
   const separator = [first, ...second.replace(/\s/g, "")].find((c) => /[/.-]/.test(c)) ?? "."
@@ -200,10 +204,13 @@ const TAX_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => bool
 export const taxIds = (text: string): Array<Match> =>
   dedupe(TAX_PATTERNS.flatMap(([re, accept]) => all(re, text, accept)))
 
-/** Document numbers in a text: words with digits (and letters, `-`, `/`, `.`), not dates, times, amounts with decimals. */
+/**
+ * Document numbers in a text: words with digits (and letters, `-`, `/`, `.`), not dates, times, amounts with
+ * decimals. A code may follow its label's colon with no space (`FS n.º:78/562057`), not a figure's (`19:28`).
+ */
 export const codes = (text: string): Array<Match> => {
   const inDates = [...dates(text), ...amounts(text).filter((a) => a.decimals)]
-  return all(/(?<![\p{L}\p{N}:])[\p{L}\p{N}][\p{L}\p{N}\-/._]*(?<![-/._])/gu, text)
+  return all(/(?<![\p{L}\p{N}])(?<!\d:)[\p{L}\p{N}][\p{L}\p{N}\-/._]*(?<![-/._])/gu, text)
     .filter((m) => /\d/.test(m.text) && !/^:\d/.test(text.slice(m.end)))
     .filter((m) => !inDates.some((d) => m.start < d.end && m.end > d.start))
 }

@@ -1,8 +1,8 @@
 /**
  * Receipt lines: a quantity and unit price printed inside a line (`2 x 1,25`, `6 x ( 0,95 )`, `1,000 kg x 2,99
  * €/kg`, `2 UD 1,25`) or a leading count (`1 PATATAS GAJO`) split into their own sub-fields; and, on a receipt
- * with no header row, the lines themselves: rows above the first total that end in an amount, a row of only a
- * quantity and price completing the description printed on the row above it.
+ * with no header row, the lines themselves: rows above the first total that end in an amount (and maybe the till's
+ * tax class, `1,99 A`), a row of only a quantity and price completing the description printed on the row above it.
  */
 import { type Concept, conceptOf, type Target } from "./labels.js"
 import type { Layout, Row } from "./layout.js"
@@ -90,6 +90,9 @@ export const completeItem = (item: Item, roles: LineRoles): Item => {
 const TOTALS = vocabulary(TOTAL_LABELS)
 const NOT_ITEM = new Set([...NOT_TOTAL_WORDS, ...TAX_WORDS])
 
+// What may follow a line's amount: nothing, or the till's tax class (`1,99 A`, `2,50 B`, `0,99 *`, `3,49 1`).
+const TAX_CLASS = /^(?:\s+[\p{Lu}\d])?\s*\*?\s*$/u
+
 /** Whether a row starts the totals: a total or subtotal label (`Balance Due`, `Incidência`) opening it. */
 const endsItems = (row: Row): boolean => findPhrases(rowTokens(row), TOTALS)[0]?.from === 0
 
@@ -160,14 +163,14 @@ export const headerlessLines = (layout: Layout, roles: LineRoles, names: Readonl
   for (const [index, row] of rows.entries()) {
     if (endsItems(row)) break
     const found = amounts(row.text)
-    const last = found.at(-1)
+    const last = [...found].reverse().find((a) => TAX_CLASS.test(row.text.slice(a.end))) ?? found.at(-1)
     const skip = dates(row.text).length > 0 || rowTokens(row).some((t) => NOT_ITEM.has(t.text))
     const only = QUANTITY_ROW.exec(row.text)
     if (only?.[1] !== undefined && only[2] !== undefined) {
       quantities.set(index, { quantity: only[1], price: only[2] })
       continue
     }
-    if (last === undefined || !last.decimals || row.text.slice(last.end).trim() !== "" || skip) {
+    if (last === undefined || !last.decimals || !TAX_CLASS.test(row.text.slice(last.end)) || skip) {
       pending = found.every((a) => !a.decimals) && !skip && /\p{L}{3}/u.test(row.text) ? row.text.trim() : undefined
       continue
     }

@@ -25,20 +25,53 @@ const STOP =
 
 const numeric = (t: Target | undefined): boolean => t !== undefined && (t.type === "integer" || t.type === "float")
 
+/** A piece of a header row: a cell, or the part of a cell where one sub-field's label starts. */
+interface Unit {
+  readonly x0: number
+  readonly x1: number
+  readonly start: number
+  readonly end: number
+}
+
+/**
+ * A header row's units: its cells, each split where the label of another sub-field starts inside it
+ * (`QTA PREZZO UNITARIO` is two columns); the labels of a cell are taken longest first, without overlap, so that
+ * `PRIX TOTAL` stays one.
+ */
+const unitsOf = (row: Row, hits: ReadonlyArray<readonly [Target, Hit]>): ReadonlyArray<Unit> =>
+  row.cells.flatMap((c): ReadonlyArray<Unit> => {
+    const from = cellStart(row, c)
+    const inCell = hits
+      .filter(([, h]) => h.start >= from && h.start < from + c.text.length)
+      .sort((a, b) => b[1].label.tokens.length - a[1].label.tokens.length || a[1].start - b[1].start)
+    const kept: Array<readonly [Target, Hit]> = []
+    for (const hit of inCell) if (kept.every(([, h]) => hit[1].end <= h.start || hit[1].start >= h.end)) kept.push(hit)
+    const cuts = [...new Set(kept.filter(([t]) => kept.some(([u]) => u !== t)).map(([, h]) => h.start))]
+      .filter((at) => at > from)
+      .sort((a, b) => a - b)
+    const bounds = [from, ...cuts, from + c.text.length]
+    return bounds.slice(0, -1).flatMap((at, k) => {
+      const until = bounds[k + 1] ?? at
+      const words = row.words.filter((_, w) => (row.starts[w] ?? -1) >= at && (row.starts[w] ?? -1) < until)
+      const first = words[0]
+      const last = words.at(-1)
+      return first === undefined || last === undefined ? [] : [{ x0: first.x0, x1: last.x1, start: at, end: until }]
+    })
+  })
+
 const headerColumns = (
   row: Row,
   targets: ReadonlyArray<Target>,
   hits: ReadonlyMap<Target, ReadonlyArray<Hit>>
 ): ReadonlyArray<Column> | undefined => {
+  const onRow = targets.flatMap((target) =>
+    (hits.get(target) ?? []).filter((h) => h.row === row).map((h) => [target, h] as const)
+  )
+  const units = unitsOf(row, onRow)
   const claims: Array<{ target: Target; cell: number; strength: number; length: number }> = []
-  for (const target of targets) {
-    for (const hit of hits.get(target) ?? []) {
-      if (hit.row !== row) continue
-      const cell = row.cells.findIndex(
-        (c) => hit.start >= cellStart(row, c) && hit.start < cellStart(row, c) + c.text.length
-      )
-      if (cell >= 0) claims.push({ target, cell, strength: hit.label.strength, length: hit.label.tokens.length })
-    }
+  for (const [target, hit] of onRow) {
+    const cell = units.findIndex((u) => hit.start >= u.start && hit.start < u.end)
+    if (cell >= 0) claims.push({ target, cell, strength: hit.label.strength, length: hit.label.tokens.length })
   }
   // Strongest claims first, the longest label among equals (`PRIX TOTAL` is the amount, `PRIX` the price); each
   // cell and each target is taken once.
@@ -51,10 +84,10 @@ const headerColumns = (
   if (byCell.size < Math.min(2, targets.length)) return undefined
   // A table's last column is its lines' amount when no header said so (`Prezzo unitario | Prezzo`).
   const amount = rolesOf(targets).amount
-  const lastCell = row.cells.length - 1
+  const lastCell = units.length - 1
   if (amount !== undefined && ![...byCell.values()].includes(amount) && lastCell > 0 && !byCell.has(lastCell))
     byCell.set(lastCell, amount)
-  return row.cells.map((c, i) => ({ x0: c.x0, x1: c.x1, target: byCell.get(i) }))
+  return units.map((u, i) => ({ x0: u.x0, x1: u.x1, target: byCell.get(i) }))
 }
 
 const columnOf = (columns: ReadonlyArray<Column>, x: number): number => {

@@ -82,6 +82,7 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "subtotale",
       "subtotaal",
       "base imponible",
+      "base imp",
       "total ht",
       "total sin iva",
       "total excl",
@@ -119,6 +120,15 @@ export const TAX_WORDS: ReadonlyArray<string> = [
   "cuota"
 ]
 
+/**
+ * Words of tax ids: a number word right after one (`Tax ID`, `VAT No.`, `USt-IdNr.`, `BTW-nr.`, `St.-Nr.`) labels
+ * the tax id, not the document's number.
+ */
+export const TAX_ID_WORDS: ReadonlyArray<string> = [
+  ...["tax", "vat", "gst", "sst", "iva", "tva", "btw", "ust", "mwst", "steuer", "cif", "nif", "nie", "cuit", "rfc"],
+  ...["siret", "siren", "contribuinte", "company", "reg", "registration", "business", "kvk", "abn", "st"]
+]
+
 /** Words of savings and discounts: an amount they label is taken off, never the total. */
 export const SAVING_WORDS: ReadonlyArray<string> = [
   ...["ventajas", "ahorro", "ahorrado", "descuento", "descuentos", "dto", "discount", "savings", "saved"],
@@ -131,14 +141,14 @@ export const TENDER_WORDS: ReadonlyArray<string> = [
   ...["efectivo", "entregado", "recibido", "cash", "tendered", "bar", "gegeben", "especes", "contanti", "contant"],
   ...["dinheiro", "tarjeta", "card", "karte", "kreditkarte", "carte", "carta", "cartao", "multibanco", "visa"],
   ...["mastercard", "credit", "debit", "ec", "paid", "payment", "pagado", "pago", "bezahlt", "regle", "pagato"],
-  ...["pagamento", "betaald", "pin"]
+  ...["pagamento", "betaald", "pin", "girocard", "kartenzahlung", "maestro", "vpay", "bargeld", "geg"]
 ]
 
 const PAYING = new Set(["paid", "payment", "pagado", "pago", "bezahlt", "regle", "pagato", "pagamento", "betaald"])
 
 /** Words of the change given back. */
 export const CHANGE_WORDS: ReadonlyArray<string> = [
-  ...["cambio", "vuelto", "change", "ruckgeld", "wechselgeld", "rendu", "resto", "troco", "wisselgeld"]
+  ...["cambio", "vuelto", "change", "ruckgeld", "wechselgeld", "zuruck", "rendu", "resto", "troco", "wisselgeld"]
 ]
 
 /** Words of a rounding adjustment (`Rounding adj`, `Redondeo`, `Rundungsdifferenz`, `Arrondi`, `Afronding`). */
@@ -233,7 +243,12 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
       "uiterlijk",
       "uiterste",
       // `fecha límite`, `date limite`, `data limite (de pagamento)`: the last day to pay
-      "limite"
+      "limite",
+      // `À payer avant le`, `Pagare entro il`, `Pagar antes de`, `Pay before`: the same
+      "avant",
+      "entro",
+      "antes",
+      "before"
     ]
   ],
   [
@@ -253,7 +268,18 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
       "validita",
       "validade",
       "geldig",
-      "mhd"
+      "mhd",
+      // coupons and returns: `einlösbar bis`, `Umtausch bis`, `Devoluciones hasta`, `Returns accepted until`
+      "einlosbar",
+      "umtausch",
+      "ruckgabe",
+      "devoluciones",
+      "devolucion",
+      "returns",
+      "retour",
+      "reso",
+      "troca",
+      "ruilen"
     ]
   ],
   [
@@ -265,6 +291,11 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
       "hasta",
       "from",
       "until",
+      // `bis`, `jusqu'au`, `fino al`, `até`: the end of a period or of a validity
+      "bis",
+      "jusqu",
+      "fino",
+      "ate",
       "zeitraum",
       "leistungszeitraum",
       "abrechnungszeitraum",
@@ -340,7 +371,6 @@ export const DOCUMENT_NOUNS: ReadonlyArray<string> = [
   "kassabon",
   "recu",
   "boleta",
-  "albaran",
   "nota",
   "invoice",
   "inv",
@@ -431,6 +461,13 @@ export const OTHER_NUMBER_WORDS: ReadonlyArray<string> = [
   "delivery",
   "lieferschein",
   "livraison",
+  // delivery notes: `Albarán nº`, `DDT n.`, `Guia de remessa`, `Pakbon` on an invoice are another document's
+  "albaran",
+  "bolla",
+  "ddt",
+  "remessa",
+  "pakbon",
+  "leverbon",
   "tel",
   "telefono",
   "phone",
@@ -590,6 +627,7 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "quincaillerie",
   "bricolage",
   "supermarche",
+  "marche",
   "hypermarche",
   "primeur",
   "traiteur",
@@ -605,6 +643,9 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "fioraio",
   "ferramenta",
   "supermercato",
+  "mercato",
+  "servizi",
+  "minimarket",
   "ipermercato",
   "ristorante",
   "trattoria",
@@ -616,6 +657,9 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "pastelaria",
   "talho",
   "mercearia",
+  "servicos",
+  "frutaria",
+  "minimercado",
   "livraria",
   "florista",
   "drogaria",
@@ -796,7 +840,7 @@ export const ITEM_COLUMNS: ReadonlyArray<readonly [ItemColumn, ReadonlyArray<str
     [
       ...["cantidad", "cant", "unidades", "uds", "ud", "unid"],
       ...["qty", "quantity", "units", "qnty"],
-      ...["menge", "anzahl", "stk", "stuck"],
+      ...["menge", "anzahl", "anz", "stk", "stuck"],
       ...["quantite", "qte", "qt"],
       ...["quantita", "qta", "q ta", "qty"],
       ...["quantidade", "qtd", "qtde"],
@@ -828,3 +872,79 @@ export const ITEM_COLUMNS: ReadonlyArray<readonly [ItemColumn, ReadonlyArray<str
     ]
   ]
 ]
+
+/** The languages whose writing the orthography rules know (`orthography.ts`); `en` also stands for Malay. */
+export type Language = "es" | "en" | "de" | "fr" | "it" | "pt" | "nl"
+
+/**
+ * Words (folded) that invoices and receipts of one language print and the other six do not: a document's
+ * language is the one whose words it prints most (`orthography.ts`). English receipts of Malaysia print Malay
+ * address words, which write no marks either.
+ */
+export const LANGUAGE_WORDS: ReadonlyArray<readonly [Language, ReadonlyArray<string>]> = [
+  [
+    "es",
+    [
+      ...["factura", "fecha", "importe", "cantidad", "precio", "descripcion", "efectivo"],
+      ...["gracias", "vencimiento", "domicilio", "calle", "unidades", "tienda", "cambio", "cuota", "por"]
+    ]
+  ],
+  [
+    "en",
+    [
+      ...["invoice", "qty", "quantity", "price", "amount", "description", "cash", "change", "thank", "you", "tax"],
+      ...["receipt", "subtotal", "due", "bill", "the", "and", "payment", "rounding", "gst", "item", "items", "road"],
+      ...["jalan", "taman", "sdn", "bhd", "terima", "kasih", "kedai", "bandar", "jln", "tmn"]
+    ]
+  ],
+  [
+    "de",
+    [
+      ...["rechnung", "menge", "preis", "betrag", "summe", "bar", "ruckgeld", "mwst", "vielen", "dank"],
+      ...["gesamt", "zu", "zahlen", "und", "der", "die", "das", "strasse", "str", "bitte", "kasse", "gegeben"]
+    ]
+  ],
+  [
+    "fr",
+    [
+      ...["facture", "quantite", "prix", "montant", "tva", "merci", "especes", "rendu", "les", "et"],
+      ...["des", "ttc", "ht", "payer", "rue", "echeance", "designation", "unitaire", "client", "siret"]
+    ]
+  ],
+  [
+    "it",
+    [
+      ...["fattura", "quantita", "prezzo", "importo", "totale", "grazie", "contanti", "il", "della", "di"],
+      ...["via", "scadenza", "descrizione", "partita", "scontrino", "pagare", "imponibile"]
+    ]
+  ],
+  [
+    "pt",
+    [
+      ...["fatura", "quantidade", "preco", "obrigado", "dinheiro", "troco", "do", "rua", "nif"],
+      ...["contribuinte", "descricao", "vencimento", "taxa", "talao"]
+    ]
+  ],
+  [
+    "nl",
+    [
+      ...["factuur", "aantal", "prijs", "bedrag", "totaal", "btw", "bedankt", "contant", "wisselgeld"],
+      ...["het", "een", "van", "straat", "omschrijving", "vervaldatum", "klant", "betalen", "te", "bon"]
+    ]
+  ]
+]
+
+/**
+ * The letters with marks each language writes (lower case). Italian writes its accents on a word's last letter
+ * only (`città`, `perché`); Spanish writes `ü` only in `güe`, `güi`; every language writes `ñ` before a vowel only
+ * and a diaeresis on `i` or `e` after a vowel only (`naïf`, `België`).
+ */
+export const MARKED_LETTERS: Readonly<Record<Language, string>> = {
+  es: "áéíóúüñ",
+  en: "",
+  de: "äöüé",
+  fr: "àâçéèêëîïôùûüÿ",
+  it: "àèéìíòóùú",
+  pt: "áâãàçéêíóôõú",
+  nl: "áéèëïóöüú"
+}

@@ -26,9 +26,28 @@ describe("dates", () => {
       ["Scadenza 10/04/2024", "Data fattura 10/03/2024", "10/03/2024"],
       ["Vencimento: 10/04/2024", "Data de emissão: 10/03/2024", "10/03/2024"],
       ["Vervaldatum: 10-04-2024", "Factuurdatum: 10-03-2024", "10-03-2024"],
-      ["Lieferdatum: 02.03.2024", "Datum: 10.03.2024", "10.03.2024"]
+      ["Lieferdatum: 02.03.2024", "Datum: 10.03.2024", "10.03.2024"],
+      ["A PAYER AVANT LE 9 février 2021", "Date d'émission : 10 janvier 2021", "10 janvier 2021"],
+      ["Pagare entro il 10/04/2024", "Data 10/03/2024", "10/03/2024"]
     ]
     for (const [other, issue, want] of cases) assert.strictEqual(dateOf([row(other), row(issue)]), want, issue)
+    // The last day to pay, with no issue date read: no date rather than the wrong one.
+    for (const due of ["A PAYER AVANT LE 9 février 2021", "Pay before 10/04/2024", "Pagar antes de 10/04/2024"])
+      assert.isNull(dateOf([row(due)]), due)
+  })
+
+  it("a coupon's or a return's last day is not the receipt's date printed under it", () => {
+    const cases: ReadonlyArray<string> = [
+      "Coupon einlösbar bis 25.04.2020",
+      "Umtausch bis 15.05.2020",
+      "Devoluciones hasta 15.05.2020",
+      "Returns accepted until 15.05.2020",
+      "Offre valable jusqu'au 15.05.2020",
+      "Promozione valida fino al 15.05.2020",
+      "Trocas até 15.05.2020"
+    ]
+    for (const coupon of cases)
+      assert.strictEqual(dateOf([row(coupon), row("15.04.2020 12:34 Bon 1234")]), "15.04.2020", coupon)
   })
 
   it("month names: 29 maart 2014, 1. März 2024", () => {

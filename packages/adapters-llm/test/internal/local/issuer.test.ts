@@ -32,6 +32,41 @@ describe("issuer", () => {
     assert.isNull(issuerOf("IVA:Responsable Inscripto", "Ingresos Brutos: 901-123456-7"))
   })
 
+  it("a name ends at its legal form: not the misread title in the next cell", () => {
+    assert.strictEqual(
+      issuerOfRows([
+        [
+          [40, "Transportes Padaria SA"],
+          [400, "aft tura"]
+        ],
+        [[40, "Largo Construções 149"]]
+      ]),
+      "Transportes Padaria SA"
+    )
+    assert.strictEqual(
+      issuerOfRows([
+        [
+          [40, "BÄCKEREI"],
+          [120, "WEBER UG"],
+          [200, "(haftungsbeschränkt)"]
+        ]
+      ]),
+      "BÄCKEREI WEBER UG (haftungsbeschränkt)"
+    )
+  })
+
+  it("no name with a word OCR misread: a digit between letters (ST0RE) in a word the reader doubted", () => {
+    const read = (text: string, confidence: number) =>
+      company(layout(document([readPage([text, "NO.53 JALAN PUTRA"], () => confidence)])))?.text ?? null
+    assert.isNull(read("SANYU ST0RE SDN BHD", 0.8))
+    assert.strictEqual(read("SANYU ST0RE SDN BHD", 1), "SANYU ST0RE SDN BHD")
+    assert.strictEqual(read("7-ELEVEN MALAYSIA SDN BHD", 0.8), "7-ELEVEN MALAYSIA SDN BHD")
+  })
+
+  it("a market's name by its shop word: MARCHÉ MARTIN", () => {
+    assert.strictEqual(issuerOf("MARCHÉ MARTIN", "149 DUPONT CHEMIN", "64671 NANTES"), "MARCHÉ MARTIN")
+  })
+
   it("never an address line: the name, not the street above or below it", () => {
     assert.strictEqual(
       issuerOf("C/ Praga S/N, Calle 4", "11405 Jerez de la Frontera", "Ferretería Pérez"),

@@ -20,6 +20,19 @@ describe("document numbers", () => {
     assert.strictEqual(numberOf([[row("Punto de Venta: 00005 Comp. Nro: 00011643")]]), "00011643")
   })
 
+  it("a delivery note's number on an invoice is another document's: the number under NÚMERO", () => {
+    const rows = [row("Factura"), row("NÚMERO"), row("PFD-194510"), row("Albarán nº"), row("54703")]
+    assert.strictEqual(numberOf([rows]), "PFD-194510")
+    assert.isNull(numberOf([[row("Factura"), row("Albarán nº 54703"), row("DDT n. 118")]]))
+  })
+
+  it("a tax id's label is no number label: Tax ID GB960…, VAT No.; a bare n.º: before a code", () => {
+    const cells = (...texts: ReadonlyArray<string>): ReadonlyArray<Cell> => texts.map((t, i) => [40 + i * 120, t])
+    assert.isNull(numberOf([[cells("Tax", "ID GB960", "6974 1"), cells("Sales Receipt")]]))
+    assert.isNull(numberOf([[cells("Tax", "ID", "30-3856970"), row("VAT No. GB123456789")]]))
+    assert.strictEqual(numberOf([[cells("Largo Construções 149", "n.º: RCN-354532")]]), "RCN-354532")
+  })
+
   it("a street number is never the document number", () => {
     assert.isNull(numberOf([[row("NO.53 JALAN PUTRA 1,"), row("TAMAN SRI PUTRA, 81200 JOHOR BAHRU")]]))
     assert.isNull(numberOf([[row("Calle Mayor Nº 12"), row("Nº cliente: 4471")]]))

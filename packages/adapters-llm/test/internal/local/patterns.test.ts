@@ -7,6 +7,11 @@ const texts = (matches: ReadonlyArray<{ readonly text: string }>) => matches.map
 const group = (digits: string, separator: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, separator)
 
 describe("patterns", () => {
+  it("codes: one after its label's colon with no space, never a time's minutes", () => {
+    assert.deepStrictEqual(texts(codes("FS n.º:78/562057")), ["78/562057"])
+    assert.deepStrictEqual(texts(codes("Ticket 1234 19:28")), ["1234"])
+  })
+
   it("dates: numeric day-first or month-first, ISO, Spanish and English month names; not times or phones", () => {
     assert.deepStrictEqual(texts(dates("DATE: 11/01/2019 09:44:00")), ["11/01/2019"])
     assert.deepStrictEqual(texts(dates("29-12-2017 y 19.03.18")), ["29-12-2017", "19.03.18"])
@@ -32,10 +37,13 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("12-MAR-24")), ["12-MAR-24"])
     assert.deepStrictEqual(texts(dates("Billing period: July 1 - July 31, 2015")), ["July 31, 2015"])
     assert.deepStrictEqual(texts(dates("3 items 12 market 2024")), [])
+    assert.deepStrictEqual(texts(dates("DATA 25 out 2022")), ["25 out 2022"])
+    assert.deepStrictEqual(texts(dates("sold out 12 2022, out 25, 2022")), [])
   })
 
   it("dates OCR misread: an O for a zero, a comma or stray mark for a separator; given as the date printed", () => {
     assert.deepStrictEqual(texts(dates("Datum 14.1O.2019")), ["14.10.2019"])
+    assert.deepStrictEqual(texts(dates("26  .  02  .2022  19:03")), ["26.02.2022"])
     assert.deepStrictEqual(texts(dates("Fecha: 14,10.2019 12:34")), ["14.10.2019"])
     assert.deepStrictEqual(texts(dates("24  -  07  - :2021  09:56")), ["24-07-2021"])
     assert.deepStrictEqual(texts(dates("O1.O2.2O")), ["01.02.20"])

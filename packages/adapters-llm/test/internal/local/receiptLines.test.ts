@@ -2,16 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import type { Skill } from "@legible/core"
 import { splitQuantity } from "../../../src/internal/local/receiptLines.js"
 import * as Local from "../../../src/Local.js"
-import { type Cell, document, page } from "../../support/documents.js"
-
-const field = (name: string, type: Skill.SkillField["type"]): Skill.SkillField => ({
-  name,
-  order: 1,
-  type,
-  isList: false,
-  description: "",
-  aliases: []
-})
+import { type Cell, document, simpleField as field, ITEMS, page } from "../../support/documents.js"
 
 const LINEAS: Skill.SkillField = {
   ...field("lineas", "object"),
@@ -101,16 +92,6 @@ describe("receipt lines", () => {
     })
   })
 
-  const ITEMS: Skill.SkillField = {
-    ...field("items", "object"),
-    isList: true,
-    fields: [
-      field("description", "string"),
-      field("quantity", "float"),
-      field("unit_price", "float"),
-      field("line_total", "float")
-    ]
-  }
   const item = (description: string, quantity: string | null, unit_price: string | null, line_total: string) => ({
     description,
     quantity,

@@ -1,0 +1,66 @@
+/**
+ * Marks OCR invents on names: the recognizer decides each character alone, and on words no lexicon holds (names,
+ * codes) it reads `SELAÑGOR`, `AEÒN`, `Tipografía`, `Bakkerïj` for what the page prints without the mark. A mark is
+ * read as invented where the document's language does not write it there (`MARKED_LETTERS`): a letter the
+ * language has no such mark on (English and Malay write none), Italian's accent before a word's last letter, `ñ`
+ * before anything but a vowel, a diaeresis on `i` or `e` after anything but a vowel, `ü` in Spanish outside
+ * `güe`/`güi`. Only text the reader recognised is repaired (a text layer prints what it prints); a mark the
+ * language writes there stays, even when OCR invented it (`Atlántico` for the Portuguese `Atlântico` cannot be told).
+ */
+import type { Layout } from "./layout.js"
+import { tokens } from "./text.js"
+import { LANGUAGE_WORDS, type Language, MARKED_LETTERS } from "./vocabulary.js"
+
+const WORDS: ReadonlyArray<readonly [Language, ReadonlySet<string>]> = LANGUAGE_WORDS.map(([l, w]) => [l, new Set(w)])
+
+/** Hits a language needs, and its lead over the next, to be the document's language. */
+const MIN_HITS = 3
+
+/**
+ * The language of a document: the one whose own words (`LANGUAGE_WORDS`) its rows print most, by a clear lead;
+ * undefined when none leads (then only the rules every language shares apply).
+ */
+export const languageOf = (layout: Layout): Language | undefined => {
+  const counts = new Map<Language, number>()
+  for (const row of layout.rows)
+    for (const t of tokens(row.folded.text))
+      for (const [language, words] of WORDS)
+        if (words.has(t.text)) counts.set(language, (counts.get(language) ?? 0) + 1)
+  const [first, second] = [...counts].sort((a, b) => b[1] - a[1])
+  if (first === undefined || first[1] < MIN_HITS || (second !== undefined && second[1] * 2 > first[1])) return undefined
+  return first[0]
+}
+
+const VOWELS = /[aeiouyàâäáãèéêëìíîïòóôöõùúûü]/
+
+/** Whether a lower-case letter with a mark (NFC) may stand at `i` of a lower-case word in a language. */
+const written = (word: string, i: number, language: Language | undefined): boolean => {
+  const c = word[i] ?? ""
+  const before = word[i - 1] ?? ""
+  const after = word[i + 1] ?? ""
+  if (c === "ñ") return VOWELS.test(after) && (language === undefined || language === "es")
+  if (c === "ï" || c === "ë")
+    return VOWELS.test(before) && (language === undefined || MARKED_LETTERS[language].includes(c))
+  if (language === undefined) return true
+  if (!MARKED_LETTERS[language].includes(c)) return false
+  if (language === "it") return !/\p{L}/u.test(after)
+  if (language === "es" && c === "ü") return before === "g" && /[ei]/.test(after)
+  return true
+}
+
+/** A word with the marks its language does not write there taken off (the letter kept). */
+const repairedWord = (word: string, language: Language | undefined): string => {
+  const lower = word.toLowerCase()
+  if (lower.length !== word.length) return word
+  let out = ""
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i] ?? ""
+    const marked = c.normalize("NFD")
+    out += marked.length > 1 && /\p{L}/u.test(c) && !written(lower, i, language) ? (marked[0] ?? c) : c
+  }
+  return out
+}
+
+/** A text OCR read with the marks its language does not write where they stand taken off (pure). */
+export const withoutInventedMarks = (text: string, language: Language | undefined): string =>
+  /[^\p{ASCII}]/u.test(text) ? text.normalize("NFC").replace(/\p{L}+/gu, (w) => repairedWord(w, language)) : text

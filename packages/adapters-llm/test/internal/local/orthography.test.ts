@@ -1,0 +1,65 @@
+import { assert, describe, it } from "@effect/vitest"
+import type { Skill } from "@legible/core"
+import { layout } from "../../../src/internal/local/layout.js"
+import { languageOf, withoutInventedMarks } from "../../../src/internal/local/orthography.js"
+import * as Local from "../../../src/Local.js"
+import { type Cell, document, page } from "../../support/documents.js"
+
+const rows = (...texts: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<Cell>> => texts.map((t) => [[40, t]])
+
+const languageIn = (...texts: ReadonlyArray<string>) => languageOf(layout(document([page(1, rows(...texts))])))
+
+const field = (name: string, description: string): Skill.SkillField => ({
+  name,
+  order: 1,
+  type: "string",
+  isList: false,
+  description,
+  aliases: []
+})
+
+describe("marks OCR invents on names", () => {
+  it("a document's language from the words it prints, none without a clear lead", () => {
+    assert.strictEqual(
+      languageIn("TAX INVOICE", "ITEM QTY PRICE AMOUNT", "TOTAL 12.00", "CASH 20.00 CHANGE 8.00"),
+      "en"
+    )
+    assert.strictEqual(languageIn("JALAN PUTRA 1, TAMAN SRI PUTRA", "TERIMA KASIH"), "en")
+    assert.strictEqual(languageIn("Fattura n. 12", "Descrizione Quantità Prezzo Importo", "Totale da pagare"), "it")
+    assert.strictEqual(languageIn("Factuur", "Omschrijving Aantal Prijs Bedrag", "Totaal te betalen"), "nl")
+    assert.strictEqual(languageIn("SUMME 7,16", "zu zahlen 7,16", "Vielen Dank"), "de")
+    assert.isUndefined(languageIn("TOTAL 12,00"))
+  })
+
+  it("English and Malay write no marks: SELAÑGOR, AEÒN, SDÑ BHD, TAMÁN", () => {
+    assert.strictEqual(withoutInventedMarks("AEÒN CO. (M) BHD", "en"), "AEON CO. (M) BHD")
+    assert.strictEqual(withoutInventedMarks("TAMÁN SRI PUTRA, 40000 SELAÑGOR", "en"), "TAMAN SRI PUTRA, 40000 SELANGOR")
+    assert.strictEqual(withoutInventedMarks("ÁIK HUÁT HÁRUWÁRE", "en"), "AIK HUAT HARUWARE")
+  })
+
+  it("ñ before a vowel only, a diaeresis on i or e after a vowel only, whatever the language", () => {
+    assert.strictEqual(withoutInventedMarks("SANYU SDÑ BHD", undefined), "SANYU SDN BHD")
+    assert.strictEqual(withoutInventedMarks("Holland Bakkerïj B.V", "nl"), "Holland Bakkerij B.V")
+    assert.strictEqual(withoutInventedMarks("Logística Núñez S.A.U.", "es"), "Logística Núñez S.A.U.")
+    assert.strictEqual(withoutInventedMarks("Boulangerie Noël & Loïc", "fr"), "Boulangerie Noël & Loïc")
+  })
+
+  it("each language keeps the marks it writes where it writes them", () => {
+    assert.strictEqual(withoutInventedMarks("Tipografía Costruzioni S.a.s.", "it"), "Tipografia Costruzioni S.a.s.")
+    assert.strictEqual(withoutInventedMarks("Offícina Lombarda S.p.A.", "it"), "Officina Lombarda S.p.A.")
+    assert.strictEqual(withoutInventedMarks("Caffè Città S.r.l.", "it"), "Caffè Città S.r.l.")
+    assert.strictEqual(withoutInventedMarks("BÄCKEREI MÜLLER", "de"), "BÄCKEREI MÜLLER")
+    assert.strictEqual(withoutInventedMarks("Pingüino Panadería", "es"), "Pingüino Panadería")
+    assert.strictEqual(withoutInventedMarks("MERCEARIA SERVIÇOS", "pt"), "MERCEARIA SERVIÇOS")
+    assert.strictEqual(withoutInventedMarks("Prüfung Ñandú", "es"), "Prufung Ñandú")
+  })
+
+  it("the extractor repairs what OCR read, never a text layer's words", () => {
+    const lines = ["SELAÑGOR HARDWARE SDN BHD", "TAX INVOICE", "ITEM QTY PRICE AMOUNT", "CASH 20.00 CHANGE 8.00"]
+    const skill = [field("company", "Company name")]
+    const printed = document([page(1, rows(...lines))])
+    const scanned = { ...printed, pages: printed.pages.map((p) => ({ ...p, source: "ocr" as const })) }
+    assert.strictEqual(Local.extractFields(skill, scanned).company, "SELANGOR HARDWARE SDN BHD")
+    assert.strictEqual(Local.extractFields(skill, printed).company, "SELAÑGOR HARDWARE SDN BHD")
+  })
+})
