@@ -80,6 +80,7 @@ export const echo = (value: string, max = 100): string => (value.length > max ? 
 
 /** The domain errors the edge maps. */
 export type DomainError =
+  | CoreErrors.InvalidApiKey
   | CoreErrors.InvalidRequest
   | CoreErrors.ApiKeyNotFound
   | CoreErrors.SkillNotFound
@@ -92,30 +93,34 @@ export type DomainError =
   | Skills.SkillExists
 
 /** The HTTP error each domain error becomes; any other error (already an HTTP error) is kept. */
-export type ToHttp<E> = E extends CoreErrors.InvalidRequest
-  ? BadRequest
-  : E extends
-        | CoreErrors.ApiKeyNotFound
-        | CoreErrors.SkillNotFound
-        | CoreErrors.CatalogNotFound
-        | CoreErrors.ExtractionNotFound
-        | CoreErrors.DocumentNotFound
-    ? NotFound
-    : E extends CoreErrors.QuotaExceeded
-      ? QuotaExhausted
-      : E extends CoreErrors.StorageError
-        ? InternalError | ServiceUnavailable
-        : E extends Quotas.Forbidden
-          ? Forbidden
-          : E extends Skills.SkillExists
-            ? Conflict
-            : E
+export type ToHttp<E> = E extends CoreErrors.InvalidApiKey
+  ? Unauthorized
+  : E extends CoreErrors.InvalidRequest
+    ? BadRequest
+    : E extends
+          | CoreErrors.ApiKeyNotFound
+          | CoreErrors.SkillNotFound
+          | CoreErrors.CatalogNotFound
+          | CoreErrors.ExtractionNotFound
+          | CoreErrors.DocumentNotFound
+      ? NotFound
+      : E extends CoreErrors.QuotaExceeded
+        ? QuotaExhausted
+        : E extends CoreErrors.StorageError
+          ? InternalError | ServiceUnavailable
+          : E extends Quotas.Forbidden
+            ? Forbidden
+            : E extends Skills.SkillExists
+              ? Conflict
+              : E
 
 /** Maps one domain error to its HTTP error (statuses and bodies of spec 7; `Unavailable` storage → 503). */
 export const toHttp = <E>(error: E): ToHttp<E> => {
   if (!isDomainError(error)) return error as ToHttp<E>
   const mapped = ((): DomainHttpError => {
     switch (error._tag) {
+      case "InvalidApiKey":
+        return new Unauthorized({ error: error.message })
       case "InvalidRequest":
         return new BadRequest({ error: error.message })
       case "ApiKeyNotFound":
@@ -150,6 +155,7 @@ export const toHttp = <E>(error: E): ToHttp<E> => {
 type DomainHttpError = ToHttp<DomainError>
 
 const DOMAIN_TAGS: ReadonlySet<string> = new Set([
+  "InvalidApiKey",
   "InvalidRequest",
   "ApiKeyNotFound",
   "SkillNotFound",

@@ -351,7 +351,9 @@ describe("infrastructure failures", () => {
   const failing = (reason: "Unknown" | "Unavailable") =>
     Fake.make(Ports.ExtractionStore, {
       get: () => Effect.fail(new Errors.StorageError({ reason, message: "database is down" })),
+      readAs: () => Effect.fail(new Errors.StorageError({ reason, message: "database is down" })),
       list: () => Effect.fail(new Errors.StorageError({ reason, message: "database is down" })),
+      listAs: () => Effect.fail(new Errors.StorageError({ reason, message: "database is down" })),
       submit: () => Effect.fail(new Errors.StorageError({ reason, message: "database is down" }))
     })
 
