@@ -205,10 +205,20 @@ export const layerJwt = (config: Config): Layer.Layer<JwtAuth, ConfigError> =>
     )
   )
 
-/** The read endpoints' API-key middleware: it passes the key on; the read checks it in its own statement. */
+/**
+ * The read endpoints' API-key middleware: a missing or malformed key is refused here, before the request is decoded;
+ * a well-formed one is passed on, and the read checks it in its own statement.
+ */
 export const layerApiKeyRead: Layer.Layer<ApiKeyRead> = Layer.succeed(
   ApiKeyRead,
-  ApiKeyRead.of({ apiKey: (httpEffect, { credential }) => Effect.provideService(httpEffect, PresentedKey, credential) })
+  ApiKeyRead.of({
+    apiKey: (httpEffect, { credential }) => {
+      const hash = ApiKeys.lookupHash(Redacted.value(credential))
+      return Result.isFailure(hash)
+        ? Effect.fail(new Errors.Unauthorized({ error: hash.failure.message }))
+        : Effect.provideService(httpEffect, PresentedKey, credential)
+    }
+  })
 )
 
 /** The API-key security middleware: one hashed lookup (core `ApiKeys.authenticate`), providing `CurrentCaller`. */

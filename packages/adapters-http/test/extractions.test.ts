@@ -150,6 +150,35 @@ describe("GET /v1/extractions", () => {
   )
 })
 
+describe("the reads' key check (issue 22: the key is checked in the read's own statement)", () => {
+  it(
+    "a missing or malformed key is 401 before anything; an unknown or revoked one 401 for any id or store-checked query",
+    withApp(async (app) => {
+      seedList(app)
+      const unknown = `pk_live_${"U".repeat(43)}`
+      for (const path of [
+        "/v1/extractions?sort_by=fecha",
+        "/v1/extractions?limit=0",
+        "/v1/extractions?start_date=2026-13-01",
+        "/v1/extractions/not-a-uuid",
+        `/v1/extractions/${TestIds.uuid(100)}/detailed`
+      ]) {
+        for (const key of ["", "nope", `${Fixtures.LIVE_KEY}x`]) {
+          const refused = await read(await get(app, path, key))
+          expect(refused.status, `${path} with "${key}"`).toBe(401)
+          expect(refused.body).toEqual({ error: expect.any(String) })
+        }
+      }
+      // Well formed but unknown: the store decides, so queries the schema refuses first are 400s, the rest 401s.
+      expect((await read(await get(app, "/v1/extractions?limit=0", unknown))).status).toBe(401)
+      expect((await read(await get(app, "/v1/extractions/not-a-uuid", unknown))).status).toBe(401)
+      expect((await read(await get(app, `/v1/extractions/${TestIds.uuid(100)}`, unknown))).status).toBe(401)
+      expect((await read(await get(app, "/v1/extractions/not-a-uuid"))).status).toBe(404)
+      expect((await read(await get(app, "/v1/extractions?limit=0"))).status).toBe(400)
+    })
+  )
+})
+
 describe("GET /v1/extractions/{id} and /detailed", () => {
   it(
     "returns the result (fields sorted, usage) and the detailed result (words, full_text, num_pages, word_ids)",
