@@ -81,12 +81,23 @@ export const lookupHash = (key: string | undefined): Result.Result<string, Inval
 /** The key presented was not found active (unknown or revoked). */
 export const unknownKey = (): InvalidApiKey => new InvalidApiKey({ message: "invalid API key" })
 
+/** How long a key's `last_used` stands before a use writes it again (A5: at most one write per key per minute). */
+export const LAST_USED_INTERVAL_MS = 60_000
+
 /**
- * The caller of a key found active, after recording its use: `last_used` is written at most once a minute per key
- * (the store also skips keys this process wrote less than a minute ago), and only on success.
+ * Whether a use at `now` writes `last_used`, given the value the key was just read with: not when it is less than
+ * a minute old, whichever process wrote it. A pure decision; the store's UPDATE keeps the same guard for races.
+ */
+export const touches = (lastUsed: Timestamp.Timestamp | null, now: Timestamp.Timestamp): boolean =>
+  lastUsed === null || Timestamp.toMillis(now) - Timestamp.toMillis(lastUsed) >= LAST_USED_INTERVAL_MS
+
+/**
+ * The caller of a key found active, after recording its use: `last_used` is written at most once a minute per key,
+ * only on success, and a key read with a `last_used` less than a minute old sends no UPDATE at all (`touches`).
  */
 export const accept = Effect.fn("ApiKeys.accept")(function* (found: AuthenticatedKey) {
-  yield* (yield* ApiKeyStore).touch(found.key.id, yield* Timestamp.now)
+  const now = yield* Timestamp.now
+  if (touches(found.key.lastUsed, now)) yield* (yield* ApiKeyStore).touch(found.key.id, now)
   return {
     clientId: found.key.clientId,
     sandbox: found.key.tipo === "test",

@@ -3,7 +3,7 @@
  * unique hash index and read the revocation every time (no cache), so a revoked key fails on its next request.
  * A key's user is the one of the key's own client (users are keyed by client and id).
  */
-import { type ApiKey, type Directory, Ports, Timestamp, Uuid } from "@legible/core"
+import { type ApiKey, type Directory, Ports, type Timestamp, Uuid } from "@legible/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { mapSqlError } from "./errors.js"
@@ -111,11 +111,6 @@ export const toAuthenticated = (row: KeyedRow, hash: string): Ports.Authenticate
   }
 })
 
-/** How long a key's `last_used` stands before it is written again (A5: at most one write per key per minute). */
-export const TOUCH_INTERVAL_MS = 60_000
-// Keys remembered before the oldest entries are dropped: a bound on memory, not a limit on keys.
-const TOUCHED_CAPACITY = 10_000
-
 /** Builds the SQL `ApiKeyStore` over the `SqlClient` in context. */
 export const make: Effect.Effect<Ports.ApiKeyStore["Service"], never, SqlClient.SqlClient> = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -166,23 +161,16 @@ export const make: Effect.Effect<Ports.ApiKeyStore["Service"], never, SqlClient.
     return { key: toKey(row), user }
   })
 
-  // Two throttles. In process: a key this process wrote less than a minute ago is not written again, so a busy
-  // key costs one UPDATE a minute per process instead of one round trip per request. In the WHERE clause: across
-  // processes, most of those UPDATEs change nothing and write no row version.
-  const touched = new Map<string, number>()
+  // The throttle lives in the WHERE clause: most requests of a busy key update nothing and write no row version.
+  // (Core sends no UPDATE at all for a key it read with a `last_used` less than a minute old: `ApiKeys.touches`.)
   const touch = Effect.fn("ApiKeyStore.touch")(function* (id: string, now: Timestamp.Timestamp) {
     if (!Uuid.isUuid(id)) return
-    const nowMs = Timestamp.toMillis(now)
-    const last = touched.get(id)
-    if (last !== undefined && nowMs - last < TOUCH_INTERVAL_MS && nowMs >= last) return
     yield* sql`
       UPDATE api_keys SET last_used = ${now}::timestamptz
       WHERE id = ${id}
         AND (last_used IS NULL OR last_used <= ${now}::timestamptz - interval '1 minute')`.pipe(
       mapSqlError("ApiKeyStore.touch")
     )
-    if (touched.size >= TOUCHED_CAPACITY) touched.clear()
-    touched.set(id, nowMs)
   })
 
   return Ports.ApiKeyStore.of({ insert, list, revoke, findActive, touch })
