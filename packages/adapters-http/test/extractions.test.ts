@@ -177,6 +177,28 @@ describe("the reads' key check (issue 22: the key is checked in the read's own s
       expect((await read(await get(app, "/v1/extractions?limit=0"))).status).toBe(400)
     })
   )
+  it(
+    "documents the reads with the same API-key security and 401 as the other /v1 endpoints",
+    withApp(async (app) => {
+      type Operation = { security?: unknown; responses: Record<string, unknown> }
+      const spec = (await (await app.fetch("/openapi.json")).json()) as {
+        paths: Record<string, Record<string, Operation>>
+      }
+      const download = spec.paths["/v1/extractions/{extraction_id}/document"]?.get
+      expect(download?.security).toEqual([{ apiKey: [] }])
+      for (const path of [
+        "/v1/extractions",
+        "/v1/extractions/{extraction_id}",
+        "/v1/extractions/{extraction_id}/detailed"
+      ]) {
+        const operation = spec.paths[path]?.get
+        expect(operation?.security, path).toEqual(download?.security)
+        expect(Object.keys(operation?.responses ?? {}), path).toEqual(
+          expect.arrayContaining(["200", "401", "500", "503"])
+        )
+      }
+    })
+  )
 })
 
 describe("GET /v1/extractions/{id} and /detailed", () => {
