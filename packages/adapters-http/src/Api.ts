@@ -9,7 +9,7 @@ import * as Errors from "./Errors.js"
 import * as Extensions from "./Extensions.js"
 import { ExtractionId, Text, text } from "./internal/schemas.js"
 import * as Pages from "./Pages.js"
-import { ApiKeyAuth, JwtAuth, RequestErrors } from "./Security.js"
+import { ApiKeyAuth, ApiKeyRead, JwtAuth, RequestErrors } from "./Security.js"
 import { WebhooksApi } from "./Webhooks.js"
 
 /** A field of a read result (spec 2.4), as the `read` endpoint returns it. */
@@ -196,7 +196,10 @@ export const DocumentBytes = Schema.Uint8Array.pipe(
     "attachment` carries the upload name (RFC 6266 `filename` + `filename*`); `X-Content-Type-Options: nosniff`."
 })
 
-/** The extraction endpoints of spec 4.3–4.6, authenticated with an API key (401 `{error}`). */
+/**
+ * The extraction endpoints of spec 4.3–4.6, authenticated with an API key (401 `{error}`). The reads (list, single,
+ * detailed) check the key in the statement that reads the rows (`ApiKeyRead`); the others before the handler runs.
+ */
 export class ExtractionsApi extends HttpApiGroup.make("extractions")
   .add(
     HttpApiEndpoint.post("submit", "/v1/extractions", {
@@ -210,23 +213,25 @@ export class ExtractionsApi extends HttpApiGroup.make("extractions")
         Errors.Conflict,
         Errors.UnprocessableEntity
       ]
-    }),
-    HttpApiEndpoint.get("list", "/v1/extractions", { query: ListQueryParams, success: ListResponse }),
+    }).middleware(ApiKeyAuth),
+    HttpApiEndpoint.get("list", "/v1/extractions", { query: ListQueryParams, success: ListResponse }).middleware(
+      ApiKeyRead
+    ),
     HttpApiEndpoint.get("read", "/v1/extractions/:extraction_id", {
       params: ExtractionId,
       success: Extraction.Extraction,
       error: Errors.NotFound
-    }),
+    }).middleware(ApiKeyRead),
     HttpApiEndpoint.get("readDetailed", "/v1/extractions/:extraction_id/detailed", {
       params: ExtractionId,
       success: Extraction.DetailedExtraction,
       error: Errors.NotFound
-    }),
+    }).middleware(ApiKeyRead),
     HttpApiEndpoint.get("download", "/v1/extractions/:extraction_id/document", {
       params: ExtractionId,
       success: DocumentBytes,
       error: Errors.NotFound
-    }),
+    }).middleware(ApiKeyAuth),
     HttpApiEndpoint.patch("switchStatus", "/v1/extractions/:extraction_id/status", {
       params: ExtractionId,
       query: {
@@ -235,9 +240,8 @@ export class ExtractionsApi extends HttpApiGroup.make("extractions")
       payload: StatusBody,
       success: StatusResponse,
       error: Errors.NotFound
-    })
+    }).middleware(ApiKeyAuth)
   )
-  .middleware(ApiKeyAuth)
   .annotateMerge(
     OpenApi.annotations({
       title: "Extractions",

@@ -12,7 +12,7 @@ import { ApiKeys, type Directory, Ports } from "@legible/core"
 import { Clock, Effect, Layer, Redacted, Result, Schema } from "effect"
 import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose"
 import * as Errors from "./Errors.js"
-import { ApiKeyAuth, CurrentCaller, CurrentUser, JwtAuth } from "./Security.js"
+import { ApiKeyAuth, ApiKeyRead, CurrentCaller, CurrentUser, JwtAuth, PresentedKey } from "./Security.js"
 
 /** The asymmetric algorithms accepted from a JWKS. */
 export type JwksAlgorithm = "RS256" | "ES256" | "EdDSA"
@@ -204,6 +204,22 @@ export const layerJwt = (config: Config): Layer.Layer<JwtAuth, ConfigError> =>
       })
     )
   )
+
+/**
+ * The read endpoints' API-key middleware: a missing or malformed key is refused here, before the request is decoded;
+ * a well-formed one is passed on, and the read checks it in its own statement.
+ */
+export const layerApiKeyRead: Layer.Layer<ApiKeyRead> = Layer.succeed(
+  ApiKeyRead,
+  ApiKeyRead.of({
+    apiKey: (httpEffect, { credential }) => {
+      const hash = ApiKeys.lookupHash(Redacted.value(credential))
+      return Result.isFailure(hash)
+        ? Effect.fail(new Errors.Unauthorized({ error: hash.failure.message }))
+        : Effect.provideService(httpEffect, PresentedKey, credential)
+    }
+  })
+)
 
 /** The API-key security middleware: one hashed lookup (core `ApiKeys.authenticate`), providing `CurrentCaller`. */
 export const layerApiKey: Layer.Layer<ApiKeyAuth, never, Ports.ApiKeyStore> = Layer.effect(

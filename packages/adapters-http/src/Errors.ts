@@ -94,6 +94,7 @@ export const echo = (value: string, max = 100): string => (value.length > max ? 
 
 /** The domain errors the edge maps. */
 export type DomainError =
+  | CoreErrors.InvalidApiKey
   | CoreErrors.InvalidRequest
   | CoreErrors.ApiKeyNotFound
   | CoreErrors.SkillNotFound
@@ -108,7 +109,9 @@ export type DomainError =
   | CoreErrors.IdempotencyKeyInFlight
 
 /** The HTTP error each domain error becomes; any other error (already an HTTP error) is kept. */
-export type ToHttp<E> = E extends CoreErrors.InvalidRequest
+export type ToHttp<E> = E extends CoreErrors.InvalidApiKey
+  ? Unauthorized
+  : E extends CoreErrors.InvalidRequest
   ? BadRequest
   : E extends
         | CoreErrors.ApiKeyNotFound
@@ -134,6 +137,8 @@ export const toHttp = <E>(error: E): ToHttp<E> => {
   if (!isDomainError(error)) return error as ToHttp<E>
   const mapped = ((): DomainHttpError => {
     switch (error._tag) {
+      case "InvalidApiKey":
+        return new Unauthorized({ error: error.message })
       case "InvalidRequest":
         return new BadRequest({ error: error.message })
       case "ApiKeyNotFound":
@@ -176,6 +181,7 @@ export const toHttp = <E>(error: E): ToHttp<E> => {
 type DomainHttpError = ToHttp<DomainError>
 
 const DOMAIN_TAGS: ReadonlySet<string> = new Set([
+  "InvalidApiKey",
   "InvalidRequest",
   "ApiKeyNotFound",
   "SkillNotFound",

@@ -93,7 +93,12 @@ export type Requirements =
 /** The handlers of every group, with the middleware they run. */
 const handlers = (options: Options) => {
   const settings = resolve(options)
-  const middleware = Layer.mergeAll(Auth.layerJwt(settings.auth), Auth.layerApiKey, RequestErrors.layer)
+  const middleware = Layer.mergeAll(
+    Auth.layerJwt(settings.auth),
+    Auth.layerApiKey,
+    Auth.layerApiKeyRead,
+    RequestErrors.layer
+  )
   return Layer.mergeAll(
     Handlers.keys,
     Handlers.extractions({

@@ -150,6 +150,57 @@ describe("GET /v1/extractions", () => {
   )
 })
 
+describe("the reads' key check (issue 22: the key is checked in the read's own statement)", () => {
+  it(
+    "a missing or malformed key is 401 before anything; an unknown or revoked one 401 for any id or store-checked query",
+    withApp(async (app) => {
+      seedList(app)
+      const unknown = `pk_live_${"U".repeat(43)}`
+      for (const path of [
+        "/v1/extractions?sort_by=fecha",
+        "/v1/extractions?limit=0",
+        "/v1/extractions?start_date=2026-13-01",
+        "/v1/extractions/not-a-uuid",
+        `/v1/extractions/${TestIds.uuid(100)}/detailed`
+      ]) {
+        for (const key of ["", "nope", `${Fixtures.LIVE_KEY}x`]) {
+          const refused = await read(await get(app, path, key))
+          expect(refused.status, `${path} with "${key}"`).toBe(401)
+          expect(refused.body).toEqual({ error: expect.any(String) })
+        }
+      }
+      // Well formed but unknown: the store decides, so queries the schema refuses first are 400s, the rest 401s.
+      expect((await read(await get(app, "/v1/extractions?limit=0", unknown))).status).toBe(401)
+      expect((await read(await get(app, "/v1/extractions/not-a-uuid", unknown))).status).toBe(401)
+      expect((await read(await get(app, `/v1/extractions/${TestIds.uuid(100)}`, unknown))).status).toBe(401)
+      expect((await read(await get(app, "/v1/extractions/not-a-uuid"))).status).toBe(404)
+      expect((await read(await get(app, "/v1/extractions?limit=0"))).status).toBe(400)
+    })
+  )
+  it(
+    "documents the reads with the same API-key security and 401 as the other /v1 endpoints",
+    withApp(async (app) => {
+      type Operation = { security?: unknown; responses: Record<string, unknown> }
+      const spec = (await (await app.fetch("/openapi.json")).json()) as {
+        paths: Record<string, Record<string, Operation>>
+      }
+      const download = spec.paths["/v1/extractions/{extraction_id}/document"]?.get
+      expect(download?.security).toEqual([{ apiKey: [] }])
+      for (const path of [
+        "/v1/extractions",
+        "/v1/extractions/{extraction_id}",
+        "/v1/extractions/{extraction_id}/detailed"
+      ]) {
+        const operation = spec.paths[path]?.get
+        expect(operation?.security, path).toEqual(download?.security)
+        expect(Object.keys(operation?.responses ?? {}), path).toEqual(
+          expect.arrayContaining(["200", "401", "500", "503"])
+        )
+      }
+    })
+  )
+})
+
 describe("GET /v1/extractions/{id} and /detailed", () => {
   it(
     "returns the result (fields sorted, usage) and the detailed result (words, full_text, num_pages, word_ids)",
@@ -351,7 +402,9 @@ describe("infrastructure failures", () => {
   const failing = (reason: "Unknown" | "Unavailable") =>
     Fake.make(Ports.ExtractionStore, {
       get: () => Effect.fail(new Errors.StorageError({ reason, message: "database is down" })),
+      readAs: () => Effect.fail(new Errors.StorageError({ reason, message: "database is down" })),
       list: () => Effect.fail(new Errors.StorageError({ reason, message: "database is down" })),
+      listAs: () => Effect.fail(new Errors.StorageError({ reason, message: "database is down" })),
       submit: () => Effect.fail(new Errors.StorageError({ reason, message: "database is down" }))
     })
 

@@ -1,4 +1,4 @@
-import { Errors, Extraction, Ports } from "@legible/core"
+import { Errors, Extraction, Ports, StoredResult } from "@legible/core"
 import { Deferred, Duration, Effect, Layer, Option, Ref, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
@@ -139,11 +139,15 @@ export const make = Effect.fnUntraced(function* (options: Options = {}) {
 
   const complete = (lease: Ports.Lease, outcome: Extraction.ExtractionResult) => {
     const { status, errorMessage, result } = Extraction.settled(outcome)
+    // Serialized once, here, for both reads: they send this text as it is (`StoredResult`), with the object-list
+    // items in the skill's order that JSONB does not keep.
+    const stored = StoredResult.serialize(result)
     return settle(
       "SqlJobQueue.complete",
       lease,
       sql`state = 'done', last_error = NULL`,
-      sql`status = ${status}, result = ${JSON.stringify(result)}::jsonb, error_message = ${errorMessage}`
+      sql`status = ${status}, result = ${JSON.stringify(result)}::jsonb, error_message = ${errorMessage},
+        result_plain = ${stored.plain}, result_detailed = ${stored.detailed}`
     )
   }
 

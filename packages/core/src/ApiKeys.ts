@@ -1,10 +1,10 @@
-import { Effect } from "effect"
+import { Effect, Result } from "effect"
 import * as ApiKey from "./ApiKey.js"
 import type { Role, User } from "./Directory.js"
 import { ApiKeyNotFound, InvalidApiKey, InvalidRequest } from "./Errors.js"
 import type { Actor } from "./Extraction.js"
 import { IdGenerator } from "./IdGenerator.js"
-import { ApiKeyStore, Directory, type Scope } from "./Ports.js"
+import { ApiKeyStore, type AuthenticatedKey, Directory, type Scope } from "./Ports.js"
 import * as Timestamp from "./Timestamp.js"
 
 /** Longest accepted key name. */
@@ -71,17 +71,33 @@ export const revoke = Effect.fn("ApiKeys.revoke")(function* (user: User, id: str
   if (!revoked) return yield* new ApiKeyNotFound({ id })
 })
 
+/** The hash to look a presented key up by, or why it is refused before any lookup (missing or malformed). */
+export const lookupHash = (key: string | undefined): Result.Result<string, InvalidApiKey> => {
+  if (key === undefined || key.length === 0) return Result.fail(new InvalidApiKey({ message: "missing API key" }))
+  if (!ApiKey.isWellFormed(key)) return Result.fail(new InvalidApiKey({ message: "invalid API key" }))
+  return Result.succeed(ApiKey.hash(key))
+}
+
+/** The key presented was not found active (unknown or revoked). */
+export const unknownKey = (): InvalidApiKey => new InvalidApiKey({ message: "invalid API key" })
+
+/** How long a key's `last_used` stands before a use writes it again (A5: at most one write per key per minute). */
+export const LAST_USED_INTERVAL_MS = 60_000
+
 /**
- * Authenticates the `x-api-key` of a `/v1` call: a shape check, then one lookup by hash. `last_used` is
- * written at most once a minute per key, and only on success.
+ * Whether a use at `now` writes `last_used`, given the value the key was just read with: not when it is less than
+ * a minute old, whichever process wrote it. A pure decision; the store's UPDATE keeps the same guard for races.
  */
-export const authenticate = Effect.fn("ApiKeys.authenticate")(function* (key: string | undefined) {
-  if (key === undefined || key.length === 0) return yield* new InvalidApiKey({ message: "missing API key" })
-  if (!ApiKey.isWellFormed(key)) return yield* new InvalidApiKey({ message: "invalid API key" })
-  const store = yield* ApiKeyStore
-  const found = yield* store.findActive(ApiKey.hash(key))
-  if (found === undefined) return yield* new InvalidApiKey({ message: "invalid API key" })
-  yield* store.touch(found.key.id, yield* Timestamp.now)
+export const touches = (lastUsed: Timestamp.Timestamp | null, now: Timestamp.Timestamp): boolean =>
+  lastUsed === null || Timestamp.toMillis(now) - Timestamp.toMillis(lastUsed) >= LAST_USED_INTERVAL_MS
+
+/**
+ * The caller of a key found active, after recording its use: `last_used` is written at most once a minute per key,
+ * only on success, and a key read with a `last_used` less than a minute old sends no UPDATE at all (`touches`).
+ */
+export const accept = Effect.fn("ApiKeys.accept")(function* (found: AuthenticatedKey) {
+  const now = yield* Timestamp.now
+  if (touches(found.key.lastUsed, now)) yield* (yield* ApiKeyStore).touch(found.key.id, now)
   return {
     clientId: found.key.clientId,
     sandbox: found.key.tipo === "test",
@@ -89,4 +105,13 @@ export const authenticate = Effect.fn("ApiKeys.authenticate")(function* (key: st
     user: { id: found.user.id, name: found.user.name, email: found.user.email },
     role: found.user.role
   } satisfies Caller
+})
+
+/** Authenticates the `x-api-key` of a `/v1` call: a shape check, then one lookup by hash (see `accept`). */
+export const authenticate = Effect.fn("ApiKeys.authenticate")(function* (key: string | undefined) {
+  const hash = lookupHash(key)
+  if (Result.isFailure(hash)) return yield* hash.failure
+  const found = yield* (yield* ApiKeyStore).findActive(hash.success)
+  if (found === undefined) return yield* unknownKey()
+  return yield* accept(found)
 })

@@ -1,11 +1,14 @@
 import { Effect, Result } from "effect"
 import type { Caller } from "./ApiKeys.js"
+import * as ApiKeys from "./ApiKeys.js"
 import { DocumentNotFound, ExtractionNotFound, InvalidRequest, SkillNotFound } from "./Errors.js"
 import * as Extraction from "./Extraction.js"
 import { IdGenerator } from "./IdGenerator.js"
 import * as ListQuery from "./ListQuery.js"
 import { DocumentStore, ExtractionStore, type IdempotencyClaim, QuotaStore, type Scope, SkillStore } from "./Ports.js"
+import * as StoredResult from "./StoredResult.js"
 import * as Timestamp from "./Timestamp.js"
+import * as Uuid from "./Uuid.js"
 
 /** Longest accepted original file name, in characters. */
 export const MAX_FILE_NAME = 255
@@ -95,6 +98,49 @@ export const read = Effect.fn("Extractions.read")(function* (caller: Caller, id:
 /** The detailed read with OCR words (spec 4.4, 2.7). */
 export const readDetailed = Effect.fn("Extractions.readDetailed")(function* (caller: Caller, id: string) {
   return Extraction.toDetailed(yield* find(caller, id))
+})
+
+/**
+ * The single or detailed read (spec 4.4) for a presented API key, as the JSON text to send: the key is checked and
+ * the extraction read in one store call (`ExtractionStore.readAs`), and the stored result is sent as stored. A
+ * malformed, unknown or revoked key fails first (`InvalidApiKey`), whatever the id.
+ */
+export const readAs = Effect.fn("Extractions.readAs")(function* (
+  key: string | undefined,
+  id: string,
+  view: StoredResult.View
+) {
+  const hash = ApiKeys.lookupHash(key)
+  if (Result.isFailure(hash)) return yield* hash.failure
+  // A path id that cannot exist names nothing: the key alone decides between 401 and 404.
+  if (!Uuid.isUuid(id)) {
+    yield* ApiKeys.authenticate(key)
+    return yield* new ExtractionNotFound({ id })
+  }
+  const read = yield* (yield* ExtractionStore).readAs(hash.success, id.toLowerCase(), view)
+  if (read === undefined) return yield* ApiKeys.unknownKey()
+  yield* ApiKeys.accept(read.key)
+  if (read.found === undefined) return yield* new ExtractionNotFound({ id })
+  return StoredResult.render(read.found.record, read.found.stored, view)
+})
+
+/**
+ * The list (spec 4.3) for a presented API key, as the JSON text to send: key and page in one store call
+ * (`ExtractionStore.listAs`). The key is checked before the query, so a bad key is a 401 whatever the query.
+ */
+export const listAs = Effect.fn("Extractions.listAs")(function* (key: string | undefined, query: ListQuery.RawQuery) {
+  const hash = ApiKeys.lookupHash(key)
+  if (Result.isFailure(hash)) return yield* hash.failure
+  const filter = ListQuery.parse(query)
+  if (Result.isFailure(filter) || filter.success.matchesNothing) {
+    yield* ApiKeys.authenticate(key)
+    if (Result.isFailure(filter)) return yield* filter.failure
+    return StoredResult.renderList([], 0)
+  }
+  const listed = yield* (yield* ExtractionStore).listAs(hash.success, filter.success)
+  if (listed === undefined) return yield* ApiKeys.unknownKey()
+  yield* ApiKeys.accept(listed.key)
+  return StoredResult.renderList(listed.found.items, listed.found.count)
 })
 
 /** The original document, with the name used at upload (spec 4.4). */

@@ -11,6 +11,7 @@ import type { CatalogValue } from "./Field.js"
 import type { ExtractionFilter } from "./ListQuery.js"
 import type { Period, Quota } from "./Quota.js"
 import type { Review, Skill, SkillField } from "./Skill.js"
+import type { View } from "./StoredResult.js"
 import type { Timestamp } from "./Timestamp.js"
 import type { WebhookStore } from "./Webhook.js"
 
@@ -138,6 +139,20 @@ export interface Submission {
   readonly idempotency?: IdempotencyClaim | undefined
 }
 
+/** An extraction as a read sends it: the record and the text stored ready to send for the view (`StoredResult`). */
+export interface StoredRead {
+  /** The row; its `result` is given only when no text was stored for it (a result written by older code). */
+  readonly record: ExtractionRecord
+  /** The view's members as stored at the end of processing; `null` when none were stored. */
+  readonly stored: string | null
+}
+
+/** What a read authenticated by a key's hash found: the key with its user, and what it may see. */
+export interface KeyedRead<A> {
+  readonly key: AuthenticatedKey
+  readonly found: A
+}
+
 /** The port to extractions. Every read is scoped: another client's or sandbox's rows are invisible. */
 export class ExtractionStore extends Context.Service<
   ExtractionStore,
@@ -148,6 +163,21 @@ export class ExtractionStore extends Context.Service<
      */
     submit(submission: Submission): Effect.Effect<void, StorageError | IdempotencyKeyInFlight>
     get(scope: Scope, id: string): Effect.Effect<ExtractionRecord | undefined, StorageError>
+    /**
+     * Authenticates an active key by the hash of its secret and reads an extraction in the key's scope (its client,
+     * and the sandbox for a test key), in one round trip: `undefined` when no active key has this hash, `found`
+     * `undefined` when the extraction is missing or out of scope.
+     */
+    readAs(
+      keyHash: string,
+      id: string,
+      view: View
+    ): Effect.Effect<KeyedRead<StoredRead | undefined> | undefined, StorageError>
+    /** The list of `list` for the active key with this hash, in one round trip; `undefined` when there is none. */
+    listAs(
+      keyHash: string,
+      filter: ExtractionFilter
+    ): Effect.Effect<KeyedRead<ExtractionPage> | undefined, StorageError>
     /** Unscoped read for the worker that holds the extraction's job (its document comes from `DocumentStore`). */
     getForProcessing(id: string): Effect.Effect<ExtractionRecord | undefined, StorageError>
     list(scope: Scope, filter: ExtractionFilter): Effect.Effect<ExtractionPage, StorageError>

@@ -56,6 +56,8 @@ export * as Retry from "./Retry.js"
 export * as Skill from "./Skill.js"
 /** Use cases of skill management: create, new versions, list, read, delete (extensions). */
 export * as Skills from "./Skills.js"
+/** Results serialized once, ready to send, and the read bodies built around them. */
+export * as StoredResult from "./StoredResult.js"
 /** Timestamps. */
 export * as Timestamp from "./Timestamp.js"
 /** UUIDs as text: the schema and the guard every id check uses. */

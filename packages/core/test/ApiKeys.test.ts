@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ApiKey, ApiKeys, Ports } from "@legible/core"
+import { ApiKey, ApiKeys, Ports, type Timestamp } from "@legible/core"
 import { Fake, Fixtures, Memory, TestIds, TestTime } from "@legible/testkit"
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
@@ -174,5 +174,31 @@ describe("ApiKeys.authenticate", () => {
       const testKey = (yield* ApiKeys.list(ana)).find((k) => k.id === Fixtures.ids.testKey)
       assert.isNull(testKey?.last_used ?? null, "other keys are untouched")
     }).pipe(Effect.provide(world))
+  )
+
+  // A store with no `touch` dies if one is sent: reading a fresh last_used must send no UPDATE at all.
+  it.effect("sends no UPDATE for a key read with a last_used under a minute old, whoever wrote it (issue 22)", () =>
+    Effect.gen(function* () {
+      yield* TestTime.setFixedNow
+      const found = (lastUsed: Timestamp.Timestamp | null) => ({
+        key: Fixtures.storedKey({ lastUsed }),
+        user: ana
+      })
+      const touched: Array<string> = []
+      const recording = Fake.make(Ports.ApiKeyStore, {
+        touch: (id, now) => Effect.sync(() => void touched.push(`${id}@${now}`))
+      })
+      const accept = (lastUsed: Timestamp.Timestamp | null) =>
+        ApiKeys.accept(found(lastUsed)).pipe(Effect.provideService(Ports.ApiKeyStore, recording))
+      yield* ApiKeys.accept(found(TestTime.at(-59_999))).pipe(Effect.provide(Fake.layer(Ports.ApiKeyStore, {})))
+      yield* accept(TestTime.at(-60_000))
+      yield* accept(null)
+      assert.deepStrictEqual(touched, [
+        `${Fixtures.ids.liveKey}@${TestTime.now}`,
+        `${Fixtures.ids.liveKey}@${TestTime.now}`
+      ])
+      assert.isTrue(ApiKeys.touches(null, TestTime.now))
+      assert.isFalse(ApiKeys.touches(TestTime.at(1000), TestTime.now), "a last_used ahead of this clock is fresh")
+    })
   )
 })

@@ -2,14 +2,18 @@
  * `npm run bench -w @legible/server`: the BUILT server against a bare `node:http` server in the same run.
  *
  * For PGlite and for PostgreSQL (a fresh `legible_test_*` database): requests/s and p99 of `GET /v1/extractions/{id}`,
- * `GET /v1/extractions?…` (20 completed extractions in the list) and `/healthz` (the HTTP stack alone) under
+ * `GET /v1/extractions/{id}/detailed` of a one-page document of about 500 words (`dense-invoice.ts`),
+ * `GET /v1/extractions?…` (20 completed extractions in the page) and `/healthz` (the HTTP stack alone) under
  * `CONNECTIONS` keep-alive loopback clients for `SECONDS` seconds, each against the bare server answering the same
- * JSON from memory (its own process too), and the ratio; then the latency from submit to `completado` of a 1-page born-digital PDF and of a 1-page scan with the
- * `local` model (`ROUNDS` each, sequential, polled every 10 ms). Settings: BENCH_CONNECTIONS, BENCH_SECONDS,
- * BENCH_ROUNDS. The machine's load average is printed: figures taken on a busy machine are not comparable.
+ * JSON from memory (its own process too), the ratio, and each server process's CPU time per request (µs, from
+ * `/proc/<pid>/stat`); on PostgreSQL also the by-id throughput with a second `serve --role api` process on the same
+ * database, the connections split between the two. Then the latency from submit to `completado` of a 1-page
+ * born-digital PDF and of a 1-page scan with the `local` model (`ROUNDS` each, sequential, polled every 10 ms;
+ * BENCH_ROUNDS=0 skips it). Settings: BENCH_CONNECTIONS, BENCH_SECONDS, BENCH_ROUNDS. The machine's load average is
+ * printed: figures taken on a busy machine are not comparable.
  */
 import { spawn } from "node:child_process"
-import { writeFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import * as Path from "node:path"
 import { expect, it } from "vitest"
@@ -17,6 +21,7 @@ import * as Quickstart from "../src/internal/quickstart.js"
 import { client, type Json, SAMPLE_PDF, SAMPLE_SCAN, token } from "../test/support/http.js"
 import { createDatabase } from "../test/support/postgres.js"
 import { freePort, ROOT, type Running, SECRET, startServer, tempDir, waitFor } from "../test/support/process.js"
+import { denseInvoicePdf } from "./dense-invoice.js"
 import { type LoadResult, load } from "./load.js"
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16)
@@ -25,6 +30,21 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const LIST_QUERY = "/v1/extractions?status=completado&limit=20&sort_by=fecha_creacion&sort_order=desc"
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits)
+
+// utime + stime of a process, in microseconds (fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 10 ms).
+const cpuMicros = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+  return (Number(fields[11]) + Number(fields[12])) * 10_000
+}
+
+/** A load run and the CPU the serving process spent on it, per request. */
+const measured = async (pid: number, run: () => Promise<LoadResult>) => {
+  const before = cpuMicros(pid)
+  const result = await run()
+  // The warm-up's requests are not counted, so its CPU is left out in proportion.
+  const cpu = (cpuMicros(pid) - before) * (SECONDS / (SECONDS + 1))
+  return { ...result, cpuUs: result.requests > 0 ? cpu / result.requests : Number.NaN }
+}
 
 const startBare = async (
   routes: Record<string, string>,
@@ -59,14 +79,27 @@ const startBare = async (
   }
 }
 
+type Measured = LoadResult & { readonly cpuUs: number }
+
 interface Row {
   readonly engine: string
   readonly endpoint: string
-  readonly legible: LoadResult
-  readonly bare: LoadResult
+  readonly legible: Measured
+  readonly bare: Measured
 }
 
-const measure = async (engine: string, env: Record<string, string>, dir: string): Promise<Array<Row>> => {
+/** The by-id read with one and with two api processes (PostgreSQL). */
+interface Scaling {
+  readonly one: LoadResult
+  readonly two: LoadResult
+}
+
+const measure = async (
+  engine: string,
+  env: Record<string, string>,
+  dir: string,
+  scaling: (readPath: string, key: string) => Promise<void>
+): Promise<Array<Row>> => {
   const server = await startServer({ env: { ...env, LEGIBLE_LOG_LEVEL: "Warn" } })
   const bareServers: Array<Running> = []
   try {
@@ -82,23 +115,34 @@ const measure = async (engine: string, env: Record<string, string>, dir: string)
       name: "Factura",
       fields: Quickstart.skillFields(catalog.id as string)
     })
+    const dense = await api.submit(key, denseInvoicePdf(), "factura-densa.pdf")
+    await api.awaitFinal(key, dense)
     const ids: Array<string> = []
     for (let i = 0; i < 20; i++)
       ids.push(await api.submit(key, SAMPLE_PDF, `factura-${String(i).padStart(2, "0")}.pdf`))
     for (const id of ids) await api.awaitFinal(key, id)
+    // The dense page is submitted first: the list's 20 newest are the sample invoices either way.
     const readPath = `/v1/extractions/${ids[0]}`
+    const detailedPath = `/v1/extractions/${dense}/detailed`
     const routes: Record<string, string> = {}
-    for (const path of [readPath, LIST_QUERY, "/healthz"]) {
+    for (const path of [readPath, detailedPath, LIST_QUERY, "/healthz"]) {
       const response = await api.raw(path, { headers: { "x-api-key": key } })
       expect(response.status).toBe(200)
       routes[path] = await response.text()
     }
-    expect((JSON.parse(routes[LIST_QUERY] ?? "{}") as Json).count).toBe(20)
+    const detailed = JSON.parse(routes[detailedPath] ?? "{}") as { words?: Record<string, Array<unknown>> }
+    const words = Object.values(detailed.words ?? {}).reduce((n, page) => n + page.length, 0)
+    console.log(
+      `${engine}: detailed read of ${words} words on ${Object.keys(detailed.words ?? {}).length} page(s), ` +
+        `${Buffer.byteLength(routes[detailedPath] ?? "")} bytes; plain read ${Buffer.byteLength(routes[readPath] ?? "")} bytes`
+    )
+    expect((JSON.parse(routes[LIST_QUERY] ?? "{}") as Json).count).toBeGreaterThanOrEqual(20)
     const bare = await startBare(routes, key, dir)
     bareServers.push(bare)
     const rows: Array<Row> = []
     for (const [endpoint, path] of [
       ["GET /v1/extractions/{id}", readPath],
+      ["GET …/{id}/detailed (~500 w)", detailedPath],
       ["GET /v1/extractions?…", LIST_QUERY],
       ["GET /healthz (no database)", "/healthz"]
     ] as const) {
@@ -111,10 +155,11 @@ const measure = async (engine: string, env: Record<string, string>, dir: string)
           warmupSeconds: 1
         })
       // Alternate the targets so a drift of the machine's load touches both.
-      const legibleA = await run(server.url)
-      const bareA = await run(bare.url)
+      const legibleA = await measured(server.pid, () => run(server.url))
+      const bareA = await measured(bare.pid, () => run(bare.url))
       rows.push({ engine, endpoint, legible: legibleA, bare: bareA })
     }
+    await scaling(readPath, key)
     return rows
   } finally {
     for (const bare of bareServers) await bare.stop()
@@ -162,6 +207,40 @@ const latency = async (env: Record<string, string>): Promise<Record<string, Arra
   }
 }
 
+/**
+ * The by-id read on one `serve --role api` process with every connection, then on two such processes on the same
+ * database with the connections split evenly.
+ */
+const twoApis = (env: Record<string, string>, out: Array<Scaling>) => async (readPath: string, key: string) => {
+  const api = () => startServer({ env: { ...env, LEGIBLE_LOG_LEVEL: "Warn" }, args: ["serve", "--role", "api"] })
+  const run = (base: string, connections: number) =>
+    load({ url: `${base}${readPath}`, headers: { "x-api-key": key }, connections, seconds: SECONDS, warmupSeconds: 1 })
+  const first = await api()
+  try {
+    const one = await run(first.url, CONNECTIONS)
+    const second = await api()
+    try {
+      const half = Math.max(1, Math.floor(CONNECTIONS / 2))
+      const [a, b] = await Promise.all([run(first.url, half), run(second.url, CONNECTIONS - half)])
+      out.push({
+        one,
+        two: {
+          requests: a.requests + b.requests,
+          errors: a.errors + b.errors,
+          seconds: SECONDS,
+          rps: a.rps + b.rps,
+          p50Ms: Math.max(a.p50Ms, b.p50Ms),
+          p99Ms: Math.max(a.p99Ms, b.p99Ms)
+        }
+      })
+    } finally {
+      await second.stop()
+    }
+  } finally {
+    await first.stop()
+  }
+}
+
 const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
 
 it("server benchmark", async () => {
@@ -177,20 +256,36 @@ it("server benchmark", async () => {
           .map((l) => fmt(l, 2))
           .join(" ")}`
     )
-    const rows = [...(await measure("PGlite", pglite, dir.path)), ...(await measure("PostgreSQL", postgres, dir.path))]
-    console.log("\nengine      endpoint                     legible req/s  p99 ms | bare req/s  p99 ms | ratio req/s")
+    const scaling: Array<Scaling> = []
+    const rows = [
+      ...(await measure("PGlite", pglite, dir.path, async () => {})),
+      ...(await measure("PostgreSQL", postgres, dir.path, twoApis(postgres, scaling)))
+    ]
+    console.log(
+      "\nengine      endpoint                     legible req/s  p99 ms  CPU µs/req | bare req/s  p99 ms  CPU µs/req | ratio req/s"
+    )
     for (const row of rows) {
       console.log(
-        `${row.engine.padEnd(11)} ${row.endpoint.padEnd(28)} ${fmt(row.legible.rps, 0).padStart(13)} ${fmt(row.legible.p99Ms, 2).padStart(7)} | ` +
-          `${fmt(row.bare.rps, 0).padStart(10)} ${fmt(row.bare.p99Ms, 2).padStart(7)} | ${fmt(row.legible.rps / row.bare.rps, 3).padStart(11)}` +
+        `${row.engine.padEnd(11)} ${row.endpoint.padEnd(28)} ${fmt(row.legible.rps, 0).padStart(13)} ${fmt(row.legible.p99Ms, 2).padStart(7)} ${fmt(row.legible.cpuUs, 0).padStart(11)} | ` +
+          `${fmt(row.bare.rps, 0).padStart(10)} ${fmt(row.bare.p99Ms, 2).padStart(7)} ${fmt(row.bare.cpuUs, 0).padStart(11)} | ${fmt(row.legible.rps / row.bare.rps, 3).padStart(11)}` +
           (row.legible.errors + row.bare.errors > 0 ? `  (errors: ${row.legible.errors}/${row.bare.errors})` : "")
       )
       expect(row.legible.errors).toBe(0)
     }
-    for (const [engine, env] of [
-      ["PGlite", { ...pglite, LEGIBLE_DATA_DIR: Path.join(dir.path, "pglite-latency") }],
-      ["PostgreSQL", postgres]
-    ] as const) {
+    for (const { one, two } of scaling) {
+      console.log(
+        `PostgreSQL  GET /v1/extractions/{id}: 1 api process ${fmt(one.rps, 0)} req/s (p99 ${fmt(one.p99Ms, 2)} ms), ` +
+          `2 api processes ${fmt(two.rps, 0)} req/s (worse p99 ${fmt(two.p99Ms, 2)} ms), ×${fmt(two.rps / one.rps, 2)}` +
+          (two.errors > 0 ? `  (errors: ${two.errors})` : "")
+      )
+      expect(two.errors).toBe(0)
+    }
+    for (const [engine, env] of (ROUNDS <= 0
+      ? []
+      : [
+          ["PGlite", { ...pglite, LEGIBLE_DATA_DIR: Path.join(dir.path, "pglite-latency") }],
+          ["PostgreSQL", postgres]
+        ]) as ReadonlyArray<readonly [string, Record<string, string>]>) {
       const figures = await latency(env)
       for (const [label, values] of Object.entries(figures)) {
         console.log(

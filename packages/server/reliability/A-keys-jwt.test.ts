@@ -9,9 +9,9 @@ import type { AddressInfo } from "node:net"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Jwt from "../src/Jwt.js"
-import type { Json, Reply } from "../test/support/http.js"
+import { client, type Json, type Reply } from "../test/support/http.js"
 import { createDatabase } from "../test/support/postgres.js"
-import { freePort, launch, SECRET, tempDir } from "../test/support/process.js"
+import { freePort, launch, SECRET, startServer, tempDir } from "../test/support/process.js"
 import { figure, mapLimit, quantile, rawRequest, type Stack, sha256, startStack, timed } from "./support/ab.js"
 
 const ISSUER = "https://issuer.legible.test"
@@ -223,6 +223,40 @@ describe("A: API keys and JWT", () => {
       "A3",
       `${statuses.length} requests after 10 revokes → ${statuses.filter((s) => s === 401).length} × 401, ${ok} × 2xx; second revoke 404, foreign revoke 404`
     )
+  })
+
+  it("A3 on two api processes: a key revoked through one is refused on its next request through the other, on every read", async () => {
+    const second = await startServer({ env: stack.env, args: ["serve", "--role", "api"] })
+    try {
+      const apis = [stack.api, client(second.url)] as const
+      const missing = crypto.randomUUID()
+      const reads = ["/v1/extractions", `/v1/extractions/${missing}`, `/v1/extractions/${missing}/detailed`]
+      const statuses: Array<number> = []
+      for (let round = 0; round < 10; round++) {
+        const { id, key } = await createKey(alice, `two processes ${round}`)
+        const [revoking, other] = round % 2 === 0 ? apis : [apis[1], apis[0]]
+        // Both processes have just accepted the key (and written or throttled its last_used).
+        for (const api of apis) {
+          for (const path of reads) expect((await api.key("GET", path, key)).status).toBe(path === reads[0] ? 200 : 404)
+        }
+        const revoked = await revoking.jwt("DELETE", `/api/api-keys/${id}`, alice)
+        expect(revoked.status).toBe(200)
+        const replies = await Promise.all(
+          Array.from({ length: 60 }, (_, i) => other.key("GET", reads[i % reads.length] ?? "", key))
+        )
+        for (const reply of replies) expectError401(reply, `round ${round}`)
+        statuses.push(...replies.map((r) => r.status))
+      }
+      const ok = statuses.filter((s) => s >= 200 && s < 300).length
+      expect(ok).toBe(0)
+      figure(
+        "A3",
+        `two api processes, 10 revokes alternating between them: ${statuses.length} reads (list, by id, detailed) ` +
+          `through the other process right after → ${statuses.filter((s) => s === 401).length} × 401, ${ok} × 2xx`
+      )
+    } finally {
+      await second.stop()
+    }
   })
 
   it("A4 malformed keys (empty, 16 KB, non-ASCII, duplicated header, …) → 401 {error} quickly, 0 × 5xx", async () => {

@@ -3,15 +3,18 @@
  * Services are taken once, when each group is built; handlers only provide them to the use cases.
  */
 import { ApiKeys, Errors as CoreErrors, Extractions, type Ports } from "@legible/core"
-import { type Duration, Effect } from "effect"
+import { type Duration, Effect, Redacted } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../Api.js"
 import * as Errors from "../Errors.js"
+import { PresentedKey } from "../Security.js"
 import * as Disposition from "./disposition.js"
 import { knownId, runner } from "./handling.js"
 import * as Idempotent from "./idempotent.js"
 import type * as Submission from "./submission.js"
+
+const JSON_TYPE = { contentType: "application/json" } as const
 
 const extractionNotFound = (id: string) => new CoreErrors.ExtractionNotFound({ id })
 
@@ -41,7 +44,7 @@ export const keys = HttpApiBuilder.group(
 )
 
 /** The services the extraction handlers use. */
-export type ExtractionServices = Idempotent.Services | Ports.DocumentStore
+export type ExtractionServices = Idempotent.Services | Ports.ApiKeyStore | Ports.ExtractionStore | Ports.DocumentStore
 
 /** The extraction endpoints (spec 4.3–4.6). */
 export const extractions = (settings: Submission.Settings) =>
@@ -49,7 +52,13 @@ export const extractions = (settings: Submission.Settings) =>
     Api,
     "extractions",
     Effect.fn(function* (handlers) {
-      const { asCaller } = yield* runner<ExtractionServices>()
+      const { asCaller, run } = yield* runner<ExtractionServices>()
+      // A read checks the presented key itself and answers with the JSON text it built: sent as it is, with no
+      // schema pass (the text was built with the response schemas, `StoredResult`).
+      const asReader = <E, R extends ExtractionServices>(read: (key: string) => Effect.Effect<string, E, R>) =>
+        Effect.flatMap(PresentedKey, (key) =>
+          run(read(Redacted.value(key))).pipe(Effect.map((body) => HttpServerResponse.text(body, JSON_TYPE)))
+        )
       // A use case on the extraction the path names, for the calling key.
       const onExtraction = <A, E, R extends ExtractionServices>(
         extractionId: string,
@@ -61,9 +70,9 @@ export const extractions = (settings: Submission.Settings) =>
       return handlers.handleAll({
         submit: ({ payload, headers }) =>
           asCaller((caller) => Idempotent.submit(caller, payload, headers["idempotency-key"], settings)),
-        list: ({ query }) => asCaller((caller) => Extractions.list(caller, query)),
-        read: ({ params }) => onExtraction(params.extraction_id, Extractions.read),
-        readDetailed: ({ params }) => onExtraction(params.extraction_id, Extractions.readDetailed),
+        list: ({ query }) => asReader((key) => Extractions.listAs(key, query)),
+        read: ({ params }) => asReader((key) => Extractions.readAs(key, params.extraction_id, "plain")),
+        readDetailed: ({ params }) => asReader((key) => Extractions.readAs(key, params.extraction_id, "detailed")),
         download: ({ params }) =>
           onExtraction(params.extraction_id, Extractions.download).pipe(
             Effect.map((document) =>

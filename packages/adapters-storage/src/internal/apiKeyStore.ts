@@ -55,6 +55,62 @@ const toKey = (row: KeyRow): ApiKey.StoredApiKey => ({
   revokedAt: row.revoked_at
 })
 
+/** The columns of key `k` and its user `u` for a read that authenticates in the same statement (`key_` names). */
+export const keyedColumns = [
+  "k.id AS key_id",
+  "k.client_id AS key_client_id",
+  "k.user_id AS key_user_id",
+  "k.nombre AS key_nombre",
+  "k.tipo AS key_tipo",
+  "k.key_preview AS key_preview",
+  ts("k.created_at", "key_created_at"),
+  ts("k.last_used", "key_last_used"),
+  "u.name AS key_user_name",
+  "u.email AS key_user_email",
+  "u.role AS key_user_role"
+].join(", ")
+
+/** The joins and condition of such a read: the active key `k` with this hash and its user `u`. */
+export const keyedFrom = "api_keys k JOIN users u ON u.client_id = k.client_id AND u.id = k.user_id"
+
+/** A row read with `keyedColumns`. */
+export interface KeyedRow {
+  readonly key_id: string
+  readonly key_client_id: string
+  readonly key_user_id: string
+  readonly key_nombre: string
+  readonly key_tipo: ApiKey.KeyType
+  readonly key_preview: string
+  readonly key_created_at: Timestamp.Timestamp
+  readonly key_last_used: Timestamp.Timestamp | null
+  readonly key_user_name: string
+  readonly key_user_email: string
+  readonly key_user_role: Directory.Role
+}
+
+/** The key and user of a row read with `keyedColumns` (found by `hash`, so not revoked). */
+export const toAuthenticated = (row: KeyedRow, hash: string): Ports.AuthenticatedKey => ({
+  key: {
+    id: row.key_id,
+    clientId: row.key_client_id,
+    userId: row.key_user_id,
+    nombre: row.key_nombre,
+    tipo: row.key_tipo,
+    hash,
+    preview: row.key_preview,
+    createdAt: row.key_created_at,
+    lastUsed: row.key_last_used,
+    revokedAt: null
+  },
+  user: {
+    id: row.key_user_id,
+    clientId: row.key_client_id,
+    name: row.key_user_name,
+    email: row.key_user_email,
+    role: row.key_user_role
+  }
+})
+
 /** Builds the SQL `ApiKeyStore` over the `SqlClient` in context. */
 export const make: Effect.Effect<Ports.ApiKeyStore["Service"], never, SqlClient.SqlClient> = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -106,6 +162,7 @@ export const make: Effect.Effect<Ports.ApiKeyStore["Service"], never, SqlClient.
   })
 
   // The throttle lives in the WHERE clause: most requests of a busy key update nothing and write no row version.
+  // (Core sends no UPDATE at all for a key it read with a `last_used` less than a minute old: `ApiKeys.touches`.)
   const touch = Effect.fn("ApiKeyStore.touch")(function* (id: string, now: Timestamp.Timestamp) {
     if (!Uuid.isUuid(id)) return
     yield* sql`

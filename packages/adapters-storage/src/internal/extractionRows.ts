@@ -1,4 +1,4 @@
-import { type Extraction, ListQuery, type Ports, type Timestamp, Uuid } from "@legible/core"
+import { type Extraction, ListQuery, type Ports, type StoredResult, type Timestamp, Uuid } from "@legible/core"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { Fragment } from "effect/sql/Statement"
 import { toNumber, ts } from "./sql.js"
@@ -29,38 +29,51 @@ export interface ExtractionRow {
   readonly result: Extraction.ExtractionResult | null
 }
 
-const base = [
-  "id",
-  "client_id",
-  "sandbox",
-  "skill_id",
-  "skill_slug",
-  "skill_name",
-  "skill_version",
-  "origin_name",
-  "mime_type",
-  "size_bytes",
-  "model",
-  "mode",
-  "status",
-  "error_message",
-  ts("created_at", "created_at"),
-  ts("last_modification", "last_modification"),
-  "last_user_id",
-  "last_user_name",
-  "last_user_email",
-  "archived",
-  "attempts"
+// Every column but the result, each qualified with `prefix` (a table alias and a dot, or nothing).
+const baseColumns = (prefix: string): Array<string> => [
+  ...[
+    "id",
+    "client_id",
+    "sandbox",
+    "skill_id",
+    "skill_slug",
+    "skill_name",
+    "skill_version",
+    "origin_name",
+    "mime_type",
+    "size_bytes",
+    "model",
+    "mode",
+    "status",
+    "error_message"
+  ].map((column) => `${prefix}${column}`),
+  ts(`${prefix}created_at`, "created_at"),
+  ts(`${prefix}last_modification`, "last_modification"),
+  ...["last_user_id", "last_user_name", "last_user_email", "archived", "attempts"].map((column) => `${prefix}${column}`)
 ]
 
 /** Every column of a record, for single reads and writes that return the row. */
-export const recordColumns = [...base, "result"].join(", ")
+export const recordColumns = [...baseColumns(""), "result"].join(", ")
 
 /**
  * List items leave the result out: a list never shows it, and a page of 500 results with their OCR words would
  * weigh megabytes. Items come back with `result: null`.
  */
-export const listColumns = [...base, "NULL::jsonb AS result"].join(", ")
+export const listColumns = [...baseColumns(""), "NULL::jsonb AS result"].join(", ")
+
+/**
+ * The columns of a read of extraction `e` that sends the view's stored text (`stored`): the result itself only for
+ * a row that has no stored text (written before results were stored ready to send).
+ */
+export const readColumns = (view: StoredResult.View): string =>
+  [
+    ...baseColumns("e."),
+    `e.${storedColumn[view]} AS stored`,
+    `CASE WHEN e.${storedColumn[view]} IS NULL THEN e.result END AS result`
+  ].join(", ")
+
+/** Where each view's text is stored (migration `8_stored_results`). */
+export const storedColumn = { plain: "result_plain", detailed: "result_detailed" } as const
 
 /** The stored row as core's record. */
 export const toRecord = (row: ExtractionRow): Extraction.ExtractionRecord => ({
@@ -97,9 +110,15 @@ const nextDayStart = (day: string): string => {
   return `${next.toISOString().slice(0, 10)}T00:00:00+00:00`
 }
 
+/** The scope of a list as SQL conditions: a client and sandbox given, or those of an API key row `k` of the query. */
+export const scopeWhere = (sql: SqlClient, scope: Ports.Scope | "key"): ReadonlyArray<Fragment> =>
+  scope === "key"
+    ? [sql`client_id = k.client_id`, sql`sandbox = (k.tipo = 'test')`]
+    : [sql`client_id = ${scope.clientId}`, sql`sandbox = ${scope.sandbox}`]
+
 /** The WHERE clause of a list: the scope, then each filter of spec 4.3 that is present. */
-export const listWhere = (sql: SqlClient, scope: Ports.Scope, filter: ListQuery.ExtractionFilter): Fragment => {
-  const clauses: Array<Fragment> = [sql`client_id = ${scope.clientId}`, sql`sandbox = ${scope.sandbox}`]
+export const listWhere = (sql: SqlClient, scope: Ports.Scope | "key", filter: ListQuery.ExtractionFilter): Fragment => {
+  const clauses: Array<Fragment> = [...scopeWhere(sql, scope)]
   if (!filter.includeArchived) clauses.push(sql`NOT archived`)
   if (filter.statuses !== undefined) {
     clauses.push(filter.statuses.length === 0 ? sql`FALSE` : sql.in("status", filter.statuses))

@@ -2,12 +2,21 @@
  * The `ExtractionStore` and `DocumentStore` ports over SQL. Every read and write is scoped by client and
  * sandbox; a submission writes the row, its document and its job in one transaction and then wakes workers.
  */
-import { Errors, type Extraction, ListQuery, Ports, type Timestamp, Uuid } from "@legible/core"
+import { Errors, type Extraction, ListQuery, Ports, type StoredResult, type Timestamp, Uuid } from "@legible/core"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { type KeyedRow, keyedColumns, keyedFrom, toAuthenticated } from "./apiKeyStore.js"
 import * as DocumentFiles from "./documentFiles.js"
 import { mapSqlError } from "./errors.js"
-import { type ExtractionRow, listColumns, listOrder, listWhere, recordColumns, toRecord } from "./extractionRows.js"
+import {
+  type ExtractionRow,
+  listColumns,
+  listOrder,
+  listWhere,
+  readColumns,
+  recordColumns,
+  toRecord
+} from "./extractionRows.js"
 import { completeIn } from "./idempotencyStore.js"
 import { toNumber } from "./sql.js"
 
@@ -93,6 +102,61 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
       )
       const row = rows[0]
       return row === undefined ? undefined : toRecord(row)
+    })
+
+    // The key, its user and the row in one statement: one round trip and one plan instead of three (the key
+    // lookup, the row, and `last_used`, now throttled in process; MEASUREMENTS.md). The row is joined in the key's
+    // scope, so another client's or sandbox's row is never read.
+    const readViews = {
+      plain: sql.literal(readColumns("plain")),
+      detailed: sql.literal(readColumns("detailed"))
+    }
+    const keyed = sql.literal(keyedColumns)
+    const keyedJoin = sql.literal(keyedFrom)
+    const readAs = Effect.fn("ExtractionStore.readAs")(function* (
+      keyHash: string,
+      id: string,
+      view: StoredResult.View
+    ) {
+      // An id that is not a UUID names nothing (and must not reach the uuid column); the key is still checked.
+      const target = Uuid.isUuid(id) ? sql`e.id = ${id}` : sql`false`
+      const rows = yield* sql<KeyedRow & ExtractionRow & { readonly stored: string | null }>`
+        SELECT ${keyed}, ${readViews[view]}
+        FROM ${keyedJoin}
+        LEFT JOIN extractions e ON ${target} AND e.client_id = k.client_id AND e.sandbox = (k.tipo = 'test')
+        WHERE k.key_hash = ${keyHash} AND k.revoked_at IS NULL`.pipe(mapSqlError("ExtractionStore.readAs"))
+      const row = rows[0]
+      if (row === undefined) return undefined
+      const key = toAuthenticated(row, keyHash)
+      return { key, found: row.id === null ? undefined : { record: toRecord(row), stored: row.stored } }
+    })
+
+    // Key, page and count in one statement: the count and the page are laterals of the key's row, so the scope
+    // comes from the key, and a key with no match still gives its row (count 0, no item).
+    const listAs = Effect.fn("ExtractionStore.listAs")(function* (keyHash: string, filter: ListQuery.ExtractionFilter) {
+      const where = listWhere(sql, "key", filter)
+      const order = listOrder(sql, filter)
+      const rows = yield* sql<KeyedRow & ExtractionRow & { readonly total: bigint }>`
+        SELECT ${keyed}, c.total, e.*
+        FROM ${keyedJoin}
+        CROSS JOIN LATERAL (SELECT count(*) AS total FROM extractions WHERE ${where}) c
+        LEFT JOIN LATERAL (
+          SELECT ${listed}, row_number() OVER (ORDER BY ${order}) AS position FROM extractions WHERE id IN (
+            SELECT extractions.id FROM extractions WHERE ${where}
+            ORDER BY ${order} LIMIT ${filter.limit} OFFSET ${filter.offset}
+          )
+        ) e ON true
+        WHERE k.key_hash = ${keyHash} AND k.revoked_at IS NULL
+        ORDER BY e.position`.pipe(mapSqlError("ExtractionStore.listAs"))
+      const first = rows[0]
+      if (first === undefined) return undefined
+      return {
+        key: toAuthenticated(first, keyHash),
+        found: {
+          items: rows.filter((row) => row.id !== null).map(toRecord),
+          count: toNumber(first.total)
+        }
+      }
     })
 
     // The worker holds the job's lease, not a caller's scope: it reads the row by id alone.
@@ -206,7 +270,17 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
 
     return Context.make(
       Ports.ExtractionStore,
-      Ports.ExtractionStore.of({ submit, get, getForProcessing, list, switchStatus, setArchived, archiveBefore })
+      Ports.ExtractionStore.of({
+        submit,
+        get,
+        readAs,
+        listAs,
+        getForProcessing,
+        list,
+        switchStatus,
+        setArchived,
+        archiveBefore
+      })
     ).pipe(Context.add(Ports.DocumentStore, Ports.DocumentStore.of({ get: getDocument })))
   })
 

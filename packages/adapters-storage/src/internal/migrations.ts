@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import * as CatalogKeys from "./catalogKeys.js"
 import * as WebhookSchema from "./webhookSchema.js"
+import * as StoredResults from "./storedResults.js"
 
 /**
  * The one SQL schema, for PostgreSQL and PGlite alike. Timestamps are `timestamptz` (microseconds);
@@ -241,6 +242,16 @@ CREATE TABLE idempotency_keys (
 CREATE INDEX idempotency_keys_expires_idx ON idempotency_keys (expires_at);
 `
 
+/**
+ * Results stored ready to send (issue 22): each read's members serialized once at the end of processing, the plain
+ * read's apart from the words. Results stored before are serialized here, with their object-list items put back in
+ * their skill version's order (JSONB kept them by key length).
+ */
+const storedResults = `
+ALTER TABLE extractions ADD COLUMN result_plain text;
+ALTER TABLE extractions ADD COLUMN result_detailed text;
+`
+
 /** Migrations by `<id>_<name>`, run once each in id order by both engines. */
 export const migrations = {
   "1_initial": Effect.gen(function* () {
@@ -268,5 +279,10 @@ export const migrations = {
   "7_idempotency": Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* runScript(sql, idempotency)
+  }),
+  "8_stored_results": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* runScript(sql, storedResults)
+    yield* StoredResults.backfill(sql)
   })
 } as const

@@ -1,6 +1,7 @@
 /** The list section of the `ExtractionStore` contract: every filter and sort of spec 4.3, count vs limit. */
 import { assert, type Vitest } from "@effect/vitest"
 import { type ListQuery, Ports } from "@legible/core"
+import { Fixtures } from "@legible/testkit"
 import { Effect } from "effect"
 import {
   extractionId,
@@ -12,12 +13,26 @@ import {
   skillA,
   submissionOf
 } from "./extractionFixtures.js"
-import { type Stores, tenant } from "./support.js"
+import { idOf, type Stores, tenant } from "./support.js"
+
+// The hashes of the world tenant's live and test keys (any text serves as a hash here).
+const keyHash = (sandbox: boolean) => (sandbox ? "list-world-test-key" : "list-world-live-key")
 
 /** Stores the list world (with look-alike rows in another client and in the sandbox); returns its tenant. */
 const storeWorld = Effect.gen(function* () {
   const store = yield* Ports.ExtractionStore
   const mine = yield* tenant("list")
+  for (const sandbox of [false, true]) {
+    yield* (yield* Ports.ApiKeyStore).insert(
+      Fixtures.storedKey({
+        id: idOf(3, sandbox ? 951 : 950),
+        clientId: mine.client.id,
+        userId: mine.user.id,
+        tipo: sandbox ? "test" : "live",
+        hash: keyHash(sandbox)
+      })
+    )
+  }
   const theirs = yield* tenant("list-other")
   for (const record of listRecords(mine)) yield* store.submit(submissionOf(record))
   yield* store.submit(submissionOf(recordOf(theirs, 50, { originName: "Factura 001.pdf", skillId: skillA.id })))
@@ -32,11 +47,18 @@ export const listSection = (it: Vitest.MethodsNonLive<Stores>) => {
   // Per section, so each adapter under test stores its own world.
   const world = Effect.runSync(Effect.cached(storeWorld))
 
-  /** Lists in the world's scope; returns the item numbers (n of `extractionId(n)`) and the count. */
+  /**
+   * Lists in the world's scope; returns the item numbers (n of `extractionId(n)`) and the count. Every list is also
+   * made by the key of that scope (`listAs`, the read path of the API), which must find the very same page.
+   */
   const listed = (overrides: Partial<ListQuery.ExtractionFilter> = {}, sandbox = false) =>
     Effect.gen(function* () {
       const mine = yield* world
-      const page = yield* (yield* Ports.ExtractionStore).list(scopeOf(mine, sandbox), filterOf(overrides))
+      const store = yield* Ports.ExtractionStore
+      const page = yield* store.list(scopeOf(mine, sandbox), filterOf(overrides))
+      const keyed = yield* store.listAs(keyHash(sandbox), filterOf(overrides))
+      assert.deepStrictEqual(keyed?.found, page, `listAs of ${JSON.stringify(overrides)}`)
+      assert.strictEqual(keyed?.key.key.clientId, mine.client.id)
       return { numbers: page.items.map((item) => numberOf.get(item.id) ?? -1), count: page.count }
     })
 

@@ -3,12 +3,12 @@
  * archiving, the atomic submission — plus the list section (`ExtractionList.ts`).
  */
 import { assert, layer } from "@effect/vitest"
-import { Ports } from "@legible/core"
+import { Extraction, Ports, StoredResult } from "@legible/core"
 import { Fixtures } from "@legible/testkit"
-import { Effect, Exit } from "effect"
+import { Effect, Exit, Schema } from "effect"
 import { listSection } from "./ExtractionList.js"
 import { extractionId, filterOf, recordOf, scopeOf, submissionOf } from "./extractionFixtures.js"
-import { at, exact, type StoresLayer, tenant } from "./support.js"
+import { at, exact, idOf, type StoresLayer, tenant } from "./support.js"
 
 const id = extractionId
 
@@ -58,6 +58,66 @@ export const extractionStoreContract = (name: string, stores: StoresLayer) =>
           assert.strictEqual((yield* store.list(scope, filterOf())).count, 0)
         }
         assert.deepStrictEqual(yield* store.get(scopeOf(mine), id(110)), record, "unchanged")
+      })
+    )
+
+    it.effect("readAs: the key by its hash and the extraction in the key's scope only, sent as before", () =>
+      Effect.gen(function* () {
+        const mine = yield* tenant("ex-reads")
+        const theirs = yield* tenant("ex-reads-other")
+        const store = yield* Ports.ExtractionStore
+        const keys = yield* Ports.ApiKeyStore
+        const key = (n: number, owner: typeof mine, tipo: "live" | "test", hash: string) =>
+          keys.insert(
+            Fixtures.storedKey({ id: idOf(3, 960 + n), clientId: owner.client.id, userId: owner.user.id, tipo, hash })
+          )
+        yield* key(0, mine, "live", "reads-mine-live")
+        yield* key(1, mine, "test", "reads-mine-test")
+        yield* key(2, theirs, "live", "reads-theirs-live")
+        yield* key(3, mine, "live", "reads-mine-revoked")
+        yield* keys.revoke(mine.client.id, idOf(3, 963), at(1))
+        const done = Fixtures.completedExtraction({ ...recordOf(mine, 740), errorMessage: null })
+        const queued = recordOf(mine, 741)
+        const sandboxed = Fixtures.completedExtraction({ ...recordOf(mine, 742), sandbox: true })
+        for (const record of [done, queued, sandboxed]) yield* store.submit(submissionOf(record))
+        const sent = (read: Ports.KeyedRead<Ports.StoredRead | undefined> | undefined, view: StoredResult.View) =>
+          read?.found === undefined
+            ? undefined
+            : JSON.parse(StoredResult.render(read.found.record, read.found.stored, view))
+        for (const view of ["plain", "detailed"] as const) {
+          const encode = (record: typeof done) =>
+            view === "plain"
+              ? Schema.encodeSync(Extraction.Extraction)(Extraction.toExtraction(record))
+              : Schema.encodeSync(Extraction.DetailedExtraction)(Extraction.toDetailed(record))
+          const read = yield* store.readAs("reads-mine-live", id(740), view)
+          assert.strictEqual(read?.key.key.id, idOf(3, 960))
+          assert.deepStrictEqual(read?.key.user, mine.user)
+          assert.deepStrictEqual(sent(read, view), encode(done), view)
+          assert.deepStrictEqual(sent(yield* store.readAs("reads-mine-live", id(741), view), view), encode(queued))
+          assert.deepStrictEqual(
+            sent(yield* store.readAs("reads-mine-test", id(742), view), view),
+            encode(sandboxed),
+            "a test key reads the sandbox"
+          )
+          // Another client's key, and the other world's key, find their key and no row.
+          for (const [hash, n] of [
+            ["reads-theirs-live", 740],
+            ["reads-mine-test", 740],
+            ["reads-mine-live", 742],
+            ["reads-mine-live", 743]
+          ] as const) {
+            const other = yield* store.readAs(hash, id(n), view)
+            assert.isDefined(other, `${hash} is an active key`)
+            assert.isUndefined(other?.found, `${hash} does not see ${n}`)
+          }
+          assert.isUndefined(yield* store.readAs("reads-mine-revoked", id(740), view), "a revoked key finds nothing")
+          assert.isUndefined(yield* store.readAs("no-such-hash", id(740), view))
+          const bad = yield* store.readAs("reads-mine-live", "'; DROP TABLE extractions; --", view)
+          assert.isDefined(bad, "a bad id still checks the key")
+          assert.isUndefined(bad?.found)
+        }
+        assert.isUndefined(yield* store.listAs("reads-mine-revoked", filterOf()))
+        assert.strictEqual((yield* store.listAs("reads-theirs-live", filterOf()))?.found.count, 0)
       })
     )
 

@@ -7,6 +7,16 @@ const MINUTE_MICROS = 60_000_000n
 const newestFirst = (a: ApiKey.StoredApiKey, b: ApiKey.StoredApiKey): number =>
   a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : a.id > b.id ? -1 : 0
 
+/** The active key with this hash and its user, as `ApiKeyStore.findActive` finds it. */
+export const findActive = (state: State, hash: string): Ports.AuthenticatedKey | undefined => {
+  for (const key of state.apiKeys.values()) {
+    if (key.hash !== hash || key.revokedAt !== null) continue
+    const user = state.users.get(userKey(key.clientId, key.userId))
+    return user === undefined ? undefined : { key, user }
+  }
+  return undefined
+}
+
 /**
  * The in-memory `ApiKeyStore`: keys by id, looked up by hash (unique), revocation effective on the next lookup,
  * `last_used` written at most once a minute. A key's user is the one of the key's own client.
@@ -37,15 +47,7 @@ export const make = (state: State): Ports.ApiKeyStore["Service"] =>
         state.apiKeys.set(id, { ...key, revokedAt: now })
         return true
       }),
-    findActive: (hash) =>
-      Effect.sync(() => {
-        for (const key of state.apiKeys.values()) {
-          if (key.hash !== hash || key.revokedAt !== null) continue
-          const user = state.users.get(userKey(key.clientId, key.userId))
-          return user === undefined ? undefined : { key, user }
-        }
-        return undefined
-      }),
+    findActive: (hash) => Effect.sync(() => findActive(state, hash)),
     touch: (id, now) =>
       Effect.sync(() => {
         const key = state.apiKeys.get(id)

@@ -1,8 +1,14 @@
-import { type Errors, Extraction, ListQuery, Ports } from "@legible/core"
+import { type Errors, Extraction, ListQuery, Ports, StoredResult } from "@legible/core"
 import { Clock, Effect } from "effect"
+import { findActive } from "./apiKeys.js"
 import * as Idempotency from "./idempotency.js"
 import { conflict, internalId, next, notify, type State, userKey } from "./state.js"
 import { recordEvent } from "./webhooks.js"
+
+const scopeOf = (found: Ports.AuthenticatedKey): Ports.Scope => ({
+  clientId: found.key.clientId,
+  sandbox: found.key.tipo === "test"
+})
 
 const visible = (state: State, scope: Ports.Scope, id: string): Extraction.ExtractionRecord | undefined => {
   const record = state.extractions.get(id)
@@ -110,6 +116,21 @@ export const make = (state: State): Ports.ExtractionStore["Service"] =>
         })
       ),
     get: (scope, id) => Effect.sync(() => visible(state, scope, id)),
+    // Serialized on each read here: the SQL stores keep the text written at the end of processing.
+    readAs: (keyHash, id, view) =>
+      Effect.sync(() => {
+        const key = findActive(state, keyHash)
+        if (key === undefined) return undefined
+        const record = visible(state, scopeOf(key), id)
+        if (record === undefined) return { key, found: undefined }
+        const stored = record.result === null ? null : StoredResult.serialize(record.result)[view]
+        return { key, found: { record: { ...record, result: null }, stored } }
+      }),
+    listAs: (keyHash, filter) =>
+      Effect.sync(() => {
+        const key = findActive(state, keyHash)
+        return key === undefined ? undefined : { key, found: list(state, scopeOf(key), filter) }
+      }),
     getForProcessing: (id) => Effect.sync(() => state.extractions.get(id)),
     list: (scope, filter) => Effect.sync(() => list(state, scope, filter)),
     switchStatus: (scope, id, expected, change) =>
