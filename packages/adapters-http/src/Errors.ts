@@ -112,25 +112,25 @@ export type DomainError =
 export type ToHttp<E> = E extends CoreErrors.InvalidApiKey
   ? Unauthorized
   : E extends CoreErrors.InvalidRequest
-  ? BadRequest
-  : E extends
-        | CoreErrors.ApiKeyNotFound
-        | CoreErrors.SkillNotFound
-        | CoreErrors.CatalogNotFound
-        | CoreErrors.ExtractionNotFound
-        | CoreErrors.DocumentNotFound
-    ? NotFound
-    : E extends CoreErrors.QuotaExceeded
-      ? QuotaExhausted
-      : E extends CoreErrors.StorageError
-        ? InternalError | ServiceUnavailable
-        : E extends Quotas.Forbidden
-          ? Forbidden
-          : E extends Skills.SkillExists | CoreErrors.IdempotencyKeyInFlight
-            ? Conflict
-            : E extends CoreErrors.IdempotencyKeyReused
-              ? UnprocessableEntity
-              : E
+    ? BadRequest
+    : E extends
+          | CoreErrors.ApiKeyNotFound
+          | CoreErrors.SkillNotFound
+          | CoreErrors.CatalogNotFound
+          | CoreErrors.ExtractionNotFound
+          | CoreErrors.DocumentNotFound
+      ? NotFound
+      : E extends CoreErrors.QuotaExceeded
+        ? QuotaExhausted
+        : E extends CoreErrors.StorageError
+          ? InternalError | ServiceUnavailable
+          : E extends Quotas.Forbidden
+            ? Forbidden
+            : E extends Skills.SkillExists | CoreErrors.IdempotencyKeyInFlight
+              ? Conflict
+              : E extends CoreErrors.IdempotencyKeyReused
+                ? UnprocessableEntity
+                : E
 
 /** Maps one domain error to its HTTP error (statuses and bodies of spec 7; `Unavailable` storage → 503). */
 export const toHttp = <E>(error: E): ToHttp<E> => {

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import * as CatalogKeys from "./catalogKeys.js"
-import * as WebhookSchema from "./webhookSchema.js"
 import * as StoredResults from "./storedResults.js"
+import * as WebhookSchema from "./webhookSchema.js"
 
 /**
  * The one SQL schema, for PostgreSQL and PGlite alike. Timestamps are `timestamptz` (microseconds);
