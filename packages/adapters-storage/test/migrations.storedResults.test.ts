@@ -21,7 +21,9 @@ const before = Migrator.make({})({
     "2_catalog_search": migrations["2_catalog_search"],
     "3_users_per_client": migrations["3_users_per_client"],
     "4_catalog_keys_own_abbreviations": migrations["4_catalog_keys_own_abbreviations"],
-    "5_skill_review": migrations["5_skill_review"]
+    "5_skill_review": migrations["5_skill_review"],
+    "6_webhooks": migrations["6_webhooks"],
+    "7_idempotency": migrations["7_idempotency"]
   }),
   table: Database.migrationsTable
 })
