@@ -120,13 +120,13 @@ export const request = (
   ...overrides
 })
 
-/** A simple field of a skill, with no description or aliases. */
-export const simpleField = (name: string, type: Skill.SkillField["type"]): Skill.SkillField => ({
+/** A simple field of a skill, with no aliases (and no description unless given). */
+export const simpleField = (name: string, type: Skill.SkillField["type"], description = ""): Skill.SkillField => ({
   name,
   order: 1,
   type,
   isList: false,
-  description: "",
+  description,
   aliases: []
 })
 

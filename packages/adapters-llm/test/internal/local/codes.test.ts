@@ -1,17 +1,7 @@
-import type { Skill } from "@legible/core"
 import { Fixtures } from "@legible/testkit"
 import { describe, expect, it } from "vitest"
 import * as Local from "../../../src/Local.js"
-import { document, page } from "../../support/documents.js"
-
-const field = (name: string, type: Skill.SkillField["type"], description = ""): Skill.SkillField => ({
-  name,
-  order: 1,
-  type,
-  isList: false,
-  description,
-  aliases: []
-})
+import { document, simpleField as field, page } from "../../support/documents.js"
 
 const skill = [
   field("cuit_emisor", "string", "CUIT del emisor"),

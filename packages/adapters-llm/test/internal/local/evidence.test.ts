@@ -3,16 +3,7 @@ import type { Extractor, Skill } from "@legible/core"
 import { Fixtures } from "@legible/testkit"
 import { Effect } from "effect"
 import * as Local from "../../../src/Local.js"
-import { type Cell, document, invoicePage, page, request } from "../../support/documents.js"
-
-const field = (name: string, type: Skill.SkillField["type"], description = ""): Skill.SkillField => ({
-  name,
-  order: 1,
-  type,
-  isList: false,
-  description,
-  aliases: []
-})
+import { type Cell, document, simpleField as field, invoicePage, page, request } from "../../support/documents.js"
 
 const TOTAL = field("total", "float", "Importe total")
 const FECHA = field("fecha", "date", "Fecha de emisión")
