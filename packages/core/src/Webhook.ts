@@ -223,7 +223,11 @@ export interface Attempt {
 export class WebhookStore extends Context.Service<
   WebhookStore,
   {
-    insert(endpoint: Endpoint, secret: string): Effect.Effect<void, StorageError>
+    /**
+     * Inserts the endpoint unless its client already has `limit` endpoints (`false` then). The count and the insert
+     * are one step: concurrent registrations never take a client past `limit`.
+     */
+    insert(endpoint: Endpoint, secret: string, limit: number): Effect.Effect<boolean, StorageError>
     list(clientId: ClientId): Effect.Effect<ReadonlyArray<Endpoint>, StorageError>
     get(clientId: ClientId, id: string): Effect.Effect<Endpoint | undefined, StorageError>
     /** Applies the patch; enabling clears the failure streak and the disabled reason. */

@@ -75,10 +75,6 @@ export const create = Effect.fn("Webhooks.create")(function* (clientId: ClientId
   const events = yield* checkEvents(registration.events)
   yield* checkDescription(registration.description)
   yield* checkUrl(registration.url)
-  const store = yield* WebhookStore
-  if ((yield* store.list(clientId)).length >= MAX_ENDPOINTS) {
-    return yield* new InvalidRequest({ message: `a client may register at most ${MAX_ENDPOINTS} endpoints` })
-  }
   const now = yield* Timestamp.now
   const endpoint: Endpoint = {
     id: (yield* IdGenerator).uuid(),
@@ -93,7 +89,9 @@ export const create = Effect.fn("Webhooks.create")(function* (clientId: ClientId
     updatedAt: now
   }
   const secret = generateSecret()
-  yield* store.insert(endpoint, secret)
+  if (!(yield* (yield* WebhookStore).insert(endpoint, secret, MAX_ENDPOINTS))) {
+    return yield* new InvalidRequest({ message: `a client may register at most ${MAX_ENDPOINTS} endpoints` })
+  }
   return { endpoint, secret } satisfies Created
 })
 

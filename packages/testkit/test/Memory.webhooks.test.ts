@@ -26,9 +26,9 @@ describe("Memory webhook events", () => {
         Effect.provideContext(effect, Memory.context(state))
       yield* run(Fixtures.seed)
       const webhooks = Memory.makeWebhookStore(state)
-      yield* webhooks.insert(endpoint(1), "whsec_YQ==")
-      yield* webhooks.insert(endpoint(2, { events: ["extraction.failed"] }), "whsec_Yg==")
-      yield* webhooks.insert(endpoint(3, { sandbox: true }), "whsec_Yw==")
+      yield* webhooks.insert(endpoint(1), "whsec_YQ==", 50)
+      yield* webhooks.insert(endpoint(2, { events: ["extraction.failed"] }), "whsec_Yg==", 50)
+      yield* webhooks.insert(endpoint(3, { sandbox: true }), "whsec_Yw==", 50)
       const record = Fixtures.extraction({ status: "en cola" })
       yield* run(
         Effect.gen(function* () {

@@ -81,15 +81,29 @@ export const make: Effect.Effect<Webhook.WebhookStore["Service"], never, SqlClie
     const sql = (yield* SqlClient.SqlClient).withoutTransforms()
     const columns = sql.literal(endpointColumns)
 
-    const insert = Effect.fn("WebhookStore.insert")(function* (endpoint: Webhook.Endpoint, secret: string) {
-      yield* sql`
-      INSERT INTO webhook_endpoints (id, client_id, sandbox, url, events, description, secret, enabled, created_at,
-        updated_at)
-      VALUES (${endpoint.id}, ${endpoint.clientId}, ${endpoint.sandbox}, ${endpoint.url},
-        ${JSON.stringify(endpoint.events)}::jsonb, ${endpoint.description}, ${secret}, ${endpoint.enabled},
-        ${endpoint.createdAt}::timestamptz, ${endpoint.updatedAt}::timestamptz)`.pipe(
-        mapSqlError("WebhookStore.insert")
-      )
+    // The client's registrations are serialized by a transaction lock on the client, and the count is taken by the
+    // INSERT's own statement, after the lock: its snapshot sees every registration committed before it.
+    const insert = Effect.fn("WebhookStore.insert")(function* (
+      endpoint: Webhook.Endpoint,
+      secret: string,
+      limit: number
+    ) {
+      const inserted = yield* sql
+        .withTransaction(
+          Effect.gen(function* () {
+            yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`webhook_endpoints/${endpoint.clientId}`}))`
+            return yield* sql<{ readonly id: string }>`
+          INSERT INTO webhook_endpoints (id, client_id, sandbox, url, events, description, secret, enabled, created_at,
+            updated_at)
+          SELECT ${endpoint.id}, ${endpoint.clientId}, ${endpoint.sandbox}, ${endpoint.url},
+            ${JSON.stringify(endpoint.events)}::jsonb, ${endpoint.description}, ${secret}, ${endpoint.enabled},
+            ${endpoint.createdAt}::timestamptz, ${endpoint.updatedAt}::timestamptz
+          WHERE (SELECT count(*) FROM webhook_endpoints WHERE client_id = ${endpoint.clientId}) < ${limit}
+          RETURNING id`
+          })
+        )
+        .pipe(mapSqlError("WebhookStore.insert"))
+      return inserted.length > 0
     })
 
     const list = Effect.fn("WebhookStore.list")(function* (clientId: string) {

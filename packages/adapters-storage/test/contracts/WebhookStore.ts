@@ -3,7 +3,7 @@
  * event is recorded with it (checked through `redeliver`, which finds only events that were written for the scope).
  */
 import { assert, layer } from "@effect/vitest"
-import { Ports, Webhook } from "@legible/core"
+import { Ports, Webhook, Webhooks } from "@legible/core"
 import { Effect } from "effect"
 import { extractionId, recordOf, scopeOf, submissionOf } from "./extractionFixtures.js"
 import { at, idOf, type StoresLayer, type Tenant, tenant } from "./support.js"
@@ -39,8 +39,8 @@ export const webhookStoreContract = (name: string, stores: StoresLayer) =>
         const store = yield* Webhook.WebhookStore
         const first = endpointOf(mine, 1, { events: ["extraction.failed"] })
         const second = endpointOf(mine, 2, { sandbox: true })
-        yield* store.insert(second, "whsec_c2Vjb25k")
-        yield* store.insert(first, "whsec_Zmlyc3Q=")
+        yield* store.insert(second, "whsec_c2Vjb25k", Webhooks.MAX_ENDPOINTS)
+        yield* store.insert(first, "whsec_Zmlyc3Q=", Webhooks.MAX_ENDPOINTS)
         assert.deepStrictEqual(yield* store.list(mine.client.id), [first, second])
         assert.deepStrictEqual(yield* store.get(mine.client.id, first.id), first)
         assert.notInclude(JSON.stringify(yield* store.list(mine.client.id)), "whsec_")
@@ -68,13 +68,31 @@ export const webhookStoreContract = (name: string, stores: StoresLayer) =>
       })
     )
 
+    it.effect("concurrent registrations never take a client past the limit; another client's count apart", () =>
+      Effect.gen(function* () {
+        const mine = yield* tenant("wh-limit")
+        const theirs = yield* tenant("wh-limit-other")
+        const store = yield* Webhook.WebhookStore
+        yield* store.insert(endpointOf(theirs, 1, {}, 8), "whsec_b3RoZXI=", 1)
+        const inserted = yield* Effect.forEach(
+          Array.from({ length: 12 }, (_, n) => endpointOf(mine, n + 1, {}, 9)),
+          (endpoint) => store.insert(endpoint, "whsec_bGltaXQ=", 5),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(inserted.filter(Boolean).length, 5)
+        assert.strictEqual((yield* store.list(mine.client.id)).length, 5)
+        assert.isFalse(yield* store.insert(endpointOf(mine, 13, {}, 9), "whsec_bGltaXQ=", 5), "at the limit")
+        assert.strictEqual((yield* store.list(theirs.client.id)).length, 1)
+      })
+    )
+
     it.effect("another client's endpoint is missing to every method", () =>
       Effect.gen(function* () {
         const mine = yield* tenant("wh-scope")
         const theirs = yield* tenant("wh-scope-other")
         const store = yield* Webhook.WebhookStore
         const endpoint = endpointOf(mine, 10)
-        yield* store.insert(endpoint, "whsec_bWluZQ==")
+        yield* store.insert(endpoint, "whsec_bWluZQ==", Webhooks.MAX_ENDPOINTS)
         const other = theirs.client.id
         assert.deepStrictEqual(yield* store.list(other), [])
         assert.isUndefined(yield* store.get(other, endpoint.id))
@@ -96,8 +114,8 @@ export const webhookStoreContract = (name: string, stores: StoresLayer) =>
         const extractions = yield* Ports.ExtractionStore
         const live = endpointOf(mine, 20)
         const sandbox = endpointOf(mine, 21, { sandbox: true })
-        yield* store.insert(live, "whsec_bGl2ZQ==")
-        yield* store.insert(sandbox, "whsec_c2FuZA==")
+        yield* store.insert(live, "whsec_bGl2ZQ==", Webhooks.MAX_ENDPOINTS)
+        yield* store.insert(sandbox, "whsec_c2FuZA==", Webhooks.MAX_ENDPOINTS)
         const record = recordOf(mine, 500, { status: "completado" })
         yield* extractions.submit(submissionOf(record))
         const changed = yield* extractions.switchStatus(scopeOf(mine), record.id, "completado", {

@@ -4,7 +4,7 @@
  * what commits after it starts.
  */
 import { assert, layer } from "@effect/vitest"
-import { type Extraction, Ports, Webhook } from "@legible/core"
+import { type Extraction, Ports, Webhook, Webhooks } from "@legible/core"
 import { Fixtures } from "@legible/testkit"
 import { Effect, Exit, Fiber, Layer, Stream } from "effect"
 import { SqlClient } from "effect/sql"
@@ -53,7 +53,7 @@ export const outboxSuite = (
         const sql = yield* SqlClient.SqlClient
         const store = yield* Webhook.WebhookStore
         const endpoint = endpointOf(mine, 1)
-        yield* store.insert(endpoint, Webhook.generateSecret())
+        yield* store.insert(endpoint, Webhook.generateSecret(), Webhooks.MAX_ENDPOINTS)
         let n = 0
         for (const from of statuses) {
           for (const to of statuses) {
@@ -83,7 +83,7 @@ export const outboxSuite = (
         const failedOnly = endpointOf(mine, 11, { events: ["extraction.failed"] })
         const sandbox = endpointOf(mine, 12, { sandbox: true })
         const secret = Webhook.generateSecret()
-        for (const e of [all, failedOnly, sandbox]) yield* store.insert(e, secret)
+        for (const e of [all, failedOnly, sandbox]) yield* store.insert(e, secret, Webhooks.MAX_ENDPOINTS)
         const record = recordOf(mine, 2000, { status: "en cola" })
         yield* (yield* Ports.ExtractionStore).submit(submissionOf(record))
         const lease = yield* queue.claim("w", 60_000)
@@ -118,7 +118,7 @@ export const outboxSuite = (
         const store = yield* Webhook.WebhookStore
         const outbox = yield* Webhook.WebhookOutbox
         const endpoint = endpointOf(mine, 20)
-        yield* store.insert(endpoint, Webhook.generateSecret())
+        yield* store.insert(endpoint, Webhook.generateSecret(), Webhooks.MAX_ENDPOINTS)
         const record = recordOf(mine, 3000, { status: "completado" })
         yield* submitted(record)
         yield* (yield* SqlClient.SqlClient)`UPDATE extractions SET status = 'error' WHERE id = ${record.id}`
@@ -160,7 +160,7 @@ export const outboxSuite = (
         const store = yield* Webhook.WebhookStore
         const outbox = yield* Webhook.WebhookOutbox
         const endpoint = endpointOf(mine, 30)
-        yield* store.insert(endpoint, Webhook.generateSecret())
+        yield* store.insert(endpoint, Webhook.generateSecret(), Webhooks.MAX_ENDPOINTS)
         const sql = yield* SqlClient.SqlClient
         for (const n of [0, 1]) {
           const record = recordOf(mine, 4000 + n, { status: "completado" })
@@ -192,7 +192,7 @@ export const outboxSuite = (
         const mine = yield* tenant("ob-rotate")
         const store = yield* Webhook.WebhookStore
         const endpoint = endpointOf(mine, 40)
-        yield* store.insert(endpoint, "whsec_b2xk")
+        yield* store.insert(endpoint, "whsec_b2xk", Webhooks.MAX_ENDPOINTS)
         yield* store.rotate(mine.client.id, endpoint.id, "whsec_bmV3", at(365 * 24 * 3600 * 1000 * 10))
         const record = recordOf(mine, 5000, { status: "completado" })
         yield* submitted(record)

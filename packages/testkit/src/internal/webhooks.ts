@@ -51,9 +51,12 @@ const owned = (state: State, clientId: string, id: string) => {
 /** The in-memory `WebhookStore`. */
 export const make = (state: State): Webhook.WebhookStore["Service"] =>
   Webhook.WebhookStore.of({
-    insert: (endpoint, secret) =>
+    insert: (endpoint, secret, limit) =>
       Effect.sync(() => {
+        const owned = [...state.webhooks.values()].filter((entry) => entry.endpoint.clientId === endpoint.clientId)
+        if (owned.length >= limit) return false
         state.webhooks.set(endpoint.id, { endpoint, secret, previousSecret: null, previousUntil: null })
+        return true
       }),
     list: (clientId) =>
       Effect.sync(() =>
