@@ -43,12 +43,39 @@ export class Notifications extends Context.Service<
 /** The table where the migrator records which migrations ran. */
 export const migrationsTable = "legible_migrations"
 
-/** Runs the pending migrations (PostgreSQL locks the migrations table, so concurrent starts are safe). */
+const runPending = Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: migrationsTable })
+
+/** The ids of `migrations` that are below the highest recorded one but not recorded themselves. */
+export const skipped = (recorded: ReadonlyArray<number>): ReadonlyArray<string> => {
+  const highest = Math.max(0, ...recorded)
+  return Object.keys(migrations).filter((name) => {
+    const id = Number.parseInt(name, 10)
+    return id < highest && !recorded.includes(id)
+  })
+}
+
+/**
+ * Runs the pending migrations (PostgreSQL locks the migrations table, so concurrent starts are safe). The migrator
+ * runs only ids above the highest recorded, so a database that recorded a later migration without an earlier one
+ * (made by a branch's build) is refused with the names it lacks instead of being served with a schema half there.
+ */
 export const migrate: Effect.Effect<
   ReadonlyArray<readonly [id: number, name: string]>,
   Migrator.MigrationError | SqlError,
   SqlClient.SqlClient
-> = Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: migrationsTable })
+> = Effect.gen(function* () {
+  const ran = yield* runPending
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ readonly migration_id: number }>`SELECT migration_id FROM ${sql(migrationsTable)}`
+  const missing = skipped(rows.map((row) => Number(row.migration_id)))
+  if (missing.length > 0) {
+    return yield* new Migrator.MigrationError({
+      kind: "BadState",
+      message: `the database recorded later migrations but not ${missing.join(", ")}; migrate a copy made before them or start from an empty database`
+    })
+  }
+  return ran
+})
 
 const toStorageError = (error: Migrator.MigrationError | SqlError | Config.ConfigError): Errors.StorageError =>
   error._tag === "SqlError"

@@ -52,6 +52,22 @@ const suite = (name: string, database: Layer.Layer<SqlClient.SqlClient | Databas
       })
     )
 
+    it.effect("a database that recorded a later migration without an earlier one is refused, naming it", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const table = sql(Database.migrationsTable)
+        const [row] = yield* sql<{ migration_id: number; name: string; created_at: Date }>`
+          DELETE FROM ${table} WHERE migration_id = 7 RETURNING migration_id, name, created_at`
+        const refused = yield* Effect.flip(Database.migrate)
+        yield* sql`INSERT INTO ${table} ${sql.insert({ ...row })}`
+        assert.strictEqual(refused._tag, "MigrationError")
+        assert.include(refused.message, "not 7_idempotency;")
+        assert.deepStrictEqual(yield* Database.migrate, [], "whole again")
+        assert.deepStrictEqual(Database.skipped([1, 2, 3, 5]), ["4_catalog_keys_own_abbreviations"])
+        assert.deepStrictEqual(Database.skipped([]), [])
+      })
+    )
+
     it.effect("notifications reach listeners; inside a transaction only after commit", () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
