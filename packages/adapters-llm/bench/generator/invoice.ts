@@ -145,6 +145,7 @@ export const invoice = (random: Random, v: Vocabulary, language: Language, index
     kind: "invoice",
     truth: {
       issuer,
+      address: `${street} ${city}`,
       number,
       date,
       dateLiteral: c.date(date),

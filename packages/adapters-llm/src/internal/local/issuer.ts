@@ -13,12 +13,15 @@ import { amounts, dates } from "./patterns.js"
 import { findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
 import { folded, ocrKey, tokens } from "./text.js"
 import {
+  ADDRESS_REGIONS,
   ADDRESS_SUFFIXES,
   ADDRESS_WORDS,
+  CONTACT_WORDS,
   DOCUMENT_TITLES,
   LEGAL_FORMS,
   RECIPIENT_LABELS,
   SHOP_WORDS,
+  TAX_ID_WORDS,
   TAX_STATUS_WORDS
 } from "./vocabulary.js"
 
@@ -216,6 +219,15 @@ const close = (upper: Row, lower: Row) => lower.y0 - upper.y1 < 0.5 * Math.min(u
 const partBeside = (row: Row | undefined, part: Part): Part | undefined =>
   row === undefined ? undefined : partsOf(row).find((p) => overlap(p, part) > 0.3)
 
+/**
+ * The cell of a row under a part (its column), as a part: an address line is read cell by cell, never joined
+ * with the document's data beside it (`Factuurdatum | 9212 MD Den Haag`).
+ */
+const cellBeside = (row: Row, part: Part): Part | undefined =>
+  row.cells
+    .map((c: Cell) => ({ row, x0: c.x0, x1: c.x1, text: cleaned(c.text), raw: c.text }))
+    .find((p) => overlap(p, part) > 0.3)
+
 /** The letterhead's name: its parts, and whether a legal form or a shop word marks it (else position alone). */
 interface Letterhead {
   readonly parts: ReadonlyArray<Part>
@@ -285,8 +297,20 @@ export const company = (layout: Layout): Found | null => {
   return found(withLegalForm(nameOnly(parts.map((p) => p.text.trim()).join(" ")).replace(/\s+/g, " ")), "layout")
 }
 
-const STOP_ADDRESS =
+const STOP_PATTERN =
   /(?<![a-z])(tel|telf|tlf|phone|telefono|fax|gst|email|e-mail|www|http|invoice|receipt|factura|date|fecha|cashier|cajero|doc|tax|cif|nif|cuit|iva|vat|reg|hp|mobile)(?![a-z])/
+
+// Contact and register words, and the tax id words but `st` (a street's abbreviation).
+const STOP_WORDS = new Set([...CONTACT_WORDS, ...TAX_ID_WORDS.filter((w) => w !== "st")])
+
+/**
+ * Whether a folded line closes the address: a contact, register, tax id or document line (`TEL :`, `USt-IdNr.`,
+ * `BTW nummer`, `N° TVA`, `INVOICE NO`), or a labelled value (`Inv. No.: P-6973-040`: an address has no label).
+ */
+const closesAddress = (text: string): boolean =>
+  STOP_PATTERN.test(text) ||
+  words(text.replace(/\./g, "")).some((w) => STOP_WORDS.has(w)) ||
+  /\p{L}[.\s]*:\s*\S/u.test(text)
 
 /** Below this confidence the reader doubts a word (text layers read 1). */
 const DOUBTED = 0.9
@@ -300,27 +324,56 @@ const registration = (text: string): boolean =>
   (/^\(?[a-z0-9\-.\s]*\d[a-z0-9\-.\s]*\)?$/.test(text) && !/\p{L}{3}/u.test(text)) ||
   /^\(?[a-z]{0,4}\d{5,}[a-z0-9\-/]*\)?$/.test(text.trim())
 
+// A state or country closing the text, folded.
+const REGION_AT_END = new RegExp(
+  `(?<![a-z])(?:${ADDRESS_REGIONS.map((region) => region.replace(/\s+/g, "\\s+")).join("|")})[\\s.,]*$`
+)
+
 /**
- * The issuer's address under the letterhead's name, or null: position is its only evidence, so it is given only
- * when the reader was sure of every word of it (an OCR slip in a street name or a postcode cannot be checked), and
- * a first line with no figure and no street word (a branch name, `IKEA CHERAS`) is not part of it.
+ * Whether an address's last lines say where it ends: a postcode — five figures (`81200 JOHOR BAHRU`, OCR's `O`
+ * for a zero kept: `456OO`), a country's letter and four or five (`D-63571`), four before the town (`8001
+ * Zürich`, `1012 AB Amsterdam`), Portugal's four and three (`1000-001 Lisboa`), Britain's outward and inward codes
+ * (`LS1 4AP`) — or a state or country it closes with (`SELANGOR DARUL EHSAN`, `MALAYSIA`). A street number (`LOT
+ * 1851-A`, `NO.53`) is none of these.
+ */
+export const addressEnd = (text: string): boolean =>
+  /(?<![\p{L}\d-])(?=(?:O*\d){3})[\dO]{5}(?![\p{L}\d-])/u.test(text) ||
+  /(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}(?![\p{L}\d])/u.test(text) ||
+  /(?<![\p{L}\d-])\d{4}\s+\p{L}{2}/u.test(text) ||
+  /(?<![\p{L}\d-])\d{4}-\d{3}(?![\p{L}\d-])/u.test(text) ||
+  /(?<![\p{L}\d])\p{Lu}{1,2}\d[\p{Lu}\d]?\s\d\p{Lu}{2}(?![\p{L}\d])/u.test(text) ||
+  REGION_AT_END.test(folded(text))
+
+/**
+ * The issuer's address under the letterhead's name, or null. Position is its only evidence, so it is given only
+ * when the block is bounded on both sides and ends as addresses end: under the name (a registration number
+ * between them skipped), closed by a contact or tax line (`TEL`, `GST ID`, `FAX`), its last two lines holding a
+ * postcode or ending in a state or country (`addressEnd`). A block the window or the line limit cut, or one that
+ * runs into a column of other text, is not an address anyone can vouch for; nor one with a word the reader doubted
+ * (an OCR slip in a street name or a postcode cannot be checked). A first line with no figure and no street word
+ * (a branch name, `IKEA CHERAS`) is not part of it.
  */
 export const address = (layout: Layout): Found | null => {
   const last = companyParts(layout).parts.at(-1)
   if (last === undefined) return null
   const parts: Array<Part> = []
+  let closed = false
   for (const row of layout.rows.slice(last.row.order + 1, last.row.order + 10)) {
     if (row.page !== last.row.page || parts.length >= 5) break
-    const part = partBeside(row, last)
+    const part = cellBeside(row, last)
     if (part === undefined) break
     const text = folded(part.raw)
     // Registration numbers and tax ids printed under the name come before the address: skip them.
-    if (parts.length === 0 && (registration(text) || STOP_ADDRESS.test(text))) continue
-    if (STOP_ADDRESS.test(text)) break
+    if (parts.length === 0 && (registration(text) || closesAddress(text))) continue
+    if (closesAddress(text)) {
+      closed = true
+      break
+    }
     parts.push(part)
   }
   while (parts.length > 1 && !/\d/.test(parts[0]?.raw ?? "") && !addressLine(parts[0]?.raw ?? "")) parts.shift()
-  if (parts.length === 0 || parts.some(doubted)) return null
+  if (!closed || parts.length === 0 || parts.some(doubted)) return null
+  if (!parts.slice(-2).some((p) => addressEnd(p.raw))) return null
   return found(
     parts
       .map((p) => p.raw.trim())

@@ -767,6 +767,28 @@ export const ADDRESS_WORDS: ReadonlyArray<string> = [
   "postbus"
 ]
 
+/**
+ * States, federal territories and countries an address closes with, folded: where a postcode is not printed
+ * (`NO.12,JALAN SS4C/5,PETALING JAYA / SELANGOR DARUL EHSAN`) they tell the block ends there.
+ */
+export const ADDRESS_REGIONS: ReadonlyArray<string> = [
+  ...["johor", "kedah", "kelantan", "melaka", "malacca", "negeri sembilan", "pahang", "penang", "pulau pinang"],
+  ...["perak", "perlis", "sabah", "sarawak", "selangor", "terengganu", "kuala lumpur", "putrajaya", "labuan"],
+  ...["darul ehsan", "darul takzim", "darul makmur", "darul aman", "darul naim", "darul ridzuan", "darul khusus"],
+  ...["malaysia", "singapore", "espana", "spain", "deutschland", "germany", "france", "italia", "italy"],
+  ...["portugal", "nederland", "netherlands", "argentina", "mexico", "united kingdom", "uk", "usa"]
+]
+
+/**
+ * Words of the lines that close a letterhead's address (contacts, registers, bank), folded: with the tax id words
+ * (`TAX_ID_WORDS`, but `st` a street's), a line that has one is no longer the address.
+ */
+export const CONTACT_WORDS: ReadonlyArray<string> = [
+  ...["tel", "telf", "tlf", "telefon", "telefono", "telefoon", "telephone", "telefone", "phone", "fax", "mobile"],
+  ...["mobil", "handy", "movil", "telemovel", "gsm", "hp", "email", "mail", "web", "internet", "www", "http"],
+  ...["https", "iban", "bic", "swift", "hrb", "hra", "amtsgericht", "steuernummer", "steuernr", "nipc", "rcs"]
+]
+
 /** Endings of street names written as one word (Uferweg, Hauptstraße, Dijkstralaan), never a business name. */
 export const ADDRESS_SUFFIXES: ReadonlyArray<string> = [
   ...["strasse", "str", "weg", "platz", "allee", "gasse", "damm", "ufer"],

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { Document } from "@legible/core"
-import { address, company } from "../../../src/internal/local/issuer.js"
+import { address, addressEnd, company } from "../../../src/internal/local/issuer.js"
 import { layout } from "../../../src/internal/local/layout.js"
 import { type Cell, document, page } from "../../support/documents.js"
 
@@ -186,6 +186,83 @@ describe("issuer's address", () => {
       "TEL: 1300-88-4532"
     ]
     assert.strictEqual(addressOf(rows), "NO 2A JALAN COCHRANE TAMAN MALURI 55100 KUALA LUMPUR")
+  })
+
+  it("given only when a contact or tax line closes it: a block that runs on is no address to vouch for", () => {
+    // The receipt's title and lines follow the address with no phone or tax line between them.
+    assert.isNull(
+      addressOf([
+        "KEDAI RUNCIT MAJU ENTERPRISE",
+        "NO.12, JALAN BESAR,",
+        "45600 BATANG BERJUNTAI",
+        "CASH BILL",
+        "MILO 1KG"
+      ])
+    )
+    // The page ends under it.
+    assert.isNull(addressOf(["LEE WAH FLORIST SDN BHD", "129, JALAN TUN H.S LEE,", "50000 KUALA LUMPUR."]))
+    assert.strictEqual(
+      addressOf(["LEE WAH FLORIST SDN BHD", "129, JALAN TUN H.S LEE,", "50000 KUALA LUMPUR.", "TEL 03-20782822"]),
+      "129, JALAN TUN H.S LEE, 50000 KUALA LUMPUR."
+    )
+  })
+
+  it("given only when its last lines end as addresses end: a postcode, a state or a country", () => {
+    assert.isNull(
+      addressOf(["SOON HUAT MACHINERY ENTERPRISE", "NO.53 JALAN PUTRA 1,", "TAMAN SRI PUTRA,", "TEL : 07-5547360"])
+    )
+    assert.strictEqual(
+      addressOf([
+        "B & BEST RESTAURANT",
+        "NO.12,JALAN SS4C/5,PETALING JAYA",
+        "SELANGOR DARUL EHSAN",
+        "TEL : 012-2060 778"
+      ]),
+      "NO.12,JALAN SS4C/5,PETALING JAYA SELANGOR DARUL EHSAN"
+    )
+  })
+
+  it("closed by a tax id or register line in each language, however it is dotted", () => {
+    const closers = ["USt-IdNr.: DE123456789", "N.I.F.: B12345678", "BTW nummer NL123456789B01", "N° TVA FR12345678901"]
+    for (const closer of closers)
+      assert.strictEqual(
+        addressOf(["Elektro Wagner GmbH", "Hauptstraße 5", "10115 Berlin", closer]),
+        "Hauptstraße 5 10115 Berlin",
+        closer
+      )
+  })
+
+  it("read cell by cell: the document's data printed beside it is not part of it", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [40, "FACTUUR"],
+        [330, "Visser de Vries BV"]
+      ],
+      [[330, "Noordstraat 118"]],
+      [
+        [40, "Factuurdatum"],
+        [330, "9212 MD Den Haag"]
+      ],
+      [
+        [40, "03/10/2018"],
+        [330, "BTW nummer: NL294131219B01"]
+      ]
+    ]
+    assert.strictEqual(address(layout(document([page(1, rows)])))?.text ?? null, "Noordstraat 118 9212 MD Den Haag")
+  })
+
+  it("ends at a postcode as each country writes it, never at a street number", () => {
+    for (const line of ["81200 JOHOR BAHRU", "456OO BATANG BERJUNTAI", "D-63571 Gelnhausen", "1012 AB Amsterdam"])
+      assert.isTrue(addressEnd(line), line)
+    for (const line of [
+      "1000-001 Lisboa",
+      "Leeds LS1 4AP",
+      "KLANG, SELANGOR",
+      "JALAN IPOH 51200 KUALA LUMPUR MALAYSIA"
+    ])
+      assert.isTrue(addressEnd(line), line)
+    for (const line of ["LOT 1851-A & 1851-B, JALAN KPB 6,", "NO.53 JALAN PUTRA 1,", "TAMAN MALURI", "03-51213881"])
+      assert.isFalse(addressEnd(line), line)
   })
 
   it("withheld when the reader doubted a word of it: position alone cannot check an OCR slip", () => {
