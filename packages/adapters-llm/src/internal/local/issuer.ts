@@ -37,11 +37,15 @@ const words = (text: string): ReadonlyArray<string> => tokens(folded(text)).map(
 /** Whether a text (a row, or a value found by a label) is a tax status or tax registration line. */
 export const taxStatus = (text: string): boolean => words(text).some((w) => TAX_STATUS.has(w))
 
-/** Whether a text is an address line: a street word (or a compound ending in one), or a postcode and town. */
-const addressLine = (text: string): boolean =>
+/** Whether a text has a street word, or a compound ending in one (`Uferweg`). */
+const hasStreet = (text: string): boolean =>
   words(text).some(
     (w) => ADDRESS.has(w) || ADDRESS_SUFFIXES.some((end) => w.length > end.length + 2 && w.endsWith(end))
-  ) || /(?<![\d-])\d{4,5}\s+\p{L}{3}|(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}\s+\p{L}{3}/u.test(text)
+  )
+
+/** Whether a text is an address line: a street word (or a compound ending in one), or a postcode and town. */
+const addressLine = (text: string): boolean =>
+  hasStreet(text) || /(?<![\d-])\d{4,5}\s+\p{L}{3}|(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}\s+\p{L}{3}/u.test(text)
 
 /**
  * Whether a text holds a legal form: a short token and the one-letter tokens after it joined (`S.A.` → `sa`,
@@ -268,6 +272,8 @@ const readLetterhead = (layout: Layout): Letterhead => {
     const below = partBeside(layout.rows[bottom.row.order + 1], bottom)
     if (below === undefined || below.row.page !== bottom.row.page || !close(bottom.row, below.row)) break
     if (title(below.text) || NOT_A_NAME.test(folded(below.text)) || addressLine(below.text)) break
+    // A line ending in a house number is the street, whatever trade its name says (`BÄCKEREI RING 161`).
+    if (/\d+\s?\p{L}?$/u.test(below.text.trim()) && !legalForm(below.text)) break
     if (!business(below.text)) break
     block.push(below)
   }
@@ -374,6 +380,9 @@ export const address = (layout: Layout): Found | null => {
   while (parts.length > 1 && !/\d/.test(parts[0]?.raw ?? "") && !addressLine(parts[0]?.raw ?? "")) parts.shift()
   if (!closed || parts.length === 0 || parts.some(doubted)) return null
   if (!parts.slice(-2).some((p) => addressEnd(p.raw))) return null
+  // A town alone (`21081 LEIPZIG`) is not the address: a street word or a second figure (a house number) is in it.
+  const text = parts.map((p) => p.raw).join(" ")
+  if (!hasStreet(text) && (text.match(/\d+/g) ?? []).length < 2) return null
   return found(
     parts
       .map((p) => p.raw.trim())

@@ -749,6 +749,8 @@ export const ADDRESS_WORDS: ReadonlyArray<string> = [
   "platz",
   "allee",
   "gasse",
+  "ring",
+  "damm",
   "rue",
   "boulevard",
   "bd",

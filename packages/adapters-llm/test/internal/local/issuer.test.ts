@@ -232,6 +232,14 @@ describe("issuer's address", () => {
       )
   })
 
+  it("a street named after a trade is the address, not the name's next line: BÄCKEREI RING 161", () => {
+    const rows = ["GETRÄNKE NORD", "BÄCKEREI RING 161", "21081 LEIPZIG", "USt-IdNr.: 73/705/83030"]
+    assert.strictEqual(issuerOf(...rows), "GETRÄNKE NORD")
+    assert.strictEqual(addressOf(rows), "BÄCKEREI RING 161 21081 LEIPZIG")
+    // A town alone is not the address.
+    assert.isNull(addressOf(["GETRÄNKE NORD GmbH", "21081 LEIPZIG", "USt-IdNr.: 73/705/83030"]))
+  })
+
   it("read cell by cell: the document's data printed beside it is not part of it", () => {
     const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
       [
