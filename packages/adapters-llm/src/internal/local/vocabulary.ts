@@ -315,7 +315,9 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
     "delivery",
     [
       ...["entrega", "envio", "delivery", "ship", "shipped", "shipping", "liefer", "lieferdatum", "versand"],
-      ...["livraison", "consegna", "spedizione", "levering", "verzending", "leverdatum"]
+      ...["livraison", "consegna", "spedizione", "levering", "verzending", "leverdatum"],
+      // `Livré le`, `Geliefert am`, `Delivered on`, `Entregado el`, `Consegnato il`, `Entregue em`, `Geleverd op`
+      ...["livre", "livree", "geliefert", "delivered", "entregado", "consegnato", "entregue", "geleverd"]
     ]
   ],
   ["order", ["pedido", "order", "bestell", "bestelldatum", "commande", "ordine", "encomenda", "bestelling", "orden"]],
