@@ -363,6 +363,10 @@ export const total = (layout: Layout, target: Target): Found | null => {
   const competed = pool.some((c) => Math.abs(cents(c.amount.value) - exact) > 10)
   const decided = checked(layout, amountsOf, all, chosen, page)
   if (decided === "abstain") return null
+  // Two amount-due labels (`zu zahlen`, `TOTAL A PAGAR`, `Betrag`) with amounts that disagree, and no arithmetic to
+  // say which is paid: the largest would be a guess (an empty field is better than a wrong one). Plain `Total`
+  // labels compete too often with a column header or a tax summary's total for that.
+  if (decided === undefined && competed && rank === "due") return null
   return decided ?? found(chosen.amount.text, largest.evidence, competed)
 }
 

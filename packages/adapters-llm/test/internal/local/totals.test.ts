@@ -219,6 +219,17 @@ describe("totals", () => {
     assert.strictEqual(totalOf(rows), "130.00")
   })
 
+  it("two amount-due labels that disagree, with no arithmetic to decide, give no total", () => {
+    assert.isNull(totalOf(lines(["Gesamtbetrag", "25,47"], ["zu zahlen", "5,30"])))
+    // The figures decide: 10,00 tendered − 4,70 change makes 5,30.
+    assert.strictEqual(
+      totalOf(lines(["Gesamtbetrag", "25,47"], ["zu zahlen", "5,30"], ["Bar", "10,00"], ["Rückgeld", "4,70"])),
+      "5,30"
+    )
+    // The same amount twice (the receipt and its card slip's `Betrag EUR`) is no disagreement.
+    assert.strictEqual(totalOf(lines(["zu zahlen", "7,16"], ["Betrag EUR", "7,16"])), "7,16")
+  })
+
   it("one figure tendered a digit from the total does not overrule its label: either may be misread", () => {
     assert.strictEqual(
       totalOf(lines(["TOTAL", "25.40"], ["CASH", "25.00"], ["CHANGE", "0.00"], ["GST", "1.44"])),
