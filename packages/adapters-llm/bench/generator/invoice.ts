@@ -87,8 +87,20 @@ export const invoice = (random: Random, v: Vocabulary, language: Language, index
     fields.push([label(v.period), `${c.date(start)} - ${c.date(addDays(start, 27))}`])
   }
   const shuffled = random.chance(0.5) ? fields : [fields[1], fields[0], ...fields.slice(2)]
-  for (const field of shuffled) if (field !== undefined) s.down(labelled(s, style, field[0], field[1], dataX, colon))
+  // One invoice in four prints its data as a table under the issuer: a row of labels, the values in the cells under
+  // them (`Invoice # | Date | Due Date` over `F-1234 | 03/05/2024 | …`), as many billing systems do.
+  const table = random.chance(0.25)
+  if (!table)
+    for (const field of shuffled) if (field !== undefined) s.down(labelled(s, style, field[0], field[1], dataX, colon))
   s.y = Math.max(s.y, issuerBottom) + 24
+  if (table) {
+    const cells = shuffled.filter((f) => f !== undefined).slice(0, 4)
+    const width = (right - left) / cells.length
+    for (const [i, [name]] of cells.entries()) s.text(name, left + i * width, { size: 8, bold: true })
+    s.down(12)
+    for (const [i, [, value]] of cells.entries()) s.text(value, left + i * width)
+    s.down(26)
+  }
 
   s.text(label(v.billTo), left, { bold: true })
   s.down(13)

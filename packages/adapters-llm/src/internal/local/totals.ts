@@ -27,10 +27,11 @@ import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js
 import { type Amount, amounts, amountValue } from "./patterns.js"
 import { doubted, findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
 import { listValue } from "./tables.js"
-import { phraseTokens, wordMatcher } from "./text.js"
+import { folded, phraseTokens, tokens, wordMatcher } from "./text.js"
 import {
   EXCLUDING_WORDS,
   INCLUDING_WORDS,
+  ITEM_COLUMNS,
   NOT_TOTAL_WORDS,
   TAX_WORDS,
   TOTAL_LABELS,
@@ -180,11 +181,13 @@ const rowCandidates = (layout: Layout, row: Row, amountsOf: AmountsOf): Array<Ca
       found.some((a) => inside(a, cellStart(row, next), cellStart(row, next) + next.text.length))
     )
       return
-    const ranked = rankOf(
-      list.filter((t) => inside(t, start, end)),
-      cellOf,
-      notTotalIn(row)
-    )
+    const ranked = itemsHeader(row)
+      ? undefined
+      : rankOf(
+          list.filter((t) => inside(t, start, end)),
+          cellOf,
+          notTotalIn(row)
+        )
     const under = ranked === undefined ? undefined : cellBelow(layout, row, start)
     const amount = under === undefined ? undefined : amountIn(under.text)
     if (ranked !== undefined && amount !== undefined)
@@ -192,6 +195,22 @@ const rowCandidates = (layout: Layout, row: Row, amountsOf: AmountsOf): Array<Ca
   })
   return out
 }
+
+// The first words of a line-item table's description column (`Bezeichnung`, `Description`, `Artículo`).
+const DESCRIPTION_WORDS = new Set(
+  ITEM_COLUMNS.filter(([column]) => column === "description").flatMap(([, phrases]) =>
+    phrases.map((p) => p.split(" ")[0])
+  )
+)
+
+/**
+ * Whether a row is the header of the line items (`Bezeichnung | Anzahl | Einzelpreis | Summe`): a `Summe` or
+ * `Total` there heads the lines' amounts, and the amount under it is the first line's, not a total.
+ */
+const itemsHeader = (row: Row): boolean =>
+  row.cells.length >= 3 &&
+  row.cells.some((cell) => DESCRIPTION_WORDS.has(tokens(folded(cell.text))[0]?.text ?? "")) &&
+  amounts(row.text).length === 0
 
 /** A candidate's rank and evidence; an amount under its label (not beside it) is one level less sure. */
 const candidateOf = (ranked: Ranked, weakened = false): { readonly rank: Rank; readonly evidence: Evidence } => {

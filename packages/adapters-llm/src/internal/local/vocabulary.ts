@@ -132,7 +132,8 @@ export const TAX_ID_WORDS: ReadonlyArray<string> = [
 /** Words of savings and discounts: an amount they label is taken off, never the total. */
 export const SAVING_WORDS: ReadonlyArray<string> = [
   ...["ventajas", "ahorro", "ahorrado", "descuento", "descuentos", "dto", "discount", "savings", "saved"],
-  ...["rabatt", "ersparnis", "gespart", "nachlass", "remise", "economie", "sconto", "risparmio", "desconto"],
+  ...["rabatt", "ersparnis", "gespart", "nachlass", "preisvorteil", "remise", "economie", "sconto", "risparmio"],
+  ...["desconto"],
   ...["poupanca", "korting", "besparing", "voucher", "cupon", "coupon", "puntos", "points"]
 ]
 

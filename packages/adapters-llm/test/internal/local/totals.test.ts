@@ -219,6 +219,48 @@ describe("totals", () => {
     assert.strictEqual(totalOf(rows), "130.00")
   })
 
+  it("a Summe heading the line items' column is no total: the amount under it is the first line's", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [40, "Bezeichnung"],
+        [250, "Anzahl"],
+        [330, "Einzelpreis"],
+        [460, "Summe"]
+      ],
+      [
+        [40, "Büromaterial"],
+        [250, "3"],
+        [330, "315,53"],
+        [460, "946,59"]
+      ],
+      [
+        [250, "Total:"],
+        [460, "928,60 EUR"]
+      ]
+    ]
+    assert.strictEqual(totalOf(rows), "928,60")
+    // A discount word the arithmetic knows: net − Preisvorteil + tax makes the total.
+    const figures: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [250, "Summe netto:"],
+        [460, "946,59 EUR"]
+      ],
+      [
+        [250, "Preisvorteil:"],
+        [460, "-94,66 EUR"]
+      ],
+      [
+        [250, "Mehrwertsteuer 9 %:"],
+        [460, "76,67 EUR"]
+      ],
+      [
+        [250, "Summe:"],
+        [460, "928,60 EUR"]
+      ]
+    ]
+    assert.strictEqual(totalOf([...rows.slice(0, 2), ...figures]), "928,60")
+  })
+
   it("two amount-due labels that disagree, with no arithmetic to decide, give no total", () => {
     assert.isNull(totalOf(lines(["Gesamtbetrag", "25,47"], ["zu zahlen", "5,30"])))
     // The figures decide: 10,00 tendered − 4,70 change makes 5,30.
