@@ -23,14 +23,20 @@ export const receipt = (random: Random, v: Vocabulary, language: Language, index
   const right = 212
   const centre = 113
   const colon = random.pick([":", ":", ""])
-  const store = `${random.pick(v.storeNames)} ${random.pick(v.nameParts).toUpperCase()}${random.chance(0.6) ? ` ${random.pick(v.legalForms)}` : ""}`
+  const name = `${random.pick(v.storeNames)} ${random.pick(v.nameParts).toUpperCase()}`
+  const form = random.chance(0.6) ? random.pick(v.legalForms) : ""
+  const store = form === "" ? name : `${name} ${form}`
   const [street, city] = address(random, v, language)
   const centred = random.chance(0.5)
   const head = (text: string, bold = false) => {
     s.text(text, centred ? centre : left, { align: centred ? "center" : "left", bold, size: bold ? 10 : 8 })
     s.down(bold ? 13 : 10)
   }
-  head(store, true)
+  // A name too long for the 80 mm paper wraps before its legal form, as tills print it.
+  if (store.length > 28 && form !== "") {
+    head(name, true)
+    head(form, true)
+  } else head(store, true)
   head(street.toUpperCase())
   head(city.toUpperCase())
   head(`${random.pick(v.taxId)}${colon} ${fill(random, random.pick(v.taxIdPattern))}`)

@@ -311,10 +311,13 @@ const STOP_WORDS = new Set([...CONTACT_WORDS, ...TAX_ID_WORDS.filter((w) => w !=
 
 /**
  * Whether a folded line closes the address: a contact, register, tax id or document line (`TEL :`, `USt-IdNr.`,
- * `BTW nummer`, `N° TVA`, `INVOICE NO`), or a labelled value (`Inv. No.: P-6973-040`: an address has no label).
+ * `BTW nummer`, `N° TVA`, `INVOICE NO`), a number of seven figures or more, or a labelled value (`Inv. No.:
+ * P-6973-040`: an address has no label).
  */
 const closesAddress = (text: string): boolean =>
   STOP_PATTERN.test(text) ||
+  // A tax or register number (`St.-Nr. DE584839266`): seven figures in a row are in no street or postcode.
+  /\d{7}/.test(text) ||
   words(text.replace(/\./g, "")).some((w) => STOP_WORDS.has(w)) ||
   /\p{L}[.\s]*:\s*\S/u.test(text)
 

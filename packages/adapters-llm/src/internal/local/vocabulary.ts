@@ -395,6 +395,8 @@ export const DOCUMENT_NOUNS: ReadonlyArray<string> = [
   "trans",
   "folio",
   "serie",
+  // a till's sales slip (`SLIP NO`, `SLIP:` on Malaysian receipts)
+  "slip",
   // abbreviations: Re.-Nr. (Rechnung), FS/FT n.º (fatura simplificada, fatura), N. op. (operazione)
   "re",
   "fs",

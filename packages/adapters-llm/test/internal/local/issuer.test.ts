@@ -223,7 +223,13 @@ describe("issuer's address", () => {
   })
 
   it("closed by a tax id or register line in each language, however it is dotted", () => {
-    const closers = ["USt-IdNr.: DE123456789", "N.I.F.: B12345678", "BTW nummer NL123456789B01", "N° TVA FR12345678901"]
+    const closers = [
+      "USt-IdNr.: DE123456789",
+      "N.I.F.: B12345678",
+      "BTW nummer NL123456789B01",
+      "N° TVA FR12345678901",
+      "St.-Nr. DE584839266"
+    ]
     for (const closer of closers)
       assert.strictEqual(
         addressOf(["Elektro Wagner GmbH", "Hauptstraße 5", "10115 Berlin", closer]),

@@ -79,7 +79,8 @@ describe("document numbers", () => {
       ["Talão n.º: 464683", "464683"],
       ["N. op.: 5990-633-493809", "5990-633-493809"],
       ["Nº operación: D185-69893", "D185-69893"],
-      ["Transactienr.: 83/709360", "83/709360"]
+      ["Transactienr.: 83/709360", "83/709360"],
+      ["SLIP NO : 28709/458/B4993", "28709/458/B4993"]
     ]
     for (const [text, want] of cases) assert.strictEqual(numberOf([[row(text)]]), want, text)
   })
