@@ -1,8 +1,9 @@
 /**
- * A generated Malaysian till receipt (English, ringgit), as shops there print them: a name with its legal form or
- * trade word (`SDN BHD`, `(M) SDN BHD`, `ENTERPRISE`, `TRADING`), the company's registration number, an address
+ * A generated Malaysian till receipt (English, ringgit), as shops there print them: maybe a brand or branch code
+ * above the name, a name with its legal form or trade word (`SDN BHD`, `(M) SDN BHD`, `ENTERPRISE`, `TRADING`),
+ * the company's registration number, maybe the branch under it, an address
  * over two to four lines ending in a postcode and town and maybe a state, phone and GST lines, `TAX INVOICE`, the
- * document number, day-first date and time, item lines with a tax code after the amount (`5.20 SR`), and a totals
+ * maybe a business customer's name, the document number, day-first date and time, item lines with a tax code after the amount (`5.20 SR`), and a totals
  * block with GST: `Total Excl. GST`, `GST 6%`, `Total Incl. GST`, `Rounding Adj`, the rounded total, cash and
  * change, and a GST summary table. Its words are its own (the extractor's lexicon is not imported).
  */
@@ -29,6 +30,8 @@ const TOWNS: ReadonlyArray<readonly [string, string, ReadonlyArray<string>]> = [
   ["GEORGETOWN", "10", ["PENANG", "PULAU PINANG"]],
   ["SERI KEMBANGAN", "43", ["SELANGOR", ""]]
 ]
+const BRANCHES = w("CHERAS|PUCHONG|MID VALLEY|SETAPAK|BANGSAR|KEPONG|AMPANG|SKUDAI")
+const CUSTOMER_TRADES = w("ENGINEERING|CONSTRUCTION|LOGISTICS|MARKETING|DEVELOPMENT")
 const TITLES = w("TAX INVOICE|SIMPLIFIED TAX INVOICE|CASH SALES|TAX INVOICE")
 const NUMBER_LABELS = w("INVOICE NO|RECEIPT #|DOC NO|BILL NO|Receipt No|SLIP NO")
 const TOTAL_EXCL = w("Total Excl. GST|TOTAL EXCLUDING GST|Total Amount (excl GST)|Sub Total")
@@ -54,9 +57,15 @@ export const malaysianReceipt = (random: Random, v: Vocabulary, index: number): 
     s.text(text, centred ? centre : left, { align: centred ? "center" : "left", bold, size: bold ? 10 : 8 })
     s.down(bold ? 13 : 10)
   }
-  const store = `${random.pick(NAMES)} ${random.pick(TRADES)} ${random.pick(FORMS)}`
+  const brand = random.pick(NAMES)
+  // One name in four has no legal form, its trade word alone (`SOON HUAT HARDWARE`).
+  const store = `${brand} ${random.pick(TRADES)}${random.chance(0.75) ? ` ${random.pick(FORMS)}` : ""}`
+  // A brand or a branch code printed above the company (`GHEE HIANG` over `GH DISTRIBUTOR … SDN BHD`).
+  if (random.chance(0.25)) head(random.chance(0.5) ? brand : fill(random, "9999999"), true)
   head(store, true)
   if (random.chance(0.7)) head(`(${fill(random, random.pick(["999999-A", "9999999-A", "JM9999999-A"]))})`)
+  // The branch, under the company (`IKEA CHERAS`).
+  if (random.chance(0.2)) head(`${brand.split(" ")[0]} ${random.pick(BRANCHES)}`)
   const [town, prefix, states] = random.pick(TOWNS)
   const postcode = `${prefix}${fill(random, "9".repeat(5 - prefix.length))}`
   const number = random.int(1, 299)
@@ -79,6 +88,11 @@ export const malaysianReceipt = (random: Random, v: Vocabulary, index: number): 
   head(`${random.pick(["GST ID", "GST REG NO", "GST NO."])} : ${fill(random, "000999999999")}`)
   s.down(6)
   head(random.pick(TITLES), true)
+  // A business customer's name under the title (`GOGIANT ENGINEERING (M) SDN BHD`).
+  if (random.chance(0.2)) {
+    s.text(`${random.pick(NAMES)} ${random.pick(CUSTOMER_TRADES)} (M) SDN BHD`, left, { size: 8 })
+    s.down(10)
+  }
 
   const date = `20${random.int(15, 18)}-${String(random.int(1, 12)).padStart(2, "0")}-${String(random.int(1, 28)).padStart(2, "0")}`
   const [y, m, d] = date.split("-")

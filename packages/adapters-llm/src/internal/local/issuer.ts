@@ -38,7 +38,7 @@ const words = (text: string): ReadonlyArray<string> => tokens(folded(text)).map(
 export const taxStatus = (text: string): boolean => words(text).some((w) => TAX_STATUS.has(w))
 
 /** Whether a text has a street word, or a compound ending in one (`Uferweg`). */
-const hasStreet = (text: string): boolean =>
+export const hasStreet = (text: string): boolean =>
   words(text).some(
     (w) => ADDRESS.has(w) || ADDRESS_SUFFIXES.some((end) => w.length > end.length + 2 && w.endsWith(end))
   )

@@ -33,6 +33,19 @@ describe("document numbers", () => {
     assert.strictEqual(numberOf([[cells("Largo Construções 149", "n.º: RCN-354532")]]), "RCN-354532")
   })
 
+  it("a house number the reader cut from its street into a cell of its own is still no number", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [[40, "KIM HENG PHARMACY SDN BHD"]],
+      [
+        [40, "NO.221,"],
+        [200, "JALAN ANGSA 4,"]
+      ],
+      [[40, "43481 SERI KEMBANGAN"]]
+    ]
+    assert.isNull(numberOf([rows]))
+    assert.strictEqual(numberOf([[...rows, [[16, "INVOICE NO : 69610/201/Q6551"]]]]), "69610/201/Q6551")
+  })
+
   it("a street number is never the document number", () => {
     assert.isNull(numberOf([[row("NO.53 JALAN PUTRA 1,"), row("TAMAN SRI PUTRA, 81200 JOHOR BAHRU")]]))
     assert.isNull(numberOf([[row("Calle Mayor Nº 12"), row("Nº cliente: 4471")]]))
