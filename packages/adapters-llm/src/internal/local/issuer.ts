@@ -318,7 +318,8 @@ const closesAddress = (text: string): boolean =>
   STOP_PATTERN.test(text) ||
   // A tax or register number (`St.-Nr. DE584839266`): seven figures in a row are in no street or postcode.
   /\d{7}/.test(text) ||
-  words(text.replace(/\./g, "")).some((w) => STOP_WORDS.has(w)) ||
+  // Abbreviations dotted and hyphenated (`N.I.F.`, `St.-Nr.`) read as one word too.
+  [/\./g, /[.-]/g].some((marks) => words(text.replace(marks, "")).some((w) => STOP_WORDS.has(w))) ||
   /\p{L}[.\s]*:\s*\S/u.test(text)
 
 /** Below this confidence the reader doubts a word (text layers read 1). */

@@ -793,7 +793,8 @@ export const ADDRESS_REGIONS: ReadonlyArray<string> = [
 export const CONTACT_WORDS: ReadonlyArray<string> = [
   ...["tel", "telf", "tlf", "telefon", "telefono", "telefoon", "telephone", "telefone", "phone", "fax", "mobile"],
   ...["mobil", "handy", "movil", "telemovel", "gsm", "hp", "email", "mail", "web", "internet", "www", "http"],
-  ...["https", "iban", "bic", "swift", "hrb", "hra", "amtsgericht", "steuernummer", "steuernr", "nipc", "rcs"]
+  ...["https", "iban", "bic", "swift", "hrb", "hra", "amtsgericht", "steuernummer", "steuernr", "stnr", "nipc"],
+  ...["rcs"]
 ]
 
 /** Endings of street names written as one word (Uferweg, Hauptstraße, Dijkstralaan), never a business name. */

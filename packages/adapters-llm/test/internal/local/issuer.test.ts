@@ -228,7 +228,8 @@ describe("issuer's address", () => {
       "N.I.F.: B12345678",
       "BTW nummer NL123456789B01",
       "N° TVA FR12345678901",
-      "St.-Nr. DE584839266"
+      "St.-Nr. DE584839266",
+      "St.-Nr. 52/368/09216"
     ]
     for (const closer of closers)
       assert.strictEqual(
