@@ -179,7 +179,10 @@ export const receipt = (random: Random, v: Vocabulary, language: Language, index
   }
 }
 
-/** A German till's tax table: a class letter, rate, net, tax and gross per rate (`A 19%  10,00  1,90  11,90`). */
+/**
+ * A German till's tax table: a class letter, rate, net, tax and gross per rate (`A 19%  10,00  1,90  11,90`), and
+ * maybe a sum row of the three.
+ */
 const germanTaxTable = (s: Sheet, random: Random, c: Conventions, gross: number, left: number, right: number) => {
   s.down(4)
   const columns = [left + 40, left + 100, right] as const
@@ -188,14 +191,23 @@ const germanTaxTable = (s: Sheet, random: Random, c: Conventions, gross: number,
     s.text(heading, columns[i] ?? right, { size: 8, align: "right" })
   s.down(10)
   const reduced = random.chance(0.5) ? Math.round(gross * random.pick([0.3, 0.5, 0.7])) : 0
+  let nets = 0
   for (const [letter, rate, part] of [
     ["A", 19, gross - reduced],
     ["B", 7, reduced]
   ] as const) {
     if (part <= 0) continue
     const net = Math.round((part * 100) / (100 + rate))
+    nets += net
     s.text(`${letter} ${rate}%`, left, { size: 8 })
     for (const [i, cents] of [net, part - net, part].entries())
+      s.text(c.number(cents), columns[i] ?? right, { size: 8, align: "right" })
+    s.down(10)
+  }
+  // The table's own sum row: net, tax and gross of every rate, the net first.
+  if (random.chance(0.5)) {
+    s.text(random.pick(["Summe", "Gesamt", "Gesamtbetrag", "Total"]), left, { size: 8 })
+    for (const [i, cents] of [nets, gross - nets, gross].entries())
       s.text(c.number(cents), columns[i] ?? right, { size: 8, align: "right" })
     s.down(10)
   }

@@ -264,6 +264,8 @@ const readLetterhead = (layout: Layout): Letterhead => {
     const top = block[0] as Part
     const above = partBeside(layout.rows[top.row.order - 1], top)
     if (above === undefined || above.row.page !== top.row.page || !close(above.row, top.row) || !plain(above)) break
+    // A brand printed over the name that repeats its first words (`TECK SENG` over `TECK SENG TRADING SDN BHD`).
+    if (`${folded(top.text)} `.startsWith(`${folded(above.text).trim()} `)) break
     block.unshift(above)
   }
   for (;;) {

@@ -61,6 +61,7 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "valor total",
       "valor a pagar",
       "total da fatura",
+      "total do documento",
       // nl
       "te betalen",
       "totaal te betalen",
@@ -92,6 +93,8 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "imponibile",
       "incidencia",
       "base tributavel",
+      // pt: the sum of the lines before discounts and taxes
+      "total iliquido",
       "netto bedrag",
       "net amount",
       "montant ht"

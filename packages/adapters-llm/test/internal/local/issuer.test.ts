@@ -63,6 +63,18 @@ describe("issuer", () => {
     assert.strictEqual(read("7-ELEVEN MALAYSIA SDN BHD", 0.8), "7-ELEVEN MALAYSIA SDN BHD")
   })
 
+  it("a brand printed over the name that repeats its first words is not part of it", () => {
+    assert.strictEqual(
+      issuerOf("TECK SENG", "TECK SENG TRADING SDN BHD", "(039487-X)", "NO.93, JALAN ANGSA 2,"),
+      "TECK SENG TRADING SDN BHD"
+    )
+    // A name wrapped over two lines is still joined.
+    assert.strictEqual(
+      issuerOf("GL HANDICRAFT &", "TAILORING SDN BHD", "19, JALAN KANCIL,"),
+      "GL HANDICRAFT & TAILORING SDN BHD"
+    )
+  })
+
   it("a market's name by its shop word: MARCHÉ MARTIN", () => {
     assert.strictEqual(issuerOf("MARCHÉ MARTIN", "149 DUPONT CHEMIN", "64671 NANTES"), "MARCHÉ MARTIN")
   })

@@ -261,6 +261,20 @@ describe("totals", () => {
     assert.strictEqual(totalOf([...rows.slice(0, 2), ...figures]), "928,60")
   })
 
+  it("Portuguese: Total ilíquido is the lines' sum before the discount, Total do documento the total", () => {
+    const rows = lines(
+      ["Total ilíquido", "270,56"],
+      ["Desconto", "-50,12"],
+      ["Total do documento", "220,44"],
+      ["Pagamento com cartão", "220,44"]
+    )
+    assert.strictEqual(totalOf(rows), "220,44")
+    assert.strictEqual(
+      totalOf(lines(["Total ilíquido:", "21,68 €"], ["Desconto:", "-2,69 €"], ["Total:", "18,99"])),
+      "18,99"
+    )
+  })
+
   it("two amount-due labels that disagree, with no arithmetic to decide, give no total", () => {
     assert.isNull(totalOf(lines(["Gesamtbetrag", "25,47"], ["zu zahlen", "5,30"])))
     // The figures decide: 10,00 tendered − 4,70 change makes 5,30.
