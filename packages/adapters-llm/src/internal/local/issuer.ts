@@ -345,16 +345,23 @@ const REGION_AT_END = new RegExp(
  * Whether an address's last lines say where it ends: a postcode — five figures (`81200 JOHOR BAHRU`, OCR's `O`
  * for a zero kept: `456OO`), a country's letter and four or five (`D-63571`), four before the town (`8001
  * Zürich`, `1012 AB Amsterdam`), Portugal's four and three (`1000-001 Lisboa`), Britain's outward and inward codes
- * (`LS1 4AP`) — or a state or country it closes with (`SELANGOR DARUL EHSAN`, `MALAYSIA`). A street number (`LOT
- * 1851-A`, `NO.53`) is none of these.
+ * (`LS1 4AP`), with no figure after it on the line — or a state or country it closes with (`SELANGOR DARUL
+ * EHSAN`, `MALAYSIA`). A street number (`LOT 1851-A`, `NO.53`) is none of these.
  */
 export const addressEnd = (text: string): boolean =>
-  /(?<![\p{L}\d-])(?=(?:O*\d){3})[\dO]{5}(?![\p{L}\d-])/u.test(text) ||
-  /(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}(?![\p{L}\d])/u.test(text) ||
-  /(?<![\p{L}\d-])\d{4}\s+\p{L}{2}/u.test(text) ||
-  /(?<![\p{L}\d-])\d{4}-\d{3}(?![\p{L}\d-])/u.test(text) ||
-  /(?<![\p{L}\d])\p{Lu}{1,2}\d[\p{Lu}\d]?\s\d\p{Lu}{2}(?![\p{L}\d])/u.test(text) ||
-  REGION_AT_END.test(folded(text))
+  POSTCODES.some((postcode) => postcode.test(text)) || REGION_AT_END.test(folded(text))
+
+// Postcodes with the town after them and no more figures to the end of the line (`07637 Marseille 60891` is the
+// town's line run into another column's number), or a US state's ZIP ending it.
+const POSTCODES: ReadonlyArray<RegExp> = [
+  /(?<![\p{L}\d-])(?=(?:O*\d){3})[\dO]{5}(?![\p{L}\d-])(?=[\s,.]*\p{L}\D*$)/u,
+  // A US state's code and ZIP ending the line (`Springfield, IL 62704`).
+  /(?<![\p{L}\d])\p{Lu}{2}\s\d{5}[\s.]*$/u,
+  /(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}(?![\p{L}\d])(?=\D*$)/u,
+  /(?<![\p{L}\d-])\d{4}\s+\p{L}{2}(?=\D*$)/u,
+  /(?<![\p{L}\d-])\d{4}-\d{3}(?![\p{L}\d-])(?=\D*$)/u,
+  /(?<![\p{L}\d])\p{Lu}{1,2}\d[\p{Lu}\d]?\s\d\p{Lu}{2}(?![\p{L}\d])(?=\D*$)/u
+]
 
 /**
  * The issuer's address under the letterhead's name, or null. Position is its only evidence, so it is given only
@@ -381,6 +388,8 @@ export const address = (layout: Layout): Found | null => {
       closed = true
       break
     }
+    // A line of figures alone (`60891`) is another column's value under the town: nothing closes the block.
+    if (!/\p{L}{2}/u.test(text)) break
     parts.push(part)
   }
   while (parts.length > 1 && !/\d/.test(parts[0]?.raw ?? "") && !addressLine(parts[0]?.raw ?? "")) parts.shift()

@@ -76,8 +76,9 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
       const k = list.slice(i + 1, i + 2 + GAP).findIndex((t) => NUMBER.has(t.text))
       if (k >= 0 && !list.slice(i + 1, i + 1 + k).some((t) => isCode(t.text))) push(i, i + 1 + k, sure)
       // `Factura simplificada: 3893-…`: a colon or `#` right after the noun (or one word after it), unless a
-      // date word is part of the label (`Invoice Date:`, `Data da fatura:`).
-      else {
+      // date word is part of the label (`Invoice Date:`, `Data da fatura:`). A two-letter abbreviation needs its
+      // number word (`N. op.`, `FS n.º`): alone it is as often another word's (`OP: 4`, the operator).
+      else if (token.text.length > 2) {
         for (let j = i; j <= Math.min(i + 1, list.length - 1); j++) {
           const end = list[j]?.end ?? 0
           if (/^\s*[:#]/.test(row.text.slice(end))) {

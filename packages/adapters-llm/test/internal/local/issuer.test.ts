@@ -211,6 +211,10 @@ describe("issuer's address", () => {
         "MILO 1KG"
       ])
     )
+    // A figure alone under the town, from another column.
+    assert.isNull(
+      addressOf(["Martin Garage SA", "218 Dupont place", "07637 Marseille", "60891", "Nº TVA: 502 689 409"])
+    )
     // The page ends under it.
     assert.isNull(addressOf(["LEE WAH FLORIST SDN BHD", "129, JALAN TUN H.S LEE,", "50000 KUALA LUMPUR."]))
     assert.strictEqual(
@@ -285,10 +289,17 @@ describe("issuer's address", () => {
       "1000-001 Lisboa",
       "Leeds LS1 4AP",
       "KLANG, SELANGOR",
-      "JALAN IPOH 51200 KUALA LUMPUR MALAYSIA"
+      "JALAN IPOH 51200 KUALA LUMPUR MALAYSIA",
+      "Springfield, IL 62704"
     ])
       assert.isTrue(addressEnd(line), line)
-    for (const line of ["LOT 1851-A & 1851-B, JALAN KPB 6,", "NO.53 JALAN PUTRA 1,", "TAMAN MALURI", "03-51213881"])
+    for (const line of [
+      "LOT 1851-A & 1851-B, JALAN KPB 6,",
+      "NO.53 JALAN PUTRA 1,",
+      "TAMAN MALURI",
+      "03-51213881",
+      "07637 Marseille 60891"
+    ])
       assert.isFalse(addressEnd(line), line)
   })
 

@@ -33,6 +33,12 @@ describe("document numbers", () => {
     assert.strictEqual(numberOf([[cells("Largo Construções 149", "n.º: RCN-354532")]]), "RCN-354532")
   })
 
+  it("a two-letter abbreviation before a colon needs its number word: OP: 4 is the operator", () => {
+    assert.isNull(numberOf([[row("TICKET"), row("07-07-2020 16:28"), row("OP: 4")]]))
+    assert.strictEqual(numberOf([[row("N. op.: 5990-633-493809")]]), "5990-633-493809")
+    assert.strictEqual(numberOf([[row("Ticket: 1234")]]), "1234")
+  })
+
   it("a house number the reader cut from its street into a cell of its own is still no number", () => {
     const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
       [[40, "KIM HENG PHARMACY SDN BHD"]],
