@@ -200,14 +200,29 @@ const letterheadRows = (layout: Layout): ReadonlyArray<Row> => {
   const first = layout.rows[0]?.page
   const height = first === undefined ? 0 : (layout.pageHeight.get(first) ?? 0)
   const top = layout.rows.filter((r) => r.page === first && (height === 0 || r.y0 < 0.4 * height))
-  // The letterhead ends at the recipient's block, or at the first amount (a receipt's lines).
+  // The letterhead ends at the recipient's block, at the first amount (a receipt's lines), or at the document's
+  // title printed alone on a row under a name (`TAX INVOICE`: what follows is the document's, a customer's too).
   const end = top.findIndex(
-    (r) => recipientRow(r) || (/\d[.,]\s?\d{2}/.test(r.text) && amounts(r.text).some((a) => a.decimals))
+    (r, i) =>
+      recipientRow(r) ||
+      (/\d[.,]\s?\d{2}/.test(r.text) && amounts(r.text).some((a) => a.decimals)) ||
+      (titleRow(r) && top.slice(0, i).some((above) => partsOf(above).some((p) => nameLike(p.text))))
   )
   return end < 0 ? top : top.slice(0, end)
 }
 
 const title = (text: string): boolean => words(text).some((w) => TITLES.has(w))
+
+/**
+ * Whether a row is the document's title alone: one cell of a few words, a title word among them and no business
+ * word (`SIMPLIFIED TAX INVOICE`, `-TAX INVOICE-`, `FACTURA SIMPLIFICADA`).
+ */
+const titleRow = (row: Row): boolean =>
+  row.cells.length === 1 &&
+  words(row.text).length <= 4 &&
+  title(row.text) &&
+  !business(row.text) &&
+  !/\d/.test(row.text)
 
 const nameLike = (text: string): boolean => {
   if (!/\p{L}{2}/u.test(text)) return false

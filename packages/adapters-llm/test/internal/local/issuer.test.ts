@@ -63,6 +63,21 @@ describe("issuer", () => {
     assert.strictEqual(read("7-ELEVEN MALAYSIA SDN BHD", 0.8), "7-ELEVEN MALAYSIA SDN BHD")
   })
 
+  it("the letterhead ends at the title under the name: a customer's company after TAX INVOICE is not the issuer", () => {
+    const head = [
+      "SOON HUAT MACHINERY",
+      "(JM0352019-K)",
+      "NO.53 JALAN PUTRA 1,",
+      "81200 JOHOR BAHRU",
+      "TEL : 07-5547360"
+    ]
+    const after = ["SIMPLIFIED TAX INVOICE", "GOGIANT ENGINEERING (M) SDN BHD", "RECEIPT#: CS00082662"]
+    assert.isNull(issuerOf(...head, ...after))
+    assert.strictEqual(issuerOf("PERNIAGAAN ZHENG HUI", ...head.slice(1), ...after), "PERNIAGAAN ZHENG HUI")
+    // A title over the name (a greeting before it) does not end the letterhead.
+    assert.strictEqual(issuerOf("Bienvenido / Welcome", "Factura", "Ferretería Pérez S.L."), "Ferretería Pérez S.L.")
+  })
+
   it("a brand printed over the name that repeats its first words is not part of it", () => {
     assert.strictEqual(
       issuerOf("TECK SENG", "TECK SENG TRADING SDN BHD", "(039487-X)", "NO.93, JALAN ANGSA 2,"),
