@@ -149,11 +149,13 @@ const cleaned = (text: string): string => unlabelled(senderName(withoutTitle(tex
 
 /**
  * Where a name read as a whole row ends: at a cell before the last that ends with a legal form, unless a bracket
- * goes on with the form (`WEBER UG | (haftungsbeschränkt)`); what follows is not the name (`Padaria SA | aft tura`).
+ * or another form goes on with it (`WEBER UG | (haftungsbeschränkt)`, `GmbH & Co. | KG`); what follows is not the
+ * name (`Padaria SA | aft tura`).
  */
 const nameEnd = (row: Row): number => {
   const k = row.cells.slice(0, -1).findIndex((c) => legalForm(c.text.split(/\s+/).slice(-2).join(" ")))
-  return k < 0 || /^\s*\(/.test(row.cells[k + 1]?.text ?? "") ? row.cells.length - 1 : k
+  const next = row.cells[k + 1]?.text ?? ""
+  return k < 0 || /^\s*\(/.test(next) || (words(next).length <= 2 && legalForm(next)) ? row.cells.length - 1 : k
 }
 
 /** A part of a row from its first cell to its `last`. */

@@ -162,10 +162,13 @@ const rowCandidates = (layout: Layout, row: Row, amountsOf: AmountsOf): Array<Ca
   const found = amountsOf(row)
   const out: Array<Candidate> = []
   let from = 0
-  for (const amount of found) {
-    const segment = list.filter((t) => t.start >= from && t.end <= amount.start)
-    from = amount.end
+  for (const [i, labelled] of found.entries()) {
+    const segment = list.filter((t) => t.start >= from && t.end <= labelled.start)
+    from = labelled.end
     const ranked = rankOf(segment, cellOf, notTotalIn(row))
+    // A label before a run of three amounts or more with nothing between them heads a tax table's row (`Summe
+    // 137,31  26,09  163,40`: net, tax, gross): the last of the run is the amount it totals, not the first.
+    const amount = ranked === undefined ? labelled : lastOfRun(list, found, i)
     // An amount read back from an OCR misread is one level less sure than one read as printed.
     if (ranked !== undefined)
       out.push({ ...candidateOf(ranked, amount.misread), amount, row, order: row.order * 10_000 + amount.start })
@@ -211,6 +214,18 @@ const itemsHeader = (row: Row): boolean =>
   row.cells.length >= 3 &&
   row.cells.some((cell) => DESCRIPTION_WORDS.has(tokens(folded(cell.text))[0]?.text ?? "")) &&
   amounts(row.text).length === 0
+
+/** The last amount of the run that starts at `found[i]`, when it runs to three or more with no word between them. */
+const lastOfRun = (list: ReadonlyArray<RowToken>, found: ReadonlyArray<RowAmount>, i: number): RowAmount => {
+  const first = found[i] as RowAmount
+  let last = i
+  while (last + 1 < found.length) {
+    const [a, b] = [found[last], found[last + 1]]
+    if (a === undefined || b === undefined || list.some((t) => t.start >= a.end && t.end <= b.start)) break
+    last++
+  }
+  return last - i >= 2 ? (found[last] ?? first) : first
+}
 
 /** A candidate's rank and evidence; an amount under its label (not beside it) is one level less sure. */
 const candidateOf = (ranked: Ranked, weakened = false): { readonly rank: Rank; readonly evidence: Evidence } => {

@@ -53,6 +53,17 @@ describe("issuer", () => {
       ]),
       "BÄCKEREI WEBER UG (haftungsbeschränkt)"
     )
+    // A form in two cells: `GmbH & Co. | KG`.
+    assert.strictEqual(
+      issuerOfRows([
+        [
+          [40, "Elektro Wagner GmbH & Co."],
+          [250, "KG"]
+        ],
+        [[40, "Hauptstraße 5"]]
+      ]),
+      "Elektro Wagner GmbH & Co. KG"
+    )
   })
 
   it("no name with a word OCR misread: a digit between letters (ST0RE) in a word the reader doubted", () => {

@@ -275,6 +275,29 @@ describe("totals", () => {
     )
   })
 
+  it("a tax table's sum row (Gesamtbetrag net, tax, gross) totals its last amount, not the net", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      ...lines(["GESAMT:", "163,40"], ["Gegeben:", "180,00"], ["Zurück:", "16,60"]),
+      [
+        [40, "USt Netto"],
+        [200, "MwSt"],
+        [330, "Brutto"]
+      ],
+      [
+        [40, "A 19% 137,31"],
+        [200, "26,09"],
+        [330, "163,40"]
+      ],
+      [
+        [40, "Gesamtbetrag 137,31"],
+        [200, "26,09"],
+        [330, "163,40"]
+      ]
+    ]
+    assert.strictEqual(totalOf(rows), "163,40")
+    assert.strictEqual(totalOf(rows.slice(3)), "163,40")
+  })
+
   it("two amount-due labels that disagree, with no arithmetic to decide, give no total", () => {
     assert.isNull(totalOf(lines(["Gesamtbetrag", "25,47"], ["zu zahlen", "5,30"])))
     // The figures decide: 10,00 tendered − 4,70 change makes 5,30.
