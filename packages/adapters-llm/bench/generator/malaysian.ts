@@ -11,15 +11,33 @@ import { fill, type GeneratedDocument, type GeneratedLine, Sheet } from "./page.
 import type { Random } from "./random.js"
 import type { Vocabulary } from "./vocabulary.js"
 
-const w = (s: string): ReadonlyArray<string> => s.split("|")
+/** What Malaysian receipts print, by what it is: the choices apart by `|`. */
+const WORDS = {
+  // the letterhead and the document's data
+  names:
+    "SOON HUAT|LIAN HING|TECK SENG|HUP LEE|MAJU JAYA|KIM HENG|SRI MURNI|GUAN CHUAN|AIK HUAT|SHENG LI|WAH SENG|MUTIARA",
+  trades: "HARDWARE|MACHINERY|STATIONERY|RESTAURANT|BOOK STORE|FLORIST|MINI MARKET|ELECTRICAL|TRADING|PHARMACY",
+  forms: "SDN BHD|SDN BHD|(M) SDN BHD|ENTERPRISE|TRADING|S/B|SDN. BHD.",
+  streets: "JALAN PUTRA|JALAN BESAR|JALAN PAHANG|JLN MEWAH|JALAN KANCIL|JALAN ANGSA|JALAN SS4C|JALAN IPOH",
+  areas: "TAMAN SRI PUTRA|TAMAN MALURI|BANDAR BARU PERMAS JAYA|TMN SRI MUDA|KAWASAN PERINDUSTRIAN|SETAPAK",
+  branches: "CHERAS|PUCHONG|MID VALLEY|SETAPAK|BANGSAR|KEPONG|AMPANG|SKUDAI",
+  customerTrades: "ENGINEERING|CONSTRUCTION|LOGISTICS|MARKETING|DEVELOPMENT",
+  titles: "TAX INVOICE|SIMPLIFIED TAX INVOICE|CASH SALES|TAX INVOICE",
+  numberLabels: "INVOICE NO|RECEIPT #|DOC NO|BILL NO|Receipt No|SLIP NO",
+  // the totals block
+  totalExcl: "Total Excl. GST|TOTAL EXCLUDING GST|Total Amount (excl GST)|Sub Total",
+  gst: "GST 6%|GST @6%|Total GST 6%|GST PAYABLE",
+  totalIncl: "Total Incl. GST|TOTAL INCLUSIVE GST|Total Sales (Inclusive GST)|Total Amount Incl GST",
+  rounding: "Rounding Adj|Rounding Adjustment|ROUNDING ADJ|Rounding",
+  rounded: "Total Rounded|TOTAL|Grand Total|Total After Rounding|NET TOTAL",
+  cash: "CASH|Cash|Tender Cash|PAID AMOUNT",
+  change: "CHANGE|Change|Change Due",
+  thanks: "THANK YOU. PLEASE COME AGAIN.|GOODS SOLD ARE NOT RETURNABLE|TERIMA KASIH|THANK YOU"
+}
 
-const NAMES = w(
-  "SOON HUAT|LIAN HING|TECK SENG|HUP LEE|MAJU JAYA|KIM HENG|SRI MURNI|GUAN CHUAN|AIK HUAT|SHENG LI|WAH SENG|MUTIARA"
-)
-const TRADES = w("HARDWARE|MACHINERY|STATIONERY|RESTAURANT|BOOK STORE|FLORIST|MINI MARKET|ELECTRICAL|TRADING|PHARMACY")
-const FORMS = w("SDN BHD|SDN BHD|(M) SDN BHD|ENTERPRISE|TRADING|S/B|SDN. BHD.")
-const STREETS = w("JALAN PUTRA|JALAN BESAR|JALAN PAHANG|JLN MEWAH|JALAN KANCIL|JALAN ANGSA|JALAN SS4C|JALAN IPOH")
-const AREAS = w("TAMAN SRI PUTRA|TAMAN MALURI|BANDAR BARU PERMAS JAYA|TMN SRI MUDA|KAWASAN PERINDUSTRIAN|SETAPAK")
+/** One of the choices of `WORDS[key]`. */
+const choose = (random: Random, key: keyof typeof WORDS): string => random.pick(WORDS[key].split("|"))
+
 const TOWNS: ReadonlyArray<readonly [string, string, ReadonlyArray<string>]> = [
   ["KUALA LUMPUR", "5", ["", "MALAYSIA", "W.P. KUALA LUMPUR"]],
   ["SHAH ALAM", "40", ["SELANGOR", "SELANGOR DARUL EHSAN", ""]],
@@ -30,18 +48,6 @@ const TOWNS: ReadonlyArray<readonly [string, string, ReadonlyArray<string>]> = [
   ["GEORGETOWN", "10", ["PENANG", "PULAU PINANG"]],
   ["SERI KEMBANGAN", "43", ["SELANGOR", ""]]
 ]
-const BRANCHES = w("CHERAS|PUCHONG|MID VALLEY|SETAPAK|BANGSAR|KEPONG|AMPANG|SKUDAI")
-const CUSTOMER_TRADES = w("ENGINEERING|CONSTRUCTION|LOGISTICS|MARKETING|DEVELOPMENT")
-const TITLES = w("TAX INVOICE|SIMPLIFIED TAX INVOICE|CASH SALES|TAX INVOICE")
-const NUMBER_LABELS = w("INVOICE NO|RECEIPT #|DOC NO|BILL NO|Receipt No|SLIP NO")
-const TOTAL_EXCL = w("Total Excl. GST|TOTAL EXCLUDING GST|Total Amount (excl GST)|Sub Total")
-const GST = w("GST 6%|GST @6%|Total GST 6%|GST PAYABLE")
-const TOTAL_INCL = w("Total Incl. GST|TOTAL INCLUSIVE GST|Total Sales (Inclusive GST)|Total Amount Incl GST")
-const ROUNDING = w("Rounding Adj|Rounding Adjustment|ROUNDING ADJ|Rounding")
-const ROUNDED = w("Total Rounded|TOTAL|Grand Total|Total After Rounding|NET TOTAL")
-const CASH = w("CASH|Cash|Tender Cash|PAID AMOUNT")
-const CHANGE = w("CHANGE|Change|Change Due")
-const THANKS = w("THANK YOU. PLEASE COME AGAIN.|GOODS SOLD ARE NOT RETURNABLE|TERIMA KASIH|THANK YOU")
 
 const money = (cents: number) =>
   `${cents < 0 ? "-" : ""}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, "0")}`
@@ -57,24 +63,24 @@ export const malaysianReceipt = (random: Random, v: Vocabulary, index: number): 
     s.text(text, centred ? centre : left, { align: centred ? "center" : "left", bold, size: bold ? 10 : 8 })
     s.down(bold ? 13 : 10)
   }
-  const brand = random.pick(NAMES)
+  const brand = choose(random, "names")
   // One name in four has no legal form, its trade word alone (`SOON HUAT HARDWARE`).
-  const store = `${brand} ${random.pick(TRADES)}${random.chance(0.75) ? ` ${random.pick(FORMS)}` : ""}`
+  const store = `${brand} ${choose(random, "trades")}${random.chance(0.75) ? ` ${choose(random, "forms")}` : ""}`
   // A brand or a branch code printed above the company (`GHEE HIANG` over `GH DISTRIBUTOR … SDN BHD`).
   if (random.chance(0.25)) head(random.chance(0.5) ? brand : fill(random, "9999999"), true)
   head(store, true)
   if (random.chance(0.7)) head(`(${fill(random, random.pick(["999999-A", "9999999-A", "JM9999999-A"]))})`)
   // The branch, under the company (`IKEA CHERAS`).
-  if (random.chance(0.2)) head(`${brand.split(" ")[0]} ${random.pick(BRANCHES)}`)
+  if (random.chance(0.2)) head(`${brand.split(" ")[0]} ${choose(random, "branches")}`)
   const [town, prefix, states] = random.pick(TOWNS)
   const postcode = `${prefix}${fill(random, "9".repeat(5 - prefix.length))}`
   const number = random.int(1, 299)
   const lines: Array<string> = [
     random.chance(0.5)
-      ? `NO.${number}, ${random.pick(STREETS)} ${random.int(1, 9)},`
-      : `${number}, ${random.pick(STREETS)},`
+      ? `NO.${number}, ${choose(random, "streets")} ${random.int(1, 9)},`
+      : `${number}, ${choose(random, "streets")},`
   ]
-  if (random.chance(0.6)) lines.push(`${random.pick(AREAS)},`)
+  if (random.chance(0.6)) lines.push(`${choose(random, "areas")},`)
   const state = random.pick(states)
   if (state !== "" && random.chance(0.5)) lines.push(`${postcode} ${town}, ${state}`)
   else {
@@ -87,10 +93,10 @@ export const malaysianReceipt = (random: Random, v: Vocabulary, index: number): 
   )
   head(`${random.pick(["GST ID", "GST REG NO", "GST NO."])} : ${fill(random, "000999999999")}`)
   s.down(6)
-  head(random.pick(TITLES), true)
+  head(choose(random, "titles"), true)
   // A business customer's name under the title (`GOGIANT ENGINEERING (M) SDN BHD`).
   if (random.chance(0.2)) {
-    s.text(`${random.pick(NAMES)} ${random.pick(CUSTOMER_TRADES)} (M) SDN BHD`, left, { size: 8 })
+    s.text(`${choose(random, "names")} ${choose(random, "customerTrades")} (M) SDN BHD`, left, { size: 8 })
     s.down(10)
   }
 
@@ -102,7 +108,7 @@ export const malaysianReceipt = (random: Random, v: Vocabulary, index: number): 
     ? fill(random, random.pick(["CS00099999", "99999/999/A9999", "CS9999/99999"]))
     : null
   if (docNumber !== null) {
-    s.text(`${random.pick(NUMBER_LABELS)} : ${docNumber}`, left, { size: 8 })
+    s.text(`${choose(random, "numberLabels")} : ${docNumber}`, left, { size: 8 })
     s.down(10)
   }
   s.text(random.chance(0.6) ? `DATE : ${dateLiteral}  TIME : ${time}` : `${dateLiteral} ${time}`, left, { size: 8 })
@@ -141,17 +147,17 @@ export const malaysianReceipt = (random: Random, v: Vocabulary, index: number): 
     s.down(bold ? 13 : 10)
   }
   if (random.chance(0.7)) {
-    row(random.pick(TOTAL_EXCL), base)
-    row(random.pick(GST), sum - base)
+    row(choose(random, "totalExcl"), base)
+    row(choose(random, "gst"), sum - base)
   }
-  row(random.pick(TOTAL_INCL), sum, rounded === sum)
+  row(choose(random, "totalIncl"), sum, rounded === sum)
   if (rounded !== sum || random.chance(0.3)) {
-    row(random.pick(ROUNDING), rounded - sum)
-    row(random.pick(ROUNDED), rounded, true)
+    row(choose(random, "rounding"), rounded - sum)
+    row(choose(random, "rounded"), rounded, true)
   }
   const tendered = Math.ceil(rounded / 1000) * 1000 + (random.chance(0.5) ? 1000 : 0)
-  row(random.pick(CASH), tendered)
-  row(random.pick(CHANGE), tendered - rounded)
+  row(choose(random, "cash"), tendered)
+  row(choose(random, "change"), tendered - rounded)
   if (random.chance(0.6)) {
     s.down(4)
     s.text("GST Summary", left, { size: 8 })
@@ -164,7 +170,7 @@ export const malaysianReceipt = (random: Random, v: Vocabulary, index: number): 
     s.down(10)
   }
   s.down(8)
-  s.text(random.pick(THANKS), centre, { size: 8, align: "center" })
+  s.text(choose(random, "thanks"), centre, { size: 8, align: "center" })
   s.down(20)
   return {
     id: `gen-${String(index).padStart(3, "0")}-en-receipt`,
