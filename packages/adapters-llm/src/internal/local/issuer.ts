@@ -56,7 +56,8 @@ export const legalForm = (text: string): boolean => {
   const joined: Array<string> = []
   let run = false
   for (const w of list) {
-    if (w.length === 1 && run) joined[joined.length - 1] += w
+    // Every step of a run is kept: `S.L. B-28012345` joins to `sl`, then `slb`.
+    if (w.length === 1 && run) joined.push(`${joined.at(-1) ?? ""}${w}`)
     else {
       joined.push(w)
       run = w.length <= 2
@@ -231,8 +232,13 @@ const nameLike = (text: string): boolean => {
   const f = folded(text)
   if (NOT_A_NAME.test(f)) return false
   const list = tokens(f).map((t) => t.text)
-  return !list.some((w) => TITLES.has(w) || TAX_STATUS.has(w)) && !addressLine(text)
+  // A street word in a name that ends with its legal form is the name's (`LA PLAZA, S.L.`, `Harbour Road Ltd`): an
+  // address line never ends with one.
+  return !list.some((w) => TITLES.has(w) || TAX_STATUS.has(w)) && (!addressLine(text) || endsWithForm(text))
 }
+
+/** Whether a text's last words are a legal form (`…, S.L.`, `… GmbH`, `… SDN BHD`). */
+const endsWithForm = (text: string): boolean => legalForm(text.trim().split(/\s+/).slice(-2).join(" "))
 
 const close = (upper: Row, lower: Row) => lower.y0 - upper.y1 < 0.5 * Math.min(upper.y1 - upper.y0, lower.y1 - lower.y0)
 
@@ -299,8 +305,15 @@ const readLetterhead = (layout: Layout): Letterhead => {
   return { parts: block, marked: marked !== undefined }
 }
 
-/** A business name without the registration number printed after it: "AEON CO. (M) BHD (126926-H)". */
-const nameOnly = (name: string): string => name.replace(/\s*\([^)]*\d{4}[^)]*\).*$/u, "").trim()
+/**
+ * A business name without the registration number or tax id printed after it: "AEON CO. (M) BHD (126926-H)",
+ * "SUPERMERCADOS LA PLAZA, S.L. B-28012345".
+ */
+const nameOnly = (name: string): string =>
+  name
+    .replace(/\s*\([^)]*\d{4}[^)]*\).*$/u, "")
+    .replace(/[\s,]+\p{Lu}{0,2}-?\d[\d.-]{6,}\p{Lu}?$/u, "")
+    .trim()
 
 /**
  * Whether a word of a part that the reader doubted is a word misread: a digit OCR confuses with a letter between

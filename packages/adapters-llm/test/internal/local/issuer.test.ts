@@ -89,6 +89,27 @@ describe("issuer", () => {
     assert.strictEqual(issuerOf("Bienvenido / Welcome", "Factura", "Ferretería Pérez S.L."), "Ferretería Pérez S.L.")
   })
 
+  it("a name with a street word that ends in its legal form is a name: LA PLAZA, S.L., Harbour Road Ltd", () => {
+    assert.strictEqual(
+      issuerOf("SUPERMERCADOS LA PLAZA, S.L.", "C/ ALCALÁ 12", "28014 MADRID", "TELÉFONO: 912345678"),
+      "SUPERMERCADOS LA PLAZA, S.L."
+    )
+    assert.strictEqual(
+      issuerOf("Harbour Road Trading Ltd", "12 Harbour Road", "Leeds LS1 4AP"),
+      "Harbour Road Trading Ltd"
+    )
+    // An address line is still no name.
+    assert.strictEqual(issuerOf("Calle Mayor 5, 28013 Madrid", "Ferretería Pérez S.L."), "Ferretería Pérez S.L.")
+  })
+
+  it("the tax id printed after the name on its line is not part of it", () => {
+    assert.strictEqual(
+      issuerOf("SUPERMERCADOS LA PLAZA, S.L. B-28012345", "C/ ALCALÁ 12", "28014 MADRID"),
+      "SUPERMERCADOS LA PLAZA, S.L."
+    )
+    assert.strictEqual(issuerOf("Elektro Wagner GmbH DE123456789", "Hauptstraße 5"), "Elektro Wagner GmbH")
+  })
+
   it("a brand printed over the name that repeats its first words is not part of it", () => {
     assert.strictEqual(
       issuerOf("TECK SENG", "TECK SENG TRADING SDN BHD", "(039487-X)", "NO.93, JALAN ANGSA 2,"),
