@@ -1,6 +1,7 @@
 /**
- * A generated A4 invoice: issuer block (left or right), title, labelled number and dates (inline, in a column or
- * above their value), a customer block with another company, a table of lines and a totals block.
+ * A generated A4 invoice: issuer block (left or right), title, labelled number and dates (inline, in a column,
+ * above their value, or as a table of labels over values under the issuer), a customer block with another company,
+ * a table of lines and a totals block.
  */
 import { addDays, conventions } from "./format.js"
 import { address, companyName, fill, type GeneratedDocument, type GeneratedLine, Sheet } from "./page.js"

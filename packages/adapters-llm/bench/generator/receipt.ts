@@ -2,7 +2,9 @@
  * A generated till receipt (80 mm wide): store block, maybe a number, date and time (at the top, or at the foot as
  * many tills print them), item lines with quantity × unit price patterns ("2 x 1,25", "1,250 kg x 2,99 €/kg", "2 UD
  * … 1,25 2,50") and maybe a tax class after each amount ("1,99 A"), and a totals block with subtotal, savings,
- * taxes, rounding, tendered amount and change.
+ * taxes, rounding, tendered amount and change. German ones may print a MwSt table (net, tax and gross per rate, and
+ * their sum) and, paid by card, the terminal's slip under the receipt (`Betrag EUR`, its own date and time); four
+ * in ten English ones are Malaysian (`malaysian.ts`).
  */
 import { addDays, type Conventions, conventions } from "./format.js"
 import { malaysianReceipt } from "./malaysian.js"

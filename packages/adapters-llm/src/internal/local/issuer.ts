@@ -1,11 +1,13 @@
 /**
  * The issuer's name and address from the letterhead: on the first page's top rows, above the recipient's block
- * (Facturar a, Bill to, Rechnungsempfänger, Destinataire…), each cell apart (a title or the invoice's data may
- * share the name's row), the first cell with a legal form (S.A., S.L., GmbH, SDN BHD, B.V.…) or a shop word
- * (`SHOP_WORDS`) — never a document title, a tax-status line (IVA Responsable Inscripto), an address line (a street
- * word, a postcode) or a greeting — with its wrapped lines. A letterhead with no such mark gives no name (position
- * alone is too weak). The address is the text under the name up to the contacts, given only when the reader was
- * sure of its words. Both are found by layout, not by a label (`evidence.ts`: `layout`, `position`).
+ * (Facturar a, Bill to, Rechnungsempfänger, Destinataire…) and the document's title printed alone under a name,
+ * each cell apart (a title or the invoice's data may share the name's row), the first cell with a legal form (S.A.,
+ * S.L., GmbH, SDN BHD, B.V.…) or a shop word (`SHOP_WORDS`) — never a document title, a tax-status line (IVA
+ * Responsable Inscripto), an address line (a street word, a postcode; unless the name ends in its legal form) or a
+ * greeting — with its wrapped lines. A letterhead with no such mark gives no name (position alone is too weak). The
+ * address is the text under the name, given only when a contact or tax line closes it, it ends in a postcode or a
+ * state, and the reader was sure of its words (MEASUREMENTS.md). Both are found by layout, not by a label
+ * (`evidence.ts`: `layout`, `position`).
  */
 import { type Found, found } from "./evidence.js"
 import { type Cell, cellStart, type Layout, overlap, type Row } from "./layout.js"
