@@ -14,6 +14,10 @@ const lines = (...pairs: ReadonlyArray<readonly [string, string]>): ReadonlyArra
     [330, amount]
   ])
 
+/** A row of cells at the given x positions, one text each. */
+const cells = (xs: ReadonlyArray<number>, ...texts: ReadonlyArray<string>): ReadonlyArray<Cell> =>
+  texts.map((text, i) => [xs[i] ?? 0, text] as const)
+
 const totalOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>, target: Target = TOTAL) =>
   total(layout(document([page(1, rows)])), target)?.text ?? null
 
@@ -220,43 +224,20 @@ describe("totals", () => {
   })
 
   it("a Summe heading the line items' column is no total: the amount under it is the first line's", () => {
+    const items = [40, 250, 330, 460]
+    const totals = [250, 460]
     const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
-      [
-        [40, "Bezeichnung"],
-        [250, "Anzahl"],
-        [330, "Einzelpreis"],
-        [460, "Summe"]
-      ],
-      [
-        [40, "Büromaterial"],
-        [250, "3"],
-        [330, "315,53"],
-        [460, "946,59"]
-      ],
-      [
-        [250, "Total:"],
-        [460, "928,60 EUR"]
-      ]
+      cells(items, "Bezeichnung", "Anzahl", "Einzelpreis", "Summe"),
+      cells(items, "Büromaterial", "3", "315,53", "946,59"),
+      cells(totals, "Total:", "928,60 EUR")
     ]
     assert.strictEqual(totalOf(rows), "928,60")
     // A discount word the arithmetic knows: net − Preisvorteil + tax makes the total.
-    const figures: ReadonlyArray<ReadonlyArray<Cell>> = [
-      [
-        [250, "Summe netto:"],
-        [460, "946,59 EUR"]
-      ],
-      [
-        [250, "Preisvorteil:"],
-        [460, "-94,66 EUR"]
-      ],
-      [
-        [250, "Mehrwertsteuer 9 %:"],
-        [460, "76,67 EUR"]
-      ],
-      [
-        [250, "Summe:"],
-        [460, "928,60 EUR"]
-      ]
+    const figures = [
+      cells(totals, "Summe netto:", "946,59 EUR"),
+      cells(totals, "Preisvorteil:", "-94,66 EUR"),
+      cells(totals, "Mehrwertsteuer 9 %:", "76,67 EUR"),
+      cells(totals, "Summe:", "928,60 EUR")
     ]
     assert.strictEqual(totalOf([...rows.slice(0, 2), ...figures]), "928,60")
   })
@@ -276,23 +257,12 @@ describe("totals", () => {
   })
 
   it("a tax table's sum row (Gesamtbetrag net, tax, gross) totals its last amount, not the net", () => {
+    const table = [40, 200, 330]
     const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
       ...lines(["GESAMT:", "163,40"], ["Gegeben:", "180,00"], ["Zurück:", "16,60"]),
-      [
-        [40, "USt Netto"],
-        [200, "MwSt"],
-        [330, "Brutto"]
-      ],
-      [
-        [40, "A 19% 137,31"],
-        [200, "26,09"],
-        [330, "163,40"]
-      ],
-      [
-        [40, "Gesamtbetrag 137,31"],
-        [200, "26,09"],
-        [330, "163,40"]
-      ]
+      cells(table, "USt Netto", "MwSt", "Brutto"),
+      cells(table, "A 19% 137,31", "26,09", "163,40"),
+      cells(table, "Gesamtbetrag 137,31", "26,09", "163,40")
     ]
     assert.strictEqual(totalOf(rows), "163,40")
     assert.strictEqual(totalOf(rows.slice(3)), "163,40")
