@@ -10,6 +10,7 @@ import type { Truth } from "./truth.js"
 const truthOf = (document: GeneratedDocument): Record<string, Truth> => ({
   // The generator printed them: an OCR misreading does not make them absent.
   issuer: { kind: "name", text: document.truth.issuer, printed: true },
+  address: { kind: "name", text: document.truth.address, printed: true },
   number:
     document.truth.number === null
       ? { kind: "none" }

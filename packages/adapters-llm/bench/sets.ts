@@ -189,7 +189,7 @@ export const generatedSets = (ocr: boolean): ReadonlyArray<readonly [BenchSet, R
     title,
     folder: "",
     entries: () => entries,
-    fields: invoiceFields,
+    fields: [...invoiceFields, ["address", simple("address", 6, "string", "Address of the company")]],
     ordered: true
   })
   return [

@@ -1,6 +1,7 @@
 /**
- * A generated A4 invoice: issuer block (left or right), title, labelled number and dates (inline, in a column or
- * above their value), a customer block with another company, a table of lines and a totals block.
+ * A generated A4 invoice: issuer block (left or right), title, labelled number and dates (inline, in a column,
+ * above their value, or as a table of labels over values under the issuer), a customer block with another company,
+ * a table of lines and a totals block.
  */
 import { addDays, conventions } from "./format.js"
 import { address, companyName, fill, type GeneratedDocument, type GeneratedLine, Sheet } from "./page.js"
@@ -87,8 +88,20 @@ export const invoice = (random: Random, v: Vocabulary, language: Language, index
     fields.push([label(v.period), `${c.date(start)} - ${c.date(addDays(start, 27))}`])
   }
   const shuffled = random.chance(0.5) ? fields : [fields[1], fields[0], ...fields.slice(2)]
-  for (const field of shuffled) if (field !== undefined) s.down(labelled(s, style, field[0], field[1], dataX, colon))
+  // One invoice in four prints its data as a table under the issuer: a row of labels, the values in the cells under
+  // them (`Invoice # | Date | Due Date` over `F-1234 | 03/05/2024 | …`), as many billing systems do.
+  const table = random.chance(0.25)
+  if (!table)
+    for (const field of shuffled) if (field !== undefined) s.down(labelled(s, style, field[0], field[1], dataX, colon))
   s.y = Math.max(s.y, issuerBottom) + 24
+  if (table) {
+    const cells = shuffled.filter((f) => f !== undefined).slice(0, 4)
+    const width = (right - left) / cells.length
+    for (const [i, [name]] of cells.entries()) s.text(name, left + i * width, { size: 8, bold: true })
+    s.down(12)
+    for (const [i, [, value]] of cells.entries()) s.text(value, left + i * width)
+    s.down(26)
+  }
 
   s.text(label(v.billTo), left, { bold: true })
   s.down(13)
@@ -145,6 +158,7 @@ export const invoice = (random: Random, v: Vocabulary, language: Language, index
     kind: "invoice",
     truth: {
       issuer,
+      address: `${street} ${city}`,
       number,
       date,
       dateLiteral: c.date(date),

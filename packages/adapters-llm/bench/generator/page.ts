@@ -34,6 +34,8 @@ export interface GeneratedLine {
 /** What the page says, as the generator knows it. */
 export interface GeneratedTruth {
   readonly issuer: string
+  /** The issuer's address as printed, its lines joined by spaces. */
+  readonly address: string
   /** `null`: the document prints no number. */
   readonly number: string | null
   readonly date: string

@@ -2,9 +2,12 @@
  * A generated till receipt (80 mm wide): store block, maybe a number, date and time (at the top, or at the foot as
  * many tills print them), item lines with quantity × unit price patterns ("2 x 1,25", "1,250 kg x 2,99 €/kg", "2 UD
  * … 1,25 2,50") and maybe a tax class after each amount ("1,99 A"), and a totals block with subtotal, savings,
- * taxes, rounding, tendered amount and change.
+ * taxes, rounding, tendered amount and change. German ones may print a MwSt table (net, tax and gross per rate, and
+ * their sum) and, paid by card, the terminal's slip under the receipt (`Betrag EUR`, its own date and time); four
+ * in ten English ones are Malaysian (`malaysian.ts`).
  */
-import { addDays, conventions } from "./format.js"
+import { addDays, type Conventions, conventions } from "./format.js"
+import { malaysianReceipt } from "./malaysian.js"
 import { address, fill, type GeneratedDocument, type GeneratedLine, Sheet } from "./page.js"
 import type { Random } from "./random.js"
 import type { Language, Vocabulary } from "./vocabulary.js"
@@ -14,20 +17,28 @@ type LineStyle = "below" | "above" | "columns"
 
 /** A receipt in `language`, its `index`-th document. */
 export const receipt = (random: Random, v: Vocabulary, language: Language, index: number): GeneratedDocument => {
+  // Four in ten English receipts are Malaysian (SROIE's kind).
+  if (language === "en" && random.chance(0.4)) return malaysianReceipt(random, v, index)
   const c = conventions(random, v)
   const s = new Sheet(24)
   const left = 14
   const right = 212
   const centre = 113
   const colon = random.pick([":", ":", ""])
-  const store = `${random.pick(v.storeNames)} ${random.pick(v.nameParts).toUpperCase()}${random.chance(0.6) ? ` ${random.pick(v.legalForms)}` : ""}`
+  const name = `${random.pick(v.storeNames)} ${random.pick(v.nameParts).toUpperCase()}`
+  const form = random.chance(0.6) ? random.pick(v.legalForms) : ""
+  const store = form === "" ? name : `${name} ${form}`
   const [street, city] = address(random, v, language)
   const centred = random.chance(0.5)
   const head = (text: string, bold = false) => {
     s.text(text, centred ? centre : left, { align: centred ? "center" : "left", bold, size: bold ? 10 : 8 })
     s.down(bold ? 13 : 10)
   }
-  head(store, true)
+  // A name too long for the 80 mm paper wraps before its legal form, as tills print it.
+  if (store.length > 28 && form !== "") {
+    head(name, true)
+    head(form, true)
+  } else head(store, true)
   head(street.toUpperCase())
   head(city.toUpperCase())
   head(`${random.pick(v.taxId)}${colon} ${fill(random, random.pick(v.taxIdPattern))}`)
@@ -125,18 +136,22 @@ export const receipt = (random: Random, v: Vocabulary, language: Language, index
     row(random.pick(v.rounding), rounded - due)
     row(random.pick(v.roundedTotal), rounded, true)
   } else row(random.pick(v.total), due, true)
-  if (random.chance(0.5)) {
+  const cash = random.chance(0.5)
+  if (cash) {
     const tendered = Math.ceil(rounded / 1000) * 1000 + (random.chance(0.5) ? 1000 : 0)
     row(random.pick(v.cash), tendered)
     row(random.pick(v.change), tendered - rounded)
   } else row(random.pick(v.card), rounded)
-  if (random.chance(0.4)) {
+  if (language === "de" && random.chance(0.5)) germanTaxTable(s, random, c, rounded, left, right)
+  else if (random.chance(0.4)) {
     s.down(4)
     const rate = random.pick([7, 10, 19, 20, 21, 22, 23])
     const base = Math.round((rounded * 100) / (100 + rate))
     s.text(`${random.pick(v.tax)} ${rate}%  ${c.number(base)}  ${c.number(rounded - base)}`, left, { size: 8 })
     s.down(10)
   }
+  // German card payments print the terminal's slip under the receipt, repeating the amount (`Betrag EUR`).
+  if (language === "de" && !cash && random.chance(0.6)) cardSlip(s, random, c, date, time, rounded, left, right)
   if (random.chance(0.25)) {
     s.text(`${random.pick(v.expiry)}${colon} ${c.date(addDays(date, 30))}`, left, { size: 8 })
     s.down(10)
@@ -153,7 +168,78 @@ export const receipt = (random: Random, v: Vocabulary, language: Language, index
     index,
     language,
     kind: "receipt",
-    truth: { issuer: store, number, date, dateLiteral: c.date(date), total: rounded / 100, items: lines },
+    truth: {
+      issuer: store,
+      address: `${street.toUpperCase()} ${city.toUpperCase()}`,
+      number,
+      date,
+      dateLiteral: c.date(date),
+      total: rounded / 100,
+      items: lines
+    },
     page: { width: 226, height: s.y, family: random.pick(["Courier", "Courier", "Helvetica"]), runs: s.runs }
   }
+}
+
+/**
+ * A German till's tax table: a class letter, rate, net, tax and gross per rate (`A 19%  10,00  1,90  11,90`), and
+ * maybe a sum row of the three.
+ */
+const germanTaxTable = (s: Sheet, random: Random, c: Conventions, gross: number, left: number, right: number) => {
+  s.down(4)
+  const columns = [left + 40, left + 100, right] as const
+  s.text(random.pick(["MwSt", "USt", "Steuer"]), left, { size: 8 })
+  for (const [i, heading] of ["Netto", "MwSt", "Brutto"].entries())
+    s.text(heading, columns[i] ?? right, { size: 8, align: "right" })
+  s.down(10)
+  const reduced = random.chance(0.5) ? Math.round(gross * random.pick([0.3, 0.5, 0.7])) : 0
+  let nets = 0
+  for (const [letter, rate, part] of [
+    ["A", 19, gross - reduced],
+    ["B", 7, reduced]
+  ] as const) {
+    if (part <= 0) continue
+    const net = Math.round((part * 100) / (100 + rate))
+    nets += net
+    s.text(`${letter} ${rate}%`, left, { size: 8 })
+    for (const [i, cents] of [net, part - net, part].entries())
+      s.text(c.number(cents), columns[i] ?? right, { size: 8, align: "right" })
+    s.down(10)
+  }
+  // The table's own sum row: net, tax and gross of every rate, the net first.
+  if (random.chance(0.5)) {
+    s.text(random.pick(["Summe", "Gesamt", "Gesamtbetrag", "Total"]), left, { size: 8 })
+    for (const [i, cents] of [nets, gross - nets, gross].entries())
+      s.text(c.number(cents), columns[i] ?? right, { size: 8, align: "right" })
+    s.down(10)
+  }
+}
+
+/** An EC/girocard slip: card, terminal, the payment's date and time as the terminal prints them, `Betrag EUR`. */
+const cardSlip = (
+  s: Sheet,
+  random: Random,
+  c: Conventions,
+  iso: string,
+  time: string,
+  cents: number,
+  left: number,
+  right: number
+) => {
+  const [y = "", m = "", d = ""] = iso.split("-")
+  s.down(12)
+  const line = (text: string) => {
+    s.text(text, left, { size: 8 })
+    s.down(10)
+  }
+  line(random.pick(["Kundenbeleg", "*** Kundenbeleg ***", "Kartenzahlung", "EC-Cash"]))
+  line(random.pick(["girocard", "Girocard kontaktlos", "Debit Mastercard", "VISA"]))
+  line(`Terminal-ID: ${fill(random, "99999999")}`)
+  line(`Trace-Nr. ${fill(random, "999999")}`)
+  const year = random.chance(0.5) ? y : y.slice(2)
+  line(`Datum: ${d}.${m}.${year}  Uhrzeit: ${time}:${String(random.int(0, 59)).padStart(2, "0")}`)
+  s.text(random.pick(["Betrag EUR", "BETRAG EUR", "Betrag"]), left, { size: 8 })
+  s.text(random.chance(0.5) ? c.number(cents) : c.money(cents), right, { size: 8, align: "right" })
+  s.down(10)
+  line(random.pick(["Zahlung erfolgt", "Bitte Beleg aufbewahren", "GENEHMIGT"]))
 }

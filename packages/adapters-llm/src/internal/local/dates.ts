@@ -36,6 +36,9 @@ interface Dated {
   readonly label: "before" | "above" | "none"
 }
 
+// The words a date is written after with no label in them: `le`, `el`, `il`, `am`, `on`, `op`, `em`, `the`.
+const DATE_FILLERS = new Set(["le", "el", "il", "am", "on", "op", "em", "the", "den"])
+
 const LABEL_WORDS = new Set(DATE_LABELS.flatMap(([, words]) => words))
 const nearLabelWords = nearWords(LABEL_WORDS)
 
@@ -98,7 +101,11 @@ const classify = (layout: Layout, row: Row, list: ReadonlyArray<RowToken>, match
     return { match, row, kind: "period", label: "before" }
   const near = wordsBefore(row, list, match.start)
   const kind = kindOf(near)
-  if (kind !== "none" || near.length > 0) return { match, row, kind, label: kind === "none" ? "none" : "before" }
+  // Words before the date label it, unless they are only the article or preposition a date is written with
+  // (`le 27 mars 2022`, `am 12.03.2020`, `on 3 May`): then the cell above may.
+  const filler = near.every((w) => DATE_FILLERS.has(w.text))
+  if (kind !== "none" || (near.length > 0 && !filler))
+    return { match, row, kind, label: kind === "none" ? "none" : "before" }
   const above = kindOf(wordsAbove(layout, row, match.start))
   return { match, row, kind: above, label: above === "none" ? "none" : "above" }
 }
@@ -135,5 +142,8 @@ export const date = (layout: Layout, target: Target): Found | null => {
   const competed = tied.some(
     (f) => evidenceOf(f) === evidenceOf(best) && figures(f.match.text) !== figures(best.match.text)
   )
+  // Unlabelled dates that disagree, and no label says which is the issue date: reading order alone would choose
+  // (a receipt's date and a return-by or best-before date printed bare). An empty field is better than a wrong one.
+  if (competed && top === 1) return null
   return found(best.match.text, evidenceOf(best), competed)
 }

@@ -1,11 +1,13 @@
 /**
  * The issuer's name and address from the letterhead: on the first page's top rows, above the recipient's block
- * (Facturar a, Bill to, Rechnungsempfänger, Destinataire…), each cell apart (a title or the invoice's data may
- * share the name's row), the first cell with a legal form (S.A., S.L., GmbH, SDN BHD, B.V.…) or a shop word
- * (`SHOP_WORDS`) — never a document title, a tax-status line (IVA Responsable Inscripto), an address line (a street
- * word, a postcode) or a greeting — with its wrapped lines. A letterhead with no such mark gives no name (position
- * alone is too weak). The address is the text under the name up to the contacts, given only when the reader was
- * sure of its words. Both are found by layout, not by a label (`evidence.ts`: `layout`, `position`).
+ * (Facturar a, Bill to, Rechnungsempfänger, Destinataire…) and the document's title printed alone under a name,
+ * each cell apart (a title or the invoice's data may share the name's row), the first cell with a legal form (S.A.,
+ * S.L., GmbH, SDN BHD, B.V.…) or a shop word (`SHOP_WORDS`) — never a document title, a tax-status line (IVA
+ * Responsable Inscripto), an address line (a street word, a postcode; unless the name ends in its legal form) or a
+ * greeting — with its wrapped lines. A letterhead with no such mark gives no name (position alone is too weak). The
+ * address is the text under the name, given only when a contact or tax line closes it, it ends in a postcode or a
+ * state, and the reader was sure of its words (MEASUREMENTS.md). Both are found by layout, not by a label
+ * (`evidence.ts`: `layout`, `position`).
  */
 import { type Found, found } from "./evidence.js"
 import { type Cell, cellStart, type Layout, overlap, type Row } from "./layout.js"
@@ -13,12 +15,15 @@ import { amounts, dates } from "./patterns.js"
 import { findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
 import { folded, ocrKey, tokens } from "./text.js"
 import {
+  ADDRESS_REGIONS,
   ADDRESS_SUFFIXES,
   ADDRESS_WORDS,
+  CONTACT_WORDS,
   DOCUMENT_TITLES,
   LEGAL_FORMS,
   RECIPIENT_LABELS,
   SHOP_WORDS,
+  TAX_ID_WORDS,
   TAX_STATUS_WORDS
 } from "./vocabulary.js"
 
@@ -34,11 +39,15 @@ const words = (text: string): ReadonlyArray<string> => tokens(folded(text)).map(
 /** Whether a text (a row, or a value found by a label) is a tax status or tax registration line. */
 export const taxStatus = (text: string): boolean => words(text).some((w) => TAX_STATUS.has(w))
 
-/** Whether a text is an address line: a street word (or a compound ending in one), or a postcode and town. */
-const addressLine = (text: string): boolean =>
+/** Whether a text has a street word, or a compound ending in one (`Uferweg`). */
+export const hasStreet = (text: string): boolean =>
   words(text).some(
     (w) => ADDRESS.has(w) || ADDRESS_SUFFIXES.some((end) => w.length > end.length + 2 && w.endsWith(end))
-  ) || /(?<![\d-])\d{4,5}\s+\p{L}{3}|(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}\s+\p{L}{3}/u.test(text)
+  )
+
+/** Whether a text is an address line: a street word (or a compound ending in one), or a postcode and town. */
+const addressLine = (text: string): boolean =>
+  hasStreet(text) || /(?<![\d-])\d{4,5}\s+\p{L}{3}|(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}\s+\p{L}{3}/u.test(text)
 
 /**
  * Whether a text holds a legal form: a short token and the one-letter tokens after it joined (`S.A.` → `sa`,
@@ -49,7 +58,8 @@ export const legalForm = (text: string): boolean => {
   const joined: Array<string> = []
   let run = false
   for (const w of list) {
-    if (w.length === 1 && run) joined[joined.length - 1] += w
+    // Every step of a run is kept: `S.L. B-28012345` joins to `sl`, then `slb`.
+    if (w.length === 1 && run) joined.push(`${joined.at(-1) ?? ""}${w}`)
     else {
       joined.push(w)
       run = w.length <= 2
@@ -142,11 +152,13 @@ const cleaned = (text: string): string => unlabelled(senderName(withoutTitle(tex
 
 /**
  * Where a name read as a whole row ends: at a cell before the last that ends with a legal form, unless a bracket
- * goes on with the form (`WEBER UG | (haftungsbeschränkt)`); what follows is not the name (`Padaria SA | aft tura`).
+ * or another form goes on with it (`WEBER UG | (haftungsbeschränkt)`, `GmbH & Co. | KG`); what follows is not the
+ * name (`Padaria SA | aft tura`).
  */
 const nameEnd = (row: Row): number => {
   const k = row.cells.slice(0, -1).findIndex((c) => legalForm(c.text.split(/\s+/).slice(-2).join(" ")))
-  return k < 0 || /^\s*\(/.test(row.cells[k + 1]?.text ?? "") ? row.cells.length - 1 : k
+  const next = row.cells[k + 1]?.text ?? ""
+  return k < 0 || /^\s*\(/.test(next) || (words(next).length <= 2 && legalForm(next)) ? row.cells.length - 1 : k
 }
 
 /** A part of a row from its first cell to its `last`. */
@@ -193,28 +205,57 @@ const letterheadRows = (layout: Layout): ReadonlyArray<Row> => {
   const first = layout.rows[0]?.page
   const height = first === undefined ? 0 : (layout.pageHeight.get(first) ?? 0)
   const top = layout.rows.filter((r) => r.page === first && (height === 0 || r.y0 < 0.4 * height))
-  // The letterhead ends at the recipient's block, or at the first amount (a receipt's lines).
+  // The letterhead ends at the recipient's block, at the first amount (a receipt's lines), or at the document's
+  // title printed alone on a row under a name (`TAX INVOICE`: what follows is the document's, a customer's too).
   const end = top.findIndex(
-    (r) => recipientRow(r) || (/\d[.,]\s?\d{2}/.test(r.text) && amounts(r.text).some((a) => a.decimals))
+    (r, i) =>
+      recipientRow(r) ||
+      (/\d[.,]\s?\d{2}/.test(r.text) && amounts(r.text).some((a) => a.decimals)) ||
+      (titleRow(r) && top.slice(0, i).some((above) => partsOf(above).some((p) => nameLike(p.text))))
   )
   return end < 0 ? top : top.slice(0, end)
 }
 
 const title = (text: string): boolean => words(text).some((w) => TITLES.has(w))
 
+/**
+ * Whether a row is the document's title alone: one cell of a few words, a title word among them and no business
+ * word (`SIMPLIFIED TAX INVOICE`, `-TAX INVOICE-`, `FACTURA SIMPLIFICADA`).
+ */
+const titleRow = (row: Row): boolean =>
+  row.cells.length === 1 &&
+  words(row.text).length <= 4 &&
+  title(row.text) &&
+  !business(row.text) &&
+  !/\d/.test(row.text)
+
 const nameLike = (text: string): boolean => {
   if (!/\p{L}{2}/u.test(text)) return false
   const f = folded(text)
   if (NOT_A_NAME.test(f)) return false
   const list = tokens(f).map((t) => t.text)
-  return !list.some((w) => TITLES.has(w) || TAX_STATUS.has(w)) && !addressLine(text)
+  // A street word in a name that ends with its legal form is the name's (`LA PLAZA, S.L.`, `Harbour Road Ltd`): an
+  // address line never ends with one.
+  return !list.some((w) => TITLES.has(w) || TAX_STATUS.has(w)) && (!addressLine(text) || endsWithForm(text))
 }
+
+/** Whether a text's last words are a legal form (`…, S.L.`, `… GmbH`, `… SDN BHD`). */
+const endsWithForm = (text: string): boolean => legalForm(text.trim().split(/\s+/).slice(-2).join(" "))
 
 const close = (upper: Row, lower: Row) => lower.y0 - upper.y1 < 0.5 * Math.min(upper.y1 - upper.y0, lower.y1 - lower.y0)
 
 /** The part of a neighbouring row under or over a part (its column), if any. */
 const partBeside = (row: Row | undefined, part: Part): Part | undefined =>
   row === undefined ? undefined : partsOf(row).find((p) => overlap(p, part) > 0.3)
+
+/**
+ * The cell of a row under a part (its column), as a part: an address line is read cell by cell, never joined
+ * with the document's data beside it (`Factuurdatum | 9212 MD Den Haag`).
+ */
+const cellBeside = (row: Row, part: Part): Part | undefined =>
+  row.cells
+    .map((c: Cell) => ({ row, x0: c.x0, x1: c.x1, text: cleaned(c.text), raw: c.text }))
+    .find((p) => overlap(p, part) > 0.3)
 
 /** The letterhead's name: its parts, and whether a legal form or a shop word marks it (else position alone). */
 interface Letterhead {
@@ -248,6 +289,8 @@ const readLetterhead = (layout: Layout): Letterhead => {
     const top = block[0] as Part
     const above = partBeside(layout.rows[top.row.order - 1], top)
     if (above === undefined || above.row.page !== top.row.page || !close(above.row, top.row) || !plain(above)) break
+    // A brand printed over the name that repeats its first words (`TECK SENG` over `TECK SENG TRADING SDN BHD`).
+    if (`${folded(top.text)} `.startsWith(`${folded(above.text).trim()} `)) break
     block.unshift(above)
   }
   for (;;) {
@@ -256,14 +299,23 @@ const readLetterhead = (layout: Layout): Letterhead => {
     const below = partBeside(layout.rows[bottom.row.order + 1], bottom)
     if (below === undefined || below.row.page !== bottom.row.page || !close(bottom.row, below.row)) break
     if (title(below.text) || NOT_A_NAME.test(folded(below.text)) || addressLine(below.text)) break
+    // A line ending in a house number is the street, whatever trade its name says (`BÄCKEREI RING 161`).
+    if (/\d+\s?\p{L}?$/u.test(below.text.trim()) && !legalForm(below.text)) break
     if (!business(below.text)) break
     block.push(below)
   }
   return { parts: block, marked: marked !== undefined }
 }
 
-/** A business name without the registration number printed after it: "AEON CO. (M) BHD (126926-H)". */
-const nameOnly = (name: string): string => name.replace(/\s*\([^)]*\d{4}[^)]*\).*$/u, "").trim()
+/**
+ * A business name without the registration number or tax id printed after it: "AEON CO. (M) BHD (126926-H)",
+ * "SUPERMERCADOS LA PLAZA, S.L. B-28012345".
+ */
+const nameOnly = (name: string): string =>
+  name
+    .replace(/\s*\([^)]*\d{4}[^)]*\).*$/u, "")
+    .replace(/[\s,]+\p{Lu}{0,2}-?\d[\d.-]{6,}\p{Lu}?$/u, "")
+    .trim()
 
 /**
  * Whether a word of a part that the reader doubted is a word misread: a digit OCR confuses with a letter between
@@ -285,8 +337,24 @@ export const company = (layout: Layout): Found | null => {
   return found(withLegalForm(nameOnly(parts.map((p) => p.text.trim()).join(" ")).replace(/\s+/g, " ")), "layout")
 }
 
-const STOP_ADDRESS =
+const STOP_PATTERN =
   /(?<![a-z])(tel|telf|tlf|phone|telefono|fax|gst|email|e-mail|www|http|invoice|receipt|factura|date|fecha|cashier|cajero|doc|tax|cif|nif|cuit|iva|vat|reg|hp|mobile)(?![a-z])/
+
+// Contact and register words, and the tax id words but `st` (a street's abbreviation).
+const STOP_WORDS = new Set([...CONTACT_WORDS, ...TAX_ID_WORDS.filter((w) => w !== "st")])
+
+/**
+ * Whether a folded line closes the address: a contact, register, tax id or document line (`TEL :`, `USt-IdNr.`,
+ * `BTW nummer`, `N° TVA`, `INVOICE NO`), a number of seven figures or more, or a labelled value (`Inv. No.:
+ * P-6973-040`: an address has no label).
+ */
+const closesAddress = (text: string): boolean =>
+  STOP_PATTERN.test(text) ||
+  // A tax or register number (`St.-Nr. DE584839266`): seven figures in a row are in no street or postcode.
+  /\d{7}/.test(text) ||
+  // Abbreviations dotted and hyphenated (`N.I.F.`, `St.-Nr.`) read as one word too.
+  [/\./g, /[.-]/g].some((marks) => words(text.replace(marks, "")).some((w) => STOP_WORDS.has(w))) ||
+  /\p{L}[.\s]*:\s*\S/u.test(text)
 
 /** Below this confidence the reader doubts a word (text layers read 1). */
 const DOUBTED = 0.9
@@ -300,27 +368,68 @@ const registration = (text: string): boolean =>
   (/^\(?[a-z0-9\-.\s]*\d[a-z0-9\-.\s]*\)?$/.test(text) && !/\p{L}{3}/u.test(text)) ||
   /^\(?[a-z]{0,4}\d{5,}[a-z0-9\-/]*\)?$/.test(text.trim())
 
+// A state or country closing the text, folded.
+const REGION_AT_END = new RegExp(
+  `(?<![a-z])(?:${ADDRESS_REGIONS.map((region) => region.replace(/\s+/g, "\\s+")).join("|")})[\\s.,]*$`
+)
+
 /**
- * The issuer's address under the letterhead's name, or null: position is its only evidence, so it is given only
- * when the reader was sure of every word of it (an OCR slip in a street name or a postcode cannot be checked), and
- * a first line with no figure and no street word (a branch name, `IKEA CHERAS`) is not part of it.
+ * Whether an address's last lines say where it ends: a postcode — five figures (`81200 JOHOR BAHRU`, OCR's `O`
+ * for a zero kept: `456OO`), a country's letter and four or five (`D-63571`), four before the town (`8001
+ * Zürich`, `1012 AB Amsterdam`), Portugal's four and three (`1000-001 Lisboa`), Britain's outward and inward codes
+ * (`LS1 4AP`), with no figure after it on the line — or a state or country it closes with (`SELANGOR DARUL
+ * EHSAN`, `MALAYSIA`). A street number (`LOT 1851-A`, `NO.53`) is none of these.
+ */
+export const addressEnd = (text: string): boolean =>
+  POSTCODES.some((postcode) => postcode.test(text)) || REGION_AT_END.test(folded(text))
+
+// Postcodes with the town after them and no more figures to the end of the line (`07637 Marseille 60891` is the
+// town's line run into another column's number), or a US state's ZIP ending it.
+const POSTCODES: ReadonlyArray<RegExp> = [
+  /(?<![\p{L}\d-])(?=(?:O*\d){3})[\dO]{5}(?![\p{L}\d-])(?=[\s,.]*\p{L}\D*$)/u,
+  // A US state's code and ZIP ending the line (`Springfield, IL 62704`).
+  /(?<![\p{L}\d])\p{Lu}{2}\s\d{5}[\s.]*$/u,
+  /(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}(?![\p{L}\d])(?=\D*$)/u,
+  /(?<![\p{L}\d-])\d{4}\s+\p{L}{2}(?=\D*$)/u,
+  /(?<![\p{L}\d-])\d{4}-\d{3}(?![\p{L}\d-])(?=\D*$)/u,
+  /(?<![\p{L}\d])\p{Lu}{1,2}\d[\p{Lu}\d]?\s\d\p{Lu}{2}(?![\p{L}\d])(?=\D*$)/u
+]
+
+/**
+ * The issuer's address under the letterhead's name, or null. Position is its only evidence, so it is given only
+ * when the block is bounded on both sides and ends as addresses end: under the name (a registration number
+ * between them skipped), closed by a contact or tax line (`TEL`, `GST ID`, `FAX`), its last two lines holding a
+ * postcode or ending in a state or country (`addressEnd`). A block the window or the line limit cut, or one that
+ * runs into a column of other text, is not an address anyone can vouch for; nor one with a word the reader doubted
+ * (an OCR slip in a street name or a postcode cannot be checked). A first line with no figure and no street word
+ * (a branch name, `IKEA CHERAS`) is not part of it.
  */
 export const address = (layout: Layout): Found | null => {
   const last = companyParts(layout).parts.at(-1)
   if (last === undefined) return null
   const parts: Array<Part> = []
+  let closed = false
   for (const row of layout.rows.slice(last.row.order + 1, last.row.order + 10)) {
     if (row.page !== last.row.page || parts.length >= 5) break
-    const part = partBeside(row, last)
+    const part = cellBeside(row, last)
     if (part === undefined) break
     const text = folded(part.raw)
     // Registration numbers and tax ids printed under the name come before the address: skip them.
-    if (parts.length === 0 && (registration(text) || STOP_ADDRESS.test(text))) continue
-    if (STOP_ADDRESS.test(text)) break
+    if (parts.length === 0 && (registration(text) || closesAddress(text))) continue
+    if (closesAddress(text)) {
+      closed = true
+      break
+    }
+    // A line of figures alone (`60891`) is another column's value under the town: nothing closes the block.
+    if (!/\p{L}{2}/u.test(text)) break
     parts.push(part)
   }
   while (parts.length > 1 && !/\d/.test(parts[0]?.raw ?? "") && !addressLine(parts[0]?.raw ?? "")) parts.shift()
-  if (parts.length === 0 || parts.some(doubted)) return null
+  if (!closed || parts.length === 0 || parts.some(doubted)) return null
+  if (!parts.slice(-2).some((p) => addressEnd(p.raw))) return null
+  // A town alone (`21081 LEIPZIG`) is not the address: a street word or a second figure (a house number) is in it.
+  const text = parts.map((p) => p.raw).join(" ")
+  if (!hasStreet(text) && (text.match(/\d+/g) ?? []).length < 2) return null
   return found(
     parts
       .map((p) => p.raw.trim())

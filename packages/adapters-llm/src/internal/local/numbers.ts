@@ -6,7 +6,9 @@
  * (`NO.53 JALAN PUTRA` is a street number). The value is the first code after the label (rest of its cell, the
  * next cell, else the cell under it); a point of sale and number (`0005-00011643`) is kept whole.
  */
+
 import { type Evidence, type Found, found } from "./evidence.js"
+import { hasStreet } from "./issuer.js"
 import { findLabels, type Label, labelsOf, type Target } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { codes, type Match, pointOfSaleNumbers } from "./patterns.js"
@@ -74,8 +76,9 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
       const k = list.slice(i + 1, i + 2 + GAP).findIndex((t) => NUMBER.has(t.text))
       if (k >= 0 && !list.slice(i + 1, i + 1 + k).some((t) => isCode(t.text))) push(i, i + 1 + k, sure)
       // `Factura simplificada: 3893-…`: a colon or `#` right after the noun (or one word after it), unless a
-      // date word is part of the label (`Invoice Date:`, `Data da fatura:`).
-      else {
+      // date word is part of the label (`Invoice Date:`, `Data da fatura:`). A two-letter abbreviation needs its
+      // number word (`N. op.`, `FS n.º`): alone it is as often another word's (`OP: 4`, the operator).
+      else if (token.text.length > 2) {
         for (let j = i; j <= Math.min(i + 1, list.length - 1); j++) {
           const end = list[j]?.end ?? 0
           if (/^\s*[:#]/.test(row.text.slice(end))) {
@@ -196,6 +199,9 @@ export const documentNumber = (layout: Layout, target: Target): Found | null => 
   if (!asksForOther(target))
     for (const row of layout.rows)
       for (const label of rowLabels(row)) {
+        // A bare number word on a row that names a street is a house number, however the reader cut the row
+        // into cells (`NO.221, | JALAN ANGSA 4,`).
+        if (label.strength === BARE && hasStreet(row.text.slice(label.last.end))) continue
         const text = valueAfter(layout, row, label.first.start, label.last.end, label.strength === BARE)
         if (text !== undefined) candidates.push({ text, strength: label.strength, order: row.order, page: row.page })
       }

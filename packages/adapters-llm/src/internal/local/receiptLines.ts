@@ -90,8 +90,9 @@ export const completeItem = (item: Item, roles: LineRoles): Item => {
 const TOTALS = vocabulary(TOTAL_LABELS)
 const NOT_ITEM = new Set([...NOT_TOTAL_WORDS, ...TAX_WORDS])
 
-// What may follow a line's amount: nothing, or the till's tax class (`1,99 A`, `2,50 B`, `0,99 *`, `3,49 1`).
-const TAX_CLASS = /^(?:\s+[\p{Lu}\d])?\s*\*?\s*$/u
+// What may follow a line's amount: nothing, or the till's tax class (`1,99 A`, `2,50 B`, `0,99 *`, `3,49 1`),
+// or a GST code (Malaysia's standard and zero rate and exempt: `5.20 SR`, `3.00 ZR`, `1.50 E`).
+const TAX_CLASS = /^(?:\s+(?:SR|ZR|[\p{Lu}\d]))?\s*\*?\s*$/u
 
 /** Whether a row starts the totals: a total or subtotal label (`Balance Due`, `Incidência`) opening it. */
 const endsItems = (row: Row): boolean => findPhrases(rowTokens(row), TOTALS)[0]?.from === 0

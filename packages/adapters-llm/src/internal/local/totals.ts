@@ -27,10 +27,11 @@ import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js
 import { type Amount, amounts, amountValue } from "./patterns.js"
 import { doubted, findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
 import { listValue } from "./tables.js"
-import { phraseTokens, wordMatcher } from "./text.js"
+import { folded, phraseTokens, tokens, wordMatcher } from "./text.js"
 import {
   EXCLUDING_WORDS,
   INCLUDING_WORDS,
+  ITEM_COLUMNS,
   NOT_TOTAL_WORDS,
   TAX_WORDS,
   TOTAL_LABELS,
@@ -161,10 +162,13 @@ const rowCandidates = (layout: Layout, row: Row, amountsOf: AmountsOf): Array<Ca
   const found = amountsOf(row)
   const out: Array<Candidate> = []
   let from = 0
-  for (const amount of found) {
-    const segment = list.filter((t) => t.start >= from && t.end <= amount.start)
-    from = amount.end
+  for (const [i, labelled] of found.entries()) {
+    const segment = list.filter((t) => t.start >= from && t.end <= labelled.start)
+    from = labelled.end
     const ranked = rankOf(segment, cellOf, notTotalIn(row))
+    // A label before a run of three amounts or more with nothing between them heads a tax table's row (`Summe
+    // 137,31  26,09  163,40`: net, tax, gross): the last of the run is the amount it totals, not the first.
+    const amount = ranked === undefined ? labelled : lastOfRun(list, found, i)
     // An amount read back from an OCR misread is one level less sure than one read as printed.
     if (ranked !== undefined)
       out.push({ ...candidateOf(ranked, amount.misread), amount, row, order: row.order * 10_000 + amount.start })
@@ -180,17 +184,47 @@ const rowCandidates = (layout: Layout, row: Row, amountsOf: AmountsOf): Array<Ca
       found.some((a) => inside(a, cellStart(row, next), cellStart(row, next) + next.text.length))
     )
       return
-    const ranked = rankOf(
-      list.filter((t) => inside(t, start, end)),
-      cellOf,
-      notTotalIn(row)
-    )
+    const ranked = itemsHeader(row)
+      ? undefined
+      : rankOf(
+          list.filter((t) => inside(t, start, end)),
+          cellOf,
+          notTotalIn(row)
+        )
     const under = ranked === undefined ? undefined : cellBelow(layout, row, start)
     const amount = under === undefined ? undefined : amountIn(under.text)
     if (ranked !== undefined && amount !== undefined)
       out.push({ ...candidateOf(ranked, true), amount, row, order: row.order * 10_000 + end })
   })
   return out
+}
+
+// The first words of a line-item table's description column (`Bezeichnung`, `Description`, `Artículo`).
+const DESCRIPTION_WORDS = new Set(
+  ITEM_COLUMNS.filter(([column]) => column === "description").flatMap(([, phrases]) =>
+    phrases.map((p) => p.split(" ")[0])
+  )
+)
+
+/**
+ * Whether a row is the header of the line items (`Bezeichnung | Anzahl | Einzelpreis | Summe`): a `Summe` or
+ * `Total` there heads the lines' amounts, and the amount under it is the first line's, not a total.
+ */
+const itemsHeader = (row: Row): boolean =>
+  row.cells.length >= 3 &&
+  row.cells.some((cell) => DESCRIPTION_WORDS.has(tokens(folded(cell.text))[0]?.text ?? "")) &&
+  amounts(row.text).length === 0
+
+/** The last amount of the run that starts at `found[i]`, when it runs to three or more with no word between them. */
+const lastOfRun = (list: ReadonlyArray<RowToken>, found: ReadonlyArray<RowAmount>, i: number): RowAmount => {
+  const first = found[i] as RowAmount
+  let last = i
+  while (last + 1 < found.length) {
+    const [a, b] = [found[last], found[last + 1]]
+    if (a === undefined || b === undefined || list.some((t) => t.start >= a.end && t.end <= b.start)) break
+    last++
+  }
+  return last - i >= 2 ? (found[last] ?? first) : first
 }
 
 /** A candidate's rank and evidence; an amount under its label (not beside it) is one level less sure. */
@@ -363,6 +397,10 @@ export const total = (layout: Layout, target: Target): Found | null => {
   const competed = pool.some((c) => Math.abs(cents(c.amount.value) - exact) > 10)
   const decided = checked(layout, amountsOf, all, chosen, page)
   if (decided === "abstain") return null
+  // Two amount-due labels (`zu zahlen`, `TOTAL A PAGAR`, `Betrag`) with amounts that disagree, and no arithmetic to
+  // say which is paid: the largest would be a guess (an empty field is better than a wrong one). Plain `Total`
+  // labels compete too often with a column header or a tax summary's total for that.
+  if (decided === undefined && competed && rank === "due") return null
   return decided ?? found(chosen.amount.text, largest.evidence, competed)
 }
 

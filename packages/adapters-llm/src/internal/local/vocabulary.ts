@@ -61,6 +61,7 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "valor total",
       "valor a pagar",
       "total da fatura",
+      "total do documento",
       // nl
       "te betalen",
       "totaal te betalen",
@@ -92,6 +93,8 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "imponibile",
       "incidencia",
       "base tributavel",
+      // pt: the sum of the lines before discounts and taxes
+      "total iliquido",
       "netto bedrag",
       "net amount",
       "montant ht"
@@ -132,7 +135,8 @@ export const TAX_ID_WORDS: ReadonlyArray<string> = [
 /** Words of savings and discounts: an amount they label is taken off, never the total. */
 export const SAVING_WORDS: ReadonlyArray<string> = [
   ...["ventajas", "ahorro", "ahorrado", "descuento", "descuentos", "dto", "discount", "savings", "saved"],
-  ...["rabatt", "ersparnis", "gespart", "nachlass", "remise", "economie", "sconto", "risparmio", "desconto"],
+  ...["rabatt", "ersparnis", "gespart", "nachlass", "preisvorteil", "remise", "economie", "sconto", "risparmio"],
+  ...["desconto"],
   ...["poupanca", "korting", "besparing", "voucher", "cupon", "coupon", "puntos", "points"]
 ]
 
@@ -315,7 +319,9 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
     "delivery",
     [
       ...["entrega", "envio", "delivery", "ship", "shipped", "shipping", "liefer", "lieferdatum", "versand"],
-      ...["livraison", "consegna", "spedizione", "levering", "verzending", "leverdatum"]
+      ...["livraison", "consegna", "spedizione", "levering", "verzending", "leverdatum"],
+      // `Livré le`, `Geliefert am`, `Delivered on`, `Entregado el`, `Consegnato il`, `Entregue em`, `Geleverd op`
+      ...["livre", "livree", "geliefert", "delivered", "entregado", "consegnato", "entregue", "geleverd"]
     ]
   ],
   ["order", ["pedido", "order", "bestell", "bestelldatum", "commande", "ordine", "encomenda", "bestelling", "orden"]],
@@ -392,6 +398,8 @@ export const DOCUMENT_NOUNS: ReadonlyArray<string> = [
   "trans",
   "folio",
   "serie",
+  // a till's sales slip (`SLIP NO`, `SLIP:` on Malaysian receipts)
+  "slip",
   // abbreviations: Re.-Nr. (Rechnung), FS/FT n.º (fatura simplificada, fatura), N. op. (operazione)
   "re",
   "fs",
@@ -749,6 +757,8 @@ export const ADDRESS_WORDS: ReadonlyArray<string> = [
   "platz",
   "allee",
   "gasse",
+  "ring",
+  "damm",
   "rue",
   "boulevard",
   "bd",
@@ -765,6 +775,29 @@ export const ADDRESS_WORDS: ReadonlyArray<string> = [
   "plein",
   "gracht",
   "postbus"
+]
+
+/**
+ * States, federal territories and countries an address closes with, folded: where a postcode is not printed
+ * (`NO.12,JALAN SS4C/5,PETALING JAYA / SELANGOR DARUL EHSAN`) they tell the block ends there.
+ */
+export const ADDRESS_REGIONS: ReadonlyArray<string> = [
+  ...["johor", "kedah", "kelantan", "melaka", "malacca", "negeri sembilan", "pahang", "penang", "pulau pinang"],
+  ...["perak", "perlis", "sabah", "sarawak", "selangor", "terengganu", "kuala lumpur", "putrajaya", "labuan"],
+  ...["darul ehsan", "darul takzim", "darul makmur", "darul aman", "darul naim", "darul ridzuan", "darul khusus"],
+  ...["malaysia", "singapore", "espana", "spain", "deutschland", "germany", "france", "italia", "italy"],
+  ...["portugal", "nederland", "netherlands", "argentina", "mexico", "united kingdom", "uk", "usa"]
+]
+
+/**
+ * Words of the lines that close a letterhead's address (contacts, registers, bank), folded: with the tax id words
+ * (`TAX_ID_WORDS`, but `st` a street's), a line that has one is no longer the address.
+ */
+export const CONTACT_WORDS: ReadonlyArray<string> = [
+  ...["tel", "telf", "tlf", "telefon", "telefono", "telefoon", "telephone", "telefone", "phone", "fax", "mobile"],
+  ...["mobil", "handy", "movil", "telemovel", "gsm", "hp", "email", "mail", "web", "internet", "www", "http"],
+  ...["https", "iban", "bic", "swift", "hrb", "hra", "amtsgericht", "steuernummer", "steuernr", "stnr", "nipc"],
+  ...["rcs"]
 ]
 
 /** Endings of street names written as one word (Uferweg, Hauptstraße, Dijkstralaan), never a business name. */

@@ -110,7 +110,22 @@ describe("dates", () => {
     const read = page(1, rows)
     const ocr = { ...read, lines: read.lines.map((l) => ({ words: l.words.map((w) => ({ ...w, confidence: 0.9 })) })) }
     assert.strictEqual(date(layout(document([ocr])), FECHA)?.text, "16/02/23")
-    // In a text layer an unknown word is what it prints: the first date, unlabelled, is taken.
-    assert.strictEqual(dateOf(rows), "02/04/23")
+    // In a text layer an unknown word is what it prints: two unlabelled dates that disagree, so none is taken.
+    assert.isNull(dateOf(rows))
+  })
+
+  it("unlabelled dates that disagree give no date; a label, or dates that agree, decide", () => {
+    // A till receipt's date and a best-before date, both bare.
+    assert.isNull(dateOf([row("REWE Markt GmbH"), row("12.03.2020 14:22"), row("31.03.2020")]))
+    // The same date twice (the receipt and its card slip), written two ways.
+    assert.strictEqual(dateOf([row("12.03.2020 14:22"), row("Datum 12.03.20 Uhrzeit 14:23")]), "12.03.20")
+    assert.strictEqual(dateOf([row("12.03.2020 14:22"), row("12.03.20 14:23")]), "12.03.2020")
+    // The label in the cell above a date written with its article (`le 27 mars 2022`).
+    assert.strictEqual(
+      dateOf([row("Date d'émission"), row("le 27 mars 2022"), row("À payer avant le"), row("le 26 mai 2022")]),
+      "27 mars 2022"
+    )
+    // A delivery date by its participle (`Livré le`), the other one the issue date.
+    assert.strictEqual(dateOf([row("Le 25/06/19"), row("Livré le 24/06/19")]), "25/06/19")
   })
 })

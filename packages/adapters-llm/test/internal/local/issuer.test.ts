@@ -1,10 +1,16 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { Document } from "@legible/core"
-import { address, company } from "../../../src/internal/local/issuer.js"
+import { address, addressEnd, company } from "../../../src/internal/local/issuer.js"
 import { layout } from "../../../src/internal/local/layout.js"
 import { type Cell, document, page } from "../../support/documents.js"
 
 const row = (text: string): ReadonlyArray<Cell> => [[40, text]]
+
+/** A row of two cells: one at the left margin, one at `x`. */
+const beside = (left: string, right: string, x: number): ReadonlyArray<Cell> => [
+  [40, left],
+  [x, right]
+]
 
 const issuerOf = (...texts: ReadonlyArray<string>) => company(layout(document([page(1, texts.map(row))])))?.text ?? null
 
@@ -34,13 +40,7 @@ describe("issuer", () => {
 
   it("a name ends at its legal form: not the misread title in the next cell", () => {
     assert.strictEqual(
-      issuerOfRows([
-        [
-          [40, "Transportes Padaria SA"],
-          [400, "aft tura"]
-        ],
-        [[40, "Largo Construções 149"]]
-      ]),
+      issuerOfRows([beside("Transportes Padaria SA", "aft tura", 400), [[40, "Largo Construções 149"]]]),
       "Transportes Padaria SA"
     )
     assert.strictEqual(
@@ -53,6 +53,11 @@ describe("issuer", () => {
       ]),
       "BÄCKEREI WEBER UG (haftungsbeschränkt)"
     )
+    // A form in two cells: `GmbH & Co. | KG`.
+    assert.strictEqual(
+      issuerOfRows([beside("Elektro Wagner GmbH & Co.", "KG", 250), [[40, "Hauptstraße 5"]]]),
+      "Elektro Wagner GmbH & Co. KG"
+    )
   })
 
   it("no name with a word OCR misread: a digit between letters (ST0RE) in a word the reader doubted", () => {
@@ -61,6 +66,53 @@ describe("issuer", () => {
     assert.isNull(read("SANYU ST0RE SDN BHD", 0.8))
     assert.strictEqual(read("SANYU ST0RE SDN BHD", 1), "SANYU ST0RE SDN BHD")
     assert.strictEqual(read("7-ELEVEN MALAYSIA SDN BHD", 0.8), "7-ELEVEN MALAYSIA SDN BHD")
+  })
+
+  it("the letterhead ends at the title under the name: a customer's company after TAX INVOICE is not the issuer", () => {
+    const head = [
+      "SOON HUAT MACHINERY",
+      "(JM0352019-K)",
+      "NO.53 JALAN PUTRA 1,",
+      "81200 JOHOR BAHRU",
+      "TEL : 07-5547360"
+    ]
+    const after = ["SIMPLIFIED TAX INVOICE", "GOGIANT ENGINEERING (M) SDN BHD", "RECEIPT#: CS00082662"]
+    assert.isNull(issuerOf(...head, ...after))
+    assert.strictEqual(issuerOf("PERNIAGAAN ZHENG HUI", ...head.slice(1), ...after), "PERNIAGAAN ZHENG HUI")
+    // A title over the name (a greeting before it) does not end the letterhead.
+    assert.strictEqual(issuerOf("Bienvenido / Welcome", "Factura", "Ferretería Pérez S.L."), "Ferretería Pérez S.L.")
+  })
+
+  /** Each case's letterhead lines and the issuer they give. */
+  const named = (cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]>) => {
+    for (const [lines, want] of cases) assert.strictEqual(issuerOf(...lines), want, lines.join(" | "))
+  }
+
+  it("a name with a street word that ends in its legal form is a name: LA PLAZA, S.L., Harbour Road Ltd", () => {
+    named([
+      [
+        ["SUPERMERCADOS LA PLAZA, S.L.", "C/ ALCALÁ 12", "28014 MADRID", "TELÉFONO: 912345678"],
+        "SUPERMERCADOS LA PLAZA, S.L."
+      ],
+      [["Harbour Road Trading Ltd", "12 Harbour Road", "Leeds LS1 4AP"], "Harbour Road Trading Ltd"],
+      // An address line is still no name.
+      [["Calle Mayor 5, 28013 Madrid", "Ferretería Pérez S.L."], "Ferretería Pérez S.L."]
+    ])
+  })
+
+  it("the tax id printed after the name on its line is not part of it", () => {
+    named([
+      [["SUPERMERCADOS LA PLAZA, S.L. B-28012345", "C/ ALCALÁ 12", "28014 MADRID"], "SUPERMERCADOS LA PLAZA, S.L."],
+      [["Elektro Wagner GmbH DE123456789", "Hauptstraße 5"], "Elektro Wagner GmbH"]
+    ])
+  })
+
+  it("a brand printed over the name that repeats its first words is not part of it", () => {
+    named([
+      [["TECK SENG", "TECK SENG TRADING SDN BHD", "(039487-X)", "NO.93, JALAN ANGSA 2,"], "TECK SENG TRADING SDN BHD"],
+      // A name wrapped over two lines is still joined.
+      [["GL HANDICRAFT &", "TAILORING SDN BHD", "19, JALAN KANCIL,"], "GL HANDICRAFT & TAILORING SDN BHD"]
+    ])
   })
 
   it("a market's name by its shop word: MARCHÉ MARTIN", () => {
@@ -91,15 +143,9 @@ describe("issuer", () => {
 
   it("the issuer's cell, not the title or the invoice data sharing its row", () => {
     const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
-      [
-        [40, "Facture"],
-        [300, "Provence Atelier S.A."]
-      ],
+      beside("Facture", "Provence Atelier S.A.", 300),
       [[300, "175 Moreau avenue"]],
-      [
-        [40, "Date d'émission: 16 novembre 2024"],
-        [300, "98899 Toulouse"]
-      ]
+      beside("Date d'émission: 16 novembre 2024", "98899 Toulouse", 300)
     ]
     assert.strictEqual(issuerOfRows(rows), "Provence Atelier S.A.")
     assert.strictEqual(
@@ -186,6 +232,91 @@ describe("issuer's address", () => {
       "TEL: 1300-88-4532"
     ]
     assert.strictEqual(addressOf(rows), "NO 2A JALAN COCHRANE TAMAN MALURI 55100 KUALA LUMPUR")
+  })
+
+  it("given only when a contact or tax line closes it: a block that runs on is no address to vouch for", () => {
+    // The receipt's title and lines follow the address with no phone or tax line between them.
+    assert.isNull(
+      addressOf([
+        "KEDAI RUNCIT MAJU ENTERPRISE",
+        "NO.12, JALAN BESAR,",
+        "45600 BATANG BERJUNTAI",
+        "CASH BILL",
+        "MILO 1KG"
+      ])
+    )
+    // A figure alone under the town, from another column.
+    assert.isNull(
+      addressOf(["Martin Garage SA", "218 Dupont place", "07637 Marseille", "60891", "Nº TVA: 502 689 409"])
+    )
+    // The page ends under it.
+    assert.isNull(addressOf(["LEE WAH FLORIST SDN BHD", "129, JALAN TUN H.S LEE,", "50000 KUALA LUMPUR."]))
+    assert.strictEqual(
+      addressOf(["LEE WAH FLORIST SDN BHD", "129, JALAN TUN H.S LEE,", "50000 KUALA LUMPUR.", "TEL 03-20782822"]),
+      "129, JALAN TUN H.S LEE, 50000 KUALA LUMPUR."
+    )
+  })
+
+  it("given only when its last lines end as addresses end: a postcode, a state or a country", () => {
+    assert.isNull(
+      addressOf(["SOON HUAT MACHINERY ENTERPRISE", "NO.53 JALAN PUTRA 1,", "TAMAN SRI PUTRA,", "TEL : 07-5547360"])
+    )
+    assert.strictEqual(
+      addressOf([
+        "B & BEST RESTAURANT",
+        "NO.12,JALAN SS4C/5,PETALING JAYA",
+        "SELANGOR DARUL EHSAN",
+        "TEL : 012-2060 778"
+      ]),
+      "NO.12,JALAN SS4C/5,PETALING JAYA SELANGOR DARUL EHSAN"
+    )
+  })
+
+  it("closed by a tax id or register line in each language, however it is dotted", () => {
+    const closers = [
+      "USt-IdNr.: DE123456789",
+      "N.I.F.: B12345678",
+      "BTW nummer NL123456789B01",
+      "N° TVA FR12345678901",
+      "St.-Nr. DE584839266",
+      "St.-Nr. 52/368/09216"
+    ]
+    for (const closer of closers)
+      assert.strictEqual(
+        addressOf(["Elektro Wagner GmbH", "Hauptstraße 5", "10115 Berlin", closer]),
+        "Hauptstraße 5 10115 Berlin",
+        closer
+      )
+  })
+
+  it("a street named after a trade is the address, not the name's next line: BÄCKEREI RING 161", () => {
+    const rows = ["GETRÄNKE NORD", "BÄCKEREI RING 161", "21081 LEIPZIG", "USt-IdNr.: 73/705/83030"]
+    assert.strictEqual(issuerOf(...rows), "GETRÄNKE NORD")
+    assert.strictEqual(addressOf(rows), "BÄCKEREI RING 161 21081 LEIPZIG")
+    // A town alone is not the address.
+    assert.isNull(addressOf(["GETRÄNKE NORD GmbH", "21081 LEIPZIG", "USt-IdNr.: 73/705/83030"]))
+  })
+
+  it("read cell by cell: the document's data printed beside it is not part of it", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      beside("FACTUUR", "Visser de Vries BV", 330),
+      [[330, "Noordstraat 118"]],
+      beside("Factuurdatum", "9212 MD Den Haag", 330),
+      beside("03/10/2018", "BTW nummer: NL294131219B01", 330)
+    ]
+    assert.strictEqual(address(layout(document([page(1, rows)])))?.text ?? null, "Noordstraat 118 9212 MD Den Haag")
+  })
+
+  it("ends at a postcode as each country writes it, never at a street number", () => {
+    const ends = [
+      ...["81200 JOHOR BAHRU", "456OO BATANG BERJUNTAI", "D-63571 Gelnhausen", "1012 AB Amsterdam", "1000-001 Lisboa"],
+      ...["Leeds LS1 4AP", "KLANG, SELANGOR", "JALAN IPOH 51200 KUALA LUMPUR MALAYSIA", "Springfield, IL 62704"]
+    ]
+    const others = [
+      ...["LOT 1851-A & 1851-B, JALAN KPB 6,", "NO.53 JALAN PUTRA 1,", "TAMAN MALURI", "03-51213881"],
+      "07637 Marseille 60891"
+    ]
+    for (const line of [...ends, ...others]) assert.strictEqual(addressEnd(line), ends.includes(line), line)
   })
 
   it("withheld when the reader doubted a word of it: position alone cannot check an OCR slip", () => {

@@ -33,6 +33,25 @@ describe("document numbers", () => {
     assert.strictEqual(numberOf([[cells("Largo Construções 149", "n.º: RCN-354532")]]), "RCN-354532")
   })
 
+  it("a two-letter abbreviation before a colon needs its number word: OP: 4 is the operator", () => {
+    assert.isNull(numberOf([[row("TICKET"), row("07-07-2020 16:28"), row("OP: 4")]]))
+    assert.strictEqual(numberOf([[row("N. op.: 5990-633-493809")]]), "5990-633-493809")
+    assert.strictEqual(numberOf([[row("Ticket: 1234")]]), "1234")
+  })
+
+  it("a house number the reader cut from its street into a cell of its own is still no number", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [[40, "KIM HENG PHARMACY SDN BHD"]],
+      [
+        [40, "NO.221,"],
+        [200, "JALAN ANGSA 4,"]
+      ],
+      [[40, "43481 SERI KEMBANGAN"]]
+    ]
+    assert.isNull(numberOf([rows]))
+    assert.strictEqual(numberOf([[...rows, [[16, "INVOICE NO : 69610/201/Q6551"]]]]), "69610/201/Q6551")
+  })
+
   it("a street number is never the document number", () => {
     assert.isNull(numberOf([[row("NO.53 JALAN PUTRA 1,"), row("TAMAN SRI PUTRA, 81200 JOHOR BAHRU")]]))
     assert.isNull(numberOf([[row("Calle Mayor Nº 12"), row("Nº cliente: 4471")]]))
@@ -79,7 +98,8 @@ describe("document numbers", () => {
       ["Talão n.º: 464683", "464683"],
       ["N. op.: 5990-633-493809", "5990-633-493809"],
       ["Nº operación: D185-69893", "D185-69893"],
-      ["Transactienr.: 83/709360", "83/709360"]
+      ["Transactienr.: 83/709360", "83/709360"],
+      ["SLIP NO : 28709/458/B4993", "28709/458/B4993"]
     ]
     for (const [text, want] of cases) assert.strictEqual(numberOf([[row(text)]]), want, text)
   })

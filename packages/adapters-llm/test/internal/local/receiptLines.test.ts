@@ -121,6 +121,21 @@ describe("receipt lines", () => {
     ])
   })
 
+  it("a Malaysian till's GST code after the amount (5.20 SR, 3.00 ZR) leaves the line a line", () => {
+    const rows = [
+      line("SAM SAM TRADING CO"),
+      line("TAX INVOICE"),
+      line("SUPER GLUE USG-99", "5.20 SR"),
+      line("  2 x 1.50"),
+      line("A4 COLOR PAPER", "3.00 ZR"),
+      line("Total Incl. GST :", "8.20")
+    ]
+    assert.deepStrictEqual(itemsOf(rows), [
+      item("SUPER GLUE USG-99", null, null, "5.20"),
+      item("A4 COLOR PAPER", "2", "1.50", "3.00")
+    ])
+  })
+
   it("a count, a description and a unit price in cells: the count and price that make the amount", () => {
     const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
       [

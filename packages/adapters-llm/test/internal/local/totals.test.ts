@@ -14,6 +14,10 @@ const lines = (...pairs: ReadonlyArray<readonly [string, string]>): ReadonlyArra
     [330, amount]
   ])
 
+/** A row of cells at the given x positions, one text each. */
+const cells = (xs: ReadonlyArray<number>, ...texts: ReadonlyArray<string>): ReadonlyArray<Cell> =>
+  texts.map((text, i) => [xs[i] ?? 0, text] as const)
+
 const totalOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>, target: Target = TOTAL) =>
   total(layout(document([page(1, rows)])), target)?.text ?? null
 
@@ -217,6 +221,62 @@ describe("totals", () => {
       ["Payment :", "130.00"]
     )
     assert.strictEqual(totalOf(rows), "130.00")
+  })
+
+  it("a Summe heading the line items' column is no total: the amount under it is the first line's", () => {
+    const items = [40, 250, 330, 460]
+    const totals = [250, 460]
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      cells(items, "Bezeichnung", "Anzahl", "Einzelpreis", "Summe"),
+      cells(items, "Büromaterial", "3", "315,53", "946,59"),
+      cells(totals, "Total:", "928,60 EUR")
+    ]
+    assert.strictEqual(totalOf(rows), "928,60")
+    // A discount word the arithmetic knows: net − Preisvorteil + tax makes the total.
+    const figures = [
+      cells(totals, "Summe netto:", "946,59 EUR"),
+      cells(totals, "Preisvorteil:", "-94,66 EUR"),
+      cells(totals, "Mehrwertsteuer 9 %:", "76,67 EUR"),
+      cells(totals, "Summe:", "928,60 EUR")
+    ]
+    assert.strictEqual(totalOf([...rows.slice(0, 2), ...figures]), "928,60")
+  })
+
+  it("Portuguese: Total ilíquido is the lines' sum before the discount, Total do documento the total", () => {
+    const rows = lines(
+      ["Total ilíquido", "270,56"],
+      ["Desconto", "-50,12"],
+      ["Total do documento", "220,44"],
+      ["Pagamento com cartão", "220,44"]
+    )
+    assert.strictEqual(totalOf(rows), "220,44")
+    assert.strictEqual(
+      totalOf(lines(["Total ilíquido:", "21,68 €"], ["Desconto:", "-2,69 €"], ["Total:", "18,99"])),
+      "18,99"
+    )
+  })
+
+  it("a tax table's sum row (Gesamtbetrag net, tax, gross) totals its last amount, not the net", () => {
+    const table = [40, 200, 330]
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      ...lines(["GESAMT:", "163,40"], ["Gegeben:", "180,00"], ["Zurück:", "16,60"]),
+      cells(table, "USt Netto", "MwSt", "Brutto"),
+      cells(table, "A 19% 137,31", "26,09", "163,40"),
+      cells(table, "Gesamtbetrag 137,31", "26,09", "163,40")
+    ]
+    assert.strictEqual(totalOf(rows), "163,40")
+    assert.strictEqual(totalOf(rows.slice(3)), "163,40")
+  })
+
+  it("two amount-due labels that disagree, with no arithmetic to decide, give no total", () => {
+    assert.isNull(totalOf(lines(["Gesamtbetrag", "25,47"], ["zu zahlen", "5,30"])))
+    // The figures decide: 10,00 tendered − 4,70 change makes 5,30.
+    assert.strictEqual(
+      totalOf(lines(["Gesamtbetrag", "25,47"], ["zu zahlen", "5,30"], ["Bar", "10,00"], ["Rückgeld", "4,70"])),
+      "5,30"
+    )
+    // The same amount twice (the receipt and its card slip's `Betrag EUR`) is no disagreement.
+    assert.strictEqual(totalOf(lines(["zu zahlen", "7,16"], ["Betrag EUR", "7,16"])), "7,16")
   })
 
   it("one figure tendered a digit from the total does not overrule its label: either may be misread", () => {
