@@ -103,4 +103,41 @@ describe("PgliteClient", () => {
       }).pipe(Effect.scoped)
     )
   })
+
+  layer(PgliteClient.layer({ statements: 2 }))((it) => {
+    it.effect("kept statements: a table's change is seen, evictions and failures leave the session sound", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`CREATE TABLE ks (a int PRIMARY KEY)`
+        yield* sql`INSERT INTO ks VALUES (1)`
+        assert.deepStrictEqual(yield* sql`SELECT * FROM ks`, [{ a: 1 }])
+        // The same text, planned before the table changed, now gives the new columns (through either protocol).
+        yield* sql`ALTER TABLE ks ADD COLUMN b text DEFAULT 'x'`
+        assert.deepStrictEqual(yield* sql`SELECT * FROM ks`, [{ a: 1, b: "x" }])
+        yield* sql.unsafe("ALTER TABLE ks ADD COLUMN c int DEFAULT 7; ALTER TABLE ks DROP COLUMN b").unprepared
+        assert.deepStrictEqual(yield* sql`SELECT * FROM ks`, [{ a: 1, c: 7 }])
+        // Five statements through a cache of two, twice over: each answers its own.
+        for (let round = 0; round < 2; round++) {
+          for (let n = 0; n < 5; n++) {
+            const rows = yield* sql.unsafe<{ n: number; t: string }>(`SELECT ${n}::int AS n, $1::text AS t`, [
+              `r${round}`
+            ])
+            assert.deepStrictEqual(rows, [{ n, t: `r${round}` }])
+          }
+        }
+        // A kept statement that fails fails the same way each time, and the session goes on.
+        for (let i = 0; i < 2; i++) {
+          const error = yield* Effect.flip(sql`INSERT INTO ks (a) VALUES (${1})`)
+          assert.strictEqual(error.reason._tag, "UniqueViolation")
+        }
+        const failed = yield* sql
+          .withTransaction(Effect.andThen(sql`INSERT INTO ks (a) VALUES (${2})`, sql`INSERT INTO ks (a) VALUES (${1})`))
+          .pipe(Effect.exit)
+        assert.isTrue(Exit.isFailure(failed))
+        assert.deepStrictEqual(yield* sql`SELECT a FROM ks ORDER BY a`, [{ a: 1 }], "the transaction rolled back")
+        yield* sql`INSERT INTO ks (a) VALUES (${2})`
+        assert.deepStrictEqual(yield* sql`SELECT a FROM ks ORDER BY a`, [{ a: 1 }, { a: 2 }])
+      })
+    )
+  })
 })
