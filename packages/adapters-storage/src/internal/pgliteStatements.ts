@@ -39,18 +39,6 @@ export const cacheable = (text: string): boolean => /^\s*(select|insert|update|d
 export const transactionControl = (text: string): boolean =>
   /^\s*(begin|start|commit|end|rollback|savepoint|release|abort)\b/i.test(text)
 
-const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  let length = 0
-  for (const part of parts) length += part.length
-  const out = new Uint8Array(length)
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
-  }
-  return out
-}
-
 /** Statements over `db`, rows parsed with `parsers` (PGlite's own merged with the caller's), at most `capacity`. */
 export const make = (db: PGlite, parsers: Record<number, (value: string) => unknown>, capacity: number): Statements => {
   // Insertion order is recency: a hit moves its statement to the end, eviction takes the first.
@@ -67,7 +55,7 @@ export const make = (db: PGlite, parsers: Record<number, (value: string) => unkn
   const exchange = (parts: ReadonlyArray<Uint8Array>, syncToFs: boolean) => {
     const closes = pendingCloses
     pendingCloses = []
-    return db.execProtocolStream(concat([...closes, ...parts, protocol.serialize.sync()]), { syncToFs })
+    return db.execProtocolStream(Buffer.concat([...closes, ...parts, protocol.serialize.sync()]), { syncToFs })
   }
 
   const prepare = async (key: string, text: string, paramTypes: ReadonlyArray<number> | undefined) => {
