@@ -1,8 +1,9 @@
 import * as PgTypes from "@effect/sql-pg/PgTypes"
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Exit, Queue } from "effect"
 import { SqlClient } from "effect/sql"
 import * as PgliteClient from "../src/internal/pgliteClient.js"
+import * as Statements from "../src/internal/pgliteStatements.js"
 
 describe("PgliteClient", () => {
   layer(PgliteClient.layer())((it) => {
@@ -139,5 +140,29 @@ describe("PgliteClient", () => {
         assert.deepStrictEqual(yield* sql`SELECT a FROM ks ORDER BY a`, [{ a: 1 }, { a: 2 }])
       })
     )
+  })
+
+  it("keeps queries and DML (a union in parentheses too); DDL and the rest drop what is kept, transactions do not", () => {
+    for (const text of [
+      "SELECT 1",
+      "  with x AS (SELECT 1) SELECT * FROM x",
+      "(SELECT 1) UNION (SELECT 2)",
+      "\n UPDATE t SET a = 1"
+    ]) {
+      assert.isTrue(Statements.cacheable(text), text)
+    }
+    for (const text of [
+      "CREATE TABLE t (a int)",
+      "ALTER TABLE t ADD b int",
+      "LOCK TABLE t",
+      "SET search_path = x",
+      "BEGIN"
+    ]) {
+      assert.isFalse(Statements.cacheable(text), text)
+    }
+    for (const text of ["BEGIN", "COMMIT", "ROLLBACK TO SAVEPOINT s", "SAVEPOINT s", "RELEASE SAVEPOINT s"]) {
+      assert.isTrue(Statements.transactionControl(text), text)
+    }
+    assert.isFalse(Statements.transactionControl("DROP TABLE t"))
   })
 })

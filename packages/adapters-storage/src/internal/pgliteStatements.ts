@@ -32,8 +32,11 @@ export interface Statements {
   readonly size: () => number
 }
 
-/** The statements worth keeping: queries and DML, whose plans the backend revalidates on its own. */
-export const cacheable = (text: string): boolean => /^\s*(select|insert|update|delete|with|values)\b/i.test(text)
+/**
+ * The statements worth keeping: queries (a union may open with a parenthesis) and DML, whose plans the backend
+ * revalidates on its own.
+ */
+export const cacheable = (text: string): boolean => /^[\s(]*(select|insert|update|delete|with|values)\b/i.test(text)
 
 /** Transaction control, which neither is kept nor changes what a kept statement means. */
 export const transactionControl = (text: string): boolean =>
