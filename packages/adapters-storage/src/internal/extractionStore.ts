@@ -44,6 +44,8 @@ export type Services = Ports.ExtractionStore | Ports.DocumentStore
 export const make = (options: Options = {}): Effect.Effect<Context.Context<Services>, never, SqlClient.SqlClient> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    // The API's hot reads (`readAs`, `listAs`) may be answered from memory where the engine allows it (PGlite, whose
+    // every statement goes through this process): exactly as fresh as the database (`readCache.ts`).
     const reads = yield* ReadCache
     const directory = options.documents?.directory
     const channel = options.jobsChannel ?? defaultJobsChannel
