@@ -13,6 +13,7 @@ import type { SqlError } from "effect/sql/SqlError"
 import { fromSqlError } from "./internal/errors.js"
 import { migrations } from "./internal/migrations.js"
 import * as PgliteClient from "./internal/pgliteClient.js"
+import * as ReadCache from "./internal/readCache.js"
 
 /** The PostgreSQL pool size when none is given. */
 export const DEFAULT_MAX_CONNECTIONS = 10
@@ -117,7 +118,11 @@ const open = (
         (client) => Context.make(SqlClient.SqlClient, client).pipe(Context.add(Notifications, pgNotifications(client)))
       )
     : Effect.map(PgliteClient.make({ dataDir: options.dataDir }), (client) =>
-        Context.make(SqlClient.SqlClient, client).pipe(Context.add(Notifications, pgliteNotifications(client)))
+        Context.make(SqlClient.SqlClient, client).pipe(
+          Context.add(Notifications, pgliteNotifications(client)),
+          // Every statement goes through this process's client: declared reads may be answered from memory.
+          Context.add(ReadCache.ReadCache, client.reads)
+        )
       )
 
 /** Opens the database, runs the migrations, and provides `SqlClient` and `Notifications`. */

@@ -1,8 +1,9 @@
 import * as PgTypes from "@effect/sql-pg/PgTypes"
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Exit, Queue } from "effect"
 import { SqlClient } from "effect/sql"
 import * as PgliteClient from "../src/internal/pgliteClient.js"
+import * as Statements from "../src/internal/pgliteStatements.js"
 
 describe("PgliteClient", () => {
   layer(PgliteClient.layer())((it) => {
@@ -102,5 +103,66 @@ describe("PgliteClient", () => {
         assert.strictEqual(yield* Queue.take(queue), "two")
       }).pipe(Effect.scoped)
     )
+  })
+
+  layer(PgliteClient.layer({ statements: 2 }))((it) => {
+    it.effect("kept statements: a table's change is seen, evictions and failures leave the session sound", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`CREATE TABLE ks (a int PRIMARY KEY)`
+        yield* sql`INSERT INTO ks VALUES (1)`
+        assert.deepStrictEqual(yield* sql`SELECT * FROM ks`, [{ a: 1 }])
+        // The same text, planned before the table changed, now gives the new columns (through either protocol).
+        yield* sql`ALTER TABLE ks ADD COLUMN b text DEFAULT 'x'`
+        assert.deepStrictEqual(yield* sql`SELECT * FROM ks`, [{ a: 1, b: "x" }])
+        yield* sql.unsafe("ALTER TABLE ks ADD COLUMN c int DEFAULT 7; ALTER TABLE ks DROP COLUMN b").unprepared
+        assert.deepStrictEqual(yield* sql`SELECT * FROM ks`, [{ a: 1, c: 7 }])
+        // Five statements through a cache of two, twice over: each answers its own.
+        for (let round = 0; round < 2; round++) {
+          for (let n = 0; n < 5; n++) {
+            const rows = yield* sql.unsafe<{ n: number; t: string }>(`SELECT ${n}::int AS n, $1::text AS t`, [
+              `r${round}`
+            ])
+            assert.deepStrictEqual(rows, [{ n, t: `r${round}` }])
+          }
+        }
+        // A kept statement that fails fails the same way each time, and the session goes on.
+        for (let i = 0; i < 2; i++) {
+          const error = yield* Effect.flip(sql`INSERT INTO ks (a) VALUES (${1})`)
+          assert.strictEqual(error.reason._tag, "UniqueViolation")
+        }
+        const failed = yield* sql
+          .withTransaction(Effect.andThen(sql`INSERT INTO ks (a) VALUES (${2})`, sql`INSERT INTO ks (a) VALUES (${1})`))
+          .pipe(Effect.exit)
+        assert.isTrue(Exit.isFailure(failed))
+        assert.deepStrictEqual(yield* sql`SELECT a FROM ks ORDER BY a`, [{ a: 1 }], "the transaction rolled back")
+        yield* sql`INSERT INTO ks (a) VALUES (${2})`
+        assert.deepStrictEqual(yield* sql`SELECT a FROM ks ORDER BY a`, [{ a: 1 }, { a: 2 }])
+      })
+    )
+  })
+
+  it("keeps queries and DML (a union in parentheses too); DDL and the rest drop what is kept, transactions do not", () => {
+    for (const text of [
+      "SELECT 1",
+      "  with x AS (SELECT 1) SELECT * FROM x",
+      "(SELECT 1) UNION (SELECT 2)",
+      "\n UPDATE t SET a = 1"
+    ]) {
+      assert.isTrue(Statements.cacheable(text), text)
+    }
+    for (const text of [
+      "CREATE TABLE t (a int)",
+      "ALTER TABLE t ADD b int",
+      "LOCK TABLE t",
+      "SET search_path = x",
+      "BEGIN"
+    ]) {
+      assert.isFalse(Statements.cacheable(text), text)
+    }
+    for (const text of ["BEGIN", "COMMIT", "ROLLBACK TO SAVEPOINT s", "SAVEPOINT s", "RELEASE SAVEPOINT s"]) {
+      assert.isTrue(Statements.transactionControl(text), text)
+    }
+    assert.isFalse(Statements.transactionControl("DROP TABLE t"))
   })
 })

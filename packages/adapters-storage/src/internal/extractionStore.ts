@@ -18,6 +18,7 @@ import {
   toRecord
 } from "./extractionRows.js"
 import { completeIn } from "./idempotencyStore.js"
+import { ReadCache } from "./readCache.js"
 import { toNumber } from "./sql.js"
 
 /** Where documents go and which channel announces new jobs. */
@@ -43,6 +44,9 @@ export type Services = Ports.ExtractionStore | Ports.DocumentStore
 export const make = (options: Options = {}): Effect.Effect<Context.Context<Services>, never, SqlClient.SqlClient> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    // The API's hot reads (`readAs`, `listAs`) may be answered from memory where the engine allows it (PGlite, whose
+    // every statement goes through this process): exactly as fresh as the database (`readCache.ts`).
+    const reads = yield* ReadCache
     const directory = options.documents?.directory
     const channel = options.jobsChannel ?? defaultJobsChannel
     const record = sql.literal(recordColumns)
@@ -120,11 +124,13 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
     ) {
       // An id that is not a UUID names nothing (and must not reach the uuid column); the key is still checked.
       const target = Uuid.isUuid(id) ? sql`e.id = ${id}` : sql`false`
-      const rows = yield* sql<KeyedRow & ExtractionRow & { readonly stored: string | null }>`
+      const rows = yield* reads
+        .read(sql<KeyedRow & ExtractionRow & { readonly stored: string | null }>`
         SELECT ${keyed}, ${readViews[view]}
         FROM ${keyedJoin}
         LEFT JOIN extractions e ON ${target} AND e.client_id = k.client_id AND e.sandbox = (k.tipo = 'test')
-        WHERE k.key_hash = ${keyHash} AND k.revoked_at IS NULL`.pipe(mapSqlError("ExtractionStore.readAs"))
+        WHERE k.key_hash = ${keyHash} AND k.revoked_at IS NULL`)
+        .pipe(mapSqlError("ExtractionStore.readAs"))
       const row = rows[0]
       if (row === undefined) return undefined
       const key = toAuthenticated(row, keyHash)
@@ -136,7 +142,8 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
     const listAs = Effect.fn("ExtractionStore.listAs")(function* (keyHash: string, filter: ListQuery.ExtractionFilter) {
       const where = listWhere(sql, "key", filter)
       const order = listOrder(sql, filter)
-      const rows = yield* sql<KeyedRow & ExtractionRow & { readonly total: bigint }>`
+      const rows = yield* reads
+        .read(sql<KeyedRow & ExtractionRow & { readonly total: bigint }>`
         SELECT ${keyed}, c.total, e.*
         FROM ${keyedJoin}
         CROSS JOIN LATERAL (SELECT count(*) AS total FROM extractions WHERE ${where}) c
@@ -147,7 +154,8 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
           )
         ) e ON true
         WHERE k.key_hash = ${keyHash} AND k.revoked_at IS NULL
-        ORDER BY e.position`.pipe(mapSqlError("ExtractionStore.listAs"))
+        ORDER BY e.position`)
+        .pipe(mapSqlError("ExtractionStore.listAs"))
       const first = rows[0]
       if (first === undefined) return undefined
       return {

@@ -1,6 +1,8 @@
 /**
  * An `effect/sql` client over PGlite (PostgreSQL compiled to WASM, in process): one session shared by every
  * fiber, so one permit serializes statements and a transaction keeps the permit until its scope closes.
+ * Queries and DML run as prepared statements kept per distinct text (`pgliteStatements.ts`); declared reads may be
+ * answered from memory while no other statement has run (`readCache.ts`): every statement goes through this client.
  */
 
 import * as PgClient from "@effect/sql-pg/PgClient"
@@ -14,6 +16,8 @@ import type * as Scope from "effect/Scope"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { Connection } from "effect/sql/SqlConnection"
 import { SqlError, UnknownError } from "effect/sql/SqlError"
+import * as Statements from "./pgliteStatements.js"
+import * as ReadCache from "./readCache.js"
 import { fromPgliteError } from "./sqlState.js"
 
 /** A PGlite-backed `SqlClient` with PGlite's own `LISTEN`/`NOTIFY`. */
@@ -24,6 +28,8 @@ export interface PgliteClient extends SqlClient.SqlClient {
   readonly listen: (channel: string) => Effect.Effect<Queue.Dequeue<string>, SqlError, Scope.Scope>
   /** Sends a notification (delivered at commit when called inside a transaction). */
   readonly notify: (channel: string, payload: string) => Effect.Effect<void, SqlError>
+  /** The cache of declared reads (a pass-through one when `readCache` is off). */
+  readonly reads: ReadCache.Cache
 }
 
 /** The service tag for `PgliteClient`. */
@@ -32,7 +38,17 @@ export const PgliteClient = Context.Service<PgliteClient>("@legible/adapters-sto
 /** Where the database lives: a directory on disk, or memory when `dataDir` is absent. */
 export interface PgliteClientConfig {
   readonly dataDir?: string | undefined
+  /** How many prepared statements to keep; 0 runs every statement through PGlite's `query`. */
+  readonly statements?: number | undefined
+  /** Whether declared reads may be answered from memory (default true). */
+  readonly readCache?: boolean | undefined
 }
+
+/** How many prepared statements a session keeps by default (the stores have fewer distinct statements). */
+export const STATEMENT_CACHE_SIZE = 256
+
+/** The default limits of the read cache: plain reads weigh ~2 KB, a detailed one of a dense page ~90 KB. */
+export const READ_CACHE_LIMITS = { maxEntries: 1024, maxChars: 8_000_000, maxAgeMillis: 60_000 } as const
 
 const INT8 = 20
 
@@ -54,23 +70,55 @@ const toPgliteParam = (value: unknown): unknown => {
 const toParams = (params: ReadonlyArray<unknown>): Array<unknown> => params.map(toPgliteParam)
 
 /** Typed parameters keep their OID (so `PgTypes.jsonb(x)` is jsonb, not text); others are inferred by the server. */
-const queryOptions = (params: ReadonlyArray<unknown>, rowMode: "object" | "array"): QueryOptions =>
-  params.some(PgTypes.isParameter)
-    ? { rowMode, parsers, paramTypes: params.map((value) => (PgTypes.isParameter(value) ? value.oid : 0)) }
-    : { rowMode, parsers }
+const paramTypes = (params: ReadonlyArray<unknown>): Array<number> | undefined =>
+  params.some(PgTypes.isParameter) ? params.map((value) => (PgTypes.isParameter(value) ? value.oid : 0)) : undefined
 
-const makeConnection = (db: PGlite): Connection => {
-  const query = <A>(sql: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") =>
-    Effect.tryPromise({
-      try: () => db.query<A>(sql, toParams(params), queryOptions(params, rowMode)),
-      catch: (cause) => fromPgliteError(cause, "execute")
+const queryOptions = (params: ReadonlyArray<unknown>, rowMode: "object" | "array"): QueryOptions => {
+  const types = paramTypes(params)
+  return types === undefined ? { rowMode, parsers } : { rowMode, parsers, paramTypes: types }
+}
+
+const makeConnection = (
+  db: PGlite,
+  statements: Statements.Statements | undefined,
+  reads: ReadCache.Cache
+): Connection => {
+  // Queries and DML run as kept prepared statements; anything else through PGlite's `query`, and unless it is
+  // transaction control it may change what a kept statement means (DDL), so the kept ones are dropped first.
+  const run = <A>(sql: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => {
+    if (statements === undefined) return db.query<A>(sql, toParams(params), queryOptions(params, rowMode))
+    if (Statements.cacheable(sql)) {
+      return db.runExclusive(() => statements.run(sql, toParams(params), paramTypes(params), rowMode)) as Promise<
+        Results<A>
+      >
+    }
+    if (!Statements.transactionControl(sql)) statements.invalidate()
+    return db.query<A>(sql, toParams(params), queryOptions(params, rowMode))
+  }
+  // Every statement but a declared read makes the kept reads stale, before it starts (under the permit).
+  const counted = <A>(effect: Effect.Effect<A, SqlError>) =>
+    Effect.flatMap(Effect.service(ReadCache.DeclaredRead), (declared) => {
+      if (!declared) reads.changed()
+      return effect
     })
+  const query = <A>(sql: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") =>
+    counted(
+      Effect.tryPromise({
+        try: () => run<A>(sql, params, rowMode),
+        catch: (cause) => fromPgliteError(cause, "execute")
+      })
+    )
   // `exec` uses the simple protocol: the only way to run several statements (migrations) in one call.
   const exec = (sql: string) =>
-    Effect.tryPromise({
-      try: () => db.exec(sql, { parsers }),
-      catch: (cause) => fromPgliteError(cause, "executeUnprepared")
-    })
+    counted(
+      Effect.tryPromise({
+        try: () => {
+          if (!Statements.transactionControl(sql)) statements?.invalidate()
+          return db.exec(sql, { parsers })
+        },
+        catch: (cause) => fromPgliteError(cause, "executeUnprepared")
+      })
+    )
   const rows = (sql: string, params: ReadonlyArray<unknown>) =>
     Effect.map(query<object>(sql, params, "object"), (result) => result.rows)
   const unprepared = (sql: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<object>, SqlError> =>
@@ -124,7 +172,17 @@ export const make = Effect.fnUntraced(function* (
     // Close only once no statement holds the session.
     (db) => semaphore.withPermit(Effect.promise(() => db.close()).pipe(Effect.ignore))
   )
-  const connection = makeConnection(db)
+  const capacity = options.statements ?? STATEMENT_CACHE_SIZE
+  const reads = ReadCache.make(
+    options.readCache === false
+      ? { maxEntries: 0, maxChars: 0, maxAgeMillis: 0, inTransaction: () => true }
+      : { ...READ_CACHE_LIMITS, inTransaction: () => db.isInTransaction() }
+  )
+  const connection = makeConnection(
+    db,
+    capacity > 0 ? Statements.make(db, { ...db.parsers, ...parsers }, capacity) : undefined,
+    reads
+  )
   const acquirers = SqlClient.makeSqliteAcquirers({ connection: Effect.succeed(connection), semaphore })
   const client = yield* SqlClient.make({
     acquirer: acquirers.acquirer,
@@ -159,14 +217,17 @@ export const make = Effect.fnUntraced(function* (
   const notify = (channel: string, payload: string): Effect.Effect<void, SqlError> =>
     Effect.asVoid(client`SELECT pg_notify(${channel}, ${payload})`)
 
-  return Object.assign(client, { pglite: db, listen, notify })
+  return Object.assign(client, { pglite: db, listen, notify, reads })
 })
 
 /** Provides `PgliteClient` and `SqlClient` from a fixed configuration. */
 export const layer = (options: PgliteClientConfig = {}): Layer.Layer<PgliteClient | SqlClient.SqlClient, SqlError> =>
   Layer.effectContext(
     Effect.map(make(options), (client) =>
-      Context.make(PgliteClient, client).pipe(Context.add(SqlClient.SqlClient, client))
+      Context.make(PgliteClient, client).pipe(
+        Context.add(SqlClient.SqlClient, client),
+        Context.add(ReadCache.ReadCache, client.reads)
+      )
     )
   ).pipe(Layer.provide(Reactivity.layer))
 

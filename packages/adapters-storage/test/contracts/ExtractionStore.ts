@@ -121,6 +121,69 @@ export const extractionStoreContract = (name: string, stores: StoresLayer) =>
       })
     )
 
+    it.effect("readAs and listAs see every change on the very next read, however often read before", () =>
+      Effect.gen(function* () {
+        const mine = yield* tenant("ex-fresh")
+        const theirs = yield* tenant("ex-fresh-other")
+        const store = yield* Ports.ExtractionStore
+        const keys = yield* Ports.ApiKeyStore
+        const scope = scopeOf(mine)
+        for (const [n, owner, hash] of [
+          [0, mine, "fresh-mine"],
+          [1, theirs, "fresh-theirs"],
+          [2, mine, "fresh-mine-2"]
+        ] as const) {
+          yield* keys.insert(
+            Fixtures.storedKey({ id: idOf(3, 970 + n), clientId: owner.client.id, userId: owner.user.id, hash })
+          )
+        }
+        const done = Fixtures.completedExtraction({ ...recordOf(mine, 750), status: "completado", errorMessage: null })
+        yield* store.submit(submissionOf(done))
+        // Each read twice: an engine that keeps reads answers the second from memory.
+        const read = (hash: string) =>
+          Effect.andThen(store.readAs(hash, id(750), "plain"), store.readAs(hash, id(750), "plain"))
+        const list = (hash: string, includeArchived = false) =>
+          Effect.andThen(
+            store.listAs(hash, filterOf({ includeArchived })),
+            store.listAs(hash, filterOf({ includeArchived }))
+          )
+        assert.strictEqual((yield* read("fresh-mine"))?.found?.record.status, "completado")
+        assert.deepStrictEqual(
+          (yield* list("fresh-mine"))?.found.items.map((item) => item.id),
+          [id(750)]
+        )
+        assert.isUndefined((yield* read("fresh-theirs"))?.found, "another client's key never sees the row")
+
+        // A status change (a PATCH), then archiving, each seen at once by reads and lists.
+        const change = {
+          status: "incompleto",
+          errorMessage: "falta el total",
+          lastModification: at(5000),
+          lastUserId: mine.user.id,
+          lastUserClientId: mine.client.id
+        } as const
+        yield* store.switchStatus(scope, id(750), "completado", change)
+        assert.strictEqual((yield* read("fresh-mine"))?.found?.record.status, "incompleto")
+        assert.strictEqual((yield* list("fresh-mine"))?.found.items[0]?.status, "incompleto")
+        yield* store.setArchived(scope, id(750), true, at(6000))
+        assert.strictEqual((yield* read("fresh-mine"))?.found?.record.archived, true)
+        assert.strictEqual((yield* list("fresh-mine"))?.found.count, 0, "archived rows leave the default list")
+        assert.strictEqual((yield* list("fresh-mine", true))?.found.count, 1)
+
+        // The key's last use, written by a touch, is what the next read reports (core decides touches from it).
+        assert.isNull((yield* read("fresh-mine"))?.key.key.lastUsed ?? null)
+        yield* keys.touch(idOf(3, 970), at(7000))
+        assert.deepStrictEqual((yield* read("fresh-mine"))?.key.key.lastUsed, at(7000))
+
+        // A revoked key is refused on its next read and list; the client's other key still reads.
+        yield* keys.revoke(mine.client.id, idOf(3, 970), at(8000))
+        assert.isUndefined(yield* store.readAs("fresh-mine", id(750), "plain"), "revoked: refused at once")
+        assert.isUndefined(yield* store.listAs("fresh-mine", filterOf()))
+        assert.strictEqual((yield* read("fresh-mine-2"))?.found?.record.id, id(750))
+        assert.isUndefined((yield* read("fresh-theirs"))?.found)
+      })
+    )
+
     it.effect("ids that are not UUIDs are not found (never a SQL error)", () =>
       Effect.gen(function* () {
         const mine = yield* tenant("ex-bad-id")
