@@ -22,6 +22,7 @@ import {
   DOCUMENT_TITLES,
   LEGAL_FORMS,
   RECIPIENT_LABELS,
+  SELLER_LABELS,
   SHOP_WORDS,
   TAX_ID_WORDS,
   TAX_STATUS_WORDS
@@ -33,6 +34,11 @@ const LEGAL = new Set(LEGAL_FORMS)
 const TITLES = new Set(DOCUMENT_TITLES)
 const RECIPIENT = vocabulary(RECIPIENT_LABELS.map((phrase) => ["recipient", [phrase]] as const))
 const RECIPIENT_FIRST = new Set(RECIPIENT.byFirst.keys())
+const SELLER = new Set(SELLER_LABELS)
+const BLOCK_LABELS = new Set([...SELLER_LABELS, ...RECIPIENT_LABELS])
+
+/** Whether a text is only the label over a party's block (`Bill To:`, `Facturar a`, `Seller:`): it names no one. */
+export const blockLabel = (text: string): boolean => BLOCK_LABELS.has(words(text).join(" "))
 
 const words = (text: string): ReadonlyArray<string> => tokens(folded(text)).map((t) => t.text)
 
@@ -182,13 +188,13 @@ const partsOf = (row: Row): ReadonlyArray<Part> =>
       : row.cells.map((c: Cell) => ({ row, x0: c.x0, x1: c.x1, text: cleaned(c.text), raw: c.text }))
 
 /**
- * Whether a row opens the recipient's block: a recipient label alone in one of its cells, or before a colon and
- * a name (`Cliente nº: 4795` labels a customer number, not the block).
+ * The cell of a row that opens the recipient's block: a recipient label alone in it, or before a colon and a name
+ * (`Cliente nº: 4795` labels a customer number, not the block).
  */
-const recipientRow = (row: Row): boolean => {
-  if (!row.cells.some((cell) => RECIPIENT_FIRST.has(words(cell.text.slice(0, 24))[0] ?? ""))) return false
+const recipientCell = (row: Row): Cell | undefined => {
+  if (!row.cells.some((cell) => RECIPIENT_FIRST.has(words(cell.text.slice(0, 24))[0] ?? ""))) return undefined
   const list = rowTokens(row)
-  return row.cells.some((cell) => {
+  return row.cells.find((cell) => {
     const start = cellStart(row, cell)
     const inCell = list.filter((t: RowToken) => t.start >= start && t.end <= start + cell.text.length)
     const hit = findPhrases(inCell, RECIPIENT)[0]
@@ -200,40 +206,59 @@ const recipientRow = (row: Row): boolean => {
   })
 }
 
-/** The first page's top rows, down to the recipient's block. */
-const letterheadRows = (layout: Layout): ReadonlyArray<Row> => {
+/**
+ * The first page's top rows, down to the recipient's block, as parts. A recipient label with cells only left of
+ * it (`ACME Ltd | Bill to:`, `Sprzedawca: | Nabywca:`) opens a block in its own column: the letterhead goes on in
+ * the columns left of it (a seller's block printed beside the buyer's), down to the first amount or title.
+ */
+const letterheadParts = (layout: Layout): ReadonlyArray<Part> => {
   const first = layout.rows[0]?.page
   const height = first === undefined ? 0 : (layout.pageHeight.get(first) ?? 0)
   const top = layout.rows.filter((r) => r.page === first && (height === 0 || r.y0 < 0.4 * height))
   // The letterhead ends at the recipient's block, at the first amount (a receipt's lines), or at the document's
   // title printed alone on a row under a name (`TAX INVOICE`: what follows is the document's, a customer's too).
-  const end = top.findIndex(
-    (r, i) =>
-      recipientRow(r) ||
-      (/\d[.,]\s?\d{2}/.test(r.text) && amounts(r.text).some((a) => a.decimals)) ||
-      (titleRow(r) && top.slice(0, i).some((above) => partsOf(above).some((p) => nameLike(p.text))))
+  const priced = (r: Row) => /\d[.,]\s?\d{2}/.test(r.text) && amounts(r.text).some((a) => a.decimals)
+  const titled = (r: Row, i: number) =>
+    titleRow(r) && top.slice(0, i).some((above) => partsOf(above).some((p) => nameLike(p.text)))
+  const end = top.findIndex((r, i) => recipientCell(r) !== undefined || priced(r) || titled(r, i))
+  if (end < 0) return top.flatMap(partsOf)
+  const parts = top.slice(0, end).flatMap(partsOf)
+  const row = top[end] as Row
+  const label = recipientCell(row)
+  const others = row.cells.filter((c) => c !== label)
+  if (label === undefined || others.length === 0) return parts
+  // Only cells left of the label: a cell right of it is as often its value (`Bill to: | Acme Ltd`).
+  if (label === undefined || others.length === 0 || !others.every((c) => c.x1 <= label.x0)) return parts
+  const rest = top.slice(end)
+  const stop = rest.findIndex((r, i) => i > 0 && (priced(r) || titled(r, end + i)))
+  const beside = (stop < 0 ? rest : rest.slice(0, stop)).flatMap((r) =>
+    r.cells.map((c: Cell) => ({ row: r, x0: c.x0, x1: c.x1, text: cleaned(c.text), raw: c.text }))
   )
-  return end < 0 ? top : top.slice(0, end)
+  return [...parts, ...beside.filter((p) => p.x1 <= label.x0)]
 }
 
 const title = (text: string): boolean => words(text).some((w) => TITLES.has(w))
 
 /**
  * Whether a row is the document's title alone: one cell of a few words, a title word among them and no business
- * word (`SIMPLIFIED TAX INVOICE`, `-TAX INVOICE-`, `FACTURA SIMPLIFICADA`).
+ * word (`SIMPLIFIED TAX INVOICE`, `-TAX INVOICE-`, `FACTURA SIMPLIFICADA`). With a number word it is a number's
+ * label (`Albarán nº` over its number), not a title.
  */
 const titleRow = (row: Row): boolean =>
   row.cells.length === 1 &&
   words(row.text).length <= 4 &&
   title(row.text) &&
   !business(row.text) &&
-  !/\d/.test(row.text)
+  !/\d/.test(row.text) &&
+  !words(row.text).includes("no")
 
 const nameLike = (text: string): boolean => {
   if (!/\p{L}{2}/u.test(text)) return false
   const f = folded(text)
   if (NOT_A_NAME.test(f)) return false
   const list = tokens(f).map((t) => t.text)
+  // A seller's label over its block (`Seller:`, `CEDENTE`, `Sprzedawca`) names no one.
+  if (SELLER.has(list.join(" "))) return false
   // A street word in a name that ends with its legal form is the name's (`LA PLAZA, S.L.`, `Harbour Road Ltd`): an
   // address line never ends with one.
   return !list.some((w) => TITLES.has(w) || TAX_STATUS.has(w)) && (!addressLine(text) || endsWithForm(text))
@@ -277,18 +302,20 @@ const companyParts = (layout: Layout): Letterhead => {
 
 /** The letterhead parts that name the business: the first with a business word, with its wrapped lines. */
 const readLetterhead = (layout: Layout): Letterhead => {
-  const rows = letterheadRows(layout)
-  const parts = rows.flatMap(partsOf).filter((p) => nameLike(p.text))
+  const parts = letterheadParts(layout).filter((p) => nameLike(p.text))
   const marked = parts.find((p) => business(p.text))
   const first = marked ?? parts.find((p) => dates(p.text).length === 0 && !/\d|@|www|\.com/.test(p.text))
   if (first === undefined) return { parts: [], marked: false }
   const block = [first]
-  const plain = (p: Part) => nameLike(p.text) && !/\d|@|www|\.com/.test(folded(p.text))
+  // A label over the name (`From:`, `Sprzedawca:`, `Seller:`) ends with its colon: it is no line of the name.
+  const plain = (p: Part) => nameLike(p.text) && !/\d|@|www|\.com/.test(folded(p.text)) && !/:\s*$/.test(p.raw)
   // A name wrapped over lines: the lines right above it without figures, and below it until its legal form.
   for (;;) {
     const top = block[0] as Part
     const above = partBeside(layout.rows[top.row.order - 1], top)
     if (above === undefined || above.row.page !== top.row.page || !close(above.row, top.row) || !plain(above)) break
+    // The row that opens the recipient's block labels the blocks under it (`CEDENTE | INTESTATARIO`).
+    if (recipientCell(above.row) !== undefined) break
     // A brand printed over the name that repeats its first words (`TECK SENG` over `TECK SENG TRADING SDN BHD`).
     if (`${folded(top.text)} `.startsWith(`${folded(above.text).trim()} `)) break
     block.unshift(above)

@@ -1,6 +1,6 @@
 /**
- * The words documents print around values, in Spanish, English, German, French, Italian, Portuguese and Dutch
- * (folded: lower case, no accents). Data only: the rules that use them live in `totals.ts`, `dates.ts`,
+ * The words documents print around values, in Spanish, English, German, French, Italian, Portuguese and Dutch,
+ * with the commonest Polish invoice labels (folded: lower case, no accents). Data only: the rules that use them live in `totals.ts`, `dates.ts`,
  * `numbers.ts`, `issuer.ts` and `receiptLines.ts`.
  */
 
@@ -66,12 +66,21 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "te betalen",
       "totaal te betalen",
       "totaalbedrag",
-      "totaal incl"
+      "totaal incl",
+      // pl: `Należność ogółem` (the whole amount owed), `Do zapłaty` (to pay)
+      "naleznosc",
+      "naleznosc ogolem",
+      "do zaplaty",
+      "razem do zaplaty"
     ]
   ],
   [
     "total",
-    ["total", "totales", "summe", "gesamt", "totale", "totaal", "somme", "nett total", "net total", "total neto"]
+    // pl: `Razem` (together), `Suma`
+    [
+      ...["total", "totales", "summe", "gesamt", "totale", "totaal", "somme", "nett total", "net total", "total neto"],
+      ...["razem", "suma"]
+    ]
   ],
   [
     "subtotal",
@@ -252,7 +261,10 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
       "avant",
       "entro",
       "antes",
-      "before"
+      "before",
+      // Polish: `Termin płatności` (the term of payment)
+      "termin",
+      "platnosci"
     ]
   ],
   [
@@ -321,7 +333,9 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
       ...["entrega", "envio", "delivery", "ship", "shipped", "shipping", "liefer", "lieferdatum", "versand"],
       ...["livraison", "consegna", "spedizione", "levering", "verzending", "leverdatum"],
       // `Livré le`, `Geliefert am`, `Delivered on`, `Entregado el`, `Consegnato il`, `Entregue em`, `Geleverd op`
-      ...["livre", "livree", "geliefert", "delivered", "entregado", "consegnato", "entregue", "geleverd"]
+      ...["livre", "livree", "geliefert", "delivered", "entregado", "consegnato", "entregue", "geleverd"],
+      // Polish: `Data sprzedaży` (the sale's, or delivery's, date printed beside the issue date), `Data dostawy`
+      ...["sprzedazy", "dostawy"]
     ]
   ],
   ["order", ["pedido", "order", "bestell", "bestelldatum", "commande", "ordine", "encomenda", "bestelling", "orden"]],
@@ -353,7 +367,10 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
       "facture",
       "fattura",
       "fatura",
-      "factuur"
+      "factuur",
+      // Polish: `Data wystawienia` (issued), `Faktura VAT`
+      "wystawienia",
+      "faktura"
     ]
   ]
 ]
@@ -393,6 +410,10 @@ export const DOCUMENT_NOUNS: ReadonlyArray<string> = [
   "fattura",
   "fatura",
   "factuur",
+  // Polish: `Faktura VAT nr`, `Rachunek nr`, `Paragon nr`
+  "faktura",
+  "rachunek",
+  "paragon",
   "bonnr",
   "transaction",
   "trans",
@@ -534,7 +555,11 @@ export const LEGAL_FORMS: ReadonlyArray<string> = [
   "inc",
   "corp",
   "plc",
-  "co"
+  "co",
+  // pl: `Sp. z o.o.` (a limited company), `Sp.j.` (a general partnership), `Sp.k.` (a limited partnership)
+  "spzoo",
+  "spj",
+  "spk"
 ]
 
 /**
@@ -830,7 +855,9 @@ export const DOCUMENT_TITLES: ReadonlyArray<string> = [
   ...["facture", "recu", "devis"],
   ...["fattura", "ricevuta", "scontrino", "preventivo"],
   ...["fatura", "talao", "orcamento"],
-  ...["factuur", "verkoopfactuur", "kassabon", "bonnetje", "kwitantie", "offerte", "creditnota"]
+  ...["factuur", "verkoopfactuur", "kassabon", "bonnetje", "kwitantie", "offerte", "creditnota"],
+  // pl
+  ...["faktura", "rachunek", "paragon"]
 ]
 
 /** Labels that open the recipient's block of an invoice (folded phrases): what follows is not the issuer. */
@@ -839,8 +866,9 @@ export const RECIPIENT_LABELS: ReadonlyArray<string> = [
   ...["facturar a", "facturado a", "cliente", "datos del cliente", "destinatario", "senor", "senores", "sr", "sres"],
   // en
   ...["bill to", "billed to", "invoice to", "sold to", "ship to", "customer", "client", "to", "recipient"],
+  ...["invoiced to", "buyer"],
   // de
-  ...["rechnungsempfanger", "empfanger", "rechnungsadresse", "kunde", "an", "lieferadresse"],
+  ...["rechnungsempfanger", "empfanger", "rechnungsadresse", "kunde", "an", "lieferadresse", "rechnung an"],
   // fr
   ...["facture a", "facturer a", "adresse de facturation", "destinataire", "client", "a l attention de"],
   // it
@@ -848,7 +876,24 @@ export const RECIPIENT_LABELS: ReadonlyArray<string> = [
   // pt
   ...["faturar a", "faturado a", "cliente", "destinatario", "exmo s", "exmos"],
   // nl
-  ...["aan", "afnemer", "klant", "factuuradres", "geadresseerde", "ter attentie van"]
+  ...["aan", "afnemer", "klant", "factuuradres", "geadresseerde", "ter attentie van", "factuur aan"],
+  // pl: the buyer, the recipient
+  ...["nabywca", "odbiorca"]
+]
+
+/**
+ * Labels over the seller's block where it is printed beside the buyer's (folded phrases): a label, never the
+ * seller's name.
+ */
+export const SELLER_LABELS: ReadonlyArray<string> = [
+  ...["emisor", "vendedor", "proveedor", "datos del emisor", "emitido por"],
+  ...["from", "seller", "supplier", "vendor", "sold by", "issued by"],
+  ...["verkaufer", "lieferant", "absender", "rechnungssteller", "leistungserbringer"],
+  ...["emetteur", "vendeur", "fournisseur", "prestataire"],
+  ...["fornitore", "cedente", "cedente prestatore", "venditore", "emittente"],
+  ...["fornecedor", "emitente", "prestador"],
+  ...["verkoper", "leverancier", "afzender", "van"],
+  ...["sprzedawca", "wystawca"]
 ]
 
 /** What a column of line items holds. */

@@ -344,4 +344,45 @@ describe("issuer's address", () => {
     assert.strictEqual(issuerOf("Panadería Sin Gluten S.L."), "Panadería Sin Gluten S.L.")
     assert.isNull(issuerOf("Precios sin IVA"))
   })
+
+  it("the seller's block printed beside the buyer's: the seller's, left of the buyer's label", () => {
+    const two = (left: string, right: string) => beside(left, right, 330)
+    const data = [[[330, "INVOICE"]], [[330, "Inv. No.:"], [435, "P-6973-040"]]] as const
+    // Under a seller's label, which is no line of the name.
+    for (const [seller, buyer] of [
+      ["Seller:", "Bill To:"],
+      ["CEDENTE", "INTESTATARIO"],
+      ["Sprzedawca:", "Nabywca:"],
+      ["Proveedor", "Facturar a"]
+    ])
+      assert.strictEqual(
+        issuerOfRows([
+          ...data,
+          two(seller, buyer),
+          two("Pioneer Engineering Inc.", "Harbour Hardware PLC"),
+          two("23 Logistics Lane", "89 Trading Lane")
+        ]),
+        "Pioneer Engineering Inc.",
+        seller
+      )
+    // The seller's name on the buyer's label row.
+    assert.strictEqual(
+      issuerOfRows([...data, two("Kowalski Sp. z o.o.", "Nabywca"), two("ul. Długa 5", "Jansen B.V.")]),
+      "Kowalski Sp. z o.o."
+    )
+    // A name right of the buyer's label is the buyer's (its value), and a label over the name is none of it.
+    assert.isNull(issuerOfRows([two("Bill to:", "Acme Consulting Ltd"), two("Beta Trading GmbH", "12 High Street")]))
+    assert.strictEqual(issuerOf("From:", "Sunrise Studio LLC", "To:", "Contoso Ltd"), "Sunrise Studio LLC")
+    // A delivery note's number label under the data is no title that ends the letterhead.
+    assert.strictEqual(
+      issuerOfRows([
+        [[330, "FACTURA"]],
+        [[330, "Albarán nº"]],
+        [[330, "24342"]],
+        two("Proveedor", "Facturar a"),
+        two("Logística Núñez S.L.U.", "García Núñez S.A.")
+      ]),
+      "Logística Núñez S.L.U."
+    )
+  })
 })

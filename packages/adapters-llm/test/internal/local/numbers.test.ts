@@ -142,7 +142,15 @@ describe("document numbers", () => {
       lines: doubted.lines.map((l) => ({ words: l.words.map((w) => ({ ...w, confidence: 0.93 })) }))
     }
     assert.strictEqual(documentNumber(layout(document([ocr])), NUMERO)?.text, "P-6909-336")
-    // A text layer prints what it prints: `Faktura nr:` is not `Factura Nº` misread.
-    assert.isNull(numberOf([[row("Faktura nr: F 1234K20/1234/12")]]))
+    // A text layer prints what it prints: `Fakturo nr:` is no label word, and no `Factura Nº` misread either.
+    assert.isNull(numberOf([[row("Fakturo nr: F 1234K20/1234/12")]]))
+  })
+
+  it("Polish invoices: Faktura VAT nr, Numer, Rachunek nr", () => {
+    assert.strictEqual(numberOf([[row("Faktura VAT nr FV/2021/03/15")]]), "FV/2021/03/15")
+    assert.strictEqual(numberOf([[row("FAKTURA VAT"), row("Numer: FV/2021/03/15")]]), "FV/2021/03/15")
+    assert.strictEqual(numberOf([[row("Rachunek nr 118/2022")]]), "118/2022")
+    // The buyer's number is another document's: `Numer klienta` is no label of the invoice's.
+    assert.isNull(numberOf([[row("Nr klienta: 4471")]]))
   })
 })

@@ -299,4 +299,10 @@ describe("totals", () => {
       "5,30"
     )
   })
+
+  it("Polish invoices: Należność ogółem and Do zapłaty are the amount due, Razem a total", () => {
+    assert.strictEqual(totalOf(lines(["Razem netto", "257,59"], ["Należność ogółem:", "316,83 PLN"])), "316,83")
+    assert.strictEqual(totalOf(lines(["Wartość netto", "100,00"], ["Do zapłaty", "123,00"])), "123,00")
+    assert.strictEqual(totalOf(lines(["Razem", "123,00"])), "123,00")
+  })
 })
