@@ -71,6 +71,8 @@ export const invoice = (
   // name on the buyer's label row), as many European invoices do.
   const issuerLeft = random.chance(0.6)
   const sideBySide = layout.chance(0.25)
+  // One invoice in five prints its number in its title (`Factuur 2021-0001`, `INVOICE INV-0042`), with no label.
+  const titled = layout.chance(0.2)
   const issuerX = issuerLeft || sideBySide ? left : 330
   const dataX = issuerLeft || sideBySide ? 330 : left
   const top = s.y
@@ -90,10 +92,12 @@ export const invoice = (
   }
   const issuerBottom = s.y
   s.y = top
-  s.text(label(v.invoiceTitle), dataX, { size: 16, bold: true })
+  const heading = label(v.invoiceTitle)
+  s.text(titled ? `${heading} ${number}` : heading, dataX, { size: 16, bold: true })
   s.down(24)
+  const numberField = [label(v.invoiceNumber), number] as const
   const fields: Array<readonly [string, string]> = [
-    [label(v.invoiceNumber), number],
+    ...(titled ? [] : [numberField]),
     [label(v.issueDate), c.date(date)]
   ]
   if (random.chance(0.7)) fields.push([label(v.dueDate), c.date(addDays(date, random.pick([15, 30, 45, 60])))])

@@ -154,7 +154,21 @@ const senderName = (text: string): string => {
 const unlabelled = (text: string): string =>
   text.replace(/^\s*(?:[\p{L}.]+\s*){1,3}:\s*(?=\p{L}{2})/u, "").replace(/[\s,;:]+$/u, "")
 
-const cleaned = (text: string): string => unlabelled(senderName(withoutTitle(text)))
+/**
+ * A name without the buyer's label the reader ran into its cell (`Druckerei Elektro UG (haftungsbeschränkt)
+ * Rechnungsempfänger`): cut only where what is left ends in its legal form.
+ */
+const withoutBlockLabel = (text: string): string => {
+  const list = text.trim().split(/\s+/)
+  // The longest label first: `Bill To`, not its `To` alone.
+  for (let n = Math.min(3, list.length - 1); n >= 1; n--) {
+    const kept = list.slice(0, -n).join(" ")
+    if (blockLabel(list.slice(-n).join(" ")) && endsWithForm(kept)) return kept
+  }
+  return text
+}
+
+const cleaned = (text: string): string => unlabelled(senderName(withoutBlockLabel(withoutTitle(text))))
 
 /**
  * Where a name read as a whole row ends: at a cell before the last that ends with a legal form, unless a bracket

@@ -17,6 +17,7 @@ import { folded, phraseTokens, tokens, wordMatcher } from "./text.js"
 import {
   DATE_LABELS,
   DOCUMENT_NOUNS,
+  DOCUMENT_TITLES,
   NUMBER_COMPOUNDS,
   NUMBER_WORDS,
   OTHER_NUMBER_WORDS,
@@ -107,6 +108,38 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
 /** The strength of a bare number word as a label (`Nº:` alone in its cell). */
 const BARE = 0.5
 
+/** The strength of a document's title with its number right after it (`Factuur 2021-0001`), weakest of all. */
+const TITLED = 0.4
+
+// The titles of the documents whose number is asked (not a delivery note's or a quotation's), compounds ending in
+// one too (`Verkoopfactuur`, `Verkaufsrechnung`).
+const TITLE_WORDS = new Set(
+  DOCUMENT_TITLES.filter(
+    (w) => !OTHER.has(w) && (NOUNS.has(w) || [...NOUNS].some((n) => n.length >= 6 && w.endsWith(n)))
+  )
+)
+
+/**
+ * A document's title with its number right after it, no number word between (`Factuur 2021-0001`, `INVOICE
+ * INV-0042`, `Ihre Rechnung 2021-117 vom …`): the code must hold three figures or more and be no year alone (`Invoice
+ * 2021`), no page (`1/2`), no date and no amount. Only a title word printed as such counts, never an OCR slip of one.
+ */
+const titledNumbers = (row: Row): ReadonlyArray<string> => {
+  return rowTokens(row).flatMap((token) => {
+    if (!TITLE_WORDS.has(token.text)) return []
+    const rest = row.text.slice(token.end)
+    const gap = /^[\s:#]+/.exec(rest)?.[0].length ?? 0
+    // A series before the number, apart from it (`INVOICE Q 46803`).
+    const series = SERIES_START.exec(rest.slice(gap))?.[0]
+    const code = codes(rest)[0]
+    if (gap === 0 || code === undefined || (code.start !== gap && series === undefined)) return []
+    const text = series ?? code.text
+    const figures = text.replace(/\D/g, "")
+    if (figures.length < 3 || /^(19|20)\d{2}$/.test(text)) return []
+    return [text]
+  })
+}
+
 /** The strength of a label whose document noun was read with an OCR slip (`Facturnr.`). */
 const SLIPPED = 0.8
 const COMPOUND_SET = new Set(NUMBER_COMPOUNDS)
@@ -134,6 +167,7 @@ const numberIn = (text: string): Match | undefined => {
 
 // A series of one to three capitals before the number, apart from it (`Q 46803`, `E 24166`).
 const SERIES = /^\p{Lu}{1,3} \d[\p{L}\p{N}\-/._]*$/u
+const SERIES_START = /^\p{Lu}{1,3} \d[\p{L}\p{N}\-/._]*(?<![-/._])(?![\p{L}\p{N}])/u
 
 /**
  * The number a cell other than the label's holds, only when it holds nothing else: `53969 Lille` (a postcode and
@@ -205,6 +239,10 @@ export const documentNumber = (layout: Layout, target: Target): Found | null => 
         const text = valueAfter(layout, row, label.first.start, label.last.end, label.strength === BARE)
         if (text !== undefined) candidates.push({ text, strength: label.strength, order: row.order, page: row.page })
       }
+  if (!asksForOther(target) && candidates.length === 0)
+    for (const row of layout.rows)
+      for (const text of titledNumbers(row))
+        candidates.push({ text, strength: TITLED, order: row.order, page: row.page })
   const best = candidates.sort((a, b) => b.strength - a.strength || a.page - b.page || a.order - b.order)[0]
   if (best !== undefined) {
     // Another number under a label as strong: the first page's first was taken, not the only one.

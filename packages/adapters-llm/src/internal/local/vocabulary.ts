@@ -410,8 +410,9 @@ export const DOCUMENT_NOUNS: ReadonlyArray<string> = [
   "fattura",
   "fatura",
   "factuur",
-  // Polish: `Faktura VAT nr`, `Rachunek nr`, `Paragon nr`
+  // Polish: `Faktura VAT nr`, `Nr faktury`, `Rachunek nr`, `Paragon nr`
   "faktura",
+  "faktury",
   "rachunek",
   "paragon",
   "bonnr",
@@ -556,6 +557,8 @@ export const LEGAL_FORMS: ReadonlyArray<string> = [
   "corp",
   "plc",
   "co",
+  // ms: a limited liability partnership
+  "plt",
   // pl: `Sp. z o.o.` (a limited company), `Sp.j.` (a general partnership), `Sp.k.` (a limited partnership)
   "spzoo",
   "spj",
@@ -630,6 +633,19 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "handicraft",
   "tailoring",
   "boutique",
+  "electrical",
+  "electronics",
+  "optical",
+  "clinic",
+  "industries",
+  "supplies",
+  "motors",
+  "workshop",
+  "furniture",
+  "printing",
+  "laundry",
+  "bistro",
+  "canteen",
   // de
   "backerei",
   "baeckerei",
@@ -647,6 +663,10 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "schreibwaren",
   "gaststatte",
   "kiosk",
+  "optik",
+  "friseur",
+  "tankstelle",
+  "autohaus",
   // fr
   "boulangerie",
   "patisserie",
@@ -666,6 +686,7 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "traiteur",
   "brasserie",
   "droguerie",
+  "opticien",
   // it
   "panetteria",
   "panificio",
@@ -685,6 +706,7 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "tabaccheria",
   "drogheria",
   "salumeria",
+  "ottica",
   // pt
   "padaria",
   "pastelaria",
@@ -713,7 +735,12 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "perniagaan",
   "syarikat",
   "restoran",
-  "kedai"
+  "kedai",
+  // a stall, a supermarket, a clinic, a pharmacy
+  "gerai",
+  "pasaraya",
+  "klinik",
+  "farmasi"
 ]
 
 /** Words of a tax status or a tax registration, never a business name (Argentina's IVA conditions and the like). */

@@ -347,7 +347,13 @@ describe("issuer's address", () => {
 
   it("the seller's block printed beside the buyer's: the seller's, left of the buyer's label", () => {
     const two = (left: string, right: string) => beside(left, right, 330)
-    const data = [[[330, "INVOICE"]], [[330, "Inv. No.:"], [435, "P-6973-040"]]] as const
+    const data = [
+      [[330, "INVOICE"]],
+      [
+        [330, "Inv. No.:"],
+        [435, "P-6973-040"]
+      ]
+    ] as const
     // Under a seller's label, which is no line of the name.
     for (const [seller, buyer] of [
       ["Seller:", "Bill To:"],
@@ -384,5 +390,22 @@ describe("issuer's address", () => {
       ]),
       "Logística Núñez S.L.U."
     )
+  })
+
+  it("the buyer's label the reader ran into the seller's name is cut where the name ends in its legal form", () => {
+    assert.strictEqual(
+      issuerOf("Druckerei Elektro UG (haftungsbeschränkt) Rechnungsempfänger", "Weber Ring 210"),
+      "Druckerei Elektro UG (haftungsbeschränkt)"
+    )
+    assert.strictEqual(issuerOf("Pioneer Engineering Inc. Bill To"), "Pioneer Engineering Inc.")
+  })
+
+  it("trade words and forms of Malaysian and other letterheads mark a name without a company form", () => {
+    assert.strictEqual(issuerOf("PASARAYA BESTMART", "NO.12, JALAN SS4C/5"), "PASARAYA BESTMART")
+    assert.strictEqual(issuerOf("KLINIK KESIHATAN ANDA", "NO 7, JALAN IPOH"), "KLINIK KESIHATAN ANDA")
+    assert.strictEqual(issuerOf("TAN & LEE PLT", "LOT 1851-A"), "TAN & LEE PLT")
+    assert.strictEqual(issuerOf("Optik Schmidt", "Hauptstraße 4"), "Optik Schmidt")
+    // A letterhead with no such mark still gives no name.
+    assert.isNull(issuerOf("Sunrise Studio", "12 High Street"))
   })
 })

@@ -153,4 +153,19 @@ describe("document numbers", () => {
     // The buyer's number is another document's: `Numer klienta` is no label of the invoice's.
     assert.isNull(numberOf([[row("Nr klienta: 4471")]]))
   })
+
+  it("a title with its number right after it, when no label names one", () => {
+    assert.strictEqual(numberOf([[row("Factuur 2021-0001")]]), "2021-0001")
+    assert.strictEqual(numberOf([[row("INVOICE INV-0042")]]), "INV-0042")
+    assert.strictEqual(numberOf([[row("Ihre Rechnung RE-2021-117 vom 03.03.2021")]]), "RE-2021-117")
+    assert.strictEqual(numberOf([[row("Verkoopfactuur 7932/55460")]]), "7932/55460")
+    assert.strictEqual(numberOf([[row("FACTURE Q 46803")]]), "Q 46803")
+    // A label wins over the title's code; a year, a page, a date or an amount is no number.
+    assert.strictEqual(numberOf([[row("Invoice 2021-117"), row("Invoice No.: 2021-118")]]), "2021-118")
+    for (const text of ["Invoice 2021", "Factura 2 de 3", "Rechnung 1/2", "Invoice 03/05/2021", "Invoice 1.234,56"])
+      assert.isNull(numberOf([[row(text)]]), text)
+    // A qualifier between the title and the code, or a delivery note's title, leaves it unlabelled.
+    assert.isNull(numberOf([[row("FACTURA ORIGINAL 929132")]]))
+    assert.isNull(numberOf([[row("Lieferschein 2021-117")]]))
+  })
 })
