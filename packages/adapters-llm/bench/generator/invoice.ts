@@ -73,6 +73,9 @@ export const invoice = (
   const sideBySide = layout.chance(0.25)
   // One invoice in five prints its number in its title (`Factuur 2021-0001`, `INVOICE INV-0042`), with no label.
   const titled = layout.chance(0.2)
+  // One in five has its name on top only as a logo (no text) and prints it in the footer, over its register line
+  // (`del Sur Ibérica S.Coop.` over `Inscrita en el R.M. de Valencia, Hoja V-68451`).
+  const footer = !sideBySide && layout.chance(0.2)
   const issuerX = issuerLeft || sideBySide ? left : 330
   const dataX = issuerLeft || sideBySide ? 330 : left
   const top = s.y
@@ -83,7 +86,7 @@ export const invoice = (
     ...(random.chance(0.5) ? [`${random.pick(v.phone)} ${fill(random, "999 999 999")}`] : [])
   ]
   if (!sideBySide) {
-    s.text(issuer, issuerX, { size: 13, bold: true })
+    if (!footer) s.text(issuer, issuerX, { size: 13, bold: true })
     s.down(16)
     for (const line of issuerLines) {
       s.text(line, issuerX)
@@ -193,6 +196,12 @@ export const invoice = (
   s.text(random.pick(v.payment), left, { size: 8 })
   s.down(11)
   s.text(`IBAN ${fill(random, "AA99 9999 9999 9999 9999 99")}`, left, { size: 8 })
+  if (footer) {
+    s.y = 790
+    s.text(issuer, 297, { size: 8, bold: true, align: "center" })
+    s.down(10)
+    s.text(fill(layout, layout.pick(v.register)), 297, { size: 7, align: "center" })
+  }
   return {
     id: `gen-${String(index).padStart(3, "0")}-${language}-invoice`,
     index,

@@ -22,6 +22,7 @@ import {
   DOCUMENT_TITLES,
   LEGAL_FORMS,
   RECIPIENT_LABELS,
+  REGISTER_WORDS,
   SELLER_LABELS,
   SHOP_WORDS,
   TAX_ID_WORDS,
@@ -374,8 +375,35 @@ const misread = (part: Part): boolean =>
  */
 export const company = (layout: Layout): Found | null => {
   const { parts, marked } = companyParts(layout)
-  if (parts.length === 0 || !marked || parts.some(misread)) return null
+  if (parts.length === 0 || !marked) return footerName(layout)
+  if (parts.some(misread)) return null
   return found(withLegalForm(nameOnly(parts.map((p) => p.text.trim()).join(" ")).replace(/\s+/g, " ")), "layout")
+}
+
+/** Whether a text names a company register or its entry (`Registro Mercantil …, Folio 87`, `RCS Lyon …`, `KvK`). */
+export const registerLine = (text: string): boolean => REGISTER.test(folded(text))
+
+const REGISTER = new RegExp(`(?<![a-z])(?:${REGISTER_WORDS.map((w) => w.replace(/\s+/g, "\\s+")).join("|")})(?![a-z])`)
+
+/**
+ * The name a letterhead without one (a logo) leaves to the footer: the line right over the first page's legal
+ * line (`NETPRESSE` over `Siège social : 16 rue Mollien …`, `Sarl au capital de …`), a short name alone, given only
+ * when a legal form or a shop word marks it or the document prints it again (`Titulaire du compte : NETPRESSE`).
+ */
+const footerName = (layout: Layout): Found | null => {
+  const first = layout.rows[0]?.page
+  const height = first === undefined ? 0 : (layout.pageHeight.get(first) ?? 0)
+  if (height === 0) return null
+  const footer = layout.rows.filter((r) => r.page === first && r.y0 > 0.75 * height)
+  const legal = footer.find((r) => registerLine(r.text))
+  const above = legal === undefined ? undefined : layout.rows[legal.order - 1]
+  if (legal === undefined || above === undefined || above.page !== first || above.y0 <= 0.75 * height) return null
+  if (legal.y0 - above.y1 > 1.5 * (legal.y1 - legal.y0) || above.cells.length !== 1) return null
+  const name = above.text.trim()
+  if (!nameLike(name) || /\d|@/.test(name) || name.split(/\s+/).length > 6 || closesAddress(folded(name))) return null
+  const again = new RegExp(`(?<![\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "iu")
+  const repeated = layout.rows.some((r) => r !== above && again.test(r.text))
+  return business(name) || repeated ? found(withLegalForm(name), "position") : null
 }
 
 const STOP_PATTERN =
@@ -446,8 +474,10 @@ const POSTCODES: ReadonlyArray<RegExp> = [
  * (a branch name, `IKEA CHERAS`) is not part of it.
  */
 export const address = (layout: Layout): Found | null => {
-  const last = companyParts(layout).parts.at(-1)
-  if (last === undefined) return null
+  const { parts: name, marked } = companyParts(layout)
+  const last = name.at(-1)
+  // Under a line no legal form or shop word marks as a name (a column's labels, a title) is no letterhead's address.
+  if (last === undefined || !marked) return null
   const parts: Array<Part> = []
   let closed = false
   for (const row of layout.rows.slice(last.row.order + 1, last.row.order + 10)) {

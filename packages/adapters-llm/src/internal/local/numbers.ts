@@ -8,7 +8,7 @@
  */
 
 import { type Evidence, type Found, found } from "./evidence.js"
-import { hasStreet } from "./issuer.js"
+import { hasStreet, registerLine } from "./issuer.js"
 import { findLabels, type Label, labelsOf, type Target } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { codes, type Match, pointOfSaleNumbers } from "./patterns.js"
@@ -231,8 +231,9 @@ export const documentNumber = (layout: Layout, target: Target): Found | null => 
       candidates.push({ text, strength: 2 + hit.label.strength, order: hit.row.order, page: hit.row.page })
   }
   if (!asksForOther(target))
+    // A footer's register entry (`Registro Mercantil de Madrid, Tomo 0014, Folio 87`) numbers no document.
     for (const row of layout.rows)
-      for (const label of rowLabels(row)) {
+      for (const label of footerRegister(layout, row) ? [] : rowLabels(row)) {
         // A bare number word on a row that names a street is a house number, however the reader cut the row
         // into cells (`NO.221, | JALAN ANGSA 4,`).
         if (label.strength === BARE && hasStreet(row.text.slice(label.last.end))) continue
@@ -254,6 +255,10 @@ export const documentNumber = (layout: Layout, target: Target): Found | null => 
   const pair = asksForOther(target) ? undefined : pointOfSaleIn(layout)
   return pair === undefined ? null : found(pair, "position")
 }
+
+/** Whether a row is a register's entry in its page's footer (its bottom quarter). */
+const footerRegister = (layout: Layout, row: Row): boolean =>
+  row.y0 > 0.75 * (layout.pageHeight.get(row.page) ?? Number.POSITIVE_INFINITY) && registerLine(row.text)
 
 /** The first point-of-sale and number pair printed, when no label shows the number. */
 const pointOfSaleIn = (layout: Layout): string | undefined => {

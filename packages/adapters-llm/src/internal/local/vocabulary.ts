@@ -815,15 +815,22 @@ export const ADDRESS_WORDS: ReadonlyArray<string> = [
   "boulevard",
   "bd",
   "chemin",
+  "place",
+  "impasse",
+  "quai",
+  "route",
   "via",
   "viale",
   "piazza",
   "corso",
   "rua",
+  "praca",
   "travessa",
   "largo",
   "straat",
   "laan",
+  "kade",
+  "singel",
   "plein",
   "gracht",
   "postbus"
@@ -921,6 +928,20 @@ export const SELLER_LABELS: ReadonlyArray<string> = [
   ...["fornecedor", "emitente", "prestador"],
   ...["verkoper", "leverancier", "afzender", "van"],
   ...["sprzedawca", "wystawca"]
+]
+
+/**
+ * Words of a footer's legal line (folded phrases): the registered office, the share capital, the register. The
+ * line above such a line is where a business prints its name when its letterhead is a logo.
+ */
+export const REGISTER_WORDS: ReadonlyArray<string> = [
+  ...["domicilio social", "domicilio fiscal", "registro mercantil", "inscrita", "inscrito"],
+  ...["registered office", "registered in", "company no", "company number", "company registration"],
+  ...["sitz der gesellschaft", "handelsregister", "registergericht", "amtsgericht", "hrb", "hra"],
+  ...["siege social", "capital de", "rcs", "siret"],
+  ...["sede legale", "capitale sociale", "registro imprese", "rea"],
+  ...["capital social", "nipc", "matricula"],
+  ...["statutair gevestigd", "kvk", "vestigingsadres"]
 ]
 
 /** What a column of line items holds. */

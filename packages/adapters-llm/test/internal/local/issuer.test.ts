@@ -360,7 +360,7 @@ describe("issuer's address", () => {
       ["CEDENTE", "INTESTATARIO"],
       ["Sprzedawca:", "Nabywca:"],
       ["Proveedor", "Facturar a"]
-    ])
+    ] as const)
       assert.strictEqual(
         issuerOfRows([
           ...data,
@@ -407,5 +407,36 @@ describe("issuer's address", () => {
     assert.strictEqual(issuerOf("Optik Schmidt", "Hauptstraße 4"), "Optik Schmidt")
     // A letterhead with no such mark still gives no name.
     assert.isNull(issuerOf("Sunrise Studio", "12 High Street"))
+  })
+
+  it("a letterhead that is a logo: the name over the footer's register line, when marked or printed again", () => {
+    const top = [row("FACTURE"), row("236 Boulangerie place"), row("21830 Lyon"), row("SIRET: 91689658940012")]
+    const foot = (name: string, legal: string) => [
+      { y: 781, cells: [[249, name]] as ReadonlyArray<Cell> },
+      { y: 792, cells: [[215, legal]] as ReadonlyArray<Cell> }
+    ]
+    const read = (rows: Parameters<typeof page>[1]) => company(layout(document([page(1, rows)])))?.text ?? null
+    assert.strictEqual(
+      read([...top, ...foot("Moreau Boulangerie SAS", "SAS au capital de 10 000 € - RCS Lyon 403 119 378")]),
+      "Moreau Boulangerie SAS"
+    )
+    assert.strictEqual(
+      read([...top, ...foot("Gráficas Alimentación S.Coop.", "Registro Mercantil de Madrid, Tomo 0014, Folio 87")]),
+      "Gráficas Alimentación S.Coop."
+    )
+    // A plain name only when the document prints it again; a street with a trade word is no name.
+    const netpresse = foot("NETPRESSE", "Sarl au capital de 10 000€ - RCS Paris B 530 848 134")
+    assert.isNull(read([...top, ...netpresse]))
+    assert.strictEqual(read([...top, row("Titulaire du compte : NETPRESSE"), ...netpresse]), "NETPRESSE")
+    assert.isNull(read([...top, { y: 781, cells: [[249, "Merci de votre confiance"]] }]))
+  })
+
+  it("no address under a line no legal form or shop word marks as a name", () => {
+    const rows = ["Factuurnr. Datum", "Factuuradres", "Jansenweg 106", "5634 DG Rotterdam", "KvK 12345678"]
+    assert.isNull(addressOf(rows))
+    assert.strictEqual(
+      addressOf(["Smit Groothandel BV", "Jansenweg 106", "5634 DG Rotterdam", "KvK 12345678"]),
+      "Jansenweg 106 5634 DG Rotterdam"
+    )
   })
 })

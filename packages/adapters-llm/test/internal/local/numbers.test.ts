@@ -168,4 +168,17 @@ describe("document numbers", () => {
     assert.isNull(numberOf([[row("FACTURA ORIGINAL 929132")]]))
     assert.isNull(numberOf([[row("Lieferschein 2021-117")]]))
   })
+
+  it("a footer's register entry numbers no document: Folio 87 of the Registro Mercantil", () => {
+    const footer = {
+      y: 800,
+      cells: [[224, "Registro Mercantil de Madrid, Tomo 0014, Folio 87"]] as ReadonlyArray<Cell>
+    }
+    const read = (rows: Parameters<typeof page>[1]) =>
+      documentNumber(layout(document([page(1, rows)])), NUMERO)?.text ?? null
+    assert.isNull(read([row("FACTURA"), footer]))
+    assert.strictEqual(read([row("FACTURA"), row("NÚMERO"), row("WWQ-909716"), footer]), "WWQ-909716")
+    // Folio labels a document's number elsewhere on the page (Mexican invoices).
+    assert.strictEqual(read([row("Folio: A-1234")]), "A-1234")
+  })
 })
