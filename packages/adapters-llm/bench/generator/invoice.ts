@@ -1,7 +1,8 @@
 /**
- * A generated A4 invoice: issuer block (left or right), title, labelled number and dates (inline, in a column,
- * above their value, or as a table of labels over values under the issuer), a customer block with another company,
- * a table of lines and a totals block.
+ * A generated A4 invoice: issuer block (left or right, or beside the customer's under a seller's label, or only in
+ * the footer when the letterhead is a logo), title (with the number in it, unlabelled, on some), labelled number and
+ * dates (inline, in a column, above their value, or as a table of labels over values under the issuer), a customer
+ * block with another company, a table of lines and a totals block.
  */
 import { addDays, conventions } from "./format.js"
 import { address, companyName, fill, type GeneratedDocument, type GeneratedLine, Sheet } from "./page.js"

@@ -4,10 +4,12 @@
  * each cell apart (a title or the invoice's data may share the name's row), the first cell with a legal form (S.A.,
  * S.L., GmbH, SDN BHD, B.V.…) or a shop word (`SHOP_WORDS`) — never a document title, a tax-status line (IVA
  * Responsable Inscripto), an address line (a street word, a postcode; unless the name ends in its legal form) or a
- * greeting — with its wrapped lines. A letterhead with no such mark gives no name (position alone is too weak). The
- * address is the text under the name, given only when a contact or tax line closes it, it ends in a postcode or a
- * state, and the reader was sure of its words (MEASUREMENTS.md). Both are found by layout, not by a label
- * (`evidence.ts`: `layout`, `position`).
+ * greeting — with its wrapped lines. A recipient label with cells only left of it (`Seller: | Bill To:`) ends the
+ * letterhead in its own column only. A letterhead with no such mark gives no name (position alone is too weak),
+ * unless the footer names the business over its register line (a logo for a letterhead). The address is the text
+ * under a marked name, given only when a contact or tax line closes it, it ends in a postcode or a state, and the
+ * reader was sure of its words (MEASUREMENTS.md). Both are found by layout, not by a label (`evidence.ts`: `layout`,
+ * `position`).
  */
 import { type Found, found } from "./evidence.js"
 import { type Cell, cellStart, type Layout, overlap, type Row } from "./layout.js"

@@ -4,7 +4,8 @@
  * document noun right before a colon (`Factura simplificada: 3893-020-160319`, `Ticket: 1234`). A label that
  * names another document's number (order, customer, CAE, page) does not count, and a bare `No.` never does
  * (`NO.53 JALAN PUTRA` is a street number). The value is the first code after the label (rest of its cell, the
- * next cell, else the cell under it); a point of sale and number (`0005-00011643`) is kept whole.
+ * next cell, else the cell under it); a point of sale and number (`0005-00011643`) is kept whole. Where no label
+ * shows one, a title with a code right after it (`Factuur 2021-0001`) gives it, weakest of all.
  */
 
 import { type Evidence, type Found, found } from "./evidence.js"
