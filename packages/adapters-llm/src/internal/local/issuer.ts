@@ -219,7 +219,8 @@ const recipientCell = (row: Row): Cell | undefined => {
     const end = inCell[hit.to - 1]?.end ?? start
     // The label alone in its cell, or before a colon: `AN NUR ENTERPRISE` is a name, `An` and `Cliente:` labels.
     const rest = row.text.slice(end, start + cell.text.length)
-    return /^[\s.]*$/.test(rest) || (/^\s*:/.test(rest) && !/\d/.test(rest))
+    // A bracket may close it: `Exmo.(s) Sr.(s)`.
+    return /^[\s.)]*$/.test(rest) || (/^[\s)]*:/.test(rest) && !/\d/.test(rest))
   })
 }
 

@@ -76,10 +76,10 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
   ],
   [
     "total",
-    // pl: `Razem` (together), `Suma`
+    // pl: `Razem` (together); not `Suma`, the lines' sum before a discount on Spanish invoices as often as a total
     [
       ...["total", "totales", "summe", "gesamt", "totale", "totaal", "somme", "nett total", "net total", "total neto"],
-      ...["razem", "suma"]
+      "razem"
     ]
   ],
   [
@@ -908,7 +908,9 @@ export const RECIPIENT_LABELS: ReadonlyArray<string> = [
   // it
   ...["spett le", "spettabile", "cliente", "destinatario", "intestatario", "fatturare a"],
   // pt
-  ...["faturar a", "faturado a", "cliente", "destinatario", "exmo s", "exmos"],
+  ...["faturar a", "faturado a", "cliente", "destinatario", "exmo s", "exmos", "adquirente"],
+  // `Exmo.(s) Sr.(s)`, `Exmo. Sr.`, `Exma. Sra.`: the addressee's courtesy title
+  ...["exmo s sr s", "exmo sr", "exma sra", "exmos srs"],
   // nl
   ...["aan", "afnemer", "klant", "factuuradres", "geadresseerde", "ter attentie van", "factuur aan"],
   // pl: the buyer, the recipient

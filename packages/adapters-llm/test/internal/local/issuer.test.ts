@@ -439,4 +439,9 @@ describe("issuer's address", () => {
       "Jansenweg 106 5634 DG Rotterdam"
     )
   })
+
+  it("Portuguese courtesy titles and Adquirente open the buyer's block: its name is not the issuer", () => {
+    for (const label of ["Exmo.(s) Sr.(s)", "Adquirente", "Exmo. Sr."])
+      assert.isNull(issuerOf("FATURA", "Rua Ferreira 14", label, "Padaria Lusitana Lda."), label)
+  })
 })
