@@ -21,6 +21,6 @@ export const generate = (count: number, seed: number): ReadonlyArray<GeneratedDo
     const random = seeded(seed * 1_000_003 + index)
     const kind = Math.floor(index / LANGUAGES.length) % 2 === 0 ? "invoice" : "receipt"
     return kind === "invoice"
-      ? invoice(random, VOCABULARY[language], language, index)
+      ? invoice(random, VOCABULARY[language], language, index, seeded(seed * 1_000_003 + index + 0x5bd1e995))
       : receipt(random, VOCABULARY[language], language, index)
   })

@@ -1,7 +1,8 @@
 /**
- * A generated A4 invoice: issuer block (left or right), title, labelled number and dates (inline, in a column,
- * above their value, or as a table of labels over values under the issuer), a customer block with another company,
- * a table of lines and a totals block.
+ * A generated A4 invoice: issuer block (left or right, or beside the customer's under a seller's label, or only in
+ * the footer when the letterhead is a logo), title (with the number in it, unlabelled, on some), labelled number and
+ * dates (inline, in a column, above their value, or as a table of labels over values under the issuer), a customer
+ * block with another company, a table of lines and a totals block.
  */
 import { addDays, conventions } from "./format.js"
 import { address, companyName, fill, type GeneratedDocument, type GeneratedLine, Sheet } from "./page.js"
@@ -40,8 +41,17 @@ const drawLines = (random: Random, v: Vocabulary): Array<GeneratedLine & { cents
     }
   })
 
-/** An invoice in `language`, its `index`-th document. */
-export const invoice = (random: Random, v: Vocabulary, language: Language, index: number): GeneratedDocument => {
+/**
+ * An invoice in `language`, its `index`-th document. `layout` draws the layouts added after the first rounds from
+ * a stream of its own, so that the documents printed the earlier ways stay as they were.
+ */
+export const invoice = (
+  random: Random,
+  v: Vocabulary,
+  language: Language,
+  index: number,
+  layout: Random
+): GeneratedDocument => {
   const c = conventions(random, v)
   const s = new Sheet(60)
   const left = 50
@@ -57,26 +67,41 @@ export const invoice = (random: Random, v: Vocabulary, language: Language, index
   const upper = random.chance(0.3)
   const label = (words: ReadonlyArray<string>) => (upper ? random.pick(words).toUpperCase() : random.pick(words))
 
-  // Issuer block on the left, the document's data on the right; or the other way round.
+  // Issuer block on the left, the document's data on the right; or the other way round. One invoice in four prints
+  // the seller's block beside the buyer's under the document's data instead (`Seller: | Bill To:`, or the seller's
+  // name on the buyer's label row), as many European invoices do.
   const issuerLeft = random.chance(0.6)
-  const issuerX = issuerLeft ? left : 330
-  const dataX = issuerLeft ? 330 : left
+  const sideBySide = layout.chance(0.25)
+  // One invoice in five prints its number in its title (`Factuur 2021-0001`, `INVOICE INV-0042`), with no label.
+  const titled = layout.chance(0.2)
+  // One in five has its name on top only as a logo (no text) and prints it in the footer, over its register line
+  // (`del Sur Ibérica S.Coop.` over `Inscrita en el R.M. de Valencia, Hoja V-68451`).
+  const footer = !sideBySide && layout.chance(0.2)
+  const issuerX = issuerLeft || sideBySide ? left : 330
+  const dataX = issuerLeft || sideBySide ? 330 : left
   const top = s.y
-  s.text(issuer, issuerX, { size: 13, bold: true })
-  s.down(16)
-  s.text(street, issuerX)
-  s.down(12)
-  s.text(city, issuerX)
-  s.down(12)
-  s.text(`${random.pick(v.taxId)}${colon} ${fill(random, random.pick(v.taxIdPattern))}`, issuerX)
-  s.down(12)
-  if (random.chance(0.5)) s.text(`${random.pick(v.phone)} ${fill(random, "999 999 999")}`, issuerX)
+  const issuerLines = [
+    street,
+    city,
+    `${random.pick(v.taxId)}${colon} ${fill(random, random.pick(v.taxIdPattern))}`,
+    ...(random.chance(0.5) ? [`${random.pick(v.phone)} ${fill(random, "999 999 999")}`] : [])
+  ]
+  if (!sideBySide) {
+    if (!footer) s.text(issuer, issuerX, { size: 13, bold: true })
+    s.down(16)
+    for (const line of issuerLines) {
+      s.text(line, issuerX)
+      s.down(12)
+    }
+  }
   const issuerBottom = s.y
   s.y = top
-  s.text(label(v.invoiceTitle), dataX, { size: 16, bold: true })
+  const heading = label(v.invoiceTitle)
+  s.text(titled ? `${heading} ${number}` : heading, dataX, { size: 16, bold: true })
   s.down(24)
+  const numberField = [label(v.invoiceNumber), number] as const
   const fields: Array<readonly [string, string]> = [
-    [label(v.invoiceNumber), number],
+    ...(titled ? [] : [numberField]),
     [label(v.issueDate), c.date(date)]
   ]
   if (random.chance(0.7)) fields.push([label(v.dueDate), c.date(addDays(date, random.pick([15, 30, 45, 60])))])
@@ -103,16 +128,37 @@ export const invoice = (random: Random, v: Vocabulary, language: Language, index
     s.down(26)
   }
 
-  s.text(label(v.billTo), left, { bold: true })
-  s.down(13)
-  s.text(customer, left)
-  s.down(12)
-  s.text(customerStreet, left)
-  s.down(12)
-  s.text(customerCity, left)
-  s.down(12)
-  s.text(`${random.pick(v.taxId)} ${fill(random, random.pick(v.taxIdPattern))}`, left)
-  s.down(30)
+  // The buyer's label is drawn before its lines, as the first layouts drew it.
+  const billTo = label(v.billTo)
+  const customerLines = [
+    customer,
+    customerStreet,
+    customerCity,
+    `${random.pick(v.taxId)} ${fill(random, random.pick(v.taxIdPattern))}`
+  ]
+  if (!sideBySide) {
+    s.text(billTo, left, { bold: true })
+    s.down(13)
+    for (const line of customerLines) {
+      s.text(line, left)
+      s.down(12)
+    }
+  } else {
+    // The buyer's label over its block on the right; on the left the seller's label, or the seller's name itself.
+    const sellerLabel = layout.chance(0.5)
+    s.text(sellerLabel ? `${label(v.seller)}${colon}` : issuer, left, { bold: true, size: sellerLabel ? 10 : 13 })
+    s.text(`${billTo}${colon}`, 330, { bold: true })
+    s.down(sellerLabel ? 14 : 16)
+    const seller = sellerLabel ? [issuer, ...issuerLines] : issuerLines
+    for (let i = 0; i < Math.max(seller.length, customerLines.length); i++) {
+      const mine = seller[i]
+      const theirs = customerLines[i]
+      if (mine !== undefined) s.text(mine, left, { bold: sellerLabel && i === 0 })
+      if (theirs !== undefined) s.text(theirs, 330)
+      s.down(12)
+    }
+  }
+  s.down(18)
 
   const lines = drawLines(random, v)
   const columns = [left, 360, 450, right] as const
@@ -151,6 +197,12 @@ export const invoice = (random: Random, v: Vocabulary, language: Language, index
   s.text(random.pick(v.payment), left, { size: 8 })
   s.down(11)
   s.text(`IBAN ${fill(random, "AA99 9999 9999 9999 9999 99")}`, left, { size: 8 })
+  if (footer) {
+    s.y = 790
+    s.text(issuer, 297, { size: 8, bold: true, align: "center" })
+    s.down(10)
+    s.text(fill(layout, layout.pick(v.register)), 297, { size: 7, align: "center" })
+  }
   return {
     id: `gen-${String(index).padStart(3, "0")}-${language}-invoice`,
     index,

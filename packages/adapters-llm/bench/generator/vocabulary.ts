@@ -22,6 +22,10 @@ export interface Vocabulary {
   readonly orderNumber: ReadonlyArray<string>
   readonly customerNumber: ReadonlyArray<string>
   readonly billTo: ReadonlyArray<string>
+  /** Labels over the seller's block where it is printed beside the buyer's. */
+  readonly seller: ReadonlyArray<string>
+  /** A footer's register line under the business's name (`Registered in England No. …`, `RCS Paris B …`). */
+  readonly register: ReadonlyArray<string>
   readonly taxId: ReadonlyArray<string>
   readonly phone: ReadonlyArray<string>
   readonly time: ReadonlyArray<string>
@@ -82,6 +86,8 @@ export const VOCABULARY: Readonly<Record<Language, Vocabulary>> = {
     orderNumber: w("Nº pedido|Pedido|Albarán nº"),
     customerNumber: w("Nº cliente|Código cliente|Cliente nº"),
     billTo: w("Cliente|Facturar a|Datos del cliente|DESTINATARIO"),
+    seller: w("Emisor|Vendedor|Proveedor|Datos del emisor"),
+    register: w("Registro Mercantil de Madrid, Tomo 9999, Folio 99|Inscrita en el R.M. de Valencia, Hoja V-99999"),
     taxId: w("NIF|CIF|N.I.F.|C.I.F."),
     phone: w("Tel.|Teléfono|TLF"),
     time: w("Hora|HORA"),
@@ -142,6 +148,8 @@ export const VOCABULARY: Readonly<Record<Language, Vocabulary>> = {
     orderNumber: w("Order No.|PO Number|Order #"),
     customerNumber: w("Customer No.|Account No.|Customer ID"),
     billTo: w("Bill To|BILL TO|Customer|Sold To"),
+    seller: w("From|Seller|Supplier|Sold By"),
+    register: w("Registered in England No. 99999999|Company No. 99999999"),
     taxId: w("VAT No.|Tax ID|GST Reg No|Company Reg. No."),
     phone: w("Tel|Phone|TEL"),
     time: w("Time|TIME"),
@@ -206,6 +214,8 @@ export const VOCABULARY: Readonly<Record<Language, Vocabulary>> = {
     orderNumber: w("Bestellnummer|Auftrags-Nr.|Bestell-Nr."),
     customerNumber: w("Kundennummer|Kunden-Nr.|Kd.-Nr."),
     billTo: w("Rechnungsempfänger|Kunde|An"),
+    seller: w("Verkäufer|Lieferant|Absender|Rechnungssteller"),
+    register: w("Amtsgericht München HRB 999999|Registergericht Köln HRB 99999"),
     taxId: w("USt-IdNr.|Steuernummer|St.-Nr.|USt-ID"),
     phone: w("Tel.|Telefon"),
     time: w("Uhrzeit|Zeit"),
@@ -266,6 +276,8 @@ export const VOCABULARY: Readonly<Record<Language, Vocabulary>> = {
     orderNumber: w("N° de commande|Commande n°|Bon de commande"),
     customerNumber: w("N° client|Code client|Référence client"),
     billTo: w("Client|Facturé à|Destinataire|Adresse de facturation"),
+    seller: w("Émetteur|Vendeur|Fournisseur|Prestataire"),
+    register: w("RCS Paris B 999 999 999 - SIRET 99999999999999|SAS au capital de 10 000 € - RCS Lyon 999 999 999"),
     taxId: w("N° TVA|TVA intracom.|SIRET|SIREN"),
     phone: w("Tél.|Téléphone"),
     time: w("Heure|HEURE"),
@@ -327,6 +339,8 @@ export const VOCABULARY: Readonly<Record<Language, Vocabulary>> = {
     orderNumber: w("N. ordine|Ordine n.|Rif. ordine"),
     customerNumber: w("Codice cliente|Cod. cliente|Cliente n."),
     billTo: w("Cliente|Spett.le|Destinatario|Intestatario"),
+    seller: w("Fornitore|Cedente|Venditore|Emittente"),
+    register: w("REA MI-9999999 - Capitale sociale € 10.000 i.v.|Registro Imprese di Roma n. 99999999999"),
     taxId: w("P. IVA|P.IVA|Partita IVA|C.F."),
     phone: w("Tel.|Telefono"),
     time: w("Ora|ORA"),
@@ -388,6 +402,8 @@ export const VOCABULARY: Readonly<Record<Language, Vocabulary>> = {
     orderNumber: w("N.º encomenda|Encomenda|Ref. encomenda"),
     customerNumber: w("N.º cliente|Código cliente|Cliente n.º"),
     billTo: w("Cliente|Exmo.(s) Sr.(s)|Faturar a|Adquirente"),
+    seller: w("Fornecedor|Vendedor|Emitente|Prestador"),
+    register: w("Capital social 5.000 € - Matrícula CRC Lisboa 999999999|NIPC 999999999"),
     taxId: w("NIF|Contribuinte|N.º contribuinte|NIPC"),
     phone: w("Tel.|Telefone"),
     time: w("Hora|HORA"),
@@ -449,6 +465,8 @@ export const VOCABULARY: Readonly<Record<Language, Vocabulary>> = {
     orderNumber: w("Ordernummer|Bestelnummer|Order nr."),
     customerNumber: w("Klantnummer|Debiteurnummer|Klantnr."),
     billTo: w("Klant|Factuuradres|Aan|Afnemer"),
+    seller: w("Verkoper|Leverancier|Afzender|Van"),
+    register: w("KvK 99999999|Handelsregister KvK nr. 99999999"),
     taxId: w("BTW-nr.|BTW nummer|KvK|Btw-id"),
     phone: w("Tel.|Telefoon"),
     time: w("Tijd|TIJD"),

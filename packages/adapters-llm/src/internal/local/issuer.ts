@@ -4,10 +4,12 @@
  * each cell apart (a title or the invoice's data may share the name's row), the first cell with a legal form (S.A.,
  * S.L., GmbH, SDN BHD, B.V.…) or a shop word (`SHOP_WORDS`) — never a document title, a tax-status line (IVA
  * Responsable Inscripto), an address line (a street word, a postcode; unless the name ends in its legal form) or a
- * greeting — with its wrapped lines. A letterhead with no such mark gives no name (position alone is too weak). The
- * address is the text under the name, given only when a contact or tax line closes it, it ends in a postcode or a
- * state, and the reader was sure of its words (MEASUREMENTS.md). Both are found by layout, not by a label
- * (`evidence.ts`: `layout`, `position`).
+ * greeting — with its wrapped lines. A recipient label with cells only left of it (`Seller: | Bill To:`) ends the
+ * letterhead in its own column only. A letterhead with no such mark gives no name (position alone is too weak),
+ * unless the footer names the business over its register line (a logo for a letterhead). The address is the text
+ * under a marked name, given only when a contact or tax line closes it, it ends in a postcode or a state, and the
+ * reader was sure of its words (MEASUREMENTS.md). Both are found by layout, not by a label (`evidence.ts`: `layout`,
+ * `position`).
  */
 import { type Found, found } from "./evidence.js"
 import { type Cell, cellStart, type Layout, overlap, type Row } from "./layout.js"
@@ -22,6 +24,8 @@ import {
   DOCUMENT_TITLES,
   LEGAL_FORMS,
   RECIPIENT_LABELS,
+  REGISTER_WORDS,
+  SELLER_LABELS,
   SHOP_WORDS,
   TAX_ID_WORDS,
   TAX_STATUS_WORDS
@@ -33,6 +37,11 @@ const LEGAL = new Set(LEGAL_FORMS)
 const TITLES = new Set(DOCUMENT_TITLES)
 const RECIPIENT = vocabulary(RECIPIENT_LABELS.map((phrase) => ["recipient", [phrase]] as const))
 const RECIPIENT_FIRST = new Set(RECIPIENT.byFirst.keys())
+const SELLER = new Set(SELLER_LABELS)
+const BLOCK_LABELS = new Set([...SELLER_LABELS, ...RECIPIENT_LABELS])
+
+/** Whether a text is only the label over a party's block (`Bill To:`, `Facturar a`, `Seller:`): it names no one. */
+export const blockLabel = (text: string): boolean => BLOCK_LABELS.has(words(text).join(" "))
 
 const words = (text: string): ReadonlyArray<string> => tokens(folded(text)).map((t) => t.text)
 
@@ -148,7 +157,21 @@ const senderName = (text: string): string => {
 const unlabelled = (text: string): string =>
   text.replace(/^\s*(?:[\p{L}.]+\s*){1,3}:\s*(?=\p{L}{2})/u, "").replace(/[\s,;:]+$/u, "")
 
-const cleaned = (text: string): string => unlabelled(senderName(withoutTitle(text)))
+/**
+ * A name without the buyer's label the reader ran into its cell (`Druckerei Elektro UG (haftungsbeschränkt)
+ * Rechnungsempfänger`): cut only where what is left ends in its legal form.
+ */
+const withoutBlockLabel = (text: string): string => {
+  const list = text.trim().split(/\s+/)
+  // The longest label first: `Bill To`, not its `To` alone.
+  for (let n = Math.min(3, list.length - 1); n >= 1; n--) {
+    const kept = list.slice(0, -n).join(" ")
+    if (blockLabel(list.slice(-n).join(" ")) && endsWithForm(kept)) return kept
+  }
+  return text
+}
+
+const cleaned = (text: string): string => unlabelled(senderName(withoutBlockLabel(withoutTitle(text))))
 
 /**
  * Where a name read as a whole row ends: at a cell before the last that ends with a legal form, unless a bracket
@@ -182,13 +205,13 @@ const partsOf = (row: Row): ReadonlyArray<Part> =>
       : row.cells.map((c: Cell) => ({ row, x0: c.x0, x1: c.x1, text: cleaned(c.text), raw: c.text }))
 
 /**
- * Whether a row opens the recipient's block: a recipient label alone in one of its cells, or before a colon and
- * a name (`Cliente nº: 4795` labels a customer number, not the block).
+ * The cell of a row that opens the recipient's block: a recipient label alone in it, or before a colon and a name
+ * (`Cliente nº: 4795` labels a customer number, not the block).
  */
-const recipientRow = (row: Row): boolean => {
-  if (!row.cells.some((cell) => RECIPIENT_FIRST.has(words(cell.text.slice(0, 24))[0] ?? ""))) return false
+const recipientCell = (row: Row): Cell | undefined => {
+  if (!row.cells.some((cell) => RECIPIENT_FIRST.has(words(cell.text.slice(0, 24))[0] ?? ""))) return undefined
   const list = rowTokens(row)
-  return row.cells.some((cell) => {
+  return row.cells.find((cell) => {
     const start = cellStart(row, cell)
     const inCell = list.filter((t: RowToken) => t.start >= start && t.end <= start + cell.text.length)
     const hit = findPhrases(inCell, RECIPIENT)[0]
@@ -196,44 +219,64 @@ const recipientRow = (row: Row): boolean => {
     const end = inCell[hit.to - 1]?.end ?? start
     // The label alone in its cell, or before a colon: `AN NUR ENTERPRISE` is a name, `An` and `Cliente:` labels.
     const rest = row.text.slice(end, start + cell.text.length)
-    return /^[\s.]*$/.test(rest) || (/^\s*:/.test(rest) && !/\d/.test(rest))
+    // A bracket may close it: `Exmo.(s) Sr.(s)`.
+    return /^[\s.)]*$/.test(rest) || (/^[\s)]*:/.test(rest) && !/\d/.test(rest))
   })
 }
 
-/** The first page's top rows, down to the recipient's block. */
-const letterheadRows = (layout: Layout): ReadonlyArray<Row> => {
+/**
+ * The first page's top rows, down to the recipient's block, as parts. A recipient label with cells only left of
+ * it (`ACME Ltd | Bill to:`, `Sprzedawca: | Nabywca:`) opens a block in its own column: the letterhead goes on in
+ * the columns left of it (a seller's block printed beside the buyer's), down to the first amount or title.
+ */
+const letterheadParts = (layout: Layout): ReadonlyArray<Part> => {
   const first = layout.rows[0]?.page
   const height = first === undefined ? 0 : (layout.pageHeight.get(first) ?? 0)
   const top = layout.rows.filter((r) => r.page === first && (height === 0 || r.y0 < 0.4 * height))
   // The letterhead ends at the recipient's block, at the first amount (a receipt's lines), or at the document's
   // title printed alone on a row under a name (`TAX INVOICE`: what follows is the document's, a customer's too).
-  const end = top.findIndex(
-    (r, i) =>
-      recipientRow(r) ||
-      (/\d[.,]\s?\d{2}/.test(r.text) && amounts(r.text).some((a) => a.decimals)) ||
-      (titleRow(r) && top.slice(0, i).some((above) => partsOf(above).some((p) => nameLike(p.text))))
+  const priced = (r: Row) => /\d[.,]\s?\d{2}/.test(r.text) && amounts(r.text).some((a) => a.decimals)
+  const titled = (r: Row, i: number) =>
+    titleRow(r) && top.slice(0, i).some((above) => partsOf(above).some((p) => nameLike(p.text)))
+  const end = top.findIndex((r, i) => recipientCell(r) !== undefined || priced(r) || titled(r, i))
+  if (end < 0) return top.flatMap(partsOf)
+  const parts = top.slice(0, end).flatMap(partsOf)
+  const row = top[end] as Row
+  const label = recipientCell(row)
+  const others = row.cells.filter((c) => c !== label)
+  if (label === undefined || others.length === 0) return parts
+  // Only cells left of the label: a cell right of it is as often its value (`Bill to: | Acme Ltd`).
+  if (label === undefined || others.length === 0 || !others.every((c) => c.x1 <= label.x0)) return parts
+  const rest = top.slice(end)
+  const stop = rest.findIndex((r, i) => i > 0 && (priced(r) || titled(r, end + i)))
+  const beside = (stop < 0 ? rest : rest.slice(0, stop)).flatMap((r) =>
+    r.cells.map((c: Cell) => ({ row: r, x0: c.x0, x1: c.x1, text: cleaned(c.text), raw: c.text }))
   )
-  return end < 0 ? top : top.slice(0, end)
+  return [...parts, ...beside.filter((p) => p.x1 <= label.x0)]
 }
 
 const title = (text: string): boolean => words(text).some((w) => TITLES.has(w))
 
 /**
  * Whether a row is the document's title alone: one cell of a few words, a title word among them and no business
- * word (`SIMPLIFIED TAX INVOICE`, `-TAX INVOICE-`, `FACTURA SIMPLIFICADA`).
+ * word (`SIMPLIFIED TAX INVOICE`, `-TAX INVOICE-`, `FACTURA SIMPLIFICADA`). With a number word it is a number's
+ * label (`Albarán nº` over its number), not a title.
  */
 const titleRow = (row: Row): boolean =>
   row.cells.length === 1 &&
   words(row.text).length <= 4 &&
   title(row.text) &&
   !business(row.text) &&
-  !/\d/.test(row.text)
+  !/\d/.test(row.text) &&
+  !words(row.text).includes("no")
 
 const nameLike = (text: string): boolean => {
   if (!/\p{L}{2}/u.test(text)) return false
   const f = folded(text)
   if (NOT_A_NAME.test(f)) return false
   const list = tokens(f).map((t) => t.text)
+  // A seller's label over its block (`Seller:`, `CEDENTE`, `Sprzedawca`) names no one.
+  if (SELLER.has(list.join(" "))) return false
   // A street word in a name that ends with its legal form is the name's (`LA PLAZA, S.L.`, `Harbour Road Ltd`): an
   // address line never ends with one.
   return !list.some((w) => TITLES.has(w) || TAX_STATUS.has(w)) && (!addressLine(text) || endsWithForm(text))
@@ -277,18 +320,20 @@ const companyParts = (layout: Layout): Letterhead => {
 
 /** The letterhead parts that name the business: the first with a business word, with its wrapped lines. */
 const readLetterhead = (layout: Layout): Letterhead => {
-  const rows = letterheadRows(layout)
-  const parts = rows.flatMap(partsOf).filter((p) => nameLike(p.text))
+  const parts = letterheadParts(layout).filter((p) => nameLike(p.text))
   const marked = parts.find((p) => business(p.text))
   const first = marked ?? parts.find((p) => dates(p.text).length === 0 && !/\d|@|www|\.com/.test(p.text))
   if (first === undefined) return { parts: [], marked: false }
   const block = [first]
-  const plain = (p: Part) => nameLike(p.text) && !/\d|@|www|\.com/.test(folded(p.text))
+  // A label over the name (`From:`, `Sprzedawca:`, `Seller:`) ends with its colon: it is no line of the name.
+  const plain = (p: Part) => nameLike(p.text) && !/\d|@|www|\.com/.test(folded(p.text)) && !/:\s*$/.test(p.raw)
   // A name wrapped over lines: the lines right above it without figures, and below it until its legal form.
   for (;;) {
     const top = block[0] as Part
     const above = partBeside(layout.rows[top.row.order - 1], top)
     if (above === undefined || above.row.page !== top.row.page || !close(above.row, top.row) || !plain(above)) break
+    // The row that opens the recipient's block labels the blocks under it (`CEDENTE | INTESTATARIO`).
+    if (recipientCell(above.row) !== undefined) break
     // A brand printed over the name that repeats its first words (`TECK SENG` over `TECK SENG TRADING SDN BHD`).
     if (`${folded(top.text)} `.startsWith(`${folded(above.text).trim()} `)) break
     block.unshift(above)
@@ -333,8 +378,35 @@ const misread = (part: Part): boolean =>
  */
 export const company = (layout: Layout): Found | null => {
   const { parts, marked } = companyParts(layout)
-  if (parts.length === 0 || !marked || parts.some(misread)) return null
+  if (parts.length === 0 || !marked) return footerName(layout)
+  if (parts.some(misread)) return null
   return found(withLegalForm(nameOnly(parts.map((p) => p.text.trim()).join(" ")).replace(/\s+/g, " ")), "layout")
+}
+
+/** Whether a text names a company register or its entry (`Registro Mercantil …, Folio 87`, `RCS Lyon …`, `KvK`). */
+export const registerLine = (text: string): boolean => REGISTER.test(folded(text))
+
+const REGISTER = new RegExp(`(?<![a-z])(?:${REGISTER_WORDS.map((w) => w.replace(/\s+/g, "\\s+")).join("|")})(?![a-z])`)
+
+/**
+ * The name a letterhead without one (a logo) leaves to the footer: the line right over the first page's legal
+ * line (`NETPRESSE` over `Siège social : 16 rue Mollien …`, `Sarl au capital de …`), a short name alone, given only
+ * when a legal form or a shop word marks it or the document prints it again (`Titulaire du compte : NETPRESSE`).
+ */
+const footerName = (layout: Layout): Found | null => {
+  const first = layout.rows[0]?.page
+  const height = first === undefined ? 0 : (layout.pageHeight.get(first) ?? 0)
+  if (height === 0) return null
+  const footer = layout.rows.filter((r) => r.page === first && r.y0 > 0.75 * height)
+  const legal = footer.find((r) => registerLine(r.text))
+  const above = legal === undefined ? undefined : layout.rows[legal.order - 1]
+  if (legal === undefined || above === undefined || above.page !== first || above.y0 <= 0.75 * height) return null
+  if (legal.y0 - above.y1 > 1.5 * (legal.y1 - legal.y0) || above.cells.length !== 1) return null
+  const name = above.text.trim()
+  if (!nameLike(name) || /\d|@/.test(name) || name.split(/\s+/).length > 6 || closesAddress(folded(name))) return null
+  const again = new RegExp(`(?<![\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "iu")
+  const repeated = layout.rows.some((r) => r !== above && again.test(r.text))
+  return business(name) || repeated ? found(withLegalForm(name), "position") : null
 }
 
 const STOP_PATTERN =
@@ -405,8 +477,10 @@ const POSTCODES: ReadonlyArray<RegExp> = [
  * (a branch name, `IKEA CHERAS`) is not part of it.
  */
 export const address = (layout: Layout): Found | null => {
-  const last = companyParts(layout).parts.at(-1)
-  if (last === undefined) return null
+  const { parts: name, marked } = companyParts(layout)
+  const last = name.at(-1)
+  // Under a line no legal form or shop word marks as a name (a column's labels, a title) is no letterhead's address.
+  if (last === undefined || !marked) return null
   const parts: Array<Part> = []
   let closed = false
   for (const row of layout.rows.slice(last.row.order + 1, last.row.order + 10)) {

@@ -4,11 +4,12 @@
  * document noun right before a colon (`Factura simplificada: 3893-020-160319`, `Ticket: 1234`). A label that
  * names another document's number (order, customer, CAE, page) does not count, and a bare `No.` never does
  * (`NO.53 JALAN PUTRA` is a street number). The value is the first code after the label (rest of its cell, the
- * next cell, else the cell under it); a point of sale and number (`0005-00011643`) is kept whole.
+ * next cell, else the cell under it); a point of sale and number (`0005-00011643`) is kept whole. Where no label
+ * shows one, a title with a code right after it (`Factuur 2021-0001`) gives it, weakest of all.
  */
 
 import { type Evidence, type Found, found } from "./evidence.js"
-import { hasStreet } from "./issuer.js"
+import { hasStreet, registerLine } from "./issuer.js"
 import { findLabels, type Label, labelsOf, type Target } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { codes, type Match, pointOfSaleNumbers } from "./patterns.js"
@@ -17,6 +18,7 @@ import { folded, phraseTokens, tokens, wordMatcher } from "./text.js"
 import {
   DATE_LABELS,
   DOCUMENT_NOUNS,
+  DOCUMENT_TITLES,
   NUMBER_COMPOUNDS,
   NUMBER_WORDS,
   OTHER_NUMBER_WORDS,
@@ -107,6 +109,38 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
 /** The strength of a bare number word as a label (`Nº:` alone in its cell). */
 const BARE = 0.5
 
+/** The strength of a document's title with its number right after it (`Factuur 2021-0001`), weakest of all. */
+const TITLED = 0.4
+
+// The titles of the documents whose number is asked (not a delivery note's or a quotation's), compounds ending in
+// one too (`Verkoopfactuur`, `Verkaufsrechnung`).
+const TITLE_WORDS = new Set(
+  DOCUMENT_TITLES.filter(
+    (w) => !OTHER.has(w) && (NOUNS.has(w) || [...NOUNS].some((n) => n.length >= 6 && w.endsWith(n)))
+  )
+)
+
+/**
+ * A document's title with its number right after it, no number word between (`Factuur 2021-0001`, `INVOICE
+ * INV-0042`, `Ihre Rechnung 2021-117 vom …`): the code must hold three figures or more and be no year alone (`Invoice
+ * 2021`), no page (`1/2`), no date and no amount. Only a title word printed as such counts, never an OCR slip of one.
+ */
+const titledNumbers = (row: Row): ReadonlyArray<string> => {
+  return rowTokens(row).flatMap((token) => {
+    if (!TITLE_WORDS.has(token.text)) return []
+    const rest = row.text.slice(token.end)
+    const gap = /^[\s:#]+/.exec(rest)?.[0].length ?? 0
+    // A series before the number, apart from it (`INVOICE Q 46803`).
+    const series = SERIES_START.exec(rest.slice(gap))?.[0]
+    const code = codes(rest)[0]
+    if (gap === 0 || code === undefined || (code.start !== gap && series === undefined)) return []
+    const text = series ?? code.text
+    const figures = text.replace(/\D/g, "")
+    if (figures.length < 3 || /^(19|20)\d{2}$/.test(text)) return []
+    return [text]
+  })
+}
+
 /** The strength of a label whose document noun was read with an OCR slip (`Facturnr.`). */
 const SLIPPED = 0.8
 const COMPOUND_SET = new Set(NUMBER_COMPOUNDS)
@@ -134,6 +168,7 @@ const numberIn = (text: string): Match | undefined => {
 
 // A series of one to three capitals before the number, apart from it (`Q 46803`, `E 24166`).
 const SERIES = /^\p{Lu}{1,3} \d[\p{L}\p{N}\-/._]*$/u
+const SERIES_START = /^\p{Lu}{1,3} \d[\p{L}\p{N}\-/._]*(?<![-/._])(?![\p{L}\p{N}])/u
 
 /**
  * The number a cell other than the label's holds, only when it holds nothing else: `53969 Lille` (a postcode and
@@ -197,14 +232,19 @@ export const documentNumber = (layout: Layout, target: Target): Found | null => 
       candidates.push({ text, strength: 2 + hit.label.strength, order: hit.row.order, page: hit.row.page })
   }
   if (!asksForOther(target))
+    // A footer's register entry (`Registro Mercantil de Madrid, Tomo 0014, Folio 87`) numbers no document.
     for (const row of layout.rows)
-      for (const label of rowLabels(row)) {
+      for (const label of footerRegister(layout, row) ? [] : rowLabels(row)) {
         // A bare number word on a row that names a street is a house number, however the reader cut the row
         // into cells (`NO.221, | JALAN ANGSA 4,`).
         if (label.strength === BARE && hasStreet(row.text.slice(label.last.end))) continue
         const text = valueAfter(layout, row, label.first.start, label.last.end, label.strength === BARE)
         if (text !== undefined) candidates.push({ text, strength: label.strength, order: row.order, page: row.page })
       }
+  if (!asksForOther(target) && candidates.length === 0)
+    for (const row of layout.rows)
+      for (const text of titledNumbers(row))
+        candidates.push({ text, strength: TITLED, order: row.order, page: row.page })
   const best = candidates.sort((a, b) => b.strength - a.strength || a.page - b.page || a.order - b.order)[0]
   if (best !== undefined) {
     // Another number under a label as strong: the first page's first was taken, not the only one.
@@ -216,6 +256,10 @@ export const documentNumber = (layout: Layout, target: Target): Found | null => 
   const pair = asksForOther(target) ? undefined : pointOfSaleIn(layout)
   return pair === undefined ? null : found(pair, "position")
 }
+
+/** Whether a row is a register's entry in its page's footer (its bottom quarter). */
+const footerRegister = (layout: Layout, row: Row): boolean =>
+  row.y0 > 0.75 * (layout.pageHeight.get(row.page) ?? Number.POSITIVE_INFINITY) && registerLine(row.text)
 
 /** The first point-of-sale and number pair printed, when no label shows the number. */
 const pointOfSaleIn = (layout: Layout): string | undefined => {

@@ -48,8 +48,8 @@ export interface Token {
   readonly end: number
 }
 
-// "n.o", "nro", "num", "nº" and "#" all say "number" on invoices and receipts.
-const NUMBER_WORDS = new Set(["no", "nro", "num", "numero", "number", "nr", "#"])
+// "n.o", "nro", "num", "nº", "#" and Polish "numer" all say "number" on invoices and receipts.
+const NUMBER_WORDS = new Set(["no", "nro", "num", "numero", "number", "numer", "nr", "#"])
 
 /** The canonical form of a folded token (number words become `no`). */
 export const canonical = (token: string): string => (NUMBER_WORDS.has(token) ? "no" : token)

@@ -179,6 +179,9 @@ const rowCandidates = (layout: Layout, row: Row, amountsOf: AmountsOf): Array<Ca
     const next = row.cells[k + 1]
     const inside = (a: { start: number; end: number }, s: number, e: number) => a.start >= s && a.end <= e
     if (found.some((a) => inside(a, start, end))) return
+    // A header is words alone: a label with its own figures (`Te betalen voor: 27 dec 2022`, a date to pay by)
+    // heads nothing under it.
+    if (/\d/.test(cell.text)) return
     if (
       next !== undefined &&
       found.some((a) => inside(a, cellStart(row, next), cellStart(row, next) + next.text.length))

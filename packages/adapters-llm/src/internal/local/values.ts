@@ -9,7 +9,7 @@
 
 import { date } from "./dates.js"
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
-import { address, company, taxStatus, withLegalForm } from "./issuer.js"
+import { address, blockLabel, company, taxStatus, withLegalForm } from "./issuer.js"
 import { ALIAS, type Concept, conceptOf, findLabels, type Hit, LEXICON, labelsOf, NAME, type Target } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { documentNumber } from "./numbers.js"
@@ -139,7 +139,11 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   // "COMPANY NO : 734055-M" is a registration number, not the company's name.
   const named = (c: Candidate) =>
     (concept !== "company" && concept !== "address") ||
-    (/\p{L}{3}/u.test(c.text) && !/^(no|reg|nro|id)(?![a-z])/.test(folded(c.text)) && !taxStatus(c.text))
+    (/\p{L}{3}/u.test(c.text) &&
+      !/^(no|reg|nro|id)(?![a-z])/.test(folded(c.text)) &&
+      !taxStatus(c.text) &&
+      // The cell beside `Seller:` may be the buyer's label (`Seller: | Bill To:`), not a name.
+      !blockLabel(c.text))
   const all = candidates(layout, target, concept).filter(named)
   const chosen = best(all)
   if (chosen !== undefined) {

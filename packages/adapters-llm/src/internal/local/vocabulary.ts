@@ -1,6 +1,6 @@
 /**
- * The words documents print around values, in Spanish, English, German, French, Italian, Portuguese and Dutch
- * (folded: lower case, no accents). Data only: the rules that use them live in `totals.ts`, `dates.ts`,
+ * The words documents print around values, in Spanish, English, German, French, Italian, Portuguese and Dutch,
+ * with the commonest Polish invoice labels (folded: lower case, no accents). Data only: the rules that use them live in `totals.ts`, `dates.ts`,
  * `numbers.ts`, `issuer.ts` and `receiptLines.ts`.
  */
 
@@ -66,12 +66,21 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "te betalen",
       "totaal te betalen",
       "totaalbedrag",
-      "totaal incl"
+      "totaal incl",
+      // pl: `Należność ogółem` (the whole amount owed), `Do zapłaty` (to pay)
+      "naleznosc",
+      "naleznosc ogolem",
+      "do zaplaty",
+      "razem do zaplaty"
     ]
   ],
   [
     "total",
-    ["total", "totales", "summe", "gesamt", "totale", "totaal", "somme", "nett total", "net total", "total neto"]
+    // pl: `Razem` (together); not `Suma`, the lines' sum before a discount on Spanish invoices as often as a total
+    [
+      ...["total", "totales", "summe", "gesamt", "totale", "totaal", "somme", "nett total", "net total", "total neto"],
+      "razem"
+    ]
   ],
   [
     "subtotal",
@@ -252,7 +261,10 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
       "avant",
       "entro",
       "antes",
-      "before"
+      "before",
+      // Polish: `Termin płatności` (the term of payment)
+      "termin",
+      "platnosci"
     ]
   ],
   [
@@ -321,7 +333,9 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
       ...["entrega", "envio", "delivery", "ship", "shipped", "shipping", "liefer", "lieferdatum", "versand"],
       ...["livraison", "consegna", "spedizione", "levering", "verzending", "leverdatum"],
       // `Livré le`, `Geliefert am`, `Delivered on`, `Entregado el`, `Consegnato il`, `Entregue em`, `Geleverd op`
-      ...["livre", "livree", "geliefert", "delivered", "entregado", "consegnato", "entregue", "geleverd"]
+      ...["livre", "livree", "geliefert", "delivered", "entregado", "consegnato", "entregue", "geleverd"],
+      // Polish: `Data sprzedaży` (the sale's, or delivery's, date printed beside the issue date), `Data dostawy`
+      ...["sprzedazy", "dostawy"]
     ]
   ],
   ["order", ["pedido", "order", "bestell", "bestelldatum", "commande", "ordine", "encomenda", "bestelling", "orden"]],
@@ -353,7 +367,10 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
       "facture",
       "fattura",
       "fatura",
-      "factuur"
+      "factuur",
+      // Polish: `Data wystawienia` (issued), `Faktura VAT`
+      "wystawienia",
+      "faktura"
     ]
   ]
 ]
@@ -393,6 +410,11 @@ export const DOCUMENT_NOUNS: ReadonlyArray<string> = [
   "fattura",
   "fatura",
   "factuur",
+  // Polish: `Faktura VAT nr`, `Nr faktury`, `Rachunek nr`, `Paragon nr`
+  "faktura",
+  "faktury",
+  "rachunek",
+  "paragon",
   "bonnr",
   "transaction",
   "trans",
@@ -534,7 +556,13 @@ export const LEGAL_FORMS: ReadonlyArray<string> = [
   "inc",
   "corp",
   "plc",
-  "co"
+  "co",
+  // ms: a limited liability partnership
+  "plt",
+  // pl: `Sp. z o.o.` (a limited company), `Sp.j.` (a general partnership), `Sp.k.` (a limited partnership)
+  "spzoo",
+  "spj",
+  "spk"
 ]
 
 /**
@@ -605,6 +633,19 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "handicraft",
   "tailoring",
   "boutique",
+  "electrical",
+  "electronics",
+  "optical",
+  "clinic",
+  "industries",
+  "supplies",
+  "motors",
+  "workshop",
+  "furniture",
+  "printing",
+  "laundry",
+  "bistro",
+  "canteen",
   // de
   "backerei",
   "baeckerei",
@@ -622,6 +663,10 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "schreibwaren",
   "gaststatte",
   "kiosk",
+  "optik",
+  "friseur",
+  "tankstelle",
+  "autohaus",
   // fr
   "boulangerie",
   "patisserie",
@@ -641,6 +686,7 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "traiteur",
   "brasserie",
   "droguerie",
+  "opticien",
   // it
   "panetteria",
   "panificio",
@@ -660,6 +706,7 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "tabaccheria",
   "drogheria",
   "salumeria",
+  "ottica",
   // pt
   "padaria",
   "pastelaria",
@@ -688,7 +735,12 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "perniagaan",
   "syarikat",
   "restoran",
-  "kedai"
+  "kedai",
+  // a stall, a supermarket, a clinic, a pharmacy
+  "gerai",
+  "pasaraya",
+  "klinik",
+  "farmasi"
 ]
 
 /** Words of a tax status or a tax registration, never a business name (Argentina's IVA conditions and the like). */
@@ -763,15 +815,22 @@ export const ADDRESS_WORDS: ReadonlyArray<string> = [
   "boulevard",
   "bd",
   "chemin",
+  "place",
+  "impasse",
+  "quai",
+  "route",
   "via",
   "viale",
   "piazza",
   "corso",
   "rua",
+  "praca",
   "travessa",
   "largo",
   "straat",
   "laan",
+  "kade",
+  "singel",
   "plein",
   "gracht",
   "postbus"
@@ -830,7 +889,9 @@ export const DOCUMENT_TITLES: ReadonlyArray<string> = [
   ...["facture", "recu", "devis"],
   ...["fattura", "ricevuta", "scontrino", "preventivo"],
   ...["fatura", "talao", "orcamento"],
-  ...["factuur", "verkoopfactuur", "kassabon", "bonnetje", "kwitantie", "offerte", "creditnota"]
+  ...["factuur", "verkoopfactuur", "kassabon", "bonnetje", "kwitantie", "offerte", "creditnota"],
+  // pl
+  ...["faktura", "rachunek", "paragon"]
 ]
 
 /** Labels that open the recipient's block of an invoice (folded phrases): what follows is not the issuer. */
@@ -839,16 +900,50 @@ export const RECIPIENT_LABELS: ReadonlyArray<string> = [
   ...["facturar a", "facturado a", "cliente", "datos del cliente", "destinatario", "senor", "senores", "sr", "sres"],
   // en
   ...["bill to", "billed to", "invoice to", "sold to", "ship to", "customer", "client", "to", "recipient"],
+  ...["invoiced to", "buyer"],
   // de
-  ...["rechnungsempfanger", "empfanger", "rechnungsadresse", "kunde", "an", "lieferadresse"],
+  ...["rechnungsempfanger", "empfanger", "rechnungsadresse", "kunde", "an", "lieferadresse", "rechnung an"],
   // fr
   ...["facture a", "facturer a", "adresse de facturation", "destinataire", "client", "a l attention de"],
   // it
   ...["spett le", "spettabile", "cliente", "destinatario", "intestatario", "fatturare a"],
   // pt
-  ...["faturar a", "faturado a", "cliente", "destinatario", "exmo s", "exmos"],
+  ...["faturar a", "faturado a", "cliente", "destinatario", "exmo s", "exmos", "adquirente"],
+  // `Exmo.(s) Sr.(s)`, `Exmo. Sr.`, `Exma. Sra.`: the addressee's courtesy title
+  ...["exmo s sr s", "exmo sr", "exma sra", "exmos srs"],
   // nl
-  ...["aan", "afnemer", "klant", "factuuradres", "geadresseerde", "ter attentie van"]
+  ...["aan", "afnemer", "klant", "factuuradres", "geadresseerde", "ter attentie van", "factuur aan"],
+  // pl: the buyer, the recipient
+  ...["nabywca", "odbiorca"]
+]
+
+/**
+ * Labels over the seller's block where it is printed beside the buyer's (folded phrases): a label, never the
+ * seller's name.
+ */
+export const SELLER_LABELS: ReadonlyArray<string> = [
+  ...["emisor", "vendedor", "proveedor", "datos del emisor", "emitido por"],
+  ...["from", "seller", "supplier", "vendor", "sold by", "issued by"],
+  ...["verkaufer", "lieferant", "absender", "rechnungssteller", "leistungserbringer"],
+  ...["emetteur", "vendeur", "fournisseur", "prestataire"],
+  ...["fornitore", "cedente", "cedente prestatore", "venditore", "emittente"],
+  ...["fornecedor", "emitente", "prestador"],
+  ...["verkoper", "leverancier", "afzender", "van"],
+  ...["sprzedawca", "wystawca"]
+]
+
+/**
+ * Words of a footer's legal line (folded phrases): the registered office, the share capital, the register. The
+ * line above such a line is where a business prints its name when its letterhead is a logo.
+ */
+export const REGISTER_WORDS: ReadonlyArray<string> = [
+  ...["domicilio social", "domicilio fiscal", "registro mercantil", "inscrita", "inscrito"],
+  ...["registered office", "registered in", "company no", "company number", "company registration"],
+  ...["sitz der gesellschaft", "handelsregister", "registergericht", "amtsgericht", "hrb", "hra"],
+  ...["siege social", "capital de", "rcs", "siret"],
+  ...["sede legale", "capitale sociale", "registro imprese", "rea"],
+  ...["capital social", "nipc", "matricula"],
+  ...["statutair gevestigd", "kvk", "vestigingsadres"]
 ]
 
 /** What a column of line items holds. */

@@ -128,4 +128,10 @@ describe("dates", () => {
     // A delivery date by its participle (`Livré le`), the other one the issue date.
     assert.strictEqual(dateOf([row("Le 25/06/19"), row("Livré le 24/06/19")]), "25/06/19")
   })
+
+  it("Polish invoices: Data wystawienia is the issue date, not the sale's date or the term of payment", () => {
+    assert.strictEqual(dateOf([row("Data sprzedaży: 2021-03-01"), row("Data wystawienia: 2021-03-03")]), "2021-03-03")
+    assert.strictEqual(dateOf([row("Data wystawienia: 03.03.2021"), row("Termin płatności: 17.03.2021")]), "03.03.2021")
+    assert.isNull(dateOf([row("Termin płatności: 17.03.2021")]))
+  })
 })

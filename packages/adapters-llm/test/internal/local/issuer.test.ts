@@ -344,4 +344,104 @@ describe("issuer's address", () => {
     assert.strictEqual(issuerOf("Panadería Sin Gluten S.L."), "Panadería Sin Gluten S.L.")
     assert.isNull(issuerOf("Precios sin IVA"))
   })
+
+  it("the seller's block printed beside the buyer's: the seller's, left of the buyer's label", () => {
+    const two = (left: string, right: string) => beside(left, right, 330)
+    const data = [
+      [[330, "INVOICE"]],
+      [
+        [330, "Inv. No.:"],
+        [435, "P-6973-040"]
+      ]
+    ] as const
+    // Under a seller's label, which is no line of the name.
+    for (const [seller, buyer] of [
+      ["Seller:", "Bill To:"],
+      ["CEDENTE", "INTESTATARIO"],
+      ["Sprzedawca:", "Nabywca:"],
+      ["Proveedor", "Facturar a"]
+    ] as const)
+      assert.strictEqual(
+        issuerOfRows([
+          ...data,
+          two(seller, buyer),
+          two("Pioneer Engineering Inc.", "Harbour Hardware PLC"),
+          two("23 Logistics Lane", "89 Trading Lane")
+        ]),
+        "Pioneer Engineering Inc.",
+        seller
+      )
+    // The seller's name on the buyer's label row.
+    assert.strictEqual(
+      issuerOfRows([...data, two("Kowalski Sp. z o.o.", "Nabywca"), two("ul. Długa 5", "Jansen B.V.")]),
+      "Kowalski Sp. z o.o."
+    )
+    // A name right of the buyer's label is the buyer's (its value), and a label over the name is none of it.
+    assert.isNull(issuerOfRows([two("Bill to:", "Acme Consulting Ltd"), two("Beta Trading GmbH", "12 High Street")]))
+    assert.strictEqual(issuerOf("From:", "Sunrise Studio LLC", "To:", "Contoso Ltd"), "Sunrise Studio LLC")
+    // A delivery note's number label under the data is no title that ends the letterhead.
+    assert.strictEqual(
+      issuerOfRows([
+        [[330, "FACTURA"]],
+        [[330, "Albarán nº"]],
+        [[330, "24342"]],
+        two("Proveedor", "Facturar a"),
+        two("Logística Núñez S.L.U.", "García Núñez S.A.")
+      ]),
+      "Logística Núñez S.L.U."
+    )
+  })
+
+  it("the buyer's label the reader ran into the seller's name is cut where the name ends in its legal form", () => {
+    assert.strictEqual(
+      issuerOf("Druckerei Elektro UG (haftungsbeschränkt) Rechnungsempfänger", "Weber Ring 210"),
+      "Druckerei Elektro UG (haftungsbeschränkt)"
+    )
+    assert.strictEqual(issuerOf("Pioneer Engineering Inc. Bill To"), "Pioneer Engineering Inc.")
+  })
+
+  it("trade words and forms of Malaysian and other letterheads mark a name without a company form", () => {
+    assert.strictEqual(issuerOf("PASARAYA BESTMART", "NO.12, JALAN SS4C/5"), "PASARAYA BESTMART")
+    assert.strictEqual(issuerOf("KLINIK KESIHATAN ANDA", "NO 7, JALAN IPOH"), "KLINIK KESIHATAN ANDA")
+    assert.strictEqual(issuerOf("TAN & LEE PLT", "LOT 1851-A"), "TAN & LEE PLT")
+    assert.strictEqual(issuerOf("Optik Schmidt", "Hauptstraße 4"), "Optik Schmidt")
+    // A letterhead with no such mark still gives no name.
+    assert.isNull(issuerOf("Sunrise Studio", "12 High Street"))
+  })
+
+  it("a letterhead that is a logo: the name over the footer's register line, when marked or printed again", () => {
+    const top = [row("FACTURE"), row("236 Boulangerie place"), row("21830 Lyon"), row("SIRET: 91689658940012")]
+    const foot = (name: string, legal: string) => [
+      { y: 781, cells: [[249, name]] as ReadonlyArray<Cell> },
+      { y: 792, cells: [[215, legal]] as ReadonlyArray<Cell> }
+    ]
+    const read = (rows: Parameters<typeof page>[1]) => company(layout(document([page(1, rows)])))?.text ?? null
+    assert.strictEqual(
+      read([...top, ...foot("Moreau Boulangerie SAS", "SAS au capital de 10 000 € - RCS Lyon 403 119 378")]),
+      "Moreau Boulangerie SAS"
+    )
+    assert.strictEqual(
+      read([...top, ...foot("Gráficas Alimentación S.Coop.", "Registro Mercantil de Madrid, Tomo 0014, Folio 87")]),
+      "Gráficas Alimentación S.Coop."
+    )
+    // A plain name only when the document prints it again; a street with a trade word is no name.
+    const netpresse = foot("NETPRESSE", "Sarl au capital de 10 000€ - RCS Paris B 530 848 134")
+    assert.isNull(read([...top, ...netpresse]))
+    assert.strictEqual(read([...top, row("Titulaire du compte : NETPRESSE"), ...netpresse]), "NETPRESSE")
+    assert.isNull(read([...top, { y: 781, cells: [[249, "Merci de votre confiance"]] }]))
+  })
+
+  it("no address under a line no legal form or shop word marks as a name", () => {
+    const rows = ["Factuurnr. Datum", "Factuuradres", "Jansenweg 106", "5634 DG Rotterdam", "KvK 12345678"]
+    assert.isNull(addressOf(rows))
+    assert.strictEqual(
+      addressOf(["Smit Groothandel BV", "Jansenweg 106", "5634 DG Rotterdam", "KvK 12345678"]),
+      "Jansenweg 106 5634 DG Rotterdam"
+    )
+  })
+
+  it("Portuguese courtesy titles and Adquirente open the buyer's block: its name is not the issuer", () => {
+    for (const label of ["Exmo.(s) Sr.(s)", "Adquirente", "Exmo. Sr."])
+      assert.isNull(issuerOf("FATURA", "Rua Ferreira 14", label, "Padaria Lusitana Lda."), label)
+  })
 })

@@ -142,7 +142,43 @@ describe("document numbers", () => {
       lines: doubted.lines.map((l) => ({ words: l.words.map((w) => ({ ...w, confidence: 0.93 })) }))
     }
     assert.strictEqual(documentNumber(layout(document([ocr])), NUMERO)?.text, "P-6909-336")
-    // A text layer prints what it prints: `Faktura nr:` is not `Factura Nº` misread.
-    assert.isNull(numberOf([[row("Faktura nr: F 1234K20/1234/12")]]))
+    // A text layer prints what it prints: `Fakturo nr:` is no label word, and no `Factura Nº` misread either.
+    assert.isNull(numberOf([[row("Fakturo nr: F 1234K20/1234/12")]]))
+  })
+
+  it("Polish invoices: Faktura VAT nr, Numer, Rachunek nr", () => {
+    assert.strictEqual(numberOf([[row("Faktura VAT nr FV/2021/03/15")]]), "FV/2021/03/15")
+    assert.strictEqual(numberOf([[row("FAKTURA VAT"), row("Numer: FV/2021/03/15")]]), "FV/2021/03/15")
+    assert.strictEqual(numberOf([[row("Rachunek nr 118/2022")]]), "118/2022")
+    // The buyer's number is another document's: `Numer klienta` is no label of the invoice's.
+    assert.isNull(numberOf([[row("Nr klienta: 4471")]]))
+  })
+
+  it("a title with its number right after it, when no label names one", () => {
+    assert.strictEqual(numberOf([[row("Factuur 2021-0001")]]), "2021-0001")
+    assert.strictEqual(numberOf([[row("INVOICE INV-0042")]]), "INV-0042")
+    assert.strictEqual(numberOf([[row("Ihre Rechnung RE-2021-117 vom 03.03.2021")]]), "RE-2021-117")
+    assert.strictEqual(numberOf([[row("Verkoopfactuur 7932/55460")]]), "7932/55460")
+    assert.strictEqual(numberOf([[row("FACTURE Q 46803")]]), "Q 46803")
+    // A label wins over the title's code; a year, a page, a date or an amount is no number.
+    assert.strictEqual(numberOf([[row("Invoice 2021-117"), row("Invoice No.: 2021-118")]]), "2021-118")
+    for (const text of ["Invoice 2021", "Factura 2 de 3", "Rechnung 1/2", "Invoice 03/05/2021", "Invoice 1.234,56"])
+      assert.isNull(numberOf([[row(text)]]), text)
+    // A qualifier between the title and the code, or a delivery note's title, leaves it unlabelled.
+    assert.isNull(numberOf([[row("FACTURA ORIGINAL 929132")]]))
+    assert.isNull(numberOf([[row("Lieferschein 2021-117")]]))
+  })
+
+  it("a footer's register entry numbers no document: Folio 87 of the Registro Mercantil", () => {
+    const footer = {
+      y: 800,
+      cells: [[224, "Registro Mercantil de Madrid, Tomo 0014, Folio 87"]] as ReadonlyArray<Cell>
+    }
+    const read = (rows: Parameters<typeof page>[1]) =>
+      documentNumber(layout(document([page(1, rows)])), NUMERO)?.text ?? null
+    assert.isNull(read([row("FACTURA"), footer]))
+    assert.strictEqual(read([row("FACTURA"), row("NÚMERO"), row("WWQ-909716"), footer]), "WWQ-909716")
+    // Folio labels a document's number elsewhere on the page (Mexican invoices).
+    assert.strictEqual(read([row("Folio: A-1234")]), "A-1234")
   })
 })

@@ -299,4 +299,31 @@ describe("totals", () => {
       "5,30"
     )
   })
+
+  it("Polish invoices: Należność ogółem and Do zapłaty are the amount due, Razem a total", () => {
+    assert.strictEqual(totalOf(lines(["Razem netto", "257,59"], ["Należność ogółem:", "316,83 PLN"])), "316,83")
+    assert.strictEqual(totalOf(lines(["Wartość netto", "100,00"], ["Do zapłaty", "123,00"])), "123,00")
+    assert.strictEqual(totalOf(lines(["Razem", "123,00"])), "123,00")
+    // `Suma` over a discount is the lines' sum, not the total.
+    assert.strictEqual(
+      totalOf(
+        lines(
+          ["Suma:", "19423,80€"],
+          ["Promoción:", "-2913,57€"],
+          ["I.V.A. 13 %:", "2146,33€"],
+          ["Total:", "18656,56€"]
+        )
+      ),
+      "18656,56"
+    )
+  })
+
+  it("a label cell with its own figures heads no amount under it: a date to pay by over an order number", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [[330, "Te betalen voor: 27 dec 2022"]],
+      [[330, "Ordernummer: 49971"]]
+    ]
+    assert.isNull(totalOf(rows))
+    assert.strictEqual(totalOf([[[330, "Te betalen"]], [[330, "49,71"]]]), "49,71")
+  })
 })
