@@ -101,8 +101,9 @@ export const readDetailed = Effect.fn("Extractions.readDetailed")(function* (cal
 })
 
 /**
- * The single or detailed read (spec 4.4) for a presented API key, as the JSON text to send: the key is checked and
- * the extraction read in one store call (`ExtractionStore.readAs`), and the stored result is sent as stored. A
+ * The single or detailed read (spec 4.4) for a presented API key, as the JSON to send (text or its UTF-8 bytes,
+ * `StoredResult.Body`): the key is checked and the extraction read in one store call (`ExtractionStore.readAs`),
+ * and the stored result is sent as stored. A
  * malformed, unknown or revoked key fails first (`InvalidApiKey`), whatever the id.
  */
 export const readAs = Effect.fn("Extractions.readAs")(function* (

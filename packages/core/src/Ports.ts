@@ -143,8 +143,11 @@ export interface Submission {
 export interface StoredRead {
   /** The row; its `result` is given only when no text was stored for it (a result written by older code). */
   readonly record: ExtractionRecord
-  /** The view's members as stored at the end of processing; `null` when none were stored. */
-  readonly stored: string | null
+  /**
+   * The view's members as stored at the end of processing, as text or as its UTF-8 bytes (what a store that can
+   * hand them over undecoded gives: `StoredResult.render` then sends bytes); `null` when none were stored.
+   */
+  readonly stored: string | Uint8Array | null
 }
 
 /** What a read authenticated by a key's hash found: the key with its user, and what it may see. */

@@ -63,12 +63,15 @@ export const listColumns = [...baseColumns(""), "NULL::jsonb AS result"].join(",
 
 /**
  * The columns of a read of extraction `e` that sends the view's stored text (`stored`): the result itself only for
- * a row that has no stored text (written before results were stored ready to send).
+ * a row that has no stored text (written before results were stored ready to send). With `asBytes`, the text comes
+ * as its UTF-8 bytes (`bytea`): on PostgreSQL's binary protocol the driver hands them over with one copy, where the
+ * text would be decoded into a string, measured again for `content-length` and encoded back to bytes on the socket
+ * (MEASUREMENTS.md, round 2).
  */
-export const readColumns = (view: StoredResult.View): string =>
+export const readColumns = (view: StoredResult.View, asBytes: boolean): string =>
   [
     ...baseColumns("e."),
-    `e.${storedColumn[view]} AS stored`,
+    asBytes ? `convert_to(e.${storedColumn[view]}, 'UTF8') AS stored` : `e.${storedColumn[view]} AS stored`,
     `CASE WHEN e.${storedColumn[view]} IS NULL THEN e.result END AS result`
   ].join(", ")
 

@@ -26,6 +26,11 @@ export interface Options {
   readonly documents?: { readonly directory: string } | undefined
   /** The channel notified (at commit) after each submission; the job queue listens on it. */
   readonly jobsChannel?: string | undefined
+  /**
+   * Read the stored results as UTF-8 bytes rather than text (`readColumns`): for PostgreSQL, whose driver returns
+   * `bytea` undecoded. Not for PGlite, which returns `bytea` as hex text to parse.
+   */
+  readonly storedAsBytes?: boolean | undefined
 }
 
 /** The default channel for new jobs; the SQL job queue listens on the same one. */
@@ -107,9 +112,10 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
     // The key, its user and the row in one statement: one round trip and one plan instead of three (the key
     // lookup, the row, and `last_used`, now throttled in process; MEASUREMENTS.md). The row is joined in the key's
     // scope, so another client's or sandbox's row is never read.
+    const asBytes = options.storedAsBytes === true
     const readViews = {
-      plain: sql.literal(readColumns("plain")),
-      detailed: sql.literal(readColumns("detailed"))
+      plain: sql.literal(readColumns("plain", asBytes)),
+      detailed: sql.literal(readColumns("detailed", asBytes))
     }
     const keyed = sql.literal(keyedColumns)
     const keyedJoin = sql.literal(keyedFrom)
@@ -120,7 +126,7 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
     ) {
       // An id that is not a UUID names nothing (and must not reach the uuid column); the key is still checked.
       const target = Uuid.isUuid(id) ? sql`e.id = ${id}` : sql`false`
-      const rows = yield* sql<KeyedRow & ExtractionRow & { readonly stored: string | null }>`
+      const rows = yield* sql<KeyedRow & ExtractionRow & { readonly stored: string | Uint8Array | null }>`
         SELECT ${keyed}, ${readViews[view]}
         FROM ${keyedJoin}
         LEFT JOIN extractions e ON ${target} AND e.client_id = k.client_id AND e.sandbox = (k.tipo = 'test')

@@ -83,7 +83,7 @@ export const extractionStoreContract = (name: string, stores: StoresLayer) =>
         const sent = (read: Ports.KeyedRead<Ports.StoredRead | undefined> | undefined, view: StoredResult.View) =>
           read?.found === undefined
             ? undefined
-            : JSON.parse(StoredResult.render(read.found.record, read.found.stored, view))
+            : JSON.parse(StoredResult.bodyText(StoredResult.render(read.found.record, read.found.stored, view)))
         for (const view of ["plain", "detailed"] as const) {
           const encode = (record: typeof done) =>
             view === "plain"
