@@ -53,7 +53,14 @@ const scenario = Effect.gen(function* () {
   const ran = yield* Database.migrate
   assert.deepStrictEqual(
     ran.map(([, name]) => name),
-    ["catalog_keys_own_abbreviations", "skill_review", "webhooks", "idempotency", "stored_results"]
+    [
+      "catalog_keys_own_abbreviations",
+      "skill_review",
+      "webhooks",
+      "idempotency",
+      "stored_results",
+      "result_compression"
+    ]
   )
 
   const keys = yield* sql<{ catalog_id: string; record_id: string; norm: string; legal: string }>`

@@ -66,7 +66,15 @@ const scenario = Effect.gen(function* () {
   const ran = yield* Database.migrate
   assert.deepStrictEqual(
     ran.map(([, name]) => name),
-    ["users_per_client", "catalog_keys_own_abbreviations", "skill_review", "webhooks", "idempotency", "stored_results"]
+    [
+      "users_per_client",
+      "catalog_keys_own_abbreviations",
+      "skill_review",
+      "webhooks",
+      "idempotency",
+      "stored_results",
+      "result_compression"
+    ]
   )
 
   const keys = yield* SqlApiKeyStore.make
