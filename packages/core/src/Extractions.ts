@@ -136,12 +136,12 @@ export const listAs = Effect.fn("Extractions.listAs")(function* (key: string | u
   if (Result.isFailure(filter) || filter.success.matchesNothing) {
     yield* ApiKeys.authenticate(key)
     if (Result.isFailure(filter)) return yield* filter.failure
-    return StoredResult.renderList([], 0)
+    return StoredResult.renderList({ items: [], count: 0 })
   }
   const listed = yield* (yield* ExtractionStore).listAs(hash.success, filter.success)
   if (listed === undefined) return yield* ApiKeys.unknownKey()
   yield* ApiKeys.accept(listed.key)
-  return StoredResult.renderList(listed.found.items, listed.found.count)
+  return StoredResult.renderList(listed.found)
 })
 
 /** The original document, with the name used at upload (spec 4.4). */

@@ -129,6 +129,13 @@ export interface ExtractionPage {
   readonly count: number
 }
 
+/**
+ * A page of the list as a keyed read gives it: the records, or their summaries already as JSON (`summaries`: the
+ * list items of spec 4.3, in order, joined by commas without the brackets; text or its UTF-8 bytes), built by the
+ * store so the records never cross into the process (`StoredResult.renderList`).
+ */
+export type ListedPage = ExtractionPage | { readonly summaries: string | Uint8Array; readonly count: number }
+
 /** A submission: the new row (status `en cola`), the document's bytes and its job, written atomically. */
 export interface Submission {
   readonly record: ExtractionRecord
@@ -177,10 +184,7 @@ export class ExtractionStore extends Context.Service<
       view: View
     ): Effect.Effect<KeyedRead<StoredRead | undefined> | undefined, StorageError>
     /** The list of `list` for the active key with this hash, in one round trip; `undefined` when there is none. */
-    listAs(
-      keyHash: string,
-      filter: ExtractionFilter
-    ): Effect.Effect<KeyedRead<ExtractionPage> | undefined, StorageError>
+    listAs(keyHash: string, filter: ExtractionFilter): Effect.Effect<KeyedRead<ListedPage> | undefined, StorageError>
     /** Unscoped read for the worker that holds the extraction's job (its document comes from `DocumentStore`). */
     getForProcessing(id: string): Effect.Effect<ExtractionRecord | undefined, StorageError>
     list(scope: Scope, filter: ExtractionFilter): Effect.Effect<ExtractionPage, StorageError>

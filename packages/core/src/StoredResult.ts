@@ -12,6 +12,7 @@ import {
   toSummary
 } from "./Extraction.js"
 import { type DetailedField, type FieldOf, sortFields, toPlain } from "./Field.js"
+import type { ListedPage } from "./Ports.js"
 import type { SkillField } from "./Skill.js"
 
 /** Which read: the plain one (spec 2.3) or the detailed one with the OCR words (spec 2.7). */
@@ -142,6 +143,24 @@ export const render = (record: ExtractionRecord, stored: string | Uint8Array | n
   return typeof stored === "string" ? `${head.slice(0, -1)},${stored}}` : joinBytes(head, stored)
 }
 
-/** The list response (spec 4.3) as JSON text: its items are plain strings, so no schema pass is needed. */
-export const renderList = (items: ReadonlyArray<ExtractionRecord>, count: number): string =>
-  JSON.stringify({ extractions: items.map((item): Summary => toSummary(item)), count })
+const LIST_OPEN = '{"extractions":['
+
+/**
+ * The list response (spec 4.3): `{"extractions":[…],"count":n}`. Records are summarized here (their members are
+ * plain strings, so `JSON.stringify` gives what the schema would); summaries a store built as JSON go in as they
+ * came, bytes staying bytes.
+ */
+export const renderList = (page: ListedPage): Body => {
+  if ("items" in page) {
+    return JSON.stringify({ extractions: page.items.map((item): Summary => toSummary(item)), count: page.count })
+  }
+  const close = `],"count":${page.count}}`
+  if (typeof page.summaries === "string") return `${LIST_OPEN}${page.summaries}${close}`
+  const open = utf8.encode(LIST_OPEN)
+  const end = utf8.encode(close)
+  const out = new Uint8Array(open.length + page.summaries.length + end.length)
+  out.set(open)
+  out.set(page.summaries, open.length)
+  out.set(end, open.length + page.summaries.length)
+  return out
+}

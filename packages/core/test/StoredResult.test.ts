@@ -108,7 +108,7 @@ describe("StoredResult", () => {
   it("renders the list as the list schema would", () => {
     const items = [record, Fixtures.extraction({ id: Fixtures.fixtureId(2) })]
     assert.strictEqual(
-      StoredResult.renderList(items, 7),
+      StoredResult.renderList({ items, count: 7 }),
       JSON.stringify({ extractions: items.map(Extraction.toSummary), count: 7 })
     )
   })

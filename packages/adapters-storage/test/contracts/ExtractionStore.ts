@@ -121,6 +121,30 @@ export const extractionStoreContract = (name: string, stores: StoresLayer) =>
       })
     )
 
+    it.effect("listAs: the page's JSON is the list response of its records, byte for byte, escapes included", () =>
+      Effect.gen(function* () {
+        const mine = yield* tenant("ex-list-json")
+        const store = yield* Ports.ExtractionStore
+        yield* (yield* Ports.ApiKeyStore).insert(
+          Fixtures.storedKey({ id: idOf(3, 970), clientId: mine.client.id, userId: mine.user.id, hash: "list-json" })
+        )
+        const names = ["tab\tnew\nline\r\u0001\u001f\u007f.pdf", 'q"uo\\te/ñ€🧾\u2028.pdf', "plain.pdf"]
+        for (const [i, originName] of names.entries()) {
+          yield* store.submit(submissionOf(recordOf(mine, 750 + i, { originName, createdAt: at(i) })))
+        }
+        for (const limit of [2, 20]) {
+          const filter = filterOf({ limit })
+          const keyed = yield* store.listAs("list-json", filter)
+          const body = StoredResult.bodyText(StoredResult.renderList(keyed?.found ?? { items: [], count: -1 }))
+          assert.strictEqual(body, StoredResult.renderList(yield* store.list(scopeOf(mine), filter)))
+          assert.deepStrictEqual(
+            (JSON.parse(body) as { extractions: Array<{ origin_name: string }> }).extractions.map((e) => e.origin_name),
+            [...names].reverse().slice(0, limit)
+          )
+        }
+      })
+    )
+
     it.effect("ids that are not UUIDs are not found (never a SQL error)", () =>
       Effect.gen(function* () {
         const mine = yield* tenant("ex-bad-id")
