@@ -11,7 +11,7 @@ import type { CatalogValue } from "./Field.js"
 import type { ExtractionFilter } from "./ListQuery.js"
 import type { Period, Quota } from "./Quota.js"
 import type { Review, Skill, SkillField } from "./Skill.js"
-import type { View } from "./StoredResult.js"
+import type { ListedPage, View } from "./StoredResult.js"
 import type { Timestamp } from "./Timestamp.js"
 import type { WebhookStore } from "./Webhook.js"
 
@@ -128,13 +128,6 @@ export interface ExtractionPage {
   readonly items: ReadonlyArray<ExtractionRecord>
   readonly count: number
 }
-
-/**
- * A page of the list as a keyed read gives it: the records, or their summaries already as JSON (`summaries`: the
- * list items of spec 4.3, in order, joined by commas without the brackets; text or its UTF-8 bytes), built by the
- * store so the records never cross into the process (`StoredResult.renderList`).
- */
-export type ListedPage = ExtractionPage | { readonly summaries: string | Uint8Array; readonly count: number }
 
 /** A submission: the new row (status `en cola`), the document's bytes and its job, written atomically. */
 export interface Submission {

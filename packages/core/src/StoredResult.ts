@@ -12,7 +12,6 @@ import {
   toSummary
 } from "./Extraction.js"
 import { type DetailedField, type FieldOf, sortFields, toPlain } from "./Field.js"
-import type { ListedPage } from "./Ports.js"
 import type { SkillField } from "./Skill.js"
 
 /** Which read: the plain one (spec 2.3) or the detailed one with the OCR words (spec 2.7). */
@@ -142,6 +141,15 @@ export const render = (record: ExtractionRecord, stored: string | Uint8Array | n
   if (!showsResult(record.status) || stored.length === 0) return head
   return typeof stored === "string" ? `${head.slice(0, -1)},${stored}}` : joinBytes(head, stored)
 }
+
+/**
+ * A page of the list as a keyed read gives it (`ExtractionStore.listAs`): the records, or their summaries already
+ * as JSON (`summaries`: the list items of spec 4.3, in order, joined by commas without the brackets; text or its
+ * UTF-8 bytes), built by the store so the records never cross into the process.
+ */
+export type ListedPage =
+  | { readonly items: ReadonlyArray<ExtractionRecord>; readonly count: number }
+  | { readonly summaries: string | Uint8Array; readonly count: number }
 
 const LIST_OPEN = '{"extractions":['
 
