@@ -16,14 +16,6 @@ import * as PgliteClient from "./internal/pgliteClient.js"
 
 /** The PostgreSQL pool size when none is given. */
 export const DEFAULT_MAX_CONNECTIONS = 10
-/**
- * Statements pipelined on one pooled PostgreSQL connection (`@effect/sql-pg` `multiplex`): statements of
- * concurrent requests submitted in the same tick go out in one write and their answers come back together, so the
- * api process and the backends wake once for several reads: less CPU per read in both (MEASUREMENTS.md, round 2).
- * Kept small so that a slow statement holds up at most three others; transactions and listeners still take a
- * connection of their own.
- */
-export const PIPELINED_STATEMENTS = 4
 /** A PostgreSQL pool size: 2 (the job queue's listener holds one) to 1000. */
 export const MaxConnections = Schema.Int.check(Schema.isBetween({ minimum: 2, maximum: 1000 }))
 
@@ -94,12 +86,7 @@ const open = (
 > =>
   options.engine === "postgres"
     ? Effect.map(
-        PgClient.make({
-          url: options.url,
-          maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
-          multiplex: true,
-          multiplexConcurrency: PIPELINED_STATEMENTS
-        }),
+        PgClient.make({ url: options.url, maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS }),
         (client) => Context.make(SqlClient.SqlClient, client).pipe(Context.add(Notifications, pgNotifications(client)))
       )
     : Effect.map(PgliteClient.make({ dataDir: options.dataDir }), (client) =>
