@@ -8,7 +8,7 @@
  */
 import * as Os from "node:os"
 import { it } from "@effect/vitest"
-import { Ports } from "@legible/core"
+import { Ports, StoredResult } from "@legible/core"
 import { Fixtures, TestIds } from "@legible/testkit"
 import { Context, Effect, Layer } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
@@ -96,7 +96,10 @@ it.live(
           )
           const found = yield* read
           if (found?.found?.record.id !== id) return yield* Effect.die(new Error("the read found nothing"))
-          if ((yield* list)?.found.items.length !== 20) return yield* Effect.die(new Error("the list is short"))
+          const page = (yield* list)?.found
+          const shown =
+            page === undefined ? [] : JSON.parse(StoredResult.bodyText(StoredResult.renderList(page))).extractions
+          if (shown.length !== 20) return yield* Effect.die(new Error("the list is short"))
           byId[v]?.push(yield* cpuPerCall(read))
           listed[v]?.push(yield* cpuPerCall(list))
         }

@@ -101,8 +101,9 @@ export const readDetailed = Effect.fn("Extractions.readDetailed")(function* (cal
 })
 
 /**
- * The single or detailed read (spec 4.4) for a presented API key, as the JSON text to send: the key is checked and
- * the extraction read in one store call (`ExtractionStore.readAs`), and the stored result is sent as stored. A
+ * The single or detailed read (spec 4.4) for a presented API key, as the JSON to send (text or its UTF-8 bytes,
+ * `StoredResult.Body`): the key is checked and the extraction read in one store call (`ExtractionStore.readAs`),
+ * and the stored result is sent as stored. A
  * malformed, unknown or revoked key fails first (`InvalidApiKey`), whatever the id.
  */
 export const readAs = Effect.fn("Extractions.readAs")(function* (
@@ -135,12 +136,12 @@ export const listAs = Effect.fn("Extractions.listAs")(function* (key: string | u
   if (Result.isFailure(filter) || filter.success.matchesNothing) {
     yield* ApiKeys.authenticate(key)
     if (Result.isFailure(filter)) return yield* filter.failure
-    return StoredResult.renderList([], 0)
+    return StoredResult.renderList({ items: [], count: 0 })
   }
   const listed = yield* (yield* ExtractionStore).listAs(hash.success, filter.success)
   if (listed === undefined) return yield* ApiKeys.unknownKey()
   yield* ApiKeys.accept(listed.key)
-  return StoredResult.renderList(listed.found.items, listed.found.count)
+  return StoredResult.renderList(listed.found)
 })
 
 /** The original document, with the name used at upload (spec 4.4). */

@@ -11,7 +11,7 @@ import type { CatalogValue } from "./Field.js"
 import type { ExtractionFilter } from "./ListQuery.js"
 import type { Period, Quota } from "./Quota.js"
 import type { Review, Skill, SkillField } from "./Skill.js"
-import type { View } from "./StoredResult.js"
+import type { ListedPage, View } from "./StoredResult.js"
 import type { Timestamp } from "./Timestamp.js"
 import type { WebhookStore } from "./Webhook.js"
 
@@ -143,8 +143,11 @@ export interface Submission {
 export interface StoredRead {
   /** The row; its `result` is given only when no text was stored for it (a result written by older code). */
   readonly record: ExtractionRecord
-  /** The view's members as stored at the end of processing; `null` when none were stored. */
-  readonly stored: string | null
+  /**
+   * The view's members as stored at the end of processing, as text or as its UTF-8 bytes (what a store that can
+   * hand them over undecoded gives: `StoredResult.render` then sends bytes); `null` when none were stored.
+   */
+  readonly stored: string | Uint8Array | null
 }
 
 /** What a read authenticated by a key's hash found: the key with its user, and what it may see. */
@@ -174,10 +177,7 @@ export class ExtractionStore extends Context.Service<
       view: View
     ): Effect.Effect<KeyedRead<StoredRead | undefined> | undefined, StorageError>
     /** The list of `list` for the active key with this hash, in one round trip; `undefined` when there is none. */
-    listAs(
-      keyHash: string,
-      filter: ExtractionFilter
-    ): Effect.Effect<KeyedRead<ExtractionPage> | undefined, StorageError>
+    listAs(keyHash: string, filter: ExtractionFilter): Effect.Effect<KeyedRead<ListedPage> | undefined, StorageError>
     /** Unscoped read for the worker that holds the extraction's job (its document comes from `DocumentStore`). */
     getForProcessing(id: string): Effect.Effect<ExtractionRecord | undefined, StorageError>
     list(scope: Scope, filter: ExtractionFilter): Effect.Effect<ExtractionPage, StorageError>

@@ -103,21 +103,72 @@ export const serialize = (result: ExtractionResult, skill?: ReadonlyArray<SkillF
 /** Whether a read shows the result of an extraction in `status` (spec 2.3: not while queued, processing, or in error). */
 export const showsResult = (status: ExtractionRecord["status"]): boolean => isFinal(status) && status !== "error"
 
+/** A read's body: JSON text, or its UTF-8 bytes when the stored members came as bytes. */
+export type Body = string | Uint8Array
+
+/** A body as text (the bytes decoded), for whoever needs to read it rather than send it. */
+export const bodyText = (body: Body): string => (typeof body === "string" ? body : new TextDecoder().decode(body))
+
+const utf8 = new TextEncoder()
+const COMMA = 0x2c
+const CLOSE = 0x7d
+
+// `{head members},stored}` as bytes: the record's object without its closing brace, a comma, the stored members,
+// the brace. The stored bytes are copied once, never decoded.
+const joinBytes = (head: string, stored: Uint8Array): Uint8Array => {
+  const open = utf8.encode(head)
+  const out = new Uint8Array(open.length + 1 + stored.length)
+  out.set(open)
+  out[open.length - 1] = COMMA
+  out.set(stored, open.length)
+  out[out.length - 1] = CLOSE
+  return out
+}
+
 /**
- * A read's body as JSON text: the record's members (their values are plain strings, so `JSON.stringify` gives what
- * the schema would), then the stored members of the view when the status shows them. A record without stored text
- * (written before results were stored ready to send) goes through the schema as before.
+ * A read's body: the record's members (their values are plain strings, so `JSON.stringify` gives what the schema
+ * would), then the stored members of the view when the status shows them, as text or, when they were stored and
+ * read as bytes, as bytes (the same JSON's UTF-8). A record without stored members (written before results were
+ * stored ready to send) goes through the schema as before.
  */
-export const render = (record: ExtractionRecord, stored: string | null, view: View): string => {
+export const render = (record: ExtractionRecord, stored: string | Uint8Array | null, view: View): Body => {
   if (stored === null) {
     return view === "plain"
       ? JSON.stringify(Schema.encodeSync(Extraction)(toExtraction(record)))
       : JSON.stringify(Schema.encodeSync(DetailedExtraction)(toDetailed(record)))
   }
   const head = JSON.stringify(toExtraction({ ...record, result: null }))
-  return showsResult(record.status) && stored.length > 0 ? `${head.slice(0, -1)},${stored}}` : head
+  if (!showsResult(record.status) || stored.length === 0) return head
+  return typeof stored === "string" ? `${head.slice(0, -1)},${stored}}` : joinBytes(head, stored)
 }
 
-/** The list response (spec 4.3) as JSON text: its items are plain strings, so no schema pass is needed. */
-export const renderList = (items: ReadonlyArray<ExtractionRecord>, count: number): string =>
-  JSON.stringify({ extractions: items.map((item): Summary => toSummary(item)), count })
+/**
+ * A page of the list as a keyed read gives it (`ExtractionStore.listAs`): the records, or their summaries already
+ * as JSON (`summaries`: the list items of spec 4.3, in order, joined by commas without the brackets; text or its
+ * UTF-8 bytes), built by the store so the records never cross into the process.
+ */
+export type ListedPage =
+  | { readonly items: ReadonlyArray<ExtractionRecord>; readonly count: number }
+  | { readonly summaries: string | Uint8Array; readonly count: number }
+
+const LIST_OPEN = '{"extractions":['
+
+/**
+ * The list response (spec 4.3): `{"extractions":[…],"count":n}`. Records are summarized here (their members are
+ * plain strings, so `JSON.stringify` gives what the schema would); summaries a store built as JSON go in as they
+ * came, bytes staying bytes.
+ */
+export const renderList = (page: ListedPage): Body => {
+  if ("items" in page) {
+    return JSON.stringify({ extractions: page.items.map((item): Summary => toSummary(item)), count: page.count })
+  }
+  const close = `],"count":${page.count}}`
+  if (typeof page.summaries === "string") return `${LIST_OPEN}${page.summaries}${close}`
+  const open = utf8.encode(LIST_OPEN)
+  const end = utf8.encode(close)
+  const out = new Uint8Array(open.length + page.summaries.length + end.length)
+  out.set(open)
+  out.set(page.summaries, open.length)
+  out.set(end, open.length + page.summaries.length)
+  return out
+}

@@ -74,6 +74,26 @@ describe("StoredResult", () => {
     assert.deepStrictEqual(lineKeys(`{${reordered.detailed}}`), ["descripcion", "cantidad", "importe"])
   })
 
+  it("stored members given as UTF-8 bytes give the same JSON, as bytes, byte for byte", () => {
+    const utf8 = new TextEncoder()
+    // Non-ASCII in the record's members and in the stored ones: multi-byte characters on both sides of the join.
+    const r = { ...record, originName: "factura-año-€.pdf", result: null }
+    for (const view of ["plain", "detailed"] as const) {
+      const text = StoredResult.render(r, stored[view], view)
+      const bytes = StoredResult.render(r, utf8.encode(`${stored[view]},"nota":"düsseldorf ✓"`), view)
+      assert.instanceOf(bytes, Uint8Array, view)
+      assert.deepStrictEqual(bytes, utf8.encode(`${String(text).slice(0, -1)},"nota":"düsseldorf ✓"}`), view)
+      assert.deepStrictEqual(JSON.parse(StoredResult.bodyText(bytes)).origin_name, "factura-año-€.pdf")
+    }
+    // A status that shows no result, or nothing stored: the record alone, as text.
+    const queued = { ...r, status: "en cola" as const }
+    assert.strictEqual(
+      StoredResult.render(queued, utf8.encode(stored.detailed), "detailed"),
+      JSON.stringify(encodeDetailed(Extraction.toDetailed(queued)))
+    )
+    assert.strictEqual(StoredResult.render(r, new Uint8Array(0), "plain"), JSON.stringify(Extraction.toExtraction(r)))
+  })
+
   it("a record with no stored text (written by older code) goes through the schemas", () => {
     assert.strictEqual(
       StoredResult.render(record, null, "plain"),
@@ -88,7 +108,7 @@ describe("StoredResult", () => {
   it("renders the list as the list schema would", () => {
     const items = [record, Fixtures.extraction({ id: Fixtures.fixtureId(2) })]
     assert.strictEqual(
-      StoredResult.renderList(items, 7),
+      StoredResult.renderList({ items, count: 7 }),
       JSON.stringify({ extractions: items.map(Extraction.toSummary), count: 7 })
     )
   })

@@ -5,21 +5,22 @@
  * `GET /v1/extractions/{id}/detailed` of a one-page document of about 500 words (`dense-invoice.ts`),
  * `GET /v1/extractions?…` (20 completed extractions in the page) and `/healthz` (the HTTP stack alone) under
  * `CONNECTIONS` keep-alive loopback clients for `SECONDS` seconds, each against the bare server answering the same
- * JSON from memory (its own process too), the ratio, and each server process's CPU time per request (µs, from
- * `/proc/<pid>/stat`); on PostgreSQL also the by-id throughput with a second `serve --role api` process on the same
- * database, the connections split between the two. Then the latency from submit to `completado` of a 1-page
+ * JSON from memory (its own process too), the ratio, and the CPU time per request (µs, from `/proc/<pid>/stat`) of
+ * each server process, of the PostgreSQL backends connected to the bench database and of the load generator (this
+ * process, `process.cpuUsage`); on PostgreSQL also the by-id throughput with a second `serve --role api` process on
+ * the same database, the connections split between the two. Then the latency from submit to `completado` of a 1-page
  * born-digital PDF and of a 1-page scan with the `local` model (`ROUNDS` each, sequential, polled every 10 ms;
- * BENCH_ROUNDS=0 skips it). Settings: BENCH_CONNECTIONS, BENCH_SECONDS, BENCH_ROUNDS. The machine's load average is
- * printed: figures taken on a busy machine are not comparable.
+ * BENCH_ROUNDS=0 skips it). Settings: BENCH_CONNECTIONS, BENCH_SECONDS, BENCH_ROUNDS, BENCH_ENGINES (default
+ * `pglite,postgres`). The machine's load average is printed: figures taken on a busy machine are not comparable.
  */
 import { spawn } from "node:child_process"
-import { readFileSync, writeFileSync } from "node:fs"
+import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import * as Path from "node:path"
 import { expect, it } from "vitest"
 import * as Quickstart from "../src/internal/quickstart.js"
 import { client, type Json, SAMPLE_PDF, SAMPLE_SCAN, token } from "../test/support/http.js"
-import { createDatabase } from "../test/support/postgres.js"
+import { ADMIN_URL, createDatabase, query } from "../test/support/postgres.js"
 import { freePort, ROOT, type Running, SECRET, startServer, tempDir, waitFor } from "../test/support/process.js"
 import { denseInvoicePdf } from "./dense-invoice.js"
 import { type LoadResult, load } from "./load.js"
@@ -28,22 +29,80 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const LIST_QUERY = "/v1/extractions?status=completado&limit=20&sort_by=fecha_creacion&sort_order=desc"
+// BENCH_ENGINES=postgres (or pglite) runs one engine only.
+const ENGINES = (process.env.BENCH_ENGINES ?? "pglite,postgres").toLowerCase().split(",")
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits)
 
-// utime + stime of a process, in microseconds (fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 10 ms).
+// The CPU time of a process, in microseconds: the nanoseconds on CPU of each of its threads (the first field of
+// /proc/<pid>/task/<tid>/schedstat), far finer than the 10 ms ticks of /proc/<pid>/stat. A thread that ended in
+// between is lost, so the figures are a floor.
 const cpuMicros = (pid: number): number => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
-  return (Number(fields[11]) + Number(fields[12])) * 10_000
+  let nanos = 0
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      nanos += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0])
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return nanos / 1000
 }
 
-/** A load run and the CPU the serving process spent on it, per request. */
-const measured = async (pid: number, run: () => Promise<LoadResult>) => {
+/** The pids of the PostgreSQL backends connected to `database` (none for PGlite). */
+const backendPids = async (database: string | undefined): Promise<Array<number>> =>
+  database === undefined
+    ? []
+    : (
+        await query(
+          ADMIN_URL,
+          `SELECT pid FROM pg_stat_activity WHERE datname = '${database}' AND backend_type = 'client backend'`
+        )
+      ).map((row) => Number(row.pid))
+
+// The CPU of the backends in `pids` that are still there; one that left is counted as 0 both times.
+const backendsCpu = (pids: ReadonlyArray<number>): Map<number, number> => {
+  const out = new Map<number, number>()
+  for (const pid of pids) {
+    try {
+      out.set(pid, cpuMicros(pid))
+    } catch {
+      out.set(pid, 0)
+    }
+  }
+  return out
+}
+
+// This process's CPU (the load generator, in the bench's process), in microseconds.
+const ownCpu = () => {
+  const usage = process.cpuUsage()
+  return usage.user + usage.system
+}
+
+/**
+ * A load run and the CPU spent on it, per request: by the serving process, by the PostgreSQL backends of `database`
+ * (when given) and by the load generator.
+ */
+const measured = async (pid: number, database: string | undefined, run: () => Promise<LoadResult>) => {
+  const pidsBefore = await backendPids(database)
+  const pgBefore = backendsCpu(pidsBefore)
   const before = cpuMicros(pid)
+  const clientBefore = ownCpu()
   const result = await run()
+  const clientAfter = ownCpu()
+  const after = cpuMicros(pid)
+  const pgAfter = backendsCpu([...new Set([...pidsBefore, ...(await backendPids(database))])])
+  let pg = 0
+  for (const [backend, cpu] of pgAfter) pg += cpu - (pgBefore.get(backend) ?? 0)
   // The warm-up's requests are not counted, so its CPU is left out in proportion.
-  const cpu = (cpuMicros(pid) - before) * (SECONDS / (SECONDS + 1))
-  return { ...result, cpuUs: result.requests > 0 ? cpu / result.requests : Number.NaN }
+  const share = SECONDS / (SECONDS + 1)
+  const perRequest = (micros: number) => (result.requests > 0 ? (micros * share) / result.requests : Number.NaN)
+  return {
+    ...result,
+    cpuUs: perRequest(after - before),
+    pgUs: perRequest(pg),
+    clientUs: perRequest(clientAfter - clientBefore)
+  }
 }
 
 const startBare = async (
@@ -79,7 +138,7 @@ const startBare = async (
   }
 }
 
-type Measured = LoadResult & { readonly cpuUs: number }
+type Measured = LoadResult & { readonly cpuUs: number; readonly pgUs: number; readonly clientUs: number }
 
 interface Row {
   readonly engine: string
@@ -97,6 +156,7 @@ interface Scaling {
 const measure = async (
   engine: string,
   env: Record<string, string>,
+  database: string | undefined,
   dir: string,
   scaling: (readPath: string, key: string) => Promise<void>
 ): Promise<Array<Row>> => {
@@ -155,8 +215,8 @@ const measure = async (
           warmupSeconds: 1
         })
       // Alternate the targets so a drift of the machine's load touches both.
-      const legibleA = await measured(server.pid, () => run(server.url))
-      const bareA = await measured(bare.pid, () => run(bare.url))
+      const legibleA = await measured(server.pid, database, () => run(server.url))
+      const bareA = await measured(bare.pid, undefined, () => run(bare.url))
       rows.push({ engine, endpoint, legible: legibleA, bare: bareA })
     }
     await scaling(readPath, key)
@@ -258,16 +318,19 @@ it("server benchmark", async () => {
     )
     const scaling: Array<Scaling> = []
     const rows = [
-      ...(await measure("PGlite", pglite, dir.path, async () => {})),
-      ...(await measure("PostgreSQL", postgres, dir.path, twoApis(postgres, scaling)))
+      ...(ENGINES.includes("pglite") ? await measure("PGlite", pglite, undefined, dir.path, async () => {}) : []),
+      ...(ENGINES.includes("postgres")
+        ? await measure("PostgreSQL", postgres, database.name, dir.path, twoApis(postgres, scaling))
+        : [])
     ]
+    // CPU µs/req: the serving process (api), the PostgreSQL backends of the bench database (pg), the load generator.
     console.log(
-      "\nengine      endpoint                     legible req/s  p99 ms  CPU µs/req | bare req/s  p99 ms  CPU µs/req | ratio req/s"
+      "\nengine      endpoint                     legible req/s  p99 ms  CPU µs/req: api    pg  load | bare req/s  p99 ms  CPU µs/req: bare  load | ratio req/s"
     )
     for (const row of rows) {
       console.log(
-        `${row.engine.padEnd(11)} ${row.endpoint.padEnd(28)} ${fmt(row.legible.rps, 0).padStart(13)} ${fmt(row.legible.p99Ms, 2).padStart(7)} ${fmt(row.legible.cpuUs, 0).padStart(11)} | ` +
-          `${fmt(row.bare.rps, 0).padStart(10)} ${fmt(row.bare.p99Ms, 2).padStart(7)} ${fmt(row.bare.cpuUs, 0).padStart(11)} | ${fmt(row.legible.rps / row.bare.rps, 3).padStart(11)}` +
+        `${row.engine.padEnd(11)} ${row.endpoint.padEnd(28)} ${fmt(row.legible.rps, 0).padStart(13)} ${fmt(row.legible.p99Ms, 2).padStart(7)} ${fmt(row.legible.cpuUs, 0).padStart(16)} ${fmt(row.legible.pgUs, 0).padStart(5)} ${fmt(row.legible.clientUs, 0).padStart(5)} | ` +
+          `${fmt(row.bare.rps, 0).padStart(10)} ${fmt(row.bare.p99Ms, 2).padStart(7)} ${fmt(row.bare.cpuUs, 0).padStart(17)} ${fmt(row.bare.clientUs, 0).padStart(5)} | ${fmt(row.legible.rps / row.bare.rps, 3).padStart(11)}` +
           (row.legible.errors + row.bare.errors > 0 ? `  (errors: ${row.legible.errors}/${row.bare.errors})` : "")
       )
       expect(row.legible.errors).toBe(0)
@@ -280,12 +343,11 @@ it("server benchmark", async () => {
       )
       expect(two.errors).toBe(0)
     }
-    for (const [engine, env] of (ROUNDS <= 0
-      ? []
-      : [
-          ["PGlite", { ...pglite, LEGIBLE_DATA_DIR: Path.join(dir.path, "pglite-latency") }],
-          ["PostgreSQL", postgres]
-        ]) as ReadonlyArray<readonly [string, Record<string, string>]>) {
+    const latencyRuns: ReadonlyArray<readonly [string, string, Record<string, string>]> = [
+      ["pglite", "PGlite", { ...pglite, LEGIBLE_DATA_DIR: Path.join(dir.path, "pglite-latency") }],
+      ["postgres", "PostgreSQL", postgres]
+    ]
+    for (const [, engine, env] of latencyRuns.filter(([key]) => ROUNDS > 0 && ENGINES.includes(key))) {
       const figures = await latency(env)
       for (const [label, values] of Object.entries(figures)) {
         console.log(

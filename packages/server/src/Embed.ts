@@ -54,7 +54,10 @@ export interface Options {
 export const layer = (
   options: Options = {}
 ): Layer.Layer<Layers.Services, Errors.StorageError | Document.DocumentError> => {
-  const stores = SqlStorage.layer({ documents: options.documents })
+  const stores = SqlStorage.layer({
+    documents: options.documents,
+    storedAsBytes: options.database?.engine === "postgres"
+  })
   const storage = Layer.mergeAll(
     stores,
     SqlJobQueue.layer(),

@@ -48,10 +48,12 @@ export const database = (
   return Database.layer({ engine: "pglite", dataDir: `${settings.dataDir}/${PGLITE_DIR}` }).pipe(Layer.provide(lock))
 }
 
-// Documents in the database or in LEGIBLE_DOCUMENTS_DIR; the catalogs' in-process index as the operator set it.
+// Documents in the database or in LEGIBLE_DOCUMENTS_DIR; the catalogs' in-process index as the operator set it;
+// stored results read as bytes on PostgreSQL.
 const documents = (settings: Config.Settings) =>
   SqlStorage.layer({
     documents: settings.documentsDir === undefined ? undefined : { directory: settings.documentsDir },
+    storedAsBytes: settings.databaseUrl !== undefined,
     catalogIndex: settings.catalogIndex
   })
 

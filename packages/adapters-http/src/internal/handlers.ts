@@ -2,7 +2,7 @@
  * The handlers of the spec's groups and the probes: decode (done by the contract) → core use case → map errors.
  * Services are taken once, when each group is built; handlers only provide them to the use cases.
  */
-import { ApiKeys, Errors as CoreErrors, Extractions, type Ports } from "@legible/core"
+import { ApiKeys, Errors as CoreErrors, Extractions, type Ports, type StoredResult } from "@legible/core"
 import { type Duration, Effect, Redacted } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -53,11 +53,19 @@ export const extractions = (settings: Submission.Settings) =>
     "extractions",
     Effect.fn(function* (handlers) {
       const { asCaller, run } = yield* runner<ExtractionServices>()
-      // A read checks the presented key itself and answers with the JSON text it built: sent as it is, with no
-      // schema pass (the text was built with the response schemas, `StoredResult`).
-      const asReader = <E, R extends ExtractionServices>(read: (key: string) => Effect.Effect<string, E, R>) =>
+      // A read checks the presented key itself and answers with the JSON it built, text or bytes: sent as it is,
+      // with no schema pass (it was built with the response schemas, `StoredResult`).
+      const asReader = <E, R extends ExtractionServices>(
+        read: (key: string) => Effect.Effect<StoredResult.Body, E, R>
+      ) =>
         Effect.flatMap(PresentedKey, (key) =>
-          run(read(Redacted.value(key))).pipe(Effect.map((body) => HttpServerResponse.text(body, JSON_TYPE)))
+          run(read(Redacted.value(key))).pipe(
+            Effect.map((body) =>
+              typeof body === "string"
+                ? HttpServerResponse.text(body, JSON_TYPE)
+                : HttpServerResponse.uint8Array(body, JSON_TYPE)
+            )
+          )
         )
       // A use case on the extraction the path names, for the calling key.
       const onExtraction = <A, E, R extends ExtractionServices>(

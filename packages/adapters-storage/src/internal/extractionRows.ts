@@ -63,14 +63,36 @@ export const listColumns = [...baseColumns(""), "NULL::jsonb AS result"].join(",
 
 /**
  * The columns of a read of extraction `e` that sends the view's stored text (`stored`): the result itself only for
- * a row that has no stored text (written before results were stored ready to send).
+ * a row that has no stored text (written before results were stored ready to send). With `asBytes`, the text comes
+ * as its UTF-8 bytes (`bytea`): on PostgreSQL's binary protocol the driver hands them over with one copy, where the
+ * text would be decoded into a string, measured again for `content-length` and encoded back to bytes on the socket
+ * (MEASUREMENTS.md, round 2).
  */
-export const readColumns = (view: StoredResult.View): string =>
+export const readColumns = (view: StoredResult.View, asBytes: boolean): string =>
   [
     ...baseColumns("e."),
-    `e.${storedColumn[view]} AS stored`,
+    asBytes ? `convert_to(e.${storedColumn[view]}, 'UTF8') AS stored` : `e.${storedColumn[view]} AS stored`,
     `CASE WHEN e.${storedColumn[view]} IS NULL THEN e.result END AS result`
   ].join(", ")
+
+/**
+ * A list item of spec 4.3 (core `Extraction.toSummary`: the same members in the same order, timestamps as `ts`
+ * renders them) as JSON text built in the database for the row `alias`. `row_to_json` writes no space and escapes
+ * strings as `JSON.stringify` does (the quote, the backslash and control characters; the rest as is).
+ */
+export const summaryJson = (alias: string): string =>
+  `(SELECT row_to_json(s)::text FROM (SELECT ${[
+    `${alias}.id`,
+    `${alias}.origin_name`,
+    ts(`${alias}.created_at`, "extraction_date"),
+    ts(`${alias}.last_modification`, "last_modification"),
+    `${alias}.last_user_id`,
+    `${alias}.last_user_name`,
+    `${alias}.last_user_email`,
+    `${alias}.status`,
+    `${alias}.skill_name`,
+    `${alias}.skill_id AS habilidad_id`
+  ].join(", ")}) s)`
 
 /** Where each view's text is stored (migration `8_stored_results`). */
 export const storedColumn = { plain: "result_plain", detailed: "result_detailed" } as const

@@ -15,6 +15,7 @@ import {
   listWhere,
   readColumns,
   recordColumns,
+  summaryJson,
   toRecord
 } from "./extractionRows.js"
 import { completeIn } from "./idempotencyStore.js"
@@ -27,6 +28,11 @@ export interface Options {
   readonly documents?: { readonly directory: string } | undefined
   /** The channel notified (at commit) after each submission; the job queue listens on it. */
   readonly jobsChannel?: string | undefined
+  /**
+   * Read the stored results as UTF-8 bytes rather than text (`readColumns`): for PostgreSQL, whose driver returns
+   * `bytea` undecoded. Not for PGlite, which returns `bytea` as hex text to parse.
+   */
+  readonly storedAsBytes?: boolean | undefined
 }
 
 /** The default channel for new jobs; the SQL job queue listens on the same one. */
@@ -111,9 +117,10 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
     // The key, its user and the row in one statement: one round trip and one plan instead of three (the key
     // lookup, the row, and `last_used`, now throttled in process; MEASUREMENTS.md). The row is joined in the key's
     // scope, so another client's or sandbox's row is never read.
+    const asBytes = options.storedAsBytes === true
     const readViews = {
-      plain: sql.literal(readColumns("plain")),
-      detailed: sql.literal(readColumns("detailed"))
+      plain: sql.literal(readColumns("plain", asBytes)),
+      detailed: sql.literal(readColumns("detailed", asBytes))
     }
     const keyed = sql.literal(keyedColumns)
     const keyedJoin = sql.literal(keyedFrom)
@@ -125,7 +132,7 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
       // An id that is not a UUID names nothing (and must not reach the uuid column); the key is still checked.
       const target = Uuid.isUuid(id) ? sql`e.id = ${id}` : sql`false`
       const rows = yield* reads
-        .read(sql<KeyedRow & ExtractionRow & { readonly stored: string | null }>`
+        .read(sql<KeyedRow & ExtractionRow & { readonly stored: string | Uint8Array | null }>`
         SELECT ${keyed}, ${readViews[view]}
         FROM ${keyedJoin}
         LEFT JOIN extractions e ON ${target} AND e.client_id = k.client_id AND e.sandbox = (k.tipo = 'test')
@@ -138,32 +145,37 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
     })
 
     // Key, page and count in one statement: the count and the page are laterals of the key's row, so the scope
-    // comes from the key, and a key with no match still gives its row (count 0, no item).
+    // comes from the key, and a key with no match still gives its row (count 0, no item). The page comes as the
+    // list's JSON items, built by the database (`summaryJson`), as bytes where stored results are: one value to
+    // decode instead of twenty columns of each row, and no object to build and serialize (MEASUREMENTS.md, round 2).
+    const summaries = sql.literal(
+      asBytes
+        ? `convert_to(string_agg(${summaryJson("e")}, ',' ORDER BY e.position), 'UTF8')`
+        : `string_agg(${summaryJson("e")}, ',' ORDER BY e.position)`
+    )
     const listAs = Effect.fn("ExtractionStore.listAs")(function* (keyHash: string, filter: ListQuery.ExtractionFilter) {
       const where = listWhere(sql, "key", filter)
       const order = listOrder(sql, filter)
       const rows = yield* reads
-        .read(sql<KeyedRow & ExtractionRow & { readonly total: bigint }>`
-        SELECT ${keyed}, c.total, e.*
+        .read(sql<KeyedRow & { readonly total: bigint; readonly summaries: string | Uint8Array | null }>`
+        SELECT ${keyed}, c.total, p.summaries
         FROM ${keyedJoin}
         CROSS JOIN LATERAL (SELECT count(*) AS total FROM extractions WHERE ${where}) c
-        LEFT JOIN LATERAL (
-          SELECT ${listed}, row_number() OVER (ORDER BY ${order}) AS position FROM extractions WHERE id IN (
-            SELECT extractions.id FROM extractions WHERE ${where}
-            ORDER BY ${order} LIMIT ${filter.limit} OFFSET ${filter.offset}
-          )
-        ) e ON true
-        WHERE k.key_hash = ${keyHash} AND k.revoked_at IS NULL
-        ORDER BY e.position`)
+        CROSS JOIN LATERAL (
+          SELECT ${summaries} AS summaries FROM (
+            SELECT extractions.*, row_number() OVER (ORDER BY ${order}) AS position FROM extractions WHERE id IN (
+              SELECT extractions.id FROM extractions WHERE ${where}
+              ORDER BY ${order} LIMIT ${filter.limit} OFFSET ${filter.offset}
+            )
+          ) e
+        ) p
+        WHERE k.key_hash = ${keyHash} AND k.revoked_at IS NULL`)
         .pipe(mapSqlError("ExtractionStore.listAs"))
       const first = rows[0]
       if (first === undefined) return undefined
       return {
         key: toAuthenticated(first, keyHash),
-        found: {
-          items: rows.filter((row) => row.id !== null).map(toRecord),
-          count: toNumber(first.total)
-        }
+        found: { summaries: first.summaries ?? "", count: toNumber(first.total) }
       }
     })
 

@@ -252,6 +252,21 @@ ALTER TABLE extractions ADD COLUMN result_plain text;
 ALTER TABLE extractions ADD COLUMN result_detailed text;
 `
 
+/**
+ * The detailed read's stored text (89 KB for a page of 454 words) compressed with lz4 instead of pglz where the
+ * server has it (PostgreSQL built with lz4; PGlite has only pglz and keeps it): a detailed read detoasts it on every
+ * request, and lz4 decompresses faster (MEASUREMENTS.md, round 2). Values written from now on use it; those already
+ * stored stay pglz until rewritten (both decompress transparently).
+ */
+const resultCompression = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const [setting] = yield* sql<{ readonly lz4: boolean }>`
+    SELECT 'lz4' = ANY (enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`
+  if (setting?.lz4 === true) {
+    yield* sql`ALTER TABLE extractions ALTER COLUMN result_detailed SET COMPRESSION lz4`.unprepared
+  }
+})
+
 /** Migrations by `<id>_<name>`, run once each in id order by both engines. */
 export const migrations = {
   "1_initial": Effect.gen(function* () {
@@ -284,5 +299,6 @@ export const migrations = {
     const sql = yield* SqlClient.SqlClient
     yield* runScript(sql, storedResults)
     yield* StoredResults.backfill(sql)
-  })
+  }),
+  "9_result_compression": resultCompression
 } as const

@@ -83,7 +83,7 @@ export const extractionStoreContract = (name: string, stores: StoresLayer) =>
         const sent = (read: Ports.KeyedRead<Ports.StoredRead | undefined> | undefined, view: StoredResult.View) =>
           read?.found === undefined
             ? undefined
-            : JSON.parse(StoredResult.render(read.found.record, read.found.stored, view))
+            : JSON.parse(StoredResult.bodyText(StoredResult.render(read.found.record, read.found.stored, view)))
         for (const view of ["plain", "detailed"] as const) {
           const encode = (record: typeof done) =>
             view === "plain"
@@ -134,23 +134,34 @@ export const extractionStoreContract = (name: string, stores: StoresLayer) =>
           [2, mine, "fresh-mine-2"]
         ] as const) {
           yield* keys.insert(
-            Fixtures.storedKey({ id: idOf(3, 970 + n), clientId: owner.client.id, userId: owner.user.id, hash })
+            Fixtures.storedKey({ id: idOf(3, 980 + n), clientId: owner.client.id, userId: owner.user.id, hash })
           )
         }
-        const done = Fixtures.completedExtraction({ ...recordOf(mine, 750), status: "completado", errorMessage: null })
+        const done = Fixtures.completedExtraction({ ...recordOf(mine, 760), status: "completado", errorMessage: null })
         yield* store.submit(submissionOf(done))
         // Each read twice: an engine that keeps reads answers the second from memory.
         const read = (hash: string) =>
-          Effect.andThen(store.readAs(hash, id(750), "plain"), store.readAs(hash, id(750), "plain"))
+          Effect.andThen(store.readAs(hash, id(760), "plain"), store.readAs(hash, id(760), "plain"))
         const list = (hash: string, includeArchived = false) =>
           Effect.andThen(
             store.listAs(hash, filterOf({ includeArchived })),
             store.listAs(hash, filterOf({ includeArchived }))
+          ).pipe(
+            Effect.map((keyed) =>
+              keyed === undefined
+                ? undefined
+                : {
+                    found: JSON.parse(StoredResult.bodyText(StoredResult.renderList(keyed.found))) as {
+                      extractions: Array<{ id: string; status: string }>
+                      count: number
+                    }
+                  }
+            )
           )
         assert.strictEqual((yield* read("fresh-mine"))?.found?.record.status, "completado")
         assert.deepStrictEqual(
-          (yield* list("fresh-mine"))?.found.items.map((item) => item.id),
-          [id(750)]
+          (yield* list("fresh-mine"))?.found.extractions.map((item) => item.id),
+          [id(760)]
         )
         assert.isUndefined((yield* read("fresh-theirs"))?.found, "another client's key never sees the row")
 
@@ -162,25 +173,49 @@ export const extractionStoreContract = (name: string, stores: StoresLayer) =>
           lastUserId: mine.user.id,
           lastUserClientId: mine.client.id
         } as const
-        yield* store.switchStatus(scope, id(750), "completado", change)
+        yield* store.switchStatus(scope, id(760), "completado", change)
         assert.strictEqual((yield* read("fresh-mine"))?.found?.record.status, "incompleto")
-        assert.strictEqual((yield* list("fresh-mine"))?.found.items[0]?.status, "incompleto")
-        yield* store.setArchived(scope, id(750), true, at(6000))
+        assert.strictEqual((yield* list("fresh-mine"))?.found.extractions[0]?.status, "incompleto")
+        yield* store.setArchived(scope, id(760), true, at(6000))
         assert.strictEqual((yield* read("fresh-mine"))?.found?.record.archived, true)
         assert.strictEqual((yield* list("fresh-mine"))?.found.count, 0, "archived rows leave the default list")
         assert.strictEqual((yield* list("fresh-mine", true))?.found.count, 1)
 
         // The key's last use, written by a touch, is what the next read reports (core decides touches from it).
         assert.isNull((yield* read("fresh-mine"))?.key.key.lastUsed ?? null)
-        yield* keys.touch(idOf(3, 970), at(7000))
+        yield* keys.touch(idOf(3, 980), at(7000))
         assert.deepStrictEqual((yield* read("fresh-mine"))?.key.key.lastUsed, at(7000))
 
         // A revoked key is refused on its next read and list; the client's other key still reads.
-        yield* keys.revoke(mine.client.id, idOf(3, 970), at(8000))
-        assert.isUndefined(yield* store.readAs("fresh-mine", id(750), "plain"), "revoked: refused at once")
+        yield* keys.revoke(mine.client.id, idOf(3, 980), at(8000))
+        assert.isUndefined(yield* store.readAs("fresh-mine", id(760), "plain"), "revoked: refused at once")
         assert.isUndefined(yield* store.listAs("fresh-mine", filterOf()))
-        assert.strictEqual((yield* read("fresh-mine-2"))?.found?.record.id, id(750))
+        assert.strictEqual((yield* read("fresh-mine-2"))?.found?.record.id, id(760))
         assert.isUndefined((yield* read("fresh-theirs"))?.found)
+      })
+    )
+
+    it.effect("listAs: the page's JSON is the list response of its records, byte for byte, escapes included", () =>
+      Effect.gen(function* () {
+        const mine = yield* tenant("ex-list-json")
+        const store = yield* Ports.ExtractionStore
+        yield* (yield* Ports.ApiKeyStore).insert(
+          Fixtures.storedKey({ id: idOf(3, 970), clientId: mine.client.id, userId: mine.user.id, hash: "list-json" })
+        )
+        const names = ["tab\tnew\nline\r\u0001\u001f\u007f.pdf", 'q"uo\\te/ñ€🧾\u2028.pdf', "plain.pdf"]
+        for (const [i, originName] of names.entries()) {
+          yield* store.submit(submissionOf(recordOf(mine, 750 + i, { originName, createdAt: at(i) })))
+        }
+        for (const limit of [2, 20]) {
+          const filter = filterOf({ limit })
+          const keyed = yield* store.listAs("list-json", filter)
+          const body = StoredResult.bodyText(StoredResult.renderList(keyed?.found ?? { items: [], count: -1 }))
+          assert.strictEqual(body, StoredResult.renderList(yield* store.list(scopeOf(mine), filter)))
+          assert.deepStrictEqual(
+            (JSON.parse(body) as { extractions: Array<{ origin_name: string }> }).extractions.map((e) => e.origin_name),
+            [...names].reverse().slice(0, limit)
+          )
+        }
       })
     )
 

@@ -11,6 +11,7 @@ import type * as Scope from "effect/Scope"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import * as Database from "../../src/Database.js"
+import { migrations } from "../../src/internal/migrations.js"
 import * as PgliteClient from "../../src/internal/pgliteClient.js"
 
 const SqlClientTag = SqlClient.SqlClient
@@ -68,6 +69,12 @@ export const postgresWith = (
 
 /** A fresh, migrated PostgreSQL database with the default pool. */
 export const postgres = postgresWith()
+
+/** The names of the migrations from `first` (a name, without its id) to the last, as `Database.migrate` reports them. */
+export const migrationsFrom = (first: string): ReadonlyArray<string> => {
+  const names = Object.keys(migrations).map((key) => key.replace(/^\d+_/, ""))
+  return names.slice(names.indexOf(first))
+}
 
 /**
  * Runs `scenario` on an unmigrated database of each engine (a fresh PostgreSQL database, then an in-memory PGlite),
