@@ -10,7 +10,15 @@ import type { Skill } from "@legible/core"
 import * as Quickstart from "../../src/internal/quickstart.js"
 import { type Client, client, type Json, token } from "../../test/support/http.js"
 import { createDatabase, query, type TestDatabase } from "../../test/support/postgres.js"
-import { type Running, SECRET, type Server, startServer, startWorker, tempDir } from "../../test/support/process.js"
+import {
+  type Running,
+  SECRET,
+  type Server,
+  startServer,
+  startWorker,
+  startWorkers,
+  tempDir
+} from "../../test/support/process.js"
 
 /** The skill every submission of these files names. */
 export const SKILL = "factura-es"
@@ -76,7 +84,9 @@ export const startStack = async (
       workers.push(worker)
       return worker
     }
-    for (let i = 0; i < (options.workers ?? 1); i++) await addWorker()
+    const initial = await startWorkers(env, options.workers ?? 1)
+    started.push(...initial)
+    workers.push(...initial)
     return { api, server, workers, key, jwt, database, documentsDir, env, addWorker, stop }
   } catch (error) {
     await stop()
