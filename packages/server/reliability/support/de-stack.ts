@@ -10,15 +10,7 @@ import type { Skill } from "@legible/core"
 import * as Quickstart from "../../src/internal/quickstart.js"
 import { type Client, client, type Json, token } from "../../test/support/http.js"
 import { createDatabase, query, type TestDatabase } from "../../test/support/postgres.js"
-import {
-  type Running,
-  SECRET,
-  type Server,
-  startServer,
-  startWorker,
-  startWorkers,
-  tempDir
-} from "../../test/support/process.js"
+import { type Running, SECRET, type Server, startServer, startWorker, tempDir } from "../../test/support/process.js"
 
 /** The skill every submission of these files names. */
 export const SKILL = "factura-es"
@@ -84,9 +76,7 @@ export const startStack = async (
       workers.push(worker)
       return worker
     }
-    const initial = await startWorkers(env, options.workers ?? 1)
-    started.push(...initial)
-    workers.push(...initial)
+    for (let i = 0; i < (options.workers ?? 1); i++) await addWorker()
     return { api, server, workers, key, jwt, database, documentsDir, env, addWorker, stop }
   } catch (error) {
     await stop()
