@@ -12,6 +12,16 @@ export const shared: UserWorkspaceConfig = {
 }
 
 /**
+ * The settings of a package whose tests bound no wall-clock time and start no server, PostgreSQL or PGlite: its
+ * files run two at a time (first, together with the other such packages), where the rest of the suite runs one file
+ * at a time (2 cores, and timing-bounded tests — leases, time limits, timer lags — must not share them).
+ */
+export const parallel: UserWorkspaceConfig = {
+  ...shared,
+  test: { ...shared.test, maxWorkers: 2 }
+}
+
+/**
  * Settings of every package's benchmarks (`npm run bench`, not part of `npm test`): `bench/**\/*.run.ts`, one file
  * after the other so that their timings do not share the cores, long timeouts, output printed as it comes.
  */

@@ -100,7 +100,7 @@ describe("C. queue and workers", () => {
     const db = await database()
     const d = await deployment({ databaseUrl: db.url, name: "c11", env: { LEGIBLE_WORKER_CONCURRENCY: "2" } })
     await installClaimLog(db.url)
-    for (let i = 0; i < 4; i++) await d.addWorker()
+    await d.addWorkers(4)
     const started = Date.now()
     const ids = await submitMany(
       d,
@@ -147,7 +147,7 @@ describe("C. queue and workers", () => {
     await installClaimLog(db.url)
     await setQuota(db.url, d.clientId, 10_000)
     // Three workers: while a killed one's replacement starts, two others hold jobs for the next round.
-    for (let i = 0; i < 3; i++) await d.addWorker()
+    await d.addWorkers(3)
     const ids: Array<string> = []
     const submit = async (count: number) => {
       const base = ids.length

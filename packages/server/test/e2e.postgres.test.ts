@@ -17,7 +17,7 @@ import {
   SECRET,
   type Server,
   startServer,
-  startWorker,
+  startWorkers,
   tempDir,
   waitFor
 } from "./support/process.js"
@@ -98,8 +98,8 @@ describe.skipIf(!present)("end to end on PostgreSQL: api + 2 workers, 50 real do
     })
     expect(skill.status).toBe(201)
 
-    const first = await startWorker(env)
-    const second = await startWorker(env)
+    const [first, second] = await startWorkers(env, 2)
+    if (first === undefined || second === undefined) throw new Error("two workers expected")
     processes.push(first, second)
 
     const submitted: Array<string> = []

@@ -17,6 +17,7 @@ import {
   type Server,
   startServer,
   startWorker,
+  startWorkers,
   tempDir,
   waitFor
 } from "../../test/support/process.js"
@@ -247,6 +248,8 @@ export interface Deployment {
   readonly workers: Array<Running>
   /** Starts one more `serve --role worker` (extra variables over the deployment's). */
   readonly addWorker: (extra?: Record<string, string>) => Promise<Running>
+  /** Starts `count` more workers at once (their start-ups overlap). */
+  readonly addWorkers: (count: number) => Promise<ReadonlyArray<Running>>
   /** Stops every process (SIGKILL) and removes the data directory. */
   readonly dispose: () => Promise<void>
 }
@@ -292,13 +295,18 @@ export const deploy = async (options: {
     const key = await http.createKey(jwt, "reliability-c")
     const skill = await http.jwt("POST", "/api/skills", jwt, SKILL)
     if (skill.status !== 201) throw new Error(`skill creation failed: ${skill.status} ${JSON.stringify(skill.body)}`)
+    const addWorkers = async (count: number) => {
+      const started = await startWorkers(env, count)
+      workers.push(...started)
+      return started
+    }
     const addWorker = async (extra: Record<string, string> = {}) => {
       const worker = await startWorker({ ...env, ...extra })
       workers.push(worker)
       return worker
     }
-    for (let i = 0; i < (options.workers ?? 0); i++) await addWorker()
-    return { env, api, http, jwt, key, clientId, workers, addWorker, dispose }
+    await addWorkers(options.workers ?? 0)
+    return { env, api, http, jwt, key, clientId, workers, addWorker, addWorkers, dispose }
   } catch (error) {
     await dispose()
     throw error

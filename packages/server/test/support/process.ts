@@ -167,3 +167,22 @@ export const startWorker = async (env: Record<string, string>, timeoutMs = 60_00
   }
   return running
 }
+
+/**
+ * Starts `count` workers (`serve --role worker`) at once, so that their start-ups overlap; returns them in order.
+ * If one does not start, the others are stopped and the first failure is thrown.
+ */
+export const startWorkers = async (
+  env: Record<string, string>,
+  count: number,
+  timeoutMs?: number
+): Promise<Array<Running>> => {
+  const results = await Promise.allSettled(Array.from({ length: count }, () => startWorker(env, timeoutMs)))
+  const started = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []))
+  const failed = results.find((result) => result.status === "rejected")
+  if (failed !== undefined) {
+    await Promise.all(started.map((worker) => worker.stop("SIGKILL")))
+    throw failed.reason
+  }
+  return started
+}
