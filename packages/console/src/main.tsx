@@ -4,7 +4,7 @@
  * Navigation is the URL's fragment (`#/x/<id>`), which never holds the key.
  */
 import { render } from "preact"
-import { useCallback, useEffect, useState } from "preact/hooks"
+import { useCallback, useEffect, useLayoutEffect, useState } from "preact/hooks"
 import { json, Rejected } from "./api.js"
 import { Detail } from "./Detail.js"
 import { browserLang, type Lang, words } from "./i18n.js"
@@ -33,7 +33,8 @@ const App = () => {
   const [error, setError] = useState<string | undefined>(undefined)
   const t = words[lang]
 
-  useEffect(() => {
+  // Before paint: the page never shows words of one language under the other's `lang` (screen readers read by it).
+  useLayoutEffect(() => {
     document.documentElement.lang = lang
     document.title = t.title
     sessionStorage.setItem(LANG, lang)
@@ -74,12 +75,14 @@ const App = () => {
 
   const step = useCallback(
     (by: 1 | -1) => {
+      // From the address now, not the one of the last render: a key pressed just after a step steps from there.
+      const current = routeOf(location.hash)
       const ids = list?.extractions.map((x) => x.id) ?? []
-      const at = open === undefined ? -1 : ids.indexOf(open)
+      const at = current === undefined ? -1 : ids.indexOf(current)
       const next = ids[at + by]
       if (next !== undefined) location.hash = `#/x/${next}`
     },
-    [list, open]
+    [list]
   )
   const back = useCallback(() => {
     location.hash = "#/"
