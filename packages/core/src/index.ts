@@ -40,6 +40,8 @@ export * as Idempotency from "./Idempotency.js"
 export * as IdGenerator from "./IdGenerator.js"
 /** The list query of spec 4.3. */
 export * as ListQuery from "./ListQuery.js"
+/** A least-recently-used cache bounded by the total size of its values. */
+export * as Lru from "./Lru.js"
 /** Page images of stored documents (extension): the `PageRenderer` port and its use cases. */
 export * as PageImages from "./PageImages.js"
 /** Every port: storage, queue, catalog matcher, document reader, field extractor, directory. */

@@ -6,7 +6,7 @@
  * the extraction, page, width and renderer version: `If-None-Match` gets a 304 without loading the document.
  */
 import { createHash } from "node:crypto"
-import { Errors as CoreErrors, type Document, PageImages, type Ports } from "@legible/core"
+import { Errors as CoreErrors, type Document, Lru, PageImages, type Ports } from "@legible/core"
 import { Effect, Option } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -25,35 +25,6 @@ const VERIFIED_ENTRIES = 100_000
 
 const PAGE = /^[1-9]\d{0,5}$/
 const WIDTH = /^\d{1,5}$/
-
-/** A least-recently-used cache of values with a byte size, bounded by the total size. */
-export const lru = <A>(maxBytes: number, sizeOf: (value: A) => number) => {
-  const entries = new Map<string, A>()
-  let bytes = 0
-  return {
-    get: (key: string): A | undefined => {
-      const value = entries.get(key)
-      if (value !== undefined) {
-        entries.delete(key)
-        entries.set(key, value)
-      }
-      return value
-    },
-    set: (key: string, value: A): void => {
-      if (sizeOf(value) > maxBytes) return
-      const old = entries.get(key)
-      if (old !== undefined) bytes -= sizeOf(old)
-      entries.delete(key)
-      entries.set(key, value)
-      bytes += sizeOf(value)
-      for (const [oldest, evicted] of entries) {
-        if (bytes <= maxBytes) break
-        entries.delete(oldest)
-        bytes -= sizeOf(evicted)
-      }
-    }
-  }
-}
 
 const etagOf = (id: string, page: number, width: number): string =>
   `"${createHash("sha256").update(`${RENDER_VERSION}|${id}|${page}|${width}`).digest("base64url").slice(0, 27)}"`
@@ -77,8 +48,8 @@ export const pages = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const { asCaller } = yield* runner<Ports.ExtractionStore | Ports.DocumentStore>()
     const renderer = yield* Effect.serviceOption(PageImages.PageRenderer)
-    const cache = lru<PageImages.PageImage>(CACHE_BYTES, (image) => image.bytes.byteLength)
-    const verified = lru<true>(VERIFIED_ENTRIES, () => 1)
+    const cache = Lru.make<PageImages.PageImage>(CACHE_BYTES, (image) => image.bytes.byteLength)
+    const verified = Lru.make<true>(VERIFIED_ENTRIES, () => 1)
     return handlers.handle("image", ({ params, query }) =>
       Effect.gen(function* () {
         const width = query.width === undefined ? PageImages.DEFAULT_WIDTH : Number(query.width)

@@ -76,6 +76,19 @@ export const readColumns = (view: StoredResult.View, asBytes: boolean): string =
   ].join(", ")
 
 /**
+ * `readColumns` (as bytes) for a reader that holds the view's stored text of `e` as it was at `last_modification =
+ * $1` (every write of a result sets it): `stored` is sent only when the row's `last_modification` differs, and
+ * `has_stored` says whether the row has stored text at all. `CASE` evaluates one branch, so a text that is not sent is
+ * not read from TOAST either.
+ */
+export const keptReadColumns = (view: StoredResult.View): readonly [string, string] => [
+  `${baseColumns("e.").join(", ")}, CASE WHEN e.last_modification = `,
+  `::timestamptz THEN NULL ELSE convert_to(e.${storedColumn[view]}, 'UTF8') END AS stored,
+    e.${storedColumn[view]} IS NOT NULL AS has_stored,
+    CASE WHEN e.${storedColumn[view]} IS NULL THEN e.result END AS result`
+]
+
+/**
  * A list item of spec 4.3 (core `Extraction.toSummary`: the same members in the same order, timestamps as `ts`
  * renders them) as JSON text built in the database for the row `alias`. `row_to_json` writes no space and escapes
  * strings as `JSON.stringify` does (the quote, the backslash and control characters; the rest as is).

@@ -2,7 +2,7 @@
  * The `ExtractionStore` and `DocumentStore` ports over SQL. Every read and write is scoped by client and
  * sandbox; a submission writes the row, its document and its job in one transaction and then wakes workers.
  */
-import { Errors, type Extraction, ListQuery, Ports, type StoredResult, type Timestamp, Uuid } from "@legible/core"
+import { Errors, type Extraction, ListQuery, Lru, Ports, type StoredResult, type Timestamp, Uuid } from "@legible/core"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { type KeyedRow, keyedColumns, keyedFrom, toAuthenticated } from "./apiKeyStore.js"
@@ -10,6 +10,7 @@ import * as DocumentFiles from "./documentFiles.js"
 import { mapSqlError } from "./errors.js"
 import {
   type ExtractionRow,
+  keptReadColumns,
   listColumns,
   listOrder,
   listWhere,
@@ -33,6 +34,16 @@ export interface Options {
    * `bytea` undecoded. Not for PGlite, which returns `bytea` as hex text to parse.
    */
   readonly storedAsBytes?: boolean | undefined
+}
+
+/** The bytes of stored texts a PostgreSQL store keeps in process for reads (`readAs`): about 700 dense pages. */
+export const KEPT_BYTES = 64 * 1024 * 1024
+// What an entry costs beyond its bytes (its key, version and the map's slot), counted against `KEPT_BYTES`.
+const KEPT_OVERHEAD = 256
+
+interface KeptText {
+  readonly version: Timestamp.Timestamp
+  readonly bytes: Uint8Array
 }
 
 /** The default channel for new jobs; the SQL job queue listens on the same one. */
@@ -124,6 +135,16 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
     }
     const keyed = sql.literal(keyedColumns)
     const keyedJoin = sql.literal(keyedFrom)
+    // With bytes (PostgreSQL), the stored texts last read are kept in this process by view and extraction, with the
+    // row's `last_modification`: a read names the version it holds and the database sends the text only if the row's
+    // differs. The key, its scope and the row are still read by every request; what is saved is reading the text
+    // from TOAST and carrying it over the socket (89 KB for a dense page; MEASUREMENTS.md). Other processes' writes
+    // change `last_modification`, so a kept text is never sent for a row that changed.
+    const kept = asBytes ? Lru.make<KeptText>(KEPT_BYTES, (text) => text.bytes.byteLength + KEPT_OVERHEAD) : undefined
+    const keptViews = {
+      plain: keptReadColumns("plain").map((part) => sql.literal(part)),
+      detailed: keptReadColumns("detailed").map((part) => sql.literal(part))
+    }
     const readAs = Effect.fn("ExtractionStore.readAs")(function* (
       keyHash: string,
       id: string,
@@ -131,9 +152,15 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
     ) {
       // An id that is not a UUID names nothing (and must not reach the uuid column); the key is still checked.
       const target = Uuid.isUuid(id) ? sql`e.id = ${id}` : sql`false`
+      const keptKey = `${view}/${id}`
+      const held = kept?.get(keptKey)
+      const [before, after] = keptViews[view]
+      const columns = held === undefined ? readViews[view] : sql`${before}${held.version}${after}`
       const rows = yield* reads
-        .read(sql<KeyedRow & ExtractionRow & { readonly stored: string | Uint8Array | null }>`
-        SELECT ${keyed}, ${readViews[view]}
+        .read(sql<
+          KeyedRow & ExtractionRow & { readonly stored: string | Uint8Array | null; readonly has_stored?: boolean }
+        >`
+        SELECT ${keyed}, ${columns}
         FROM ${keyedJoin}
         LEFT JOIN extractions e ON ${target} AND e.client_id = k.client_id AND e.sandbox = (k.tipo = 'test')
         WHERE k.key_hash = ${keyHash} AND k.revoked_at IS NULL`)
@@ -141,7 +168,13 @@ export const make = (options: Options = {}): Effect.Effect<Context.Context<Servi
       const row = rows[0]
       if (row === undefined) return undefined
       const key = toAuthenticated(row, keyHash)
-      return { key, found: row.id === null ? undefined : { record: toRecord(row), stored: row.stored } }
+      if (row.id === null) return { key, found: undefined }
+      let stored = row.stored
+      if (held !== undefined && stored === null && row.has_stored === true) stored = held.bytes
+      else if (kept !== undefined && stored instanceof Uint8Array) {
+        kept.set(keptKey, { version: row.last_modification, bytes: stored })
+      }
+      return { key, found: { record: toRecord(row), stored } }
     })
 
     // Key, page and count in one statement: the count and the page are laterals of the key's row, so the scope
