@@ -267,6 +267,16 @@ const resultCompression = Effect.gen(function* () {
   }
 })
 
+/**
+ * The delivery log's order: two attempts settled within the clock's resolution (a millisecond on PGlite) had the same
+ * `created_at`, so "the latest attempt" was either. A sequence numbers attempts as they are written.
+ */
+const attemptOrder = `
+ALTER TABLE webhook_attempts ADD COLUMN seq bigint GENERATED ALWAYS AS IDENTITY;
+DROP INDEX webhook_attempts_endpoint_idx;
+CREATE INDEX webhook_attempts_endpoint_idx ON webhook_attempts (endpoint_id, created_at DESC, seq DESC);
+`
+
 /** Migrations by `<id>_<name>`, run once each in id order by both engines. */
 export const migrations = {
   "1_initial": Effect.gen(function* () {
@@ -300,5 +310,9 @@ export const migrations = {
     yield* runScript(sql, storedResults)
     yield* StoredResults.backfill(sql)
   }),
-  "9_result_compression": resultCompression
+  "9_result_compression": resultCompression,
+  "10_attempt_order": Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* runScript(sql, attemptOrder)
+  })
 } as const

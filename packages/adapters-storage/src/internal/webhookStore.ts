@@ -181,7 +181,7 @@ export const make: Effect.Effect<Webhook.WebhookStore["Service"], never, SqlClie
         ${sql.literal(ts("a.created_at", "created_at"))}
       FROM webhook_attempts a JOIN webhook_events e ON e.id = a.event_id
       WHERE a.endpoint_id = ${id}
-      ORDER BY a.created_at DESC, a.attempt DESC
+      ORDER BY a.created_at DESC, a.seq DESC
       LIMIT ${limit}`.pipe(mapSqlError("WebhookStore.attempts"))
       return rows.map(toAttempt)
     })
