@@ -277,42 +277,27 @@ DROP INDEX webhook_attempts_endpoint_idx;
 CREATE INDEX webhook_attempts_endpoint_idx ON webhook_attempts (endpoint_id, created_at DESC, seq DESC);
 `
 
+/** A migration that runs `text` (`runScript`), then `after` (a backfill) with the same client. */
+const script = <E = never, R = never>(
+  text: string,
+  after?: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, E, R>
+) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* runScript(sql, text)
+    if (after !== undefined) yield* after(sql)
+  })
+
 /** Migrations by `<id>_<name>`, run once each in id order by both engines. */
 export const migrations = {
-  "1_initial": Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    yield* runScript(sql, initial)
-  }),
-  "2_catalog_search": Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    yield* runScript(sql, catalogSearch)
-    yield* CatalogKeys.backfill(sql)
-  }),
-  "3_users_per_client": Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    yield* runScript(sql, usersPerClient)
-  }),
-  "4_catalog_keys_own_abbreviations": Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    yield* CatalogKeys.rewriteProtoKeys(sql)
-  }),
-  "5_skill_review": Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    yield* runScript(sql, skillReview)
-  }),
+  "1_initial": script(initial),
+  "2_catalog_search": script(catalogSearch, CatalogKeys.backfill),
+  "3_users_per_client": script(usersPerClient),
+  "4_catalog_keys_own_abbreviations": Effect.flatMap(SqlClient.SqlClient, CatalogKeys.rewriteProtoKeys),
+  "5_skill_review": script(skillReview),
   "6_webhooks": WebhookSchema.migration,
-  "7_idempotency": Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    yield* runScript(sql, idempotency)
-  }),
-  "8_stored_results": Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    yield* runScript(sql, storedResults)
-    yield* StoredResults.backfill(sql)
-  }),
+  "7_idempotency": script(idempotency),
+  "8_stored_results": script(storedResults, StoredResults.backfill),
   "9_result_compression": resultCompression,
-  "10_attempt_order": Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    yield* runScript(sql, attemptOrder)
-  })
+  "10_attempt_order": script(attemptOrder)
 } as const
