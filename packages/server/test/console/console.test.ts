@@ -244,9 +244,13 @@ describe("the review console in Chromium", () => {
   })
 
   it("asks to sign in again, with the reason, once the key is revoked elsewhere", async () => {
+    // Back on the list, the console reads it again: the revocation must come after that read, or that read is the
+    // one refused (and the sign-in shows before the click below).
+    const listed = page.waitForResponse((response) => response.url().includes("/v1/extractions?"))
     await page.evaluate(() => {
       location.hash = "#/"
     })
+    expect((await listed).status()).toBe(200)
     await page.getByText("4 extracciones").waitFor()
     await must("revoke", stack.api.jwt("DELETE", `/api/api-keys/${await keyId(stack, "console")}`, stack.jwt))
     await page.getByRole("button", { name: "Aplicar" }).click()
