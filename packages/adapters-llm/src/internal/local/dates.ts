@@ -62,16 +62,27 @@ const kindOf = (words: ReadonlyArray<Word>): DateKind | "none" => {
   return "none"
 }
 
-/** The label words nearest before a date on its row: back to the previous figure, at most a few words. */
+/**
+ * The label words nearest before a date on its row: back to the previous figure, at most a few words. A word
+ * printed glued to figures is part of a code, not a label (`566832-U` of `Company Reg. No.: 566832-U  12-12-2018`).
+ */
 const wordsBefore = (row: Row, list: ReadonlyArray<RowToken>, start: number): ReadonlyArray<Word> => {
+  const text = row.text.slice(0, start)
   const before = list.filter((t) => t.end <= start)
   const out: Array<Word> = []
   for (let i = before.length - 1; i >= 0 && out.length < LABEL_REACH; i--) {
     const token = before[i]
-    if (token === undefined || /\d/.test(token.text)) break
+    if (token === undefined || /\d/.test(chunkOf(text, token))) break
     out.unshift({ text: token.text, doubted: doubted(row, token) })
   }
   return out
+}
+
+/** The run of characters with no space in it that holds a token, in `text` (offsets as the token's). */
+const chunkOf = (text: string, token: RowToken): string => {
+  const from = text.slice(0, token.start).search(/\S*$/)
+  const to = token.end + (text.slice(token.end).match(/^\S*/)?.[0].length ?? 0)
+  return text.slice(from, to)
 }
 
 /** The words of the cell right above a date (a column header, no figures), on one of the two rows above on its page. */

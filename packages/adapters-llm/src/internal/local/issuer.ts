@@ -349,7 +349,8 @@ const readLetterhead = (layout: Layout): Letterhead => {
     if (!business(below.text)) break
     block.push(below)
   }
-  return { parts: block, marked: marked !== undefined }
+  // A legal form on a line of its own under the name (`FRUTTA E VERDURA LOMBARDA` over `S.r.l.`) marks it too.
+  return { parts: block, marked: marked !== undefined || business(block.map((p) => p.text).join(" ")) }
 }
 
 /**

@@ -50,6 +50,18 @@ describe("dates", () => {
       assert.strictEqual(dateOf([row(coupon), row("15.04.2020 12:34 Bon 1234")]), "15.04.2020", coupon)
   })
 
+  it("a code glued to a word is no label: the column header above the date names it", () => {
+    const rows = [
+      [[40, "19627 Kuala Lumpur"], [400, "Invoice Date"]],
+      [[40, "Company Reg. No.: 566832-U"], [400, "12-12-2018"]],
+      [[400, "Pay by"]],
+      [[400, "01-11-2019"]]
+    ] satisfies ReadonlyArray<ReadonlyArray<Cell>>
+    assert.strictEqual(dateOf(rows), "12-12-2018")
+    // A label glued to its own date still labels it.
+    assert.strictEqual(dateOf([row("Due: 01-11-2019"), row("Date:12-12-2018")]), "12-12-2018")
+  })
+
   it("month names: 29 maart 2014, 1. März 2024", () => {
     assert.strictEqual(dateOf([row("Amsterdam, 29 maart 2014")]), "29 maart 2014")
     assert.strictEqual(dateOf([row("Berlin, den 1. März 2024")]), "1. März 2024")

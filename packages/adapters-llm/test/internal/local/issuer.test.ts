@@ -88,6 +88,14 @@ describe("issuer", () => {
     for (const [lines, want] of cases) assert.strictEqual(issuerOf(...lines), want, lines.join(" | "))
   }
 
+  it("a legal form on a line of its own under the name marks it: FRUTTA E VERDURA LOMBARDA over S.r.l.", () => {
+    const lines = ["FRUTTA E VERDURA LOMBARDA", "S.r.l.", "VIALE SERVIZI 100", "18738 NAPOLI", "C.F.: IT74422039372"]
+    assert.strictEqual(issuerOf(...lines), "FRUTTA E VERDURA LOMBARDA S.r.l.")
+    assert.strictEqual(addressOf(lines), "VIALE SERVIZI 100 18738 NAPOLI")
+    // Without the form, nothing marks the first line as a business: no name, no address under it.
+    assert.isNull(issuerOf("FRUTTA E VERDURA LOMBARDA", "VIALE SERVIZI 100", "18738 NAPOLI", "C.F.: IT74422039372"))
+  })
+
   it("a name with a street word that ends in its legal form is a name: LA PLAZA, S.L., Harbour Road Ltd", () => {
     named([
       [
