@@ -97,7 +97,11 @@ export const invoice = (
   const issuerBottom = s.y
   s.y = top
   const heading = label(v.invoiceTitle)
-  s.text(titled ? `${heading} ${number}` : heading, dataX, { size: 16, bold: true })
+  // A title with its number fits its column (the page's edge, or the issuer's block at 330 when the data is on the
+  // left): bold Helvetica capitals run to about 0.72 em a character, so a long one is set smaller, never clipped.
+  const title = titled ? `${heading} ${number}` : heading
+  const room = (dataX === left ? issuerX - 20 : right) - dataX
+  s.text(title, dataX, { size: Math.min(16, Math.floor(room / (0.72 * title.length))), bold: true })
   s.down(24)
   const numberField = [label(v.invoiceNumber), number] as const
   const fields: Array<readonly [string, string]> = [

@@ -18,6 +18,7 @@ import { folded, phraseTokens, tokens, wordMatcher } from "./text.js"
 import {
   DATE_LABELS,
   DOCUMENT_NOUNS,
+  COPY_MARKS,
   DOCUMENT_TITLES,
   NUMBER_COMPOUNDS,
   NUMBER_WORDS,
@@ -93,10 +94,14 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
     }
     // `Tax ID GB960…`, `VAT No. …`: a number word right after a tax id's word labels the tax id.
     if (NUMBER.has(token.text) && !TAX_ID.has(list[i - 1]?.text ?? "")) {
-      // `Nº de factura`, `Numéro de facture`, `Number of invoice`.
+      // `Nº de factura`, `Numéro de facture`, `Number of invoice`, in one cell: a column header `No.` beside
+      // `Invoice Date` is no `No. Invoice`.
+      const cell = cellAt(row, token.start)
       const k = list
         .slice(i + 1, i + 2 + GAP)
-        .findIndex((t) => NOUNS.has(t.text) || (doubted(row, t) && isNoun(t.text)))
+        .findIndex(
+          (t) => cellAt(row, t.start) === cell && (NOUNS.has(t.text) || (doubted(row, t) && isNoun(t.text)))
+        )
       // A code between them is the number word's value (`St.-Nr. DE498056123  RE.-NR. L 18779`), not a gap.
       if (k >= 0 && !list.slice(i + 1, i + 1 + k).some((t) => isCode(t.text))) push(i, i + 1 + k, 1)
       // A number word that is a whole label cell (`Nº:`, `NUMMER`), weakest: its value must be a code alone.
@@ -120,6 +125,9 @@ const TITLE_WORDS = new Set(
   )
 )
 
+// Spaces, then a copy mark (bracketed or not; the marks are ASCII) and the spaces after it.
+const COPY_MARK_GAP = new RegExp(`^[\\s:#]+\\(?(?:${COPY_MARKS.join("|")})\\)?[\\s:#]+`, "i")
+
 /**
  * A document's title with its number right after it, no number word between (`Factuur 2021-0001`, `INVOICE
  * INV-0042`, `Ihre Rechnung 2021-117 vom …`): the code must hold three figures or more and be no year alone (`Invoice
@@ -129,7 +137,8 @@ const titledNumbers = (row: Row): ReadonlyArray<string> => {
   return rowTokens(row).flatMap((token) => {
     if (!TITLE_WORDS.has(token.text)) return []
     const rest = row.text.slice(token.end)
-    const gap = /^[\s:#]+/.exec(rest)?.[0].length ?? 0
+    // A copy mark between them is part of the title (`FACTURA ORIGINAL 985752`, `RECHNUNG (ORIGINAL) U-7408-377`).
+    const gap = (COPY_MARK_GAP.exec(rest) ?? /^[\s:#]+/.exec(rest))?.[0].length ?? 0
     // A series before the number, apart from it (`INVOICE Q 46803`).
     const series = SERIES_START.exec(rest.slice(gap))?.[0]
     const code = codes(rest)[0]

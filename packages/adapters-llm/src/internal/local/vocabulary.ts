@@ -736,6 +736,8 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "syarikat",
   "restoran",
   "kedai",
+  // a shop (nl, ms, id)
+  "toko",
   // a stall, a supermarket, a clinic, a pharmacy
   "gerai",
   "pasaraya",
@@ -892,6 +894,12 @@ export const DOCUMENT_TITLES: ReadonlyArray<string> = [
   ...["factuur", "verkoopfactuur", "kassabon", "bonnetje", "kwitantie", "offerte", "creditnota"],
   // pl
   ...["faktura", "rachunek", "paragon"]
+]
+
+/** Copy marks printed with a document's title (folded): `FACTURA ORIGINAL`, `RECHNUNG (KOPIE)`, `DUPLICATE`. */
+export const COPY_MARKS: ReadonlyArray<string> = [
+  ...["original", "duplicado", "triplicado", "copia", "copy", "duplicate", "duplicata", "copie"],
+  ...["originale", "kopie", "duplikat", "duplicaat", "origineel", "oryginal", "kopia"]
 ]
 
 /** Labels that open the recipient's block of an invoice (folded phrases): what follows is not the issuer. */

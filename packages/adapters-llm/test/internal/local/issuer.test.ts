@@ -88,6 +88,12 @@ describe("issuer", () => {
     for (const [lines, want] of cases) assert.strictEqual(issuerOf(...lines), want, lines.join(" | "))
   }
 
+  it("a shop word marks a name with no legal form: TOKO (a shop, in Dutch and Malay)", () => {
+    const lines = ["TOKO HOLLAND", "TECHNIEKPLEIN 46", "3374 DF UTRECHT", "BTW nummer 56354526"]
+    assert.strictEqual(issuerOf(...lines), "TOKO HOLLAND")
+    assert.isNull(issuerOf("HOLLAND", "TECHNIEKPLEIN 46", "3374 DF UTRECHT", "BTW nummer 56354526"))
+  })
+
   it("a legal form on a line of its own under the name marks it: FRUTTA E VERDURA LOMBARDA over S.r.l.", () => {
     const lines = ["FRUTTA E VERDURA LOMBARDA", "S.r.l.", "VIALE SERVIZI 100", "18738 NAPOLI", "C.F.: IT74422039372"]
     assert.strictEqual(issuerOf(...lines), "FRUTTA E VERDURA LOMBARDA S.r.l.")

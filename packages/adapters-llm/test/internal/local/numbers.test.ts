@@ -164,9 +164,25 @@ describe("document numbers", () => {
     assert.strictEqual(numberOf([[row("Invoice 2021-117"), row("Invoice No.: 2021-118")]]), "2021-118")
     for (const text of ["Invoice 2021", "Factura 2 de 3", "Rechnung 1/2", "Invoice 03/05/2021", "Invoice 1.234,56"])
       assert.isNull(numberOf([[row(text)]]), text)
-    // A qualifier between the title and the code, or a delivery note's title, leaves it unlabelled.
-    assert.isNull(numberOf([[row("FACTURA ORIGINAL 929132")]]))
+    // A copy mark between the title and the code is part of the title (the document's own number either way).
+    assert.strictEqual(numberOf([[row("FACTURA ORIGINAL 929132")]]), "929132")
+    assert.strictEqual(numberOf([[row("FACTURA ORIGINAL A 75378")]]), "A 75378")
+    assert.strictEqual(numberOf([[row("RECHNUNG (ORIGINAL) U-7408-377")]]), "U-7408-377")
+    // Another qualifier (a corrective invoice names the one it corrects), or a delivery note's title, leaves it
+    // unlabelled.
+    assert.isNull(numberOf([[row("FACTURA RECTIFICATIVA 929132")]]))
     assert.isNull(numberOf([[row("Lieferschein 2021-117")]]))
+  })
+
+  it("a column header No. beside Invoice Date heads the code under it; it is no `No. Invoice` label", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [[40, "Summit Bright Ltd"], [400, "INVOICE"]],
+      [[40, "No."], [120, "Invoice Date"], [250, "Pay by"], [350, "Order #"]],
+      [[40, "TWB-947823"], [120, "2019-07-03"], [250, "2019-08-17"], [350, "66625"]]
+    ]
+    assert.strictEqual(numberOf([rows]), "TWB-947823")
+    // In one cell the number word and the noun are one label.
+    assert.strictEqual(numberOf([[row("No. Invoice: TWB-947823")]]), "TWB-947823")
   })
 
   it("a footer's register entry numbers no document: Folio 87 of the Registro Mercantil", () => {
