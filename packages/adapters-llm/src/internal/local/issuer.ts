@@ -23,6 +23,7 @@ import {
   CONTACT_WORDS,
   DOCUMENT_TITLES,
   LEGAL_FORMS,
+  NUMBER_WORDS,
   RECIPIENT_LABELS,
   REGISTER_WORDS,
   SELLER_LABELS,
@@ -255,12 +256,14 @@ const letterheadParts = (layout: Layout): ReadonlyArray<Part> => {
   return [...parts, ...beside.filter((p) => p.x1 <= label.x0)]
 }
 
+const NUMBER_WORD = new Set(NUMBER_WORDS)
+
 const title = (text: string): boolean => words(text).some((w) => TITLES.has(w))
 
 /**
  * Whether a row is the document's title alone: one cell of a few words, a title word among them and no business
  * word (`SIMPLIFIED TAX INVOICE`, `-TAX INVOICE-`, `FACTURA SIMPLIFICADA`). With a number word it is a number's
- * label (`Albarán nº` over its number), not a title.
+ * label (`Albarán nº`, `Fatura n.º` over its number), not a title.
  */
 const titleRow = (row: Row): boolean =>
   row.cells.length === 1 &&
@@ -268,7 +271,7 @@ const titleRow = (row: Row): boolean =>
   title(row.text) &&
   !business(row.text) &&
   !/\d/.test(row.text) &&
-  !words(row.text).includes("no")
+  !words(row.text).some((w) => NUMBER_WORD.has(w))
 
 const nameLike = (text: string): boolean => {
   if (!/\p{L}{2}/u.test(text)) return false
@@ -286,6 +289,16 @@ const nameLike = (text: string): boolean => {
 const endsWithForm = (text: string): boolean => legalForm(text.trim().split(/\s+/).slice(-2).join(" "))
 
 const close = (upper: Row, lower: Row) => lower.y0 - upper.y1 < 0.5 * Math.min(upper.y1 - upper.y0, lower.y1 - lower.y0)
+
+/**
+ * Whether a line under another is within a line's height of it: OCR boxes hold the ink alone, so a name's legal
+ * form set on its own line under a larger name is further than `close` from it (`FRUTTA E VERDURA SERVIZI` over
+ * `S.n.c.`), where a text layer's boxes touch.
+ */
+const within = (upper: Row, lower: Row) => lower.y0 - upper.y1 < Math.max(upper.y1 - upper.y0, lower.y1 - lower.y0)
+
+/** Whether a line is a legal form alone (`S.n.c.`, `GmbH & Co. KG`, `SDN BHD`). */
+const formAlone = (text: string): boolean => legalForm(text) && !/\d/.test(text) && words(text).length <= 4
 
 /** The part of a neighbouring row under or over a part (its column), if any. */
 const partBeside = (row: Row | undefined, part: Part): Part | undefined =>
@@ -342,7 +355,8 @@ const readLetterhead = (layout: Layout): Letterhead => {
     const bottom = block[block.length - 1] as Part
     if (legalForm(block.map((p) => p.text).join(" "))) break
     const below = partBeside(layout.rows[bottom.row.order + 1], bottom)
-    if (below === undefined || below.row.page !== bottom.row.page || !close(bottom.row, below.row)) break
+    if (below === undefined || below.row.page !== bottom.row.page) break
+    if (!close(bottom.row, below.row) && !(formAlone(below.text) && within(bottom.row, below.row))) break
     if (title(below.text) || NOT_A_NAME.test(folded(below.text)) || addressLine(below.text)) break
     // A line ending in a house number is the street, whatever trade its name says (`BÄCKEREI RING 161`).
     if (/\d+\s?\p{L}?$/u.test(below.text.trim()) && !legalForm(below.text)) break

@@ -16,9 +16,9 @@ import { codes, type Match, pointOfSaleNumbers } from "./patterns.js"
 import { doubted, type RowToken, rowTokens } from "./phrases.js"
 import { folded, phraseTokens, tokens, wordMatcher } from "./text.js"
 import {
+  COPY_MARKS,
   DATE_LABELS,
   DOCUMENT_NOUNS,
-  COPY_MARKS,
   DOCUMENT_TITLES,
   NUMBER_COMPOUNDS,
   NUMBER_WORDS,
@@ -99,9 +99,7 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
       const cell = cellAt(row, token.start)
       const k = list
         .slice(i + 1, i + 2 + GAP)
-        .findIndex(
-          (t) => cellAt(row, t.start) === cell && (NOUNS.has(t.text) || (doubted(row, t) && isNoun(t.text)))
-        )
+        .findIndex((t) => cellAt(row, t.start) === cell && (NOUNS.has(t.text) || (doubted(row, t) && isNoun(t.text))))
       // A code between them is the number word's value (`St.-Nr. DE498056123  RE.-NR. L 18779`), not a gap.
       if (k >= 0 && !list.slice(i + 1, i + 1 + k).some((t) => isCode(t.text))) push(i, i + 1 + k, 1)
       // A number word that is a whole label cell (`Nº:`, `NUMMER`), weakest: its value must be a code alone.
@@ -207,7 +205,9 @@ const valueAfter = (
   const inRest = bare ? numberAlone(rest) : (numberAlone(rest) ?? numberIn(rest)?.text)
   if (inRest !== undefined) return inRest
   if (/[\p{L}\p{N}]/u.test(rest.replace(/\b(no|nr|nro|n)\b|[º°ª]/giu, ""))) return undefined
-  const next = row.cells[row.cells.indexOf(cell) + 1]
+  // A colon the reader set apart in a cell of its own (`SLIP NO | : | 94232/580/D6404`) stands between them.
+  const after = row.cells.slice(row.cells.indexOf(cell) + 1)
+  const next = after.find((c) => /[\p{L}\p{N}]/u.test(c.text))
   const beside = next === undefined ? undefined : numberAlone(next.text)
   if (beside !== undefined) return beside
   const under = cellBelow(layout, row, labelStart)

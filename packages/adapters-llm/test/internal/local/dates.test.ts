@@ -52,8 +52,14 @@ describe("dates", () => {
 
   it("a code glued to a word is no label: the column header above the date names it", () => {
     const rows = [
-      [[40, "19627 Kuala Lumpur"], [400, "Invoice Date"]],
-      [[40, "Company Reg. No.: 566832-U"], [400, "12-12-2018"]],
+      [
+        [40, "19627 Kuala Lumpur"],
+        [400, "Invoice Date"]
+      ],
+      [
+        [40, "Company Reg. No.: 566832-U"],
+        [400, "12-12-2018"]
+      ],
       [[400, "Pay by"]],
       [[400, "01-11-2019"]]
     ] satisfies ReadonlyArray<ReadonlyArray<Cell>>

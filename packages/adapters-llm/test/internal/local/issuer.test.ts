@@ -88,6 +88,43 @@ describe("issuer", () => {
     for (const [lines, want] of cases) assert.strictEqual(issuerOf(...lines), want, lines.join(" | "))
   }
 
+  it("OCR's ink-tight boxes: a legal form alone a line under the name is still the name's", () => {
+    // Boxes 12 pt tall, 8 pt apart: further than half a line (a text layer's boxes touch), within one.
+    const at = (y: number, text: string) => ({ y, cells: [[40, text]] as ReadonlyArray<Cell> })
+    const rows = [
+      at(40, "FRUTTA E VERDURA SERVIZI"),
+      at(60, "S.n.c."),
+      at(76, "LARGO MECCANICA 213"),
+      at(92, "16538 NAPOLI")
+    ]
+    assert.strictEqual(company(layout(document([page(1, rows)])))?.text, "FRUTTA E VERDURA SERVIZI S.n.c.")
+    // A line that is more than a form is joined only when close.
+    const apart = [at(40, "FRUTTA E VERDURA SERVIZI"), at(60, "MERCATO CENTRALE"), at(76, "LARGO MECCANICA 213")]
+    assert.strictEqual(company(layout(document([page(1, apart)])))?.text, "FRUTTA E VERDURA SERVIZI")
+  })
+
+  it("a title with a number word is the number's label: a misread title over it is no letterhead", () => {
+    // OCR read `Fatura` as `atura`; `Fatura n.º` under it labels the number, it does not end the letterhead.
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      row("atura"),
+      row("Fatura n.º"),
+      row("X 39530"),
+      [
+        [40, "Prestador:"],
+        [300, "Adquirente:"]
+      ],
+      [
+        [40, "Serviços Silva SA"],
+        [300, "Gráfica Ferreira SA"]
+      ],
+      [
+        [40, "Largo Silva 223"],
+        [300, "Largo Santos 80"]
+      ]
+    ]
+    assert.strictEqual(issuerOfRows(rows), "Serviços Silva SA")
+  })
+
   it("a shop word marks a name with no legal form: TOKO (a shop, in Dutch and Malay)", () => {
     const lines = ["TOKO HOLLAND", "TECHNIEKPLEIN 46", "3374 DF UTRECHT", "BTW nummer 56354526"]
     assert.strictEqual(issuerOf(...lines), "TOKO HOLLAND")

@@ -176,13 +176,53 @@ describe("document numbers", () => {
 
   it("a column header No. beside Invoice Date heads the code under it; it is no `No. Invoice` label", () => {
     const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
-      [[40, "Summit Bright Ltd"], [400, "INVOICE"]],
-      [[40, "No."], [120, "Invoice Date"], [250, "Pay by"], [350, "Order #"]],
-      [[40, "TWB-947823"], [120, "2019-07-03"], [250, "2019-08-17"], [350, "66625"]]
+      [
+        [40, "Summit Bright Ltd"],
+        [400, "INVOICE"]
+      ],
+      [
+        [40, "No."],
+        [120, "Invoice Date"],
+        [250, "Pay by"],
+        [350, "Order #"]
+      ],
+      [
+        [40, "TWB-947823"],
+        [120, "2019-07-03"],
+        [250, "2019-08-17"],
+        [350, "66625"]
+      ]
     ]
     assert.strictEqual(numberOf([rows]), "TWB-947823")
     // In one cell the number word and the noun are one label.
     assert.strictEqual(numberOf([[row("No. Invoice: TWB-947823")]]), "TWB-947823")
+  })
+
+  it("a colon the reader set in a cell of its own: SLIP NO | : | 94232/580/D6404", () => {
+    assert.strictEqual(
+      numberOf([
+        [
+          [
+            [40, "SLIP NO"],
+            [120, ":"],
+            [140, "94232/580/D6404"]
+          ]
+        ]
+      ]),
+      "94232/580/D6404"
+    )
+    assert.strictEqual(
+      numberOf([
+        [
+          [
+            [40, "SLIP NO"],
+            [120, ":"],
+            [140, "CASHIER"]
+          ]
+        ]
+      ]),
+      null
+    )
   })
 
   it("a footer's register entry numbers no document: Folio 87 of the Registro Mercantil", () => {
