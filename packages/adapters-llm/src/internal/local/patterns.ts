@@ -164,7 +164,12 @@ export const amounts = (text: string): ReadonlyArray<Amount> => {
     .filter((m) => !inDates.some((d) => m.start < d.end && m.end > d.start))
     .filter((m) => {
       const before = text.slice(Math.max(0, m.start - 4), m.start)
-      return !/\p{L}$/u.test(before) || CURRENCY_PREFIX.test(before)
+      return (
+        !/\p{L}$/u.test(before) ||
+        CURRENCY_PREFIX.test(before) ||
+        // OCR reads a pound sign as `f` (`f3,021.71`): before an amount with its pence, never a code's letter.
+        (/(?:^|[^\p{L}])f$/u.test(before) && /[.,]\s?\d{2}$/.test(m.text))
+      )
     })
     .map((m) => ({ ...m, text: m.text.replace(/\s*([.,])\s*(?=\d{2}$)/, "$1") }))
     .flatMap((m): Array<Amount> => {

@@ -60,6 +60,9 @@ describe("patterns", () => {
     )
     assert.deepStrictEqual(texts(amounts("IVA 21% el 12/03/2024 ZJ86 SHO1 07-5547360 CAE 73064284586911")), [])
     assert.deepStrictEqual(texts(amounts("Comp. Nro 00000128 total 178000,00")), ["178000,00"])
+    // OCR reads a pound sign as `f` before an amount with its pence; a code's letter stays a code's.
+    assert.deepStrictEqual(texts(amounts("Grand Total f3,021.71")), ["3,021.71"])
+    assert.deepStrictEqual(texts(amounts("Invoice F1234 ref f2024 elf5.00")), [])
   })
 
   it("amounts: thousands grouped by a space, with decimals; a quantity two spaces (a cell) before a price", () => {
