@@ -175,6 +175,25 @@ describe("Local: typed candidates", () => {
     assert.deepStrictEqual(extract(rfc, [[[40, "R.F.C. GODE561231GR8"]]]), { rfc: "GODE561231GR8" })
   })
 
+  it("a company's registration label is no name, with a letter OCR added before it: Company I Reg. No.:", () => {
+    const issuer = field("issuer", "string", "Name of the issuing company")
+    const rows = (reg: string) => [
+      [
+        [16, "BAKERY LOGISTICS"],
+        [118, "LLC"]
+      ] as const,
+      [[16, "239 SYSTEMS HIGH STREET"]] as const,
+      [
+        [15, reg],
+        [78, "No.:"],
+        [102, "GB606 5248"]
+      ] as const,
+      [[15, "CASH RECEIPT"]] as const
+    ]
+    for (const reg of ["Company Reg.", "Company I Reg."])
+      assert.deepStrictEqual(extract([issuer], rows(reg)), { issuer: "BAKERY LOGISTICS LLC" }, reg)
+  })
+
   it("document numbers: point of sale and number, codes with letters", () => {
     const numero = [field("numero", "string", "Número de factura")]
     assert.deepStrictEqual(

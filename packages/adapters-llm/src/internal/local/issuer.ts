@@ -195,15 +195,20 @@ const partUpTo = (row: Row, last: number): Part => {
 }
 
 /**
- * A row as one part, up to its legal form, when it reads as a name as a whole; else its cells, each without a
- * title at its ends.
+ * A row as one part, up to its legal form, when it reads as a name as a whole and its cells are near (`BAKERY
+ * LOGISTICS | LLC`); else its cells, each without a title at its ends. Cells across the page are columns: a misread
+ * title (`atura` for `Fatura`) on the left is no word of the name on the right.
  */
 const partsOf = (row: Row): ReadonlyArray<Part> =>
   row.cells.length <= 1
     ? [{ row, x0: row.words[0]?.x0 ?? 0, x1: row.words.at(-1)?.x1 ?? 0, text: cleaned(row.text), raw: row.text }]
-    : nameLike(row.text)
+    : nameLike(row.text) && near(row)
       ? [partUpTo(row, nameEnd(row))]
       : row.cells.map((c: Cell) => ({ row, x0: c.x0, x1: c.x1, text: cleaned(c.text), raw: c.text }))
+
+/** Whether a row's cells are at most eight line heights apart (a column gap is more). */
+const near = (row: Row): boolean =>
+  row.cells.every((cell, i) => i === 0 || cell.x0 - (row.cells[i - 1]?.x1 ?? cell.x0) < 8 * (row.y1 - row.y0))
 
 /**
  * The cell of a row that opens the recipient's block: a recipient label alone in it, or before a colon and a name

@@ -140,7 +140,8 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   const named = (c: Candidate) =>
     (concept !== "company" && concept !== "address") ||
     (/\p{L}{3}/u.test(c.text) &&
-      !/^(no|reg|nro|id)(?![a-z])/.test(folded(c.text)) &&
+      // A letter OCR added before it (`Company I Reg. No.:`) leaves it a registration's label.
+      !/^(?:[a-z]\s+)?(no|reg|nro|id)(?![a-z])/.test(folded(c.text)) &&
       !taxStatus(c.text) &&
       // The cell beside `Seller:` may be the buyer's label (`Seller: | Bill To:`), not a name.
       !blockLabel(c.text))

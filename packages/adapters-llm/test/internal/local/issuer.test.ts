@@ -125,6 +125,33 @@ describe("issuer", () => {
     assert.strictEqual(issuerOfRows(rows), "Serviços Silva SA")
   })
 
+  it("cells across the page are columns: a misread title on the left is no word of the name on the right", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [60, "atura"],
+        [330, "Comércio Pereira Lda."]
+      ],
+      [[330, "Largo Serviços 69"]],
+      [
+        [51, "Data da fatura:"],
+        [156, "08-06-2020"],
+        [331, "0864-872 Braga"]
+      ]
+    ]
+    assert.strictEqual(issuerOfRows(rows), "Comércio Pereira Lda.")
+    // Near cells are one name: `BAKERY LOGISTICS | LLC`.
+    assert.strictEqual(
+      issuerOfRows([
+        [
+          [16, "BAKERY LOGISTICS"],
+          [118, "LLC"]
+        ],
+        row("239 SYSTEMS HIGH STREET")
+      ]),
+      "BAKERY LOGISTICS LLC"
+    )
+  })
+
   it("a shop word marks a name with no legal form: TOKO (a shop, in Dutch and Malay)", () => {
     const lines = ["TOKO HOLLAND", "TECHNIEKPLEIN 46", "3374 DF UTRECHT", "BTW nummer 56354526"]
     assert.strictEqual(issuerOf(...lines), "TOKO HOLLAND")
