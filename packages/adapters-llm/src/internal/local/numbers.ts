@@ -49,6 +49,14 @@ interface NumberLabel {
 
 const isCode = (word: string) => /\d/.test(word)
 
+/** Whether two tokens of a row may be one label: in one cell, or in the next cell within three line heights. */
+const oneLabel = (row: Row, a: RowToken, b: RowToken): boolean => {
+  const first = cellAt(row, a.start)
+  const second = cellAt(row, b.start)
+  if (first === undefined || second === undefined || first === second) return first === second
+  return row.cells.indexOf(second) === row.cells.indexOf(first) + 1 && second.x0 - first.x1 < 3 * (row.y1 - row.y0)
+}
+
 /** Number labels of a row from the vocabulary. */
 const rowLabels = (row: Row): Array<NumberLabel> => {
   const list = rowTokens(row)
@@ -94,12 +102,11 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
     }
     // `Tax ID GB960…`, `VAT No. …`: a number word right after a tax id's word labels the tax id.
     if (NUMBER.has(token.text) && !TAX_ID.has(list[i - 1]?.text ?? "")) {
-      // `Nº de factura`, `Numéro de facture`, `Number of invoice`, in one cell: a column header `No.` beside
-      // `Invoice Date` is no `No. Invoice`.
-      const cell = cellAt(row, token.start)
+      // `Nº de factura`, `Numéro de facture`, `Number of invoice`, in one cell or two close ones (`N.º | documento`,
+      // as OCR splits it): a column header `No.` beside `Invoice Date` is no `No. Invoice`.
       const k = list
         .slice(i + 1, i + 2 + GAP)
-        .findIndex((t) => cellAt(row, t.start) === cell && (NOUNS.has(t.text) || (doubted(row, t) && isNoun(t.text))))
+        .findIndex((t) => oneLabel(row, token, t) && (NOUNS.has(t.text) || (doubted(row, t) && isNoun(t.text))))
       // A code between them is the number word's value (`St.-Nr. DE498056123  RE.-NR. L 18779`), not a gap.
       if (k >= 0 && !list.slice(i + 1, i + 1 + k).some((t) => isCode(t.text))) push(i, i + 1 + k, 1)
       // A number word that is a whole label cell (`Nº:`, `NUMMER`), weakest: its value must be a code alone.
@@ -165,10 +172,13 @@ const restOfCell = (row: Row, token: RowToken): string => {
 /** Whether what follows a bare number word in its cell leaves it a label: nothing, or a number alone. */
 const bareValue = (rest: string): boolean => /^[\s:.ºo°]*$/iu.test(rest) || numberAlone(rest) !== undefined
 
-/** The first document number in a text: a point of sale and number kept whole, else the first code. */
+/**
+ * The first document number in a text: a point of sale and number kept whole, else the first code of two
+ * characters or more (a lone figure is no document's number: `Bon-Nr.2 25/169788` is OCR's `2` for a colon).
+ */
 const numberIn = (text: string): Match | undefined => {
   const pair = pointOfSaleNumbers(text)[0]
-  const code = codes(text)[0]
+  const code = codes(text).find((c) => c.text.replace(/[^\p{L}\p{N}]/gu, "").length >= 2)
   if (pair !== undefined && (code === undefined || pair.start <= code.start)) return pair
   return code
 }

@@ -66,25 +66,26 @@ const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boo
   ]
 ]
 
-// Numeric dates as OCR misreads them: an `O` for a zero (`14.1O.2019`), a comma or a stray mark for a separator
-// (`14,10.2019`, `24 - 07 - :2021`). A mixed or stray separator needs a four-digit year of this era; an `O` alone
-// needs the same separator twice. Their literal is given as the date printed: zeros and one separator.
+// Numeric dates as OCR misreads them: an `O` for a zero (`14.1O.2019`), an `l` or `I` for a one (`10 . l2 .
+// 2025`), a comma or a stray mark for a separator (`14,10.2019`, `24 - 07 - :2021`). A mixed or stray separator
+// needs a four-digit year of this era; a letter alone needs the same separator twice. Their literal is given as the
+// date printed: digits and one separator.
 const OCR_DATE_PATTERNS: ReadonlyArray<RegExp> = [
-  /(?<![\p{L}\d/.,-])([\do]{1,2}) {0,2}([/.,-]) {0,2}([\do]{1,2}) {0,2}([/.,:-](?: {0,2}[/.,:-])?) {0,2}((?:19|20)[\do]{2})(?![\d/.,-]?\d)/gu,
-  /(?<![\p{L}\d/.,-])([\do]{1,2})([/.-])([\do]{1,2})(\2)([\do]{2,4})(?![\d/.,-]?\d|\p{L})/gu
+  /(?<![\p{L}\d/.,-])([\doli]{1,2}) {0,2}([/.,-]) {0,2}([\doli]{1,2}) {0,2}([/.,:-](?: {0,2}[/.,:-])?) {0,2}((?:19|20)[\doli]{2})(?![\d/.,-]?\d)/gu,
+  /(?<![\p{L}\d/.,-])([\doli]{1,2})([/.-])([\doli]{1,2})(\2)([\doli]{2,4})(?![\d/.,-]?\d|\p{L})/gu
 ]
 
-// What a misread date shows (an `O` by a digit, a comma or colon between digits, a spaced mark): only a text with
+// What a misread date shows (a letter by a digit, a comma or colon between digits, a spaced mark): only a text with
 // one is searched for them.
-const OCR_SLIP = /\do|o\d|\d ?[,:] ?\d|\d {1,2}[/.-]/
+const OCR_SLIP = /\d[oli]|[oli]\d|\d ?[,:] ?\d|\d {1,2}[/.-]|[/.-] {2}\d/
 
-const zeros = (s: string): string => s.replace(/o/g, "0")
+const zeros = (s: string): string => s.replace(/o/g, "0").replace(/[li]/g, "1")
 
 /** A date OCR misread, as printed, or undefined when it is not one (or reads right as it is). */
 const ocrDate = (m: RegExpExecArray): string | undefined => {
   const [whole, day = "", first = "", month = "", second = "", year = ""] = m
   // Read right, the patterns above have it; spread over cells (`26  .  02  .2022`), they do not.
-  if (!/o| {2}/.test(whole) && /^[/.-]$/.test(first) && first === second.trim()) return undefined
+  if (!/[oli]| {2}/.test(whole) && /^[/.-]$/.test(first) && first === second.trim()) return undefined
   if ([day, month, year].some((part) => !/\d/.test(part))) return undefined
   if (!plausible(Number(zeros(day)), Number(zeros(month)))) return undefined
   const separator = [first, ...second.replace(/\s/g, "")].find((c) => /[/.-]/.test(c)) ?? "."

@@ -225,6 +225,25 @@ describe("document numbers", () => {
     )
   })
 
+  it("a lone figure is no document's number: Bon-Nr.2 25/169788 is a colon OCR read as 2", () => {
+    assert.strictEqual(numberOf([[row("Bon-Nr.2 25/169788")]]), "25/169788")
+    assert.strictEqual(numberOf([[row("Ticket: 7")]]), null)
+  })
+
+  it("a number word and its noun in two close cells, as OCR splits them: N.º | documento M847-53566", () => {
+    assert.strictEqual(
+      numberOf([
+        [
+          [
+            [16, "N.º"],
+            [35, "documento M847-53566"]
+          ]
+        ]
+      ]),
+      "M847-53566"
+    )
+  })
+
   it("a footer's register entry numbers no document: Folio 87 of the Registro Mercantil", () => {
     const footer = {
       y: 800,

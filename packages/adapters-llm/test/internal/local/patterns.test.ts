@@ -47,6 +47,12 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("Fecha: 14,10.2019 12:34")), ["14.10.2019"])
     assert.deepStrictEqual(texts(dates("24  -  07  - :2021  09:56")), ["24-07-2021"])
     assert.deepStrictEqual(texts(dates("O1.O2.2O")), ["01.02.20"])
+    // An `l` or `I` for a one; a mark with the reader's spaces after it, spread over cells.
+    assert.deepStrictEqual(texts(dates("Date of issue:  10  .  l2  .  2025  TIME:  16:47")), ["10.12.2025"])
+    assert.deepStrictEqual(texts(dates("DATUM:  01/  11/ 2021  Tijd:  1l:26")), ["01/11/2021"])
+    assert.deepStrictEqual(texts(dates("Ref I2.1O.2I")), ["12.10.21"])
+    // Words are no figures: `il.lo.2019` has no digit in its day or month.
+    assert.deepStrictEqual(texts(dates("il.lo.2019")), [])
     // German, Dutch and Portuguese receipts: a two-digit year and the time after it.
     assert.deepStrictEqual(texts(dates("14.10.19 12:34")), ["14.10.19"])
     // Amounts and a list of them are not dates.
