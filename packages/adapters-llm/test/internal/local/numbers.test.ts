@@ -231,17 +231,13 @@ describe("document numbers", () => {
   })
 
   it("a number word and its noun in two close cells, as OCR splits them: N.º | documento M847-53566", () => {
-    assert.strictEqual(
-      numberOf([
-        [
-          [
-            [16, "N.º"],
-            [35, "documento M847-53566"]
-          ]
-        ]
-      ]),
-      "M847-53566"
-    )
+    const cells = (x: number): ReadonlyArray<Cell> => [
+      [16, "N.º"],
+      [x, "documento M847-53566"]
+    ]
+    assert.strictEqual(numberOf([[cells(45)]]), "M847-53566")
+    // Far apart they are two columns' text.
+    assert.strictEqual(numberOf([[cells(200)]]), null)
   })
 
   it("a footer's register entry numbers no document: Folio 87 of the Registro Mercantil", () => {
