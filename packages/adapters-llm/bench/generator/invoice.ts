@@ -87,7 +87,9 @@ export const invoice = (
     ...(random.chance(0.5) ? [`${random.pick(v.phone)} ${fill(random, "999 999 999")}`] : [])
   ]
   if (!sideBySide) {
-    if (!footer) s.text(issuer, issuerX, { size: 13, bold: true })
+    // The name fits its column too: to the page's edge, or to the data's column at 330.
+    const room = (issuerX === left ? dataX - 20 : right) - issuerX
+    if (!footer) s.text(issuer, issuerX, { size: Math.min(13, Math.floor(room / (0.62 * issuer.length))), bold: true })
     s.down(16)
     for (const line of issuerLines) {
       s.text(line, issuerX)
@@ -100,8 +102,8 @@ export const invoice = (
   // A title with its number fits its column (the page's edge, or the issuer's block at 330 when the data is on the
   // left): bold Helvetica capitals run to about 0.72 em a character, so a long one is set smaller, never clipped.
   const title = titled ? `${heading} ${number}` : heading
-  const room = (dataX === left ? issuerX - 20 : right) - dataX
-  s.text(title, dataX, { size: Math.min(16, Math.floor(room / (0.72 * title.length))), bold: true })
+  const titleRoom = (dataX === left ? issuerX - 20 : right) - dataX
+  s.text(title, dataX, { size: Math.min(16, Math.floor(titleRoom / (0.72 * title.length))), bold: true })
   s.down(24)
   const numberField = [label(v.invoiceNumber), number] as const
   const fields: Array<readonly [string, string]> = [

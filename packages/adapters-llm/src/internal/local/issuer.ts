@@ -21,6 +21,7 @@ import {
   ADDRESS_SUFFIXES,
   ADDRESS_WORDS,
   CONTACT_WORDS,
+  COPY_MARKS,
   DOCUMENT_TITLES,
   LEGAL_FORMS,
   NUMBER_WORDS,
@@ -140,9 +141,11 @@ interface Part {
 /** A text without the document title printed before or after it (`Druckerei Elektro UG Rechnung`). */
 const withoutTitle = (text: string): string => {
   const list = text.split(/\s+/)
-  // A title and the number word after it (`FACTURE N°`, `Fattura n.`).
+  // A title and the number word after it (`FACTURE N°`, `Fattura n.`), or a copy mark (`Rechnung (Original)`).
   const isTitle = (w: string | undefined) =>
-    w !== undefined && words(w).length > 0 && words(w).every((t) => TITLES.has(t) || t === "no" || t === "n")
+    w !== undefined &&
+    words(w).length > 0 &&
+    words(w).every((t) => TITLES.has(t) || COPY_MARK.has(t) || t === "no" || t === "n")
   while (list.length > 1 && isTitle(list[0])) list.shift()
   while (list.length > 1 && isTitle(list.at(-1))) list.pop()
   return list.join(" ")
@@ -262,6 +265,7 @@ const letterheadParts = (layout: Layout): ReadonlyArray<Part> => {
 }
 
 const NUMBER_WORD = new Set(NUMBER_WORDS)
+const COPY_MARK = new Set(COPY_MARKS)
 
 const title = (text: string): boolean => words(text).some((w) => TITLES.has(w))
 

@@ -23,7 +23,8 @@ import {
   NUMBER_COMPOUNDS,
   NUMBER_WORDS,
   OTHER_NUMBER_WORDS,
-  TAX_ID_WORDS
+  TAX_ID_WORDS,
+  TITLE_KINDS
 } from "./vocabulary.js"
 
 const NOUNS = new Set(DOCUMENT_NOUNS)
@@ -57,6 +58,9 @@ const oneLabel = (row: Row, a: RowToken, b: RowToken): boolean => {
   return row.cells.indexOf(second) === row.cells.indexOf(first) + 1 && second.x0 - first.x1 < 3 * (row.y1 - row.y0)
 }
 
+/** Whether a number word is the head of a code, a hyphen and figures glued to it (`N-2897-989`), not a label. */
+const glued = (row: Row, token: RowToken): boolean => /^-\d/.test(row.text.slice(token.end, token.end + 2))
+
 /** Number labels of a row from the vocabulary. */
 const rowLabels = (row: Row): Array<NumberLabel> => {
   const list = rowTokens(row)
@@ -84,7 +88,7 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
     if (COMPOUND_SET.has(token.text) || (slip && isCompound(token.text))) push(i, i, sure)
     if (printed ? NOUNS.has(token.text) : slip && isNoun(token.text)) {
       // `Factura Nº`, `Factura A Nº`: the noun, then its number word a word or two later.
-      const k = list.slice(i + 1, i + 2 + GAP).findIndex((t) => NUMBER.has(t.text))
+      const k = list.slice(i + 1, i + 2 + GAP).findIndex((t) => NUMBER.has(t.text) && !glued(row, t))
       if (k >= 0 && !list.slice(i + 1, i + 1 + k).some((t) => isCode(t.text))) push(i, i + 1 + k, sure)
       // `Factura simplificada: 3893-…`: a colon or `#` right after the noun (or one word after it), unless a
       // date word is part of the label (`Invoice Date:`, `Data da fatura:`). A two-letter abbreviation needs its
@@ -101,7 +105,7 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
       }
     }
     // `Tax ID GB960…`, `VAT No. …`: a number word right after a tax id's word labels the tax id.
-    if (NUMBER.has(token.text) && !TAX_ID.has(list[i - 1]?.text ?? "")) {
+    if (NUMBER.has(token.text) && !glued(row, token) && !TAX_ID.has(list[i - 1]?.text ?? "")) {
       // `Nº de factura`, `Numéro de facture`, `Number of invoice`, in one cell or two close ones (`N.º | documento`,
       // as OCR splits it): a column header `No.` beside `Invoice Date` is no `No. Invoice`.
       const k = list
@@ -130,8 +134,8 @@ const TITLE_WORDS = new Set(
   )
 )
 
-// Spaces, then a copy mark (bracketed or not; the marks are ASCII) and the spaces after it.
-const COPY_MARK_GAP = new RegExp(`^[\\s:#]+\\(?(?:${COPY_MARKS.join("|")})\\)?[\\s:#]+`, "i")
+// Spaces, then a copy mark or the title's kind (bracketed or not; the words are ASCII) and the spaces after it.
+const COPY_MARK_GAP = new RegExp(`^[\\s:#]+\\(?(?:${[...COPY_MARKS, ...TITLE_KINDS].join("|")})\\)?[\\s:#]+`, "i")
 
 /**
  * A document's title with its number right after it, no number word between (`Factuur 2021-0001`, `INVOICE
@@ -142,7 +146,8 @@ const titledNumbers = (row: Row): ReadonlyArray<string> => {
   return rowTokens(row).flatMap((token) => {
     if (!TITLE_WORDS.has(token.text)) return []
     const rest = row.text.slice(token.end)
-    // A copy mark between them is part of the title (`FACTURA ORIGINAL 985752`, `RECHNUNG (ORIGINAL) U-7408-377`).
+    // A copy mark or a kind between them is part of the title (`FACTURA ORIGINAL 985752`, `RECHNUNG (ORIGINAL)
+    // U-7408-377`, `Factura completa 931938`).
     const gap = (COPY_MARK_GAP.exec(rest) ?? /^[\s:#]+/.exec(rest))?.[0].length ?? 0
     // A series before the number, apart from it (`INVOICE Q 46803`).
     const series = SERIES_START.exec(rest.slice(gap))?.[0]

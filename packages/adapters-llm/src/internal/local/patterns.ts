@@ -28,10 +28,11 @@ const plausible = (a: number, b: number): boolean =>
 // Longest names first, so that `marzo` is not read as `mar` and a trailing `zo`.
 const MONTH = `(?:${[...MONTH_WORDS].sort((x, y) => y.length - x.length).join("|")})\\.?`
 
-// `out` (pt: outubro) is an English word too: a month only between a day and a four-digit year (`25 out 2022`).
+// `out` (pt: outubro) is an English word too: a month only between a day and a four-digit year (`25 out 2022`,
+// `27 out de 2022`).
 const MONTH_DAY_FIRST = `(?:${MONTH}|out\\.?)`
 
-const MONTH_ANY = new RegExp(`(?<![\\p{L}])(?:${MONTH}|out\\.?\\s+\\d{4})`, "u")
+const MONTH_ANY = new RegExp(`(?<![\\p{L}])(?:${MONTH}|out\\.?\\s+(?:de\\s+)?\\d{4})`, "u")
 const NUMERIC_ANY = /[\do] {0,2}[/.,:-] {0,2}[\do]/
 
 // A day may carry an ordinal mark (`1st`, `1er`, `1º`, `1.`); a two-digit year only follows a month name glued to

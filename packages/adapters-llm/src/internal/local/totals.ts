@@ -24,7 +24,7 @@ import {
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
 import { findLabels, type Label, type Target } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
-import { type Amount, amounts, amountValue } from "./patterns.js"
+import { type Amount, amounts, amountValue, dates } from "./patterns.js"
 import { doubted, findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
 import { listValue } from "./tables.js"
 import { folded, phraseTokens, tokens, wordMatcher } from "./text.js"
@@ -96,8 +96,11 @@ const amountsOfRows = (layout: Layout): AmountsOf => {
     // A misread amount stands where no amount was read, or over a figure read as part of it (`5` of `5O.OO`).
     const overlaps = (m: Amount, a: Amount) => m.start < a.end && m.end > a.start
     const inside = (m: Amount, a: Amount) => a.start >= m.start && a.end <= m.end && !a.decimals
+    // A date's figures are no misread amount (`À payer avant le: 12 - 08 - 2024` is no 12,08 to pay).
+    const inDates = dates(row.text)
     const misread = misreadAmounts(row.text, mark)
       .filter((m) => read.every((a) => !overlaps(m, a) || inside(m, a)))
+      .filter((m) => !inDates.some((d) => overlaps(m, d)))
       .map((a) => ({ ...a, misread: true }))
     if (misread.length === 0) return read
     const kept = read.filter((a) => !misread.some((m) => overlaps(m, a)))

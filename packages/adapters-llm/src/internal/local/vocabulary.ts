@@ -601,6 +601,7 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "zapateria",
   "joyeria",
   "peluqueria",
+  "alimentacion",
   // en
   "store",
   "stores",
@@ -656,6 +657,7 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "drogerie",
   "buchhandlung",
   "supermarkt",
+  "markt",
   "baumarkt",
   "handel",
   "getranke",
@@ -729,6 +731,7 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "bouwmarkt",
   "ijzerwaren",
   "winkel",
+  "slijterij",
   "groothandel",
   "handelsonderneming",
   // ms
@@ -901,6 +904,9 @@ export const COPY_MARKS: ReadonlyArray<string> = [
   ...["original", "duplicado", "triplicado", "copia", "copy", "duplicate", "duplicata", "copie"],
   ...["originale", "kopie", "duplikat", "duplicaat", "origineel", "oryginal", "kopia"]
 ]
+
+/** The kinds of invoice a title names (ASCII): `Factura completa`, `Factura simplificada`, `Simplified invoice`. */
+export const TITLE_KINDS: ReadonlyArray<string> = ["completa", "simplificada", "simplified"]
 
 /** Labels that open the recipient's block of an invoice (folded phrases): what follows is not the issuer. */
 export const RECIPIENT_LABELS: ReadonlyArray<string> = [

@@ -152,9 +152,16 @@ describe("issuer", () => {
     )
   })
 
+  it("a name run into the title beside it, copy mark and all, ends at its legal form", () => {
+    const rows = ["Werkstatt Bäckerei UG (haftungsbeschränkt) Rechnung (Original)", "Metall Weg 144", "17041 Berlin"]
+    assert.strictEqual(issuerOf(...rows), "Werkstatt Bäckerei UG (haftungsbeschränkt)")
+  })
+
   it("a shop word marks a name with no legal form: TOKO (a shop, in Dutch and Malay)", () => {
     const lines = ["TOKO HOLLAND", "TECHNIEKPLEIN 46", "3374 DF UTRECHT", "BTW nummer 56354526"]
     assert.strictEqual(issuerOf(...lines), "TOKO HOLLAND")
+    for (const name of ["ALIMENTACIÓN HERMANOS", "MARKT NORD", "SLIJTERIJ DIJKSTRA"])
+      assert.strictEqual(issuerOf(name, "TECHNIEKPLEIN 46", "3374 DF UTRECHT", "BTW nummer 56354526"), name)
     assert.isNull(issuerOf("HOLLAND", "TECHNIEKPLEIN 46", "3374 DF UTRECHT", "BTW nummer 56354526"))
   })
 

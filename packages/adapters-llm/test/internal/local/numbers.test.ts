@@ -168,6 +168,9 @@ describe("document numbers", () => {
     assert.strictEqual(numberOf([[row("FACTURA ORIGINAL 929132")]]), "929132")
     assert.strictEqual(numberOf([[row("FACTURA ORIGINAL A 75378")]]), "A 75378")
     assert.strictEqual(numberOf([[row("RECHNUNG (ORIGINAL) U-7408-377")]]), "U-7408-377")
+    assert.strictEqual(numberOf([[row("Factura completa 931938")]]), "931938")
+    // A number word glued to its code by a hyphen is the code's head, not a label: `N-2897-989`.
+    assert.strictEqual(numberOf([[row("Sales Invoice N-2897-989")]]), "N-2897-989")
     // Another qualifier (a corrective invoice names the one it corrects), or a delivery note's title, leaves it
     // unlabelled.
     assert.isNull(numberOf([[row("FACTURA RECTIFICATIVA 929132")]]))

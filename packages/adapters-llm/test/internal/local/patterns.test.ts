@@ -38,6 +38,7 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("Billing period: July 1 - July 31, 2015")), ["July 31, 2015"])
     assert.deepStrictEqual(texts(dates("3 items 12 market 2024")), [])
     assert.deepStrictEqual(texts(dates("DATA 25 out 2022")), ["25 out 2022"])
+    assert.deepStrictEqual(texts(dates("Data de emissão 27 out de 2022")), ["27 out de 2022"])
     assert.deepStrictEqual(texts(dates("sold out 12 2022, out 25, 2022")), [])
   })
 

@@ -66,6 +66,32 @@ describe("totals", () => {
     assert.strictEqual(totalOf(own, { ...TOTAL, aliases: ["Importe a liquidar"] }), "12,10")
   })
 
+  it("a date's figures are no amount misread: À payer avant le 12 - 08 - 2024 is a date to pay by", () => {
+    const items = [
+      ["Installation sur site", "13", "1 735,97", "22 567,61"],
+      ["Hébergement web", "17", "1 578,21", "26 829,57"],
+      ["Licence logiciel", "7", "1 556,34", "10 894,38"],
+      ["Réparation", "13", "58,49", "760,37"],
+      ["Licence logiciel", "16", "954,59", "15 273,44"],
+      ["Fournitures de bureau", "1", "70,99", "70,99"]
+    ]
+    const rows = [
+      cells([40], "Facture"),
+      cells([40, 300], "71129 Marseille", "Réf. facture: F05-9132"),
+      cells([40, 300], "SIREN: FR40295766233", "Date d'émission: 13 - 06 - 2024"),
+      cells([40, 300], "Téléphone 730 360 557", "À payer avant le: 12 - 08 - 2024"),
+      cells([40, 250, 300, 400], "Libellé", "QTÉ", "Prix", "Montant"),
+      ...items.map((item) => cells([40, 250, 300, 400], ...item)),
+      ...lines(
+        ["Montant HT:", "76 396,36 EUR"],
+        ["Avantage fidélité:", "-3 819,82 EUR"],
+        ["TVA 19 %:", "13 789,54 EUR"],
+        ["Net à payer:", "86 366,08 EUR"]
+      )
+    ]
+    assert.strictEqual(totalOf(rows), "86 366,08")
+  })
+
   it("c/IVA and s/IVA: a total with the tax, and a net amount", () => {
     assert.strictEqual(totalOf(lines(["Total s/IVA: $", "1000,00"], ["Total c/IVA: $", "1210,00"])), "1210,00")
     assert.strictEqual(totalOf(lines(["Total c/IVA: $", "1210,00"], ["Total s/IVA: $", "1300,00"])), "1210,00")
