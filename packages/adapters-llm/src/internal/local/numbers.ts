@@ -229,6 +229,16 @@ const valueAfter = (
   return under === undefined ? undefined : numberAlone(under.text)
 }
 
+/**
+ * The rest of a label's cell and the next cell: where its value is. A street in a column beyond them
+ * (`Nummer: | F-7577-561 | Dijkstraweg 12`) is the letterhead's, not the label's row.
+ */
+const cellsAfter = (row: Row, token: RowToken): string => {
+  const cell = cellAt(row, token.start)
+  const next = cell === undefined ? undefined : row.cells[row.cells.indexOf(cell) + 1]
+  return `${restOfCell(row, token)} ${next?.text ?? ""}`
+}
+
 /** Whether a field asks for another document's number (an order, a customer): then its own labels serve. */
 const asksForOther = (target: Target): boolean =>
   tokens(folded([target.name.replace(/[_\-.]+/g, " "), ...target.aliases].join(" "))).some((t) => OTHER.has(t.text))
@@ -261,7 +271,7 @@ export const documentNumber = (layout: Layout, target: Target): Found | null => 
       for (const label of footerRegister(layout, row) ? [] : rowLabels(row)) {
         // A bare number word on a row that names a street is a house number, however the reader cut the row
         // into cells (`NO.221, | JALAN ANGSA 4,`).
-        if (label.strength === BARE && hasStreet(row.text.slice(label.last.end))) continue
+        if (label.strength === BARE && hasStreet(cellsAfter(row, label.last))) continue
         const text = valueAfter(layout, row, label.first.start, label.last.end, label.strength === BARE)
         if (text !== undefined) candidates.push({ text, strength: label.strength, order: row.order, page: row.page })
       }

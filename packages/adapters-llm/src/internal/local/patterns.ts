@@ -73,7 +73,9 @@ const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boo
 // date printed: digits and one separator.
 const OCR_DATE_PATTERNS: ReadonlyArray<RegExp> = [
   /(?<![\p{L}\d/.,-])([\doli]{1,2}) {0,2}([/.,-]) {0,2}([\doli]{1,2}) {0,2}([/.,:-](?: {0,2}[/.,:-])?) {0,2}((?:19|20)[\doli]{2})(?![\d/.,-]?\d)/gu,
-  /(?<![\p{L}\d/.,-])([\doli]{1,2})([/.-])([\doli]{1,2})(\2)([\doli]{2,4})(?![\d/.,-]?\d|\p{L})/gu
+  /(?<![\p{L}\d/.,-])([\doli]{1,2})([/.-])([\doli]{1,2})(\2)([\doli]{2,4})(?![\d/.,-]?\d|\p{L})/gu,
+  // Spread over cells with a two-digit year: the same mark twice, a space before each (`23 /  08  /  21`).
+  /(?<![\p{L}\d/.,-])([\doli]{1,2}) {1,2}([/.-]) {0,2}([\doli]{1,2}) {1,2}(\2) {0,2}([\doli]{2})(?![\d/.,-]?\d|\p{L})/gu
 ]
 
 // What a misread date shows (a letter by a digit, a comma or colon between digits, a spaced mark): only a text with

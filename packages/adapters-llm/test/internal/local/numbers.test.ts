@@ -50,6 +50,13 @@ describe("document numbers", () => {
     ]
     assert.isNull(numberOf([rows]))
     assert.strictEqual(numberOf([[...rows, [[16, "INVOICE NO : 69610/201/Q6551"]]]]), "69610/201/Q6551")
+    // A street in a column beyond the label's value is the letterhead's, beside a number's label.
+    const beside: ReadonlyArray<Cell> = [
+      [40, "Nummer:"],
+      [120, "F-7577-561"],
+      [330, "Dijkstraweg 12"]
+    ]
+    assert.strictEqual(numberOf([[beside]]), "F-7577-561")
   })
 
   it("a street number is never the document number", () => {

@@ -52,6 +52,9 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("Date of issue:  10  .  l2  .  2025  TIME:  16:47")), ["10.12.2025"])
     assert.deepStrictEqual(texts(dates("DATUM:  01/  11/ 2021  Tijd:  1l:26")), ["01/11/2021"])
     assert.deepStrictEqual(texts(dates("Ref I2.1O.2I")), ["12.10.21"])
+    assert.deepStrictEqual(texts(dates("Fecha:  23 /  08  /  21  Hora:  20:12")), ["23/08/21"])
+    // A till's figures with OCR's spaces are no date: `S = 6.  10.75  .65`.
+    assert.deepStrictEqual(texts(dates("S = 6.  10.75  .65")), [])
     // Words are no figures: `il.lo.2019` has no digit in its day or month.
     assert.deepStrictEqual(texts(dates("il.lo.2019")), [])
     // German, Dutch and Portuguese receipts: a two-digit year and the time after it.
