@@ -85,6 +85,12 @@ interface RowAmount extends Amount {
 /** A row's amounts, with those OCR misread in their punctuation when the document's decimal mark is known. */
 type AmountsOf = (row: Row) => ReadonlyArray<RowAmount>
 
+/** Where a match stands in its row's text. */
+interface Span {
+  readonly start: number
+  readonly end: number
+}
+
 /** Every row's amounts, read once: as printed, and misread ones where the document's decimal mark is known. */
 const amountsOfRows = (layout: Layout): AmountsOf => {
   const printed = layout.rows.map((row) => amounts(row.text))
@@ -94,7 +100,7 @@ const amountsOfRows = (layout: Layout): AmountsOf => {
     // Where every amount has two decimals, one with a single decimal lost a digit to the reader (`112.4&`).
     const read = (printed[i] ?? []).filter((a) => !/[.,]\d$/.test(a.text)).map((a) => ({ ...a, misread: false }))
     // A misread amount stands where no amount was read, or over a figure read as part of it (`5` of `5O.OO`).
-    const overlaps = (m: Amount, a: Amount) => m.start < a.end && m.end > a.start
+    const overlaps = (m: Span, a: Span) => m.start < a.end && m.end > a.start
     const inside = (m: Amount, a: Amount) => a.start >= m.start && a.end <= m.end && !a.decimals
     // A date's figures are no misread amount (`À payer avant le: 12 - 08 - 2024` is no 12,08 to pay).
     const inDates = dates(row.text)
