@@ -172,7 +172,9 @@ export const headerlessLines = (layout: Layout, roles: LineRoles, names: Readonl
       continue
     }
     if (last === undefined || !last.decimals || !TAX_CLASS.test(row.text.slice(last.end)) || skip) {
-      pending = found.every((a) => !a.decimals) && !skip && /\p{L}{3}/u.test(row.text) ? row.text.trim() : undefined
+      // A size glued to its unit (`AGUA MINERAL 1,5L`) is no amount: the row is a description.
+      const words = found.every((a) => !a.decimals || /^\p{L}/u.test(row.text.slice(a.end)))
+      pending = words && !skip && /\p{L}{3}/u.test(row.text) ? row.text.trim() : undefined
       continue
     }
     const split = lineOf(row.text, last)

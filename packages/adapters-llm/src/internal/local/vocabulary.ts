@@ -104,6 +104,8 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "base tributavel",
       // pt: the sum of the lines before discounts and taxes
       "total iliquido",
+      // es: the lines' sum over a discount (`Suma`)
+      "suma",
       "netto bedrag",
       "net amount",
       "montant ht"

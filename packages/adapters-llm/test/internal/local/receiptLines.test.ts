@@ -121,6 +121,21 @@ describe("receipt lines", () => {
     ])
   })
 
+  it("a size glued to its unit (1,5L) leaves a row a description; a lines' sum (Suma) ends the lines", () => {
+    const rows = [
+      line("Caja: 9"),
+      line("AGUA MINERAL 1,5L"),
+      line("1,182 kg x 6,15 EUR/kg", "7,27"),
+      line("1 ACEITE OLIVA 1L", "2,54"),
+      line("Suma", "9,81"),
+      line("TOTAL:", "9,81")
+    ]
+    assert.deepStrictEqual(itemsOf(rows), [
+      item("AGUA MINERAL 1,5L", "1,182", "6,15", "7,27"),
+      item("ACEITE OLIVA 1L", "1", null, "2,54")
+    ])
+  })
+
   it("a Malaysian till's GST code after the amount (5.20 SR, 3.00 ZR) leaves the line a line", () => {
     const rows = [
       line("SAM SAM TRADING CO"),
