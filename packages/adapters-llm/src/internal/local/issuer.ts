@@ -56,9 +56,14 @@ export const hasStreet = (text: string): boolean =>
     (w) => ADDRESS.has(w) || ADDRESS_SUFFIXES.some((end) => w.length > end.length + 2 && w.endsWith(end))
   )
 
-/** Whether a text is an address line: a street word (or a compound ending in one), or a postcode and town. */
+/**
+ * Whether a text is an address line: a street word (or a compound ending in one), Spain's `C/` (calle), or a
+ * postcode and town.
+ */
 const addressLine = (text: string): boolean =>
-  hasStreet(text) || /(?<![\d-])\d{4,5}\s+\p{L}{3}|(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}\s+\p{L}{3}/u.test(text)
+  hasStreet(text) ||
+  /(?<![\p{L}\d])[Cc]\/\s?\p{L}/u.test(text) ||
+  /(?<![\d-])\d{4,5}\s+\p{L}{3}|(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}\s+\p{L}{3}/u.test(text)
 
 /**
  * Whether a text holds a legal form: a short token and the one-letter tokens after it joined (`S.A.` → `sa`,
@@ -245,8 +250,10 @@ const letterheadParts = (layout: Layout): ReadonlyArray<Part> => {
   // The letterhead ends at the recipient's block, at the first amount (a receipt's lines), or at the document's
   // title printed alone on a row under a name (`TAX INVOICE`: what follows is the document's, a customer's too).
   const priced = (r: Row) => /\d[.,]\s?\d{2}/.test(r.text) && amounts(r.text).some((a) => a.decimals)
+  // A name is more than the particle a label leaves without its title words (`de` of `N° de facture`).
   const titled = (r: Row, i: number) =>
-    titleRow(r) && top.slice(0, i).some((above) => partsOf(above).some((p) => nameLike(p.text)))
+    titleRow(r) &&
+    top.slice(0, i).some((above) => partsOf(above).some((p) => nameLike(p.text) && /\p{L}{3}/u.test(p.text)))
   const end = top.findIndex((r, i) => recipientCell(r) !== undefined || priced(r) || titled(r, i))
   if (end < 0) return top.flatMap(partsOf)
   const parts = top.slice(0, end).flatMap(partsOf)
@@ -284,6 +291,14 @@ const titleRow = (row: Row): boolean =>
 
 const nameLike = (text: string): boolean => {
   if (!/\p{L}{2}/u.test(text)) return false
+  // Codes alone are no name, whatever letters they open with (`SAU-903783`, an invoice number).
+  if (
+    text
+      .trim()
+      .split(/\s+/)
+      .every((chunk) => /\d/.test(chunk))
+  )
+    return false
   const f = folded(text)
   if (NOT_A_NAME.test(f)) return false
   const list = tokens(f).map((t) => t.text)

@@ -711,6 +711,9 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "drogheria",
   "salumeria",
   "ottica",
+  // a greengrocer (`FRUTTA E VERDURA …`)
+  "frutta",
+  "ortofrutta",
   // pt
   "padaria",
   "pastelaria",

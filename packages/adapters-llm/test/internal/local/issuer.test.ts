@@ -157,10 +157,53 @@ describe("issuer", () => {
     assert.strictEqual(issuerOf(...rows), "Werkstatt Bäckerei UG (haftungsbeschränkt)")
   })
 
+  it("a code that opens with a legal form's letters is no name; C/ opens a street, no name", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      row("FACTURA COMPLETA"),
+      [
+        [40, "FECHA FACTURA"],
+        [160, "Nº FACTURA"]
+      ],
+      [
+        [40, "05/02/2024"],
+        [160, "SAU-903783"]
+      ],
+      [
+        [40, "DATOS DEL EMISOR:"],
+        [330, "FACTURAR A:"]
+      ],
+      [
+        [40, "Ibérica Norte S.A."],
+        [330, "Logística Suministros S.A."]
+      ]
+    ]
+    assert.strictEqual(issuerOfRows(rows), "Ibérica Norte S.A.")
+    assert.isNull(issuerOf("Factura", "C/ Distribuciones 100", "52517 Bilbao", "NIF: B-19823528"))
+  })
+
+  it("a label's particle left without its title words is no name over a title (de of N° de facture)", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      row("FACTURE"),
+      row("N° de facture"),
+      row("MUO-083366"),
+      row("Date de facture"),
+      row("16-11-19"),
+      [
+        [40, "Imprimerie Transports SNC"],
+        [330, "Facturé à"]
+      ],
+      [
+        [40, "211 Moreau boulevard"],
+        [330, "Atelier Lefèvre SA"]
+      ]
+    ]
+    assert.strictEqual(issuerOfRows(rows), "Imprimerie Transports SNC")
+  })
+
   it("a shop word marks a name with no legal form: TOKO (a shop, in Dutch and Malay)", () => {
     const lines = ["TOKO HOLLAND", "TECHNIEKPLEIN 46", "3374 DF UTRECHT", "BTW nummer 56354526"]
     assert.strictEqual(issuerOf(...lines), "TOKO HOLLAND")
-    for (const name of ["ALIMENTACIÓN HERMANOS", "MARKT NORD", "SLIJTERIJ DIJKSTRA"])
+    for (const name of ["ALIMENTACIÓN HERMANOS", "MARKT NORD", "SLIJTERIJ DIJKSTRA", "FRUTTA E VERDURA BIANCHI"])
       assert.strictEqual(issuerOf(name, "TECHNIEKPLEIN 46", "3374 DF UTRECHT", "BTW nummer 56354526"), name)
     assert.isNull(issuerOf("HOLLAND", "TECHNIEKPLEIN 46", "3374 DF UTRECHT", "BTW nummer 56354526"))
   })
@@ -170,7 +213,8 @@ describe("issuer", () => {
     assert.strictEqual(issuerOf(...lines), "FRUTTA E VERDURA LOMBARDA S.r.l.")
     assert.strictEqual(addressOf(lines), "VIALE SERVIZI 100 18738 NAPOLI")
     // Without the form, nothing marks the first line as a business: no name, no address under it.
-    assert.isNull(issuerOf("FRUTTA E VERDURA LOMBARDA", "VIALE SERVIZI 100", "18738 NAPOLI", "C.F.: IT74422039372"))
+    assert.isNull(issuerOf("ROSSI E BIANCHI", "VIALE SERVIZI 100", "18738 NAPOLI", "C.F.: IT74422039372"))
+    assert.strictEqual(issuerOf("ROSSI E BIANCHI", "S.r.l.", "VIALE SERVIZI 100"), "ROSSI E BIANCHI S.r.l.")
   })
 
   it("a name with a street word that ends in its legal form is a name: LA PLAZA, S.L., Harbour Road Ltd", () => {
