@@ -278,11 +278,14 @@ describe("Local: structure", () => {
           [450, "164,64"]
         ]
       ] as const
-    const got = extract([ITEMS], table("QTA PREZZO UNITARIO")).items as ReadonlyArray<Record<string, string | null>>
-    assert.deepStrictEqual(
-      got.map((i) => [i.quantity, i.unit_price, i.line_total]),
-      [["24", "6,86", "164,64"]]
-    )
+    for (const header of ["QTA PREZZO UNITARIO", "Q.TÀ PREZZO UNITARIO"]) {
+      const got = extract([ITEMS], table(header)).items as ReadonlyArray<Record<string, string | null>>
+      assert.deepStrictEqual(
+        got.map((i) => [i.quantity, i.unit_price, i.line_total]),
+        [["24", "6,86", "164,64"]],
+        header
+      )
+    }
     const prix = extract(
       [ITEMS],
       [

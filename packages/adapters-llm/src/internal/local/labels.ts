@@ -277,7 +277,8 @@ export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>): Array<
       // A label lies in one cell: `PREZZO | TOTALE` are two headers, not `prezzo totale`.
       if (cell !== cellAt(row, end - 1)) continue
       const before = cell === undefined ? "" : row.text.slice(cellStart(row, cell), start)
-      if (tokens(folded(before)).length > allowed) continue
+      // Words as printed: `Q.TÀ` before `PREZZO UNITARIO` is one word, as `QTA` is.
+      if (before.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length > allowed) continue
       const exact = label.tokens.every((t, k) => t === rowTokens[i + k]?.text)
       hits.push({ row, label, start, end, exact })
     }

@@ -108,7 +108,8 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "suma",
       "netto bedrag",
       "net amount",
-      "montant ht"
+      "montant ht",
+      "base ht"
     ]
   ]
 ]

@@ -136,6 +136,17 @@ describe("receipt lines", () => {
     ])
   })
 
+  it("a French till's net amount (Base HT) ends the lines; it is none of them", () => {
+    const rows = [
+      line("Caissier: 8"),
+      line("BAGUETTE", "3,78"),
+      line("COMTÉ", "10,74"),
+      line("Base HT", "13,75"),
+      line("TOTAL:", "14,52")
+    ]
+    assert.deepStrictEqual(itemsOf(rows), [item("BAGUETTE", null, null, "3,78"), item("COMTÉ", null, null, "10,74")])
+  })
+
   it("a Malaysian till's GST code after the amount (5.20 SR, 3.00 ZR) leaves the line a line", () => {
     const rows = [
       line("SAM SAM TRADING CO"),
