@@ -22,6 +22,7 @@ import {
   ADDRESS_WORDS,
   CONTACT_WORDS,
   COPY_MARKS,
+  DATE_LABELS,
   DOCUMENT_TITLES,
   LEGAL_FORMS,
   NUMBER_WORDS,
@@ -271,7 +272,13 @@ const letterheadParts = (layout: Layout): ReadonlyArray<Part> => {
   return [...parts, ...beside.filter((p) => p.x1 <= label.x0)]
 }
 
-const NUMBER_WORD = new Set(NUMBER_WORDS)
+// Words that make a title word a field's label (`Invoice Number`, `Datum factuur`, `Fatura n.º`), not a title.
+const LABEL_WORD = new Set([
+  ...NUMBER_WORDS,
+  "number",
+  "nro",
+  ...DATE_LABELS.flatMap(([, list]) => list).filter((w) => !TITLES.has(w))
+])
 const COPY_MARK = new Set(COPY_MARKS)
 
 const title = (text: string): boolean => words(text).some((w) => TITLES.has(w))
@@ -287,7 +294,7 @@ const titleRow = (row: Row): boolean =>
   title(row.text) &&
   !business(row.text) &&
   !/\d/.test(row.text) &&
-  !words(row.text).some((w) => NUMBER_WORD.has(w))
+  !words(row.text).some((w) => LABEL_WORD.has(w))
 
 const nameLike = (text: string): boolean => {
   if (!/\p{L}{2}/u.test(text)) return false

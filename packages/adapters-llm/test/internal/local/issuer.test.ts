@@ -200,6 +200,31 @@ describe("issuer", () => {
     assert.strictEqual(issuerOfRows(rows), "Imprimerie Transports SNC")
   })
 
+  it("a field's label with a title word (Invoice Date, Datum factuur) is no title ending the letterhead", () => {
+    for (const [first, second] of [
+      ["TAX INVOICE", "Invoice Date"],
+      ["FACTUUR", "Datum factuur"],
+      ["TAX INVOICE", "Invoice Number"]
+    ]) {
+      const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+        row(first ?? ""),
+        row("Fact.nr."),
+        row("8372/68391"),
+        row(second ?? ""),
+        row("02-06-24"),
+        [
+          [40, "Supplier:"],
+          [330, "Bill To:"]
+        ],
+        [
+          [40, "Stationery Systems PLC"],
+          [330, "Trading Atlas Limited"]
+        ]
+      ]
+      assert.strictEqual(issuerOfRows(rows), "Stationery Systems PLC", second)
+    }
+  })
+
   it("a shop word marks a name with no legal form: TOKO (a shop, in Dutch and Malay)", () => {
     const lines = ["TOKO HOLLAND", "TECHNIEKPLEIN 46", "3374 DF UTRECHT", "BTW nummer 56354526"]
     assert.strictEqual(issuerOf(...lines), "TOKO HOLLAND")
