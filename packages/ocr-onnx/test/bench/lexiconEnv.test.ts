@@ -21,7 +21,9 @@ describe("parseLexicon", () => {
     process.env[name] = "none"
     expect(lexiconFromEnv(name)).toEqual([])
     process.env[name] = "es,nl"
-    expect(() => lexiconFromEnv(name)).toThrow(`${name} must be none or a comma-separated list of es, en, pt, fr, it, de`)
+    expect(() => lexiconFromEnv(name)).toThrow(
+      `${name} must be none or a comma-separated list of es, en, pt, fr, it, de`
+    )
     delete process.env[name]
   })
 })
