@@ -24,9 +24,6 @@ export interface Lexicon {
 /** The languages with a built-in word list (Hunspell dictionaries from npm, expanded by nspell). */
 export type LexiconLanguage = typeof LexiconLanguageSchema.Type
 
-/** Every language with a built-in word list. */
-export const lexiconLanguages = LexiconLanguageSchema.literals
-
 /**
  * A set of words in three typed arrays: their UTF-16 code units end to end, where each starts, and an
  * open-addressing hash table of word numbers. Typed arrays, because held as JS strings the expanded lists are small
