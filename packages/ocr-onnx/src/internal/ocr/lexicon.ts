@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import nspell from "nspell"
 import { concat } from "../bytes.js"
-import { LexiconLanguage as LexiconLanguageSchema } from "../options.js"
+import type { LexiconLanguage as LexiconLanguageSchema } from "../options.js"
 import type { CtcChar, Labels } from "./ctc.js"
 import { expandHunspell } from "./hunspell.js"
 
