@@ -11,7 +11,8 @@
  * - receipts-es (date, total, store, line items), invoice2data (issuer, number, date, total; every PDF and
  *   `Orlen.txt` as text), receipts-de (date, total; OCR of the scans);
  * - a generated set (`generator/`): seeded invoices and receipts in es, en, de, fr, it, pt and nl rendered to PDF
- *   and read from their text layer, and a few per language rasterised and read by OCR.
+ *   and read from their text layer, and a few per language rasterised and read by OCR, with the share of words
+ *   read with other marks than printed, per language (`marks.ts`).
  * Values are compared as what they stand for (`scoring.ts`: dates as calendar dates, amounts as numbers, numbers and
  * names normalised). Also the time per document next to a baseline measured in the same run (rows and cells alone).
  *
@@ -29,6 +30,7 @@ import type { Document, Skill } from "@legible/core"
 import { layout } from "../src/internal/local/layout.js"
 import * as Local from "../src/Local.js"
 import { DATA, type Entry, sroieLines } from "./datasets.js"
+import { markTable } from "./marks.js"
 import { cachedReader, ocrEnabled, type ReadResult } from "./ocr.js"
 import { halves, type Scored, table } from "./report.js"
 import { decimalSeparatorOf } from "./scoring.js"
@@ -104,7 +106,10 @@ it("local extractor accuracy", { timeout: 3_600_000 }, async () => {
           )
       }
     }
-    for (const [set, entries] of generatedSets(ocr)) await runSet(set, entries, reader.read)
+    const generated = generatedSets(ocr)
+    for (const [set, entries] of generated) await runSet(set, entries, reader.read)
+    const [text, read] = [generated[0]?.[1], generated[1]?.[1]]
+    if (text !== undefined && read !== undefined) for (const line of await markTable(text, read, reader.read)) log(line)
   } finally {
     await reader.close()
   }

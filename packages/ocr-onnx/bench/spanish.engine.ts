@@ -29,7 +29,7 @@ const ours = (recognizer: "latin" | "chinese") =>
         const head = recognizer === "latin" ? process.env.SPANISH_BENCH_HEAD : undefined
         // SPANISH_BENCH_PRECISION: the recognizer's precision (float32 or int8) in place of the reader's default.
         const precision = process.env.SPANISH_BENCH_PRECISION as "float32" | "int8" | undefined
-        // SPANISH_BENCH_LEXICON: the word lists that check diacritics (`es,en`, or `none`) in place of the default.
+        // SPANISH_BENCH_LEXICON: the word lists that check diacritics (codes such as `es,en`, or `none`) in place of the default.
         const lexicon = lexiconFromEnv("SPANISH_BENCH_LEXICON")
         // SPANISH_BENCH_DET_SCALE: the Latin column's detection scale in place of the default. The Chinese column
         // detects at 0.5 whatever that says: it compares the recognizers in the same pipeline.

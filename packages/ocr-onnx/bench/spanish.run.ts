@@ -22,7 +22,8 @@
  * compare what was read with the truth) are for quick iterations; `SPANISH_BENCH_HEAD` (a head file) reads
  * the latin columns with that head in place of `models/latin_head.bin`, to compare candidates of `merge:rec` (`tools/ocr-training`);
  * `SPANISH_BENCH_PRECISION` (`float32` or `int8`) reads both of our columns at that recognizer precision;
- * `SPANISH_BENCH_LEXICON` (`es,en` or `none`) sets the word lists that check our columns' diacritics;
+ * `SPANISH_BENCH_LEXICON` (codes among es, en, pt, fr, it, de, or `none`) sets the word lists that check our
+ * columns' diacritics;
  * `SPANISH_BENCH_DET_SCALE` the latin column's detection scale (`OnnxReader` `models.detectionScale`). The chinese
  * column always detects at 0.5, the default: the recognizer the Latin one replaced, in the same pipeline.
  */

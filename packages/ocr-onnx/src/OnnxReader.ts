@@ -48,8 +48,9 @@ export interface Models {
    */
   readonly precision?: typeof Precision.Type | undefined
   /**
-   * Word lists that check the recognizer's accents and other marks ("fírma" → "firma"). Default `["es", "en"]` with
-   * the Latin recognizer, `[]` with the Chinese one; their cost per worker: MEASUREMENTS.md, "Lexicon".
+   * Word lists that check the recognizer's accents and other marks ("fírma" → "firma"), each page against those of
+   * its languages. Default `["es", "en", "pt", "fr", "de"]` with the Latin recognizer (`"it"` on request), `[]` with
+   * the Chinese one; their cost per worker: MEASUREMENTS.md, "Lexicon".
    */
   readonly lexicon?: ReadonlyArray<LexiconLanguage> | undefined
   /**
@@ -102,7 +103,7 @@ export interface Options {
 export const modelDefaults = {
   recognizer: "latin",
   precision: "auto",
-  lexicon: LexiconLanguage.literals,
+  lexicon: Ranges.defaultLexicon,
   detectionScale: defaultOcrConfig.detScale
 } as const satisfies Models
 

@@ -176,7 +176,10 @@ describe("Config", () => {
         [{ LEGIBLE_LOG_FORMAT: "xml" }, 'LEGIBLE_LOG_FORMAT: Expected "json" | "pretty"'],
         [{ LEGIBLE_LOG_LEVEL: "loud" }, 'LEGIBLE_LOG_LEVEL: Expected "All" | "Fatal" | "Error"'],
         [{ LEGIBLE_OCR_PRECISION: "int4" }, 'LEGIBLE_OCR_PRECISION: Expected "auto" | "float32" | "int8"'],
-        [{ LEGIBLE_OCR_LEXICON: "es,fr" }, 'LEGIBLE_OCR_LEXICON: Expected "none" or a comma-separated list of es, en'],
+        [
+          { LEGIBLE_OCR_LEXICON: "es,nl" },
+          'LEGIBLE_OCR_LEXICON: Expected "none" or a comma-separated list of es, en, pt, fr, it, de'
+        ],
         [{ LEGIBLE_OCR_LEXICON: "es,,en" }, "LEGIBLE_OCR_LEXICON: Expected"],
         [{ LEGIBLE_OCR_LEXICON: "none,es" }, "LEGIBLE_OCR_LEXICON: Expected"],
         [{ LEGIBLE_OCR_DETECTION_SCALE: "0.2" }, "LEGIBLE_OCR_DETECTION_SCALE: Expected a value between 0.25 and 1"],

@@ -9,7 +9,8 @@ describe("parseLexicon", () => {
     expect(parseLexicon("es,,en")).toBeUndefined()
     expect(parseLexicon("none")).toEqual([])
     expect(parseLexicon("")).toEqual([])
-    expect(parseLexicon("es,fr")).toBeUndefined()
+    expect(parseLexicon("fr,es,it")).toEqual(["es", "fr", "it"])
+    expect(parseLexicon("es,nl")).toBeUndefined()
     expect(parseLexicon("none,es")).toBeUndefined()
   })
 
@@ -19,8 +20,10 @@ describe("parseLexicon", () => {
     expect(lexiconFromEnv(name)).toBeUndefined()
     process.env[name] = "none"
     expect(lexiconFromEnv(name)).toEqual([])
-    process.env[name] = "es,fr"
-    expect(() => lexiconFromEnv(name)).toThrow(`${name} must be none or a comma-separated list of es, en`)
+    process.env[name] = "es,nl"
+    expect(() => lexiconFromEnv(name)).toThrow(
+      `${name} must be none or a comma-separated list of es, en, pt, fr, it, de`
+    )
     delete process.env[name]
   })
 })

@@ -9,7 +9,9 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { defaultOcrConfig } from "../../src/internal/ocr/config.js"
 import { type CtcChar, parseDictionary } from "../../src/internal/ocr/ctc.js"
+import { pageLexicon } from "../../src/internal/ocr/engine.js"
 import {
   buildWordSet,
   correctDiacritics,
@@ -19,9 +21,12 @@ import {
   encodeWordSet,
   type Lexicon,
   loadLexicon,
+  loadWordLists,
+  unionLexicon,
   withAlternatives,
   wordSetHas
 } from "../../src/internal/ocr/lexicon.js"
+import { pageMarks } from "../../src/internal/ocr/pipeline.js"
 
 const words = (...list: Array<string>): Lexicon => {
   const set = new Set(list)
@@ -215,6 +220,127 @@ describe("loadLexicon", () => {
       }
       const spanish = yield* loadLexicon(["es"])
       expect(spanish.has("suggestions")).toBe(false)
+    })
+  )
+})
+
+describe("word lists of the page's languages", () => {
+  // The confusions of the generated Portuguese, French and Italian documents read by OCR (MEASUREMENTS.md,
+  // "Languages and marks"): each page checked against its own languages' lists, not a merged Spanish and English one.
+  const lines = (...texts: Array<Array<CtcChar>>) => texts
+  const config = { ...defaultOcrConfig }
+  const textOf = (page: ReadonlyArray<ReadonlyArray<CtcChar>>) => page.map((l) => l.map((ch) => ch.text).join(""))
+  const loaded = Effect.map(loadWordLists(["es", "en", "pt", "fr", "de"]), (lists) => ({
+    lists,
+    words: unionLexicon([lists.get("es")!, lists.get("en")!]),
+    families: new Map()
+  }))
+  const consultoria = () => [
+    ...plain("Consultor"),
+    char("í", { í: 0.6, i: 0.3 }, 9),
+    ...plain("a").map((ch) => ({ ...ch, first: 10, last: 10 }))
+  ]
+
+  it.effect("reads a Portuguese page's Consultoría as Consultoria, and leaves a Spanish page's", () =>
+    Effect.gen(function* () {
+      const lexicon = yield* loaded
+      const portuguese = pageMarks(
+        lines(consultoria(), plain("Rua do escritório em Lisboa"), plain("Nota fiscal da empresa para o cliente")),
+        lexicon,
+        config
+      )
+      expect(textOf(portuguese)[0]).toBe("Consultoria")
+      const spanish = pageMarks(
+        lines(consultoria(), plain("Calle de la oficina en Madrid"), plain("Factura de la empresa para el cliente")),
+        lexicon,
+        config
+      )
+      expect(textOf(spanish)[0]).toBe("Consultoría")
+    })
+  )
+
+  it.effect("puts the tilde and the cedilla of Portuguese words where the model was nearly undecided", () =>
+    Effect.gen(function* () {
+      const lexicon = yield* loaded
+      const maca = [
+        char("M", {}, 0),
+        char("A", {}, 1),
+        char("C", { C: 0.55, Ç: 0.45 }, 2),
+        char("Á", { Á: 0.5, Ã: 0.4, A: 0.1 }, 3)
+      ]
+      const atlantico = [
+        ...plain("Atl"),
+        char("á", { á: 0.6, â: 0.35, a: 0.05 }, 3),
+        ...plain("ntico").map((ch, k) => ({ ...ch, first: 4 + k, last: 4 + k }))
+      ]
+      const page = pageMarks(
+        lines(maca, atlantico, plain("Nota fiscal da loja para o cliente com o valor")),
+        lexicon,
+        config
+      )
+      expect(textOf(page).slice(0, 2)).toEqual(["MAÇÃ", "Atlântico"])
+      // On a Spanish page "Atlántico" is the word.
+      const spanish = pageMarks(lines(atlantico, plain("Factura de la empresa para el cliente")), lexicon, config)
+      expect(textOf(spanish)[0]).toBe("Atlántico")
+    })
+  )
+
+  it.effect("reads a French page's PATES as PÂTES when the circumflex was a close second", () =>
+    Effect.gen(function* () {
+      const lexicon = yield* loaded
+      const pates = [
+        char("P", {}, 0),
+        char("A", { A: 0.55, Â: 0.45 }, 1),
+        ...plain("TES").map((ch, k) => ({ ...ch, first: 2 + k, last: 2 + k }))
+      ]
+      const page = pageMarks(lines(pates, plain("Le montant de la facture est pour le client")), lexicon, config)
+      expect(textOf(page)[0]).toBe("PÂTES")
+    })
+  )
+
+  it.effect("checks a page in a language with no list loaded against no list, not the Spanish one", () =>
+    Effect.gen(function* () {
+      const lexicon = yield* loaded
+      expect(pageLexicon(lexicon, ["it"])).toBeUndefined()
+      expect(pageLexicon(lexicon, [])).toBe(lexicon.words)
+      expect(pageLexicon(lexicon, undefined)).toBe(lexicon.words)
+      // An Italian page's "Consultoría" is not made Spanish; the mark stays, as Italian writes "í".
+      const italian = pageMarks(
+        lines(consultoria(), plain("La fattura della ditta per il cliente con il prezzo")),
+        lexicon,
+        config
+      )
+      expect(textOf(italian)[0]).toBe("Consultoría")
+      // A page that tells no language is checked against Spanish and English, as before.
+      expect(textOf(pageMarks(lines(consultoria()), lexicon, config))[0]).toBe("Consultoría")
+      expect(
+        textOf(
+          pageMarks(
+            lines(plain("F"), [
+              ...plain("f"),
+              char("í", { í: 0.6, i: 0.3 }, 1),
+              ...plain("rma").map((ch, k) => ({ ...ch, first: 2 + k, last: 2 + k }))
+            ]),
+            lexicon,
+            config
+          )
+        )[1]
+      ).toBe("firma")
+    })
+  )
+
+  it.effect("loads the Portuguese, French and German lists with their inflected forms", () =>
+    Effect.gen(function* () {
+      const lists = yield* loadWordLists(["pt", "fr", "de"])
+      const pt = lists.get("pt")!
+      for (const w of ["consultoria", "escritório", "SERVIÇOS", "Atlântico", "maçã", "PÃO"])
+        expect(pt.has(w), w).toBe(true)
+      for (const w of ["consultoría", "escrítório", "servicos", "atlántico"]) expect(pt.has(w), w).toBe(false)
+      const fr = lists.get("fr")!
+      for (const w of ["pâtes", "PÂTES", "étaient", "entrées"]) expect(fr.has(w), w).toBe(true)
+      for (const w of ["pates", "l'homme"]) expect(fr.has(w), w).toBe(false)
+      const de = lists.get("de")!
+      for (const w of ["Häuser", "Straße", "RECHNUNG"]) expect(de.has(w), w).toBe(true)
     })
   )
 })

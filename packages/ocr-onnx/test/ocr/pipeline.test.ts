@@ -181,7 +181,7 @@ describe("recognizePage with fake sessions", () => {
       const base = engine({ rec: recMarked, labels: marked })
       const checked = {
         ...base,
-        lexicon: { words: { has: (w: string) => known.has(w) }, families: diacriticFamilies(marked) }
+        lexicon: { lists: new Map(), words: { has: (w: string) => known.has(w) }, families: diacriticFamilies(marked) }
       }
       const text = (p: OcrPage) => p.lines.map((l) => l.words.map((w) => w.text).join(" "))
       const before = yield* recognizePage(base, page)

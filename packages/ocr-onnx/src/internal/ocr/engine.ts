@@ -4,6 +4,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Effect, Schema, type Scope } from "effect"
 import * as ort from "onnxruntime-node"
+import { defaultLexicon } from "../options.js"
 import { defaultOcrConfig, type OcrConfig, withConfig } from "./config.js"
 import { resolvePrecision } from "./cpu.js"
 import { type Labels, parseDictionary } from "./ctc.js"
@@ -15,8 +16,8 @@ import {
   diacriticFamilies,
   type Lexicon,
   type LexiconLanguage,
-  lexiconLanguages,
-  loadLexicon
+  loadWordLists,
+  unionLexicon
 } from "./lexicon.js"
 import { decodeRanges, quantizeModel } from "./quantize.js"
 
@@ -115,7 +116,32 @@ export interface OcrEngine {
   /** The recognizer's arithmetic, as loaded (`auto` resolved). */
   readonly precision: "float32" | "int8"
   /** The word lists that check the recognizer's diacritics, and its classes grouped by letter (`lexicon.ts`). */
-  readonly lexicon?: { readonly words: Lexicon; readonly families: DiacriticFamilies } | undefined
+  readonly lexicon?: EngineLexicon | undefined
+}
+
+/** The loaded word lists: each language's, and the lexicon of a page that tells no language (`words`). */
+export interface EngineLexicon {
+  readonly lists: ReadonlyMap<string, Lexicon>
+  /** Spanish and English as loaded (the lists of every page before pages told their language), else all loaded. */
+  readonly words: Lexicon
+  readonly families: DiacriticFamilies
+}
+
+/**
+ * The lexicon that checks a page's marks: the lists of the languages the page is written in, the fallback `words`
+ * when it tells none, and none when no list of its languages is loaded (an Italian page without `it`: another
+ * language's list would confirm its spellings, "Consultoría" on a Portuguese page).
+ */
+export const pageLexicon = (
+  lexicon: EngineLexicon,
+  languages: ReadonlyArray<string> | undefined
+): Lexicon | undefined => {
+  if (languages === undefined || languages.length === 0) return lexicon.words
+  const lists = languages.flatMap((l) => {
+    const list = lexicon.lists.get(l)
+    return list === undefined ? [] : [list]
+  })
+  return lists.length === 0 ? undefined : unionLexicon(lists)
 }
 
 const errorMessage = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
@@ -259,8 +285,9 @@ export interface EngineOptions {
   readonly recognizerPrecision?: "float32" | "int8" | "auto" | undefined
   /**
    * The word lists that check the recognizer's diacritics (`lexicon.ts`; `config.lexiconWeight` sets how far they
-   * may overrule it). Default: Spanish and English for the Latin recognizer, none for the Chinese one (whose
-   * dictionary has few marks). An empty list turns the check off.
+   * may overrule it; each page is checked against the lists of its languages, `pageLexicon`). Default: Spanish,
+   * English, Portuguese, French and German for the Latin recognizer (`defaultLexicon`), none for the Chinese one
+   * (whose dictionary has few marks). An empty list turns the check off.
    */
   readonly lexicon?: ReadonlyArray<LexiconLanguage> | undefined
 }
@@ -293,14 +320,20 @@ export const makeEngine = Effect.fn("OcrEngine.make")(function* (
   })
   const labels = yield* loadDictionary(models.dictionary)
   const config = withConfig(withConfig(defaultOcrConfig, recognizerConfig(models)), options.config)
-  const languages = options.lexicon ?? ((options.recognizer ?? "latin") === "latin" ? lexiconLanguages : [])
-  const lexicon =
+  const languages = options.lexicon ?? ((options.recognizer ?? "latin") === "latin" ? defaultLexicon : [])
+  const lists =
     languages.length === 0
       ? undefined
+      : yield* loadWordLists(languages).pipe(
+          Effect.mapError((cause) => new OcrError({ message: cause.message, cause }))
+        )
+  const fallback = [...(lists?.entries() ?? [])].filter(([l]) => l === "es" || l === "en").map(([, list]) => list)
+  const lexicon =
+    lists === undefined
+      ? undefined
       : {
-          words: yield* loadLexicon(languages).pipe(
-            Effect.mapError((cause) => new OcrError({ message: cause.message, cause }))
-          ),
+          lists,
+          words: unionLexicon(fallback.length > 0 ? fallback : [...lists.values()]),
           families: diacriticFamilies(labels)
         }
   return { det, cls, rec, labels, config, precision: int8 ? "int8" : "float32", lexicon }

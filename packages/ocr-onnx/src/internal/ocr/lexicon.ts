@@ -5,8 +5,9 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import nspell from "nspell"
 import { concat } from "../bytes.js"
-import { LexiconLanguage as LexiconLanguageSchema } from "../options.js"
+import type { LexiconLanguage as LexiconLanguageSchema } from "../options.js"
 import type { CtcChar, Labels } from "./ctc.js"
+import { expandHunspell } from "./hunspell.js"
 
 /**
  * Word lists that guide the recognizer's diacritics. The recognizer decides each character alone; on a noisy
@@ -22,9 +23,6 @@ export interface Lexicon {
 
 /** The languages with a built-in word list (Hunspell dictionaries from npm, expanded by nspell). */
 export type LexiconLanguage = typeof LexiconLanguageSchema.Type
-
-/** Every language with a built-in word list. */
-export const lexiconLanguages = LexiconLanguageSchema.literals
 
 /**
  * A set of words in three typed arrays: their UTF-16 code units end to end, where each starts, and an
@@ -79,11 +77,21 @@ export const wordSetHas = (set: WordSet, word: string): boolean => {
   return false
 }
 
-// Hunspell dictionaries: Spanish of the RLA-ES project (GPL-3.0 / LGPL-3.0 / MPL-1.1), English of SCOWL
-// (MIT and BSD), both packaged by wooorm/dictionaries.
-const dictionaries: Record<LexiconLanguage, () => Promise<{ default: { aff: Uint8Array; dic: Uint8Array } }>> = {
-  es: () => import("dictionary-es"),
-  en: () => import("dictionary-en")
+type Dictionary = () => Promise<{ default: { aff: Uint8Array; dic: Uint8Array } }>
+
+// Hunspell dictionaries packaged by wooorm/dictionaries: Spanish of the RLA-ES project (GPL-3.0 / LGPL-3.0 /
+// MPL-1.1); English of SCOWL (MIT and BSD); Portuguese of Portugal (`dictionary-pt-pt`, of the Natura project:
+// GPL-2.0 / LGPL-2.1 / MPL-1.1; `dictionary-pt` is Brazil's); French of Grammalecte (MPL-2.0); Italian of the
+// Italian Writing Aids extension (GPL-3.0); German of igerman98 (GPL-2.0 / GPL-3.0). nspell expands Spanish and
+// English as it always has; the others with `expandHunspell`, as nspell took minutes on them (MEASUREMENTS.md,
+// "Lexicon").
+const dictionaries: Record<LexiconLanguage, { readonly load: Dictionary; readonly expand: "nspell" | "unmunch" }> = {
+  es: { load: () => import("dictionary-es"), expand: "nspell" },
+  en: { load: () => import("dictionary-en"), expand: "nspell" },
+  pt: { load: () => import("dictionary-pt-pt"), expand: "unmunch" },
+  fr: { load: () => import("dictionary-fr"), expand: "unmunch" },
+  it: { load: () => import("dictionary-it"), expand: "unmunch" },
+  de: { load: () => import("dictionary-de"), expand: "unmunch" }
 }
 
 /**
@@ -125,24 +133,26 @@ export const decodeWordSet = (bytes: Uint8Array): WordSet | undefined => {
 }
 
 /**
- * The packed words of `languages`: read from the machine's temporary directory when an earlier load left them there
- * (named by a digest of the dictionaries' bytes, so a new dictionary version is a new file), else expanded by
- * nspell (seconds of CPU, MEASUREMENTS.md, "Lexicon") and left there for the next worker. Writing is best-effort and
- * atomic (a unique name renamed into place); an unreadable file is rebuilt.
+ * The packed words of `language`: read from the machine's temporary directory when an earlier load left them there
+ * (named by a digest of the dictionary's bytes, so a new dictionary version is a new file), else expanded (seconds
+ * of CPU, MEASUREMENTS.md, "Lexicon") and left there for the next worker. Writing is best-effort and atomic (a
+ * unique name renamed into place); an unreadable file is rebuilt.
  */
-const packedWords = async (languages: ReadonlyArray<LexiconLanguage>): Promise<WordSet> => {
-  const sources = await Promise.all(languages.map(async (language) => (await dictionaries[language]()).default))
-  const digest = createHash("sha256")
-  for (const { aff, dic } of sources) digest.update(aff).update("\0").update(dic).update("\0")
-  const file = join(tmpdir(), `legible-lexicon-${languages.join("-")}-${digest.digest("hex").slice(0, 16)}.bin`)
+const packedWords = async (language: LexiconLanguage): Promise<WordSet> => {
+  const { load, expand } = dictionaries[language]
+  const { aff, dic } = (await load()).default
+  const digest = createHash("sha256").update(expand).update("\0").update(aff).update("\0").update(dic)
+  const file = join(tmpdir(), `legible-lexicon-${language}-${digest.digest("hex").slice(0, 16)}.bin`)
   const cached = await readFile(file).then(
     (bytes) => decodeWordSet(bytes),
     () => undefined
   )
   if (cached !== undefined) return cached
-  const words = new Set<string>()
-  for (const { aff, dic } of sources) for (const word of expandDictionary(aff, dic)) words.add(word)
-  const set = buildWordSet([...words])
+  const words =
+    expand === "nspell"
+      ? expandDictionary(aff, dic)
+      : expandHunspell(new TextDecoder().decode(aff), new TextDecoder().decode(dic))
+  const set = buildWordSet(words)
   const temporary = `${file}.${process.pid}.${randomUUID()}`
   await writeFile(temporary, encodeWordSet(set))
     .then(() => rename(temporary, file))
@@ -151,29 +161,44 @@ const packedWords = async (languages: ReadonlyArray<LexiconLanguage>): Promise<W
 }
 
 /**
- * The word lists of `languages`, expanded and packed (`WordSet`). A word counts as it is, capitalised
- * ("Cláusulas") or in capitals ("CLÁUSULAS") when a listed form is lower case, and in capitals when the listed
- * form is capitalised ("MARTÍNEZ"), as Hunspell checks case.
+ * A packed list as a `Lexicon`: a word counts as it is, capitalised ("Cláusulas") or in capitals ("CLÁUSULAS") when
+ * a listed form is lower case, and in capitals when the listed form is capitalised ("MARTÍNEZ"), as Hunspell checks
+ * case.
  */
-export const loadLexicon = (languages: ReadonlyArray<LexiconLanguage>): Effect.Effect<Lexicon, Error> =>
+const setLexicon = (set: WordSet): Lexicon => ({
+  has: (word: string) => {
+    if (word.length === 0) return false
+    if (wordSetHas(set, word)) return true
+    const lower = word.toLowerCase()
+    if (word === word.toUpperCase() && word.length > 1) {
+      const capitalised = word.charAt(0) + word.slice(1).toLowerCase()
+      if (wordSetHas(set, capitalised)) return true
+    }
+    return lower !== word && wordSetHas(set, lower)
+  }
+})
+
+/** The lexicon of several lists: a word is in it when one of them has it. */
+export const unionLexicon = (lexicons: ReadonlyArray<Lexicon>): Lexicon =>
+  lexicons.length === 1 ? lexicons[0]! : { has: (word) => lexicons.some((l) => l.has(word)) }
+
+/** Each language's word list, expanded and packed (`WordSet`), one file per language in the temporary directory. */
+export const loadWordLists = (
+  languages: ReadonlyArray<LexiconLanguage>
+): Effect.Effect<ReadonlyMap<LexiconLanguage, Lexicon>, Error> =>
   Effect.tryPromise({
     try: async () => {
-      const set = await packedWords(languages)
-      return {
-        has: (word: string) => {
-          if (word.length === 0) return false
-          if (wordSetHas(set, word)) return true
-          const lower = word.toLowerCase()
-          if (word === word.toUpperCase() && word.length > 1) {
-            const capitalised = word.charAt(0) + word.slice(1).toLowerCase()
-            if (wordSetHas(set, capitalised)) return true
-          }
-          return lower !== word && wordSetHas(set, lower)
-        }
-      }
+      const lists = new Map<LexiconLanguage, Lexicon>()
+      // One at a time: each expansion holds its forms as strings until packed.
+      for (const language of languages) lists.set(language, setLexicon(await packedWords(language)))
+      return lists
     },
     catch: (cause) => new Error(`cannot load the word lists ${languages.join(", ")}: ${String(cause)}`)
   })
+
+/** The word lists of `languages` as one lexicon (`loadWordLists`, `unionLexicon`). */
+export const loadLexicon = (languages: ReadonlyArray<LexiconLanguage>): Effect.Effect<Lexicon, Error> =>
+  Effect.map(loadWordLists(languages), (lists) => unionLexicon([...lists.values()]))
 
 const baseLetter = (label: string): string => label.normalize("NFD").replace(/\p{M}/gu, "")
 

@@ -6,7 +6,14 @@ import { type OcrConfig, withConfig } from "./config.js"
 import { cropLine, inkColumns, sliceColumns, splitColumns, writeClsInput } from "./crop.js"
 import { type CtcChar, cropWords, ctcDecode, modelSpaces, restoreSpaces, timestepColumn } from "./ctc.js"
 import { coverage, dbPostprocess, largestFirst, mergeOverlapping } from "./dbPostprocess.js"
-import { type InferenceSession, type OcrEngine, OcrError, type Tensor } from "./engine.js"
+import {
+  type EngineLexicon,
+  type InferenceSession,
+  type OcrEngine,
+  OcrError,
+  pageLexicon,
+  type Tensor
+} from "./engine.js"
 import { type PageImage, validateImage } from "./image.js"
 import { decideLanguages, profileWords, ruleMarks } from "./language.js"
 import { correctDiacritics, withAlternatives } from "./lexicon.js"
@@ -274,27 +281,43 @@ const recognizeLine = Effect.fnUntraced(function* (
   if (chars.length === 0) return undefined
   const score = chars.reduce((acc, ch) => acc + ch.prob, 0) / chars.length
   if (score < config.minLineScore) return undefined
+  // The characters keep the alternatives of their marks until the page's language is known (`ruledLines`).
   const rings = degreeRings(crop, chars, stride, config)
-  const checked =
-    lexicon === undefined
-      ? rings
-      : correctDiacritics(rings, lexicon.words, { weight: config.lexiconWeight, addWeight: config.lexiconAddWeight })
-  return { box, score, chars: checked, crop: { box: crop.box, scale: crop.scale }, ink, stride }
+  return { box, score, chars: rings, crop: { box: crop.box, scale: crop.scale }, ink, stride }
 })
 
 /**
- * The page's lines with their marks ruled by the page's language (`language.ts`): decided on the whole page, as
- * one line has too few function words to tell (MEASUREMENTS.md, "Languages and marks"). Lines with no word left
- * are dropped.
+ * The characters of a page's lines with their marks checked against the word lists of the page's languages
+ * (`pageLexicon`) and ruled by those languages (`language.ts`): both decided on the whole page, as one line has too
+ * few function words to tell (MEASUREMENTS.md, "Languages and marks").
  */
+export const pageMarks = (
+  lines: ReadonlyArray<ReadonlyArray<CtcChar>>,
+  loaded: EngineLexicon | undefined,
+  config: OcrConfig
+): Array<Array<CtcChar>> => {
+  const lexicons = config.lexiconWeight > 0 ? loaded : undefined
+  const decision =
+    config.markRule || lexicons !== undefined
+      ? decideLanguages(lines.flatMap((chars) => profileWords(chars.map((ch) => ch.text).join(""))))
+      : undefined
+  const lexicon = lexicons === undefined ? undefined : pageLexicon(lexicons, decision?.languages)
+  const weights = { weight: config.lexiconWeight, addWeight: config.lexiconAddWeight }
+  return lines.map((chars) => {
+    const checked = lexicon === undefined ? [...chars] : correctDiacritics(chars, lexicon, weights)
+    return decision === undefined || !config.markRule ? checked : ruleMarks(checked, decision, lexicons?.words)
+  })
+}
+
+/** The page's lines with their marks checked and ruled (`pageMarks`); lines with no word left are dropped. */
 const ruledLines = (engine: OcrEngine, lines: ReadonlyArray<ReadLine>, config: OcrConfig) => {
-  const decision = config.markRule
-    ? decideLanguages(lines.flatMap((l) => profileWords(l.chars.map((ch) => ch.text).join(""))))
-    : undefined
-  const lexicon = config.lexiconWeight > 0 ? engine.lexicon?.words : undefined
-  return lines.flatMap((line) => {
-    const chars = decision === undefined ? line.chars : ruleMarks(line.chars, decision, lexicon)
-    const spaced = restoreSpaces(chars, line.ink, config.spaceGap * config.recHeight, line.stride)
+  const marked = pageMarks(
+    lines.map((l) => l.chars),
+    engine.lexicon,
+    config
+  )
+  return lines.flatMap((line, k) => {
+    const spaced = restoreSpaces(marked[k]!, line.ink, config.spaceGap * config.recHeight, line.stride)
     const words = cropWords(spaced, line.ink, line.stride)
     return words.length === 0
       ? []
