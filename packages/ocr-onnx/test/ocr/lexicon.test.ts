@@ -157,6 +157,39 @@ describe("correctDiacritics", () => {
   })
 })
 
+describe("an i the recognizer read twice", () => {
+  const line = (text: string) => plain(text)
+  const read = (text: string, lexicon: Lexicon) =>
+    correctDiacritics(line(text), lexicon, weights)
+      .map((c) => c.text)
+      .join("")
+
+  it("drops a doubled i, or one read out of the dots of the letter before it, when the word without it is listed", () => {
+    const lexicon = words("conseil", "Müller", "escritório", "maintenance")
+    expect(read("Conseiil (heures)", lexicon)).toBe("Conseil (heures)")
+    expect(read("Weber Müiller GmbH", lexicon)).toBe("Weber Müller GmbH")
+    expect(read("Maintenance", lexicon)).toBe("Maintenance")
+    // The boxes of the letters left keep their timesteps.
+    const out = correctDiacritics(line("Conseiil"), lexicon, weights)
+    expect(out.map((c) => c.first)).toEqual([0, 1, 2, 3, 4, 5, 7])
+  })
+
+  it("with the marks checked too: escríitório is escritório", () => {
+    const letters = [
+      ...plain("escr"),
+      char("í", { i: 0.4, í: 0.5 }, 4),
+      ...plain("itório").map((c, k) => ({ ...c, first: 5 + k, last: 5 + k }))
+    ]
+    const out = correctDiacritics(letters, words("escritório"), weights)
+    expect(out.map((c) => c.text).join("")).toBe("escritório")
+  })
+
+  it("keeps a doubled i a listed word has, and one no listed word explains", () => {
+    expect(read("xiita", words("xiita", "xita"))).toBe("xiita")
+    expect(read("Offiicina", words("conseil"))).toBe("Offiicina")
+  })
+})
+
 describe("the packed word set", () => {
   const list = ["casa", "casas", "año", "AÑO", "Martínez", "x", ...Array.from({ length: 5000 }, (_, k) => `w${k}`)]
 

@@ -333,6 +333,7 @@ export const correctDiacritics = (
   weights: LexiconWeights
 ): Array<CtcChar> => {
   const out = [...chars]
+  const phantoms = new Set<number>()
   let start = 0
   for (let k = 0; k <= chars.length; k++) {
     if (k < chars.length && /^\p{L}$/u.test(chars[k]!.text)) continue
@@ -341,8 +342,42 @@ export const correctDiacritics = (
       corrected?.forEach((text, i) => {
         if (text !== out[start + i]!.text) out[start + i] = { ...out[start + i]!, text }
       })
+      const phantom = phantomI(out.slice(start, k), lexicon, weights)
+      if (phantom !== undefined) {
+        phantoms.add(start + phantom.at)
+        phantom.letters.forEach((text, i) => {
+          const at = start + (i < phantom.at ? i : i + 1)
+          if (text !== out[at]!.text) out[at] = { ...out[at]!, text }
+        })
+      }
     }
     start = k + 1
   }
-  return out
+  return phantoms.size === 0 ? out : out.filter((_, i) => !phantoms.has(i))
+}
+
+const I_LETTERS = new Set(["i", "í", "ì", "ï", "î", "I", "Í", "Ì", "Ï", "Î"])
+
+/**
+ * An `i` the recognizer read twice, or read out of the dots of the letter before it (`Conseiil`, `Müiller`,
+ * `escríitório` on pages rasterised at 200 DPI): where the word is in no list and the word without that `i` is
+ * (marks checked as `correctLetters` checks them), where it was and the other letters. Undefined otherwise, and
+ * always for a word the lists hold (`xiita`).
+ */
+const phantomI = (
+  letters: ReadonlyArray<CtcChar>,
+  lexicon: Lexicon,
+  weights: LexiconWeights
+): { readonly at: number; readonly letters: ReadonlyArray<string> } | undefined => {
+  if (letters.length < 4 || lexicon.has(letters.map((ch) => ch.text).join(""))) return undefined
+  for (let at = 1; at < letters.length; at++) {
+    const previous = letters[at - 1]!.text
+    if (!I_LETTERS.has(letters[at]!.text) || !(I_LETTERS.has(previous) || baseLetter(previous) !== previous)) continue
+    const rest = [...letters.slice(0, at), ...letters.slice(at + 1)]
+    const read = rest.map((ch) => ch.text)
+    if (lexicon.has(read.join(""))) return { at, letters: read }
+    const marked = correctLetters(rest, lexicon, weights)
+    if (marked !== undefined) return { at, letters: marked }
+  }
+  return undefined
 }
