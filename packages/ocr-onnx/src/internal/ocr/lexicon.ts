@@ -132,6 +132,17 @@ export const decodeWordSet = (bytes: Uint8Array): WordSet | undefined => {
   }
 }
 
+/** A language's dictionary and the file its packed words are kept in (named by a digest of what they come from). */
+const packedSource = async (language: LexiconLanguage) => {
+  const { load, expand } = dictionaries[language]
+  const { aff, dic } = (await load()).default
+  const digest = createHash("sha256").update(expand).update("\0").update(aff).update("\0").update(dic)
+  return { aff, dic, file: join(tmpdir(), `legible-lexicon-${language}-${digest.digest("hex").slice(0, 16)}.bin`) }
+}
+
+/** The file in the temporary directory that keeps a language's packed words. */
+export const packedFile = async (language: LexiconLanguage): Promise<string> => (await packedSource(language)).file
+
 /**
  * The packed words of `language`: read from the machine's temporary directory when an earlier load left them there
  * (named by a digest of the dictionary's bytes, so a new dictionary version is a new file), else expanded (seconds
@@ -139,10 +150,8 @@ export const decodeWordSet = (bytes: Uint8Array): WordSet | undefined => {
  * unique name renamed into place); an unreadable file is rebuilt.
  */
 const packedWords = async (language: LexiconLanguage): Promise<WordSet> => {
-  const { load, expand } = dictionaries[language]
-  const { aff, dic } = (await load()).default
-  const digest = createHash("sha256").update(expand).update("\0").update(aff).update("\0").update(dic)
-  const file = join(tmpdir(), `legible-lexicon-${language}-${digest.digest("hex").slice(0, 16)}.bin`)
+  const { expand } = dictionaries[language]
+  const { aff, dic, file } = await packedSource(language)
   const cached = await readFile(file).then(
     (bytes) => decodeWordSet(bytes),
     () => undefined
@@ -195,10 +204,6 @@ export const loadWordLists = (
     },
     catch: (cause) => new Error(`cannot load the word lists ${languages.join(", ")}: ${String(cause)}`)
   })
-
-/** The word lists of `languages` as one lexicon (`loadWordLists`, `unionLexicon`). */
-export const loadLexicon = (languages: ReadonlyArray<LexiconLanguage>): Effect.Effect<Lexicon, Error> =>
-  Effect.map(loadWordLists(languages), (lists) => unionLexicon([...lists.values()]))
 
 const baseLetter = (label: string): string => label.normalize("NFD").replace(/\p{M}/gu, "")
 
