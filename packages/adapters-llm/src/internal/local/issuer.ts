@@ -131,8 +131,8 @@ const business = (text: string): boolean =>
   legalForm(text) || words(text).some((w) => SHOP.has(w)) || /(?<![a-z])(s\/b|co\.)/.test(folded(text))
 
 // Greetings and copy marks printed at the top of receipts and invoices.
-const NOT_A_NAME =
-  /(?<![a-z])(tax invoice|original|duplicado|triplicado|copy|copia|welcome|bienvenido|bienvenue|willkommen|benvenuto|bem-vindo|welkom)(?![a-z])/
+const GREETINGS = ["welcome", "bienvenido", "bienvenue", "willkommen", "benvenuto", "bem-vindo", "welkom"]
+const NOT_A_NAME = new RegExp(`(?<![a-z])(${["tax invoice", ...COPY_MARKS, ...GREETINGS].join("|")})(?![a-z])`)
 
 /** A piece of the letterhead: one cell of a row (the whole row when it has one cell). */
 interface Part {

@@ -11,7 +11,7 @@
 import { type Evidence, type Found, found } from "./evidence.js"
 import { hasStreet, registerLine } from "./issuer.js"
 import { findLabels, type Label, labelsOf, type Target } from "./labels.js"
-import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
+import { type Cell, cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { codes, type Match, pointOfSaleNumbers } from "./patterns.js"
 import { doubted, type RowToken, rowTokens } from "./phrases.js"
 import { folded, phraseTokens, tokens, wordMatcher } from "./text.js"
@@ -220,9 +220,7 @@ const valueAfter = (
   const inRest = bare ? numberAlone(rest) : (numberAlone(rest) ?? numberIn(rest)?.text)
   if (inRest !== undefined) return inRest
   if (/[\p{L}\p{N}]/u.test(rest.replace(/\b(no|nr|nro|n)\b|[º°ª]/giu, ""))) return undefined
-  // A colon the reader set apart in a cell of its own (`SLIP NO | : | 94232/580/D6404`) stands between them.
-  const after = row.cells.slice(row.cells.indexOf(cell) + 1)
-  const next = after.find((c) => /[\p{L}\p{N}]/u.test(c.text))
+  const next = nextCell(row, cell)
   const beside = next === undefined ? undefined : numberAlone(next.text)
   if (beside !== undefined) return beside
   const under = cellBelow(layout, row, labelStart)
@@ -235,9 +233,15 @@ const valueAfter = (
  */
 const cellsAfter = (row: Row, token: RowToken): string => {
   const cell = cellAt(row, token.start)
-  const next = cell === undefined ? undefined : row.cells[row.cells.indexOf(cell) + 1]
-  return `${restOfCell(row, token)} ${next?.text ?? ""}`
+  return `${restOfCell(row, token)} ${(cell === undefined ? undefined : nextCell(row, cell))?.text ?? ""}`
 }
+
+/**
+ * The cell after a label's with any letter or figure: a colon the reader set apart in a cell of its own (`SLIP NO | :
+ * | 94232/580/D6404`) stands between them.
+ */
+const nextCell = (row: Row, cell: Cell): Cell | undefined =>
+  row.cells.slice(row.cells.indexOf(cell) + 1).find((c) => /[\p{L}\p{N}]/u.test(c.text))
 
 /** Whether a field asks for another document's number (an order, a customer): then its own labels serve. */
 const asksForOther = (target: Target): boolean =>

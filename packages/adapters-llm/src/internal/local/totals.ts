@@ -102,12 +102,11 @@ const amountsOfRows = (layout: Layout): AmountsOf => {
     // A misread amount stands where no amount was read, or over a figure read as part of it (`5` of `5O.OO`).
     const overlaps = (m: Span, a: Span) => m.start < a.end && m.end > a.start
     const inside = (m: Amount, a: Amount) => a.start >= m.start && a.end <= m.end && !a.decimals
+    const candidates = misreadAmounts(row.text, mark).filter((m) => read.every((a) => !overlaps(m, a) || inside(m, a)))
+    if (candidates.length === 0) return read
     // A date's figures are no misread amount (`À payer avant le: 12 - 08 - 2024` is no 12,08 to pay).
     const inDates = dates(row.text)
-    const misread = misreadAmounts(row.text, mark)
-      .filter((m) => read.every((a) => !overlaps(m, a) || inside(m, a)))
-      .filter((m) => !inDates.some((d) => overlaps(m, d)))
-      .map((a) => ({ ...a, misread: true }))
+    const misread = candidates.filter((m) => !inDates.some((d) => overlaps(m, d))).map((a) => ({ ...a, misread: true }))
     if (misread.length === 0) return read
     const kept = read.filter((a) => !misread.some((m) => overlaps(m, a)))
     return [...kept, ...misread].sort((a, b) => a.start - b.start)
