@@ -1,10 +1,12 @@
 /**
- * The generated set as benchmark entries: each document's PDF (read from its text layer), and for the first
+ * The generated set as benchmark entries: each document's PDF (read from its text layer); for the first
  * `ocrPerLanguage` documents of each language in each half, its page rasterised at 200 DPI (greyscale, turned
- * slightly) for OCR. The truth comes from the generator.
+ * slightly) for OCR; and for the first `scanPerLanguage`, its page as a worn scan (`scan`: faded, blurred, grainy,
+ * a JPEG) for OCR. The truth comes from the generator.
  */
 import type { Entry } from "./datasets.js"
-import { type GeneratedDocument, generate, LANGUAGES, pdf, raster } from "./generator/index.js"
+import { type GeneratedDocument, generate, LANGUAGES, pdf, raster, scan } from "./generator/index.js"
+import { seeded } from "./generator/random.js"
 import type { Truth } from "./truth.js"
 
 const truthOf = (document: GeneratedDocument): Record<string, Truth> => ({
@@ -20,30 +22,38 @@ const truthOf = (document: GeneratedDocument): Record<string, Truth> => ({
   items: { kind: "items", lines: document.truth.items }
 })
 
-/** The generated entries: `perLanguage` documents per language, and the OCR subset. */
+/** The generated entries: `perLanguage` documents per language, and the OCR and scanned subsets. */
 export const generatedSet = (options: {
   readonly perLanguage: number
   readonly ocrPerLanguage: number
+  readonly scanPerLanguage: number
   readonly seed: number
-}): { readonly text: ReadonlyArray<Entry>; readonly ocr: ReadonlyArray<Entry> } => {
+}): {
+  readonly text: ReadonlyArray<Entry>
+  readonly ocr: ReadonlyArray<Entry>
+  readonly scanned: ReadonlyArray<Entry>
+} => {
   const documents = generate(options.perLanguage * LANGUAGES.length, options.seed)
   const text = documents.map((d) => ({ id: d.id, truth: truthOf(d), bytes: pdf(d.page) }))
-  // The OCR subset takes documents from both halves alike: the first ones of each half, by index.
   const half = Math.ceil(documents.length / 2)
-  const perHalf = Math.ceil(options.ocrPerLanguage / 2)
-  const chosen = [
-    ...documents.slice(0, perHalf * LANGUAGES.length),
-    ...documents.slice(half, half + (options.ocrPerLanguage - perHalf) * LANGUAGES.length)
-  ]
-  const ocr = chosen.map((d) => {
-    const bytes = text[d.index]?.bytes ?? pdf(d.page)
-    const degrees = d.index % 2 === 0 ? 0.3 : -0.2
-    return {
+  // An image subset takes documents from both halves alike: the first ones of each half, by index.
+  const subset = (perLanguage: number, image: (d: GeneratedDocument, bytes: Uint8Array) => Uint8Array) => {
+    const perHalf = Math.ceil(perLanguage / 2)
+    const chosen = [
+      ...documents.slice(0, perHalf * LANGUAGES.length),
+      ...documents.slice(half, half + (perLanguage - perHalf) * LANGUAGES.length)
+    ]
+    return chosen.map((d) => ({
       id: d.id,
       truth: truthOf(d),
-      bytes: raster(bytes, 200, degrees),
-      half: d.index < half ? "first" : "second"
-    } as const
-  })
-  return { text, ocr }
+      bytes: image(d, text[d.index]?.bytes ?? pdf(d.page)),
+      half: d.index < half ? ("first" as const) : ("second" as const)
+    })) satisfies ReadonlyArray<Entry>
+  }
+  const ocr = subset(options.ocrPerLanguage, (d, bytes) => raster(bytes, 200, d.index % 2 === 0 ? 0.3 : -0.2))
+  // The scan's wear draws from a stream of its own, so that it does not change the documents.
+  const scanned = subset(options.scanPerLanguage, (d, bytes) =>
+    scan(bytes, seeded(options.seed * 1_000_003 + d.index + 0x2545f491))
+  )
+  return { text, ocr, scanned }
 }

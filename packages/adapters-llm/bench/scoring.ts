@@ -150,7 +150,9 @@ const UNITS = new Set(
 /**
  * The value of an amount literal: currency symbols, codes and units around it ignored (`RM 9.00`, `12,50 €`,
  * `1,000 kg`), signs as `-`, `(…)` or a trailing `-`. A lone separator is read as `decimal` (the document's
- * decimal separator) except in a thousands grouping of `decimal`'s other (`1.234,56`, `1,234.56`, `1 234,56`).
+ * decimal separator) except in a thousands grouping of `decimal`'s other (`1.234,56`, `1,234.56`, `1 234,56`); one
+ * followed by other than three digits is decimal whatever the document's (`65,04` on a page read as using points:
+ * no grouping has two digits), as the service's own reading of an amount takes it.
  */
 export const amountValue = (literal: string, decimal: "." | "," = "."): number | undefined => {
   let s = fold(literal)
@@ -172,7 +174,15 @@ export const amountValue = (literal: string, decimal: "." | "," = "."): number |
   const lastDot = s.lastIndexOf(".")
   const lastComma = s.lastIndexOf(",")
   // Both marks: the last one is decimal, whatever the document says.
-  const mark = lastDot >= 0 && lastComma >= 0 ? (lastDot > lastComma ? "." : ",") : decimal
+  const lone = lastDot >= 0 ? (lastComma >= 0 ? undefined : ".") : lastComma >= 0 ? "," : undefined
+  const mark =
+    lastDot >= 0 && lastComma >= 0
+      ? lastDot > lastComma
+        ? "."
+        : ","
+      : lone !== undefined && s.split(lone).length === 2 && !/^\d{3}$/.test(s.split(lone)[1] ?? "")
+        ? lone
+        : decimal
   const grouping = mark === decimal ? other : decimal
   const [whole = "", fraction, ...rest] = s.split(mark)
   if (rest.length > 0) return undefined

@@ -178,11 +178,15 @@ export const itemNamesOf = (field: Skill.SkillField): ItemNames | undefined => {
     : { description, quantity, unitPrice, lineTotal }
 }
 
-/** The generated set with the benchmark's options (`BENCH_GENERATED`, `BENCH_GENERATED_OCR`, `BENCH_SEED`). */
+/**
+ * The generated set with the benchmark's options (`BENCH_GENERATED`, `BENCH_GENERATED_OCR`, `BENCH_GENERATED_SCAN`,
+ * `BENCH_SEED`).
+ */
 export const generatedSets = (ocr: boolean): ReadonlyArray<readonly [BenchSet, ReadonlyArray<Entry>]> => {
   const generated = generatedSet({
     perLanguage: numberOf("BENCH_GENERATED", 40),
     ocrPerLanguage: ocr ? numberOf("BENCH_GENERATED_OCR", 5) : 0,
+    scanPerLanguage: ocr ? numberOf("BENCH_GENERATED_SCAN", 4) : 0,
     seed: numberOf("BENCH_SEED", 17)
   })
   const set = (title: string, entries: ReadonlyArray<Entry>): BenchSet => ({
@@ -196,6 +200,9 @@ export const generatedSets = (ocr: boolean): ReadonlyArray<readonly [BenchSet, R
     [set("generated, PDF text layer (ocr-onnx reader)", generated.text), generated.text] as const,
     ...(generated.ocr.length === 0
       ? []
-      : [[set("generated, rasterised and read by OCR (ocr-onnx)", generated.ocr), generated.ocr] as const])
+      : [[set("generated, rasterised and read by OCR (ocr-onnx)", generated.ocr), generated.ocr] as const]),
+    ...(generated.scanned.length === 0
+      ? []
+      : [[set("generated, worn scans read by OCR (ocr-onnx)", generated.scanned), generated.scanned] as const])
   ]
 }

@@ -10,7 +10,7 @@ import { receipt } from "./receipt.js"
 import { LANGUAGES, VOCABULARY } from "./vocabulary.js"
 
 export type { GeneratedDocument, GeneratedLine, GeneratedTruth } from "./page.js"
-export { pdf, raster } from "./render.js"
+export { pdf, raster, scan } from "./render.js"
 export { LANGUAGES } from "./vocabulary.js"
 
 /** `count` documents from `seed`; the same arguments give the same documents. */

@@ -4,6 +4,7 @@
  */
 import * as mupdf from "mupdf"
 import type { Family, Page, Run } from "./page.js"
+import type { Random } from "./random.js"
 
 const FONTS: Readonly<Record<Family, readonly [string, string]>> = {
   Helvetica: ["Helvetica", "Helvetica-Bold"],
@@ -56,15 +57,90 @@ export const pdf = (page: Page): Uint8Array => {
   return bytes
 }
 
-/** The PDF's first page rendered at `dpi` as a greyscale PNG, turned by `degrees` (a scan with no text layer). */
-export const raster = (bytes: Uint8Array, dpi: number, degrees: number): Uint8Array => {
+/** The PDF's first page as a greyscale pixmap at `dpi`, turned by `degrees`; `use` sees it before it is freed. */
+const rendered = <A>(bytes: Uint8Array, dpi: number, degrees: number, use: (pixmap: mupdf.Pixmap) => A): A => {
   const doc = mupdf.Document.openDocument(bytes, "application/pdf")
   const page = doc.loadPage(0)
   const matrix = mupdf.Matrix.concat(mupdf.Matrix.scale(dpi / 72, dpi / 72), mupdf.Matrix.rotate(degrees))
   const pixmap = page.toPixmap(matrix, mupdf.ColorSpace.DeviceGray, false, false)
-  const png = pixmap.asPNG().slice()
-  pixmap.destroy()
-  page.destroy()
-  doc.destroy()
-  return png
+  try {
+    return use(pixmap)
+  } finally {
+    pixmap.destroy()
+    page.destroy()
+    doc.destroy()
+  }
+}
+
+/** The PDF's first page rendered at `dpi` as a greyscale PNG, turned by `degrees` (a scan with no text layer). */
+export const raster = (bytes: Uint8Array, dpi: number, degrees: number): Uint8Array =>
+  rendered(bytes, dpi, degrees, (pixmap) => pixmap.asPNG().slice())
+
+/**
+ * The PDF's first page as a worn scan: a JPEG at 170–260 DPI, turned up to 1.5°, its ink faded unevenly down the page
+ * (a thermal receipt's), blurred, on a tinted paper with a shadow across it, grainy and speckled. Every draw comes
+ * from `random`, so the same document and stream give the same bytes.
+ */
+export const scan = (bytes: Uint8Array, random: Random): Uint8Array => {
+  const dpi = random.int(170, 260)
+  const degrees = (random.next() * 2 - 1) * 1.5
+  return rendered(bytes, dpi, degrees, (pixmap) => {
+    const width = pixmap.getWidth()
+    const height = pixmap.getHeight()
+    const stride = pixmap.getStride()
+    const pixels = pixmap.getPixels()
+    const ink = Array.from({ length: height }, () => 0)
+    // Ink strength: a base fade and a slow wave down the page (a thermal head's uneven heat, a worn ribbon).
+    const fade = 0.6 + random.next() * 0.4
+    const wave = random.next() * 0.25
+    const period = 200 + random.next() * 900
+    const phase = random.next() * Math.PI * 2
+    for (let y = 0; y < height; y++) ink[y] = Math.min(1, fade + wave * Math.sin(phase + (y / period) * Math.PI * 2))
+    const paper = 215 + random.int(0, 35)
+    const shadow = random.next() * 40
+    const shadowLeft = random.chance(0.5)
+    const grain = 2 + random.next() * 8
+    const speckles = random.next() * 0.002
+    const radius = random.pick([0, 1, 1])
+    const source = new Float32Array(width * height)
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        const darkness = (255 - (pixels[y * stride + x] ?? 255)) * (ink[y] ?? 1)
+        const light = paper - shadow * (shadowLeft ? 1 - x / width : x / width)
+        source[y * width + x] = light - (darkness * light) / 255
+      }
+    const blurred = radius === 0 ? source : boxBlur(source, width, height, radius)
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        const speck = random.next() < speckles ? -120 * random.next() : 0
+        const value = (blurred[y * width + x] ?? 255) + gaussian(random) * grain + speck
+        pixels[y * stride + x] = value
+      }
+    return pixmap.asJPEG(random.int(55, 88)).slice()
+  })
+}
+
+/** A standard normal draw (Box–Muller). */
+const gaussian = (random: Random): number =>
+  Math.sqrt(-2 * Math.log(1 - random.next())) * Math.cos(2 * Math.PI * random.next())
+
+/** A box blur of `radius` pixels, horizontal then vertical. */
+const boxBlur = (source: Float32Array, width: number, height: number, radius: number): Float32Array => {
+  const pass = (input: Float32Array, step: number, length: number, lines: number, lineStep: number) => {
+    const output = new Float32Array(input.length)
+    for (let line = 0; line < lines; line++) {
+      const base = line * lineStep
+      for (let i = 0; i < length; i++) {
+        let sum = 0
+        let n = 0
+        for (let k = Math.max(0, i - radius); k <= Math.min(length - 1, i + radius); k++) {
+          sum += input[base + k * step] ?? 0
+          n++
+        }
+        output[base + i * step] = sum / n
+      }
+    }
+    return output
+  }
+  return pass(pass(source, 1, width, height, width), width, height, width, 1)
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as mupdf from "mupdf"
-import { generate, LANGUAGES, pdf } from "../../bench/generator/index.js"
+import { generate, LANGUAGES, pdf, scan } from "../../bench/generator/index.js"
+import { seeded } from "../../bench/generator/random.js"
 import { amountValue, dateReadings, decimalSeparatorOf, name } from "../../bench/scoring.js"
 
 const textOf = (bytes: Uint8Array): string => {
@@ -54,5 +55,27 @@ describe("bench generator", () => {
       expect(name(textOf(pdf(document.page)))).toContain(name(document.truth.dateLiteral))
       expect(dateReadings(document.truth.dateLiteral)).toContain(document.truth.date)
     }
+  })
+
+  it("wears a scan from its own stream: a JPEG of the page, greyer and noisier than the print", () => {
+    const bytes = pdf(documents[7]!.page)
+    const worn = scan(bytes, seeded(5))
+    expect(scan(bytes, seeded(5))).toEqual(worn)
+    expect(scan(bytes, seeded(6))).not.toEqual(worn)
+    const image = new mupdf.Image(worn)
+    const pixmap = image.toPixmap()
+    // JPEG, 170–260 DPI of the page's points (turned by up to 1.5°, so a little larger).
+    expect(Array.from(worn.subarray(0, 3))).toEqual([0xff, 0xd8, 0xff])
+    const height = pixmap.getHeight()
+    const points = documents[7]!.page.height
+    expect(height).toBeGreaterThanOrEqual(Math.floor((points * 170) / 72))
+    expect(height).toBeLessThanOrEqual(Math.ceil(((points * 260) / 72) * 1.05))
+    // The paper is tinted and grainy: greyer than white, and neighbouring pixels differ.
+    const pixels = pixmap.getPixels()
+    const n = pixmap.getNumberOfComponents()
+    const row = Math.floor(height / 2) * pixmap.getStride()
+    const greys = Array.from({ length: 200 }, (_, i) => pixels[row + i * n] ?? 0)
+    expect(greys.reduce((a, b) => a + b, 0) / greys.length).toBeLessThan(252)
+    expect(new Set(greys).size).toBeGreaterThan(5)
   })
 })

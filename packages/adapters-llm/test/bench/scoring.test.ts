@@ -65,6 +65,9 @@ describe("bench scoring: amounts", () => {
     expect(amountValue("1,000 kg", ",")).toBe(1)
     expect(amountValue("1,000", ".")).toBe(1000)
     expect(amountValue("1.234", ",")).toBe(1234)
+    // No grouping has two digits: a lone mark before two is decimal, whatever the page's convention.
+    expect(amountValue("65,04", ".")).toBe(65.04)
+    expect(amountValue("7.5", ",")).toBe(7.5)
     expect(decimalSeparatorOf("TOTAL 12,50\nIVA 2,17")).toBe(",")
     expect(decimalSeparatorOf("TOTAL 12.50 RM")).toBe(".")
   })
