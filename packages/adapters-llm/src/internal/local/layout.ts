@@ -103,27 +103,71 @@ const cellsOf = (
   return cells
 }
 
+/** Lines narrower than this (points) do not vote on a page's slope: two close words' centres are mostly noise. */
+const SLOPE_MIN_SPAN = 60
+
+/** Slopes under this (dy/dx, about 0.1°) are taken as none. */
+const SLOPE_MIN = 0.002
+
+/**
+ * The slope (dy/dx) of a scanned page's text: the median, weighted by span, of the least-squares slopes of the word
+ * centres of each line that spans `SLOPE_MIN_SPAN` or more (the reader joins a line's words in its own deskewed
+ * frame, so its words follow the print's baseline). A page scanned a degree askew drifts 9 points across A4's text,
+ * nearly a row: its rows are banded on the height less that drift (measured in `MEASUREMENTS.md`, "Worn scans").
+ */
+export const slopeOf = (page: Document.ReadPage): number => {
+  if (page.source !== "ocr") return 0
+  const votes: Array<{ slope: number; span: number }> = []
+  for (const line of page.lines) {
+    const points = line.words.map((w) => [(w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2] as const)
+    if (points.length < 2) continue
+    const xs = points.map(([x]) => x)
+    const span = Math.max(...xs) - Math.min(...xs)
+    if (span < SLOPE_MIN_SPAN) continue
+    const mx = xs.reduce((a, x) => a + x, 0) / points.length
+    const my = points.reduce((a, [, y]) => a + y, 0) / points.length
+    const sxx = points.reduce((a, [x]) => a + (x - mx) ** 2, 0)
+    const sxy = points.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0)
+    votes.push({ slope: sxy / sxx, span })
+  }
+  if (votes.length === 0) return 0
+  votes.sort((a, b) => a.slope - b.slope)
+  const half = votes.reduce((a, v) => a + v.span, 0) / 2
+  let seen = 0
+  let median = 0
+  for (const vote of votes) {
+    seen += vote.span
+    median = vote.slope
+    if (seen >= half) break
+  }
+  return Math.abs(median) < SLOPE_MIN ? 0 : median
+}
+
 /** Builds the rows of a read document. */
 export const layout = (document: Document.ReadDocument): Layout => {
   const rows: Array<Row> = []
   const pageHeight = new Map<number, number>()
   for (const page of document.pages) {
     pageHeight.set(page.page, page.height)
+    const slope = slopeOf(page)
+    const middle = page.width / 2
     const words = page.lines.flatMap((line) =>
       line.words
         .filter((w) => w.word.trim() !== "")
-        .map(
-          (w): Word => ({
+        .map((w): Word => {
+          // Rows are banded in the page's deskewed frame: each word moved up or down by its line's drift.
+          const drift = slope * ((w.x0 + w.x1) / 2 - middle)
+          return {
             id: w.id,
             text: w.word.trim(),
             x0: w.x0,
-            y0: w.y0,
+            y0: w.y0 - drift,
             x1: w.x1,
-            y1: w.y1,
+            y1: w.y1 - drift,
             page: page.page,
             confidence: w.confidence
-          })
-        )
+          }
+        })
     )
     for (const band of bands(words)) {
       const starts: Array<number> = []
