@@ -58,8 +58,12 @@ const oneLabel = (row: Row, a: RowToken, b: RowToken): boolean => {
   return row.cells.indexOf(second) === row.cells.indexOf(first) + 1 && second.x0 - first.x1 < 3 * (row.y1 - row.y0)
 }
 
-/** Whether a number word is the head of a code, a hyphen and figures glued to it (`N-2897-989`), not a label. */
-const glued = (row: Row, token: RowToken): boolean => /^-\d/.test(row.text.slice(token.end, token.end + 2))
+/**
+ * Whether a number word is no label where it is printed: the head of a code, a hyphen and figures glued to it
+ * (`N-2897-989`), or the first letter of a dotted abbreviation (`N.I.F.W84348296`, a tax id OCR ran into its value).
+ */
+const glued = (row: Row, token: RowToken): boolean =>
+  /^(?:-\d|\.(?![oº°])\p{L}\.)/iu.test(row.text.slice(token.end, token.end + 3))
 
 /** Number labels of a row from the vocabulary. */
 const rowLabels = (row: Row): Array<NumberLabel> => {

@@ -40,7 +40,8 @@ const NUMERIC_ANY = /[\do] {0,2}[/.,:-] {0,2}[\do]/
 const DAY = "(\\d{1,2})(?:st|nd|rd|th|er|o)?"
 
 const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boolean]> = [
-  [/(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\d/.-]\d)/g, (m) => plausible(Number(m[1]), Number(m[3]))],
+  // Never a two-digit year cut from longer figures (`08-09-202:1`, a year OCR broke, is not `08-09-20`).
+  [/(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\d/.-]?\d)/g, (m) => plausible(Number(m[1]), Number(m[3]))],
   // Spaced as OCR reads some receipts, or as some layouts print them: `08 / 02 / 23`, `24 - 05 - 20`.
   [
     /(?<![\d/.-])(\d{2}) ?([/.-]) ?(\d{2}) ?\2 ?(\d{4}|\d{2})(?![\d/.-]?\d)/g,
@@ -95,12 +96,16 @@ const ocrDate = (m: RegExpExecArray): string | undefined => {
   return [day, month, year].map(zeros).join(separator)
 }
 
+const DASHES = /[\u2010-\u2015\u2212]/gu
+
 /** Dates in a text (month names matched accent- and case-insensitively), in order of appearance. */
 export const dates = (text: string): ReadonlyArray<Match> => {
   if (!/\d/.test(text)) return []
-  const lower = folded(text)
+  // OCR reads a hyphen as a dash now and then (`22 - 02 — 24`): dates are matched, and given, with hyphens.
+  const hyphened = text.replace(DASHES, "-")
+  const lower = folded(hyphened)
   // Folding keeps lengths for the Latin scripts dates are written in; where it does not, use the text as is.
-  const source = lower.length === text.length ? lower : text.toLowerCase()
+  const source = lower.length === hyphened.length ? lower : hyphened.toLowerCase()
   // The numeric patterns (the first three) only where figures are joined by a mark, the month-name ones (the last
   // three) only where a month name is printed.
   const numeric = NUMERIC_ANY.test(source)
@@ -111,7 +116,7 @@ export const dates = (text: string): ReadonlyArray<Match> => {
     .flatMap(([re, accept]) => all(re, source, accept))
     .map((m) => ({
       ...m,
-      text: text.slice(m.start, m.end)
+      text: hyphened.slice(m.start, m.end)
     }))
   const misread = (OCR_SLIP.test(source) ? OCR_DATE_PATTERNS : []).flatMap((re) =>
     [...source.matchAll(re)].flatMap((m): Array<Match> => {

@@ -178,6 +178,20 @@ describe("document numbers", () => {
     assert.strictEqual(numberOf([[row("Factura completa 931938")]]), "931938")
     // A number word glued to its code by a hyphen is the code's head, not a label: `N-2897-989`.
     assert.strictEqual(numberOf([[row("Sales Invoice N-2897-989")]]), "N-2897-989")
+    // Nor is the first letter of a dotted tax id's label that OCR ran into its value (`N.I.F.W84348296`).
+    assert.strictEqual(
+      numberOf([
+        [
+          [
+            [40, "N.I.F.W84348296"],
+            [300, "Nº"],
+            [400, "188930"]
+          ]
+        ]
+      ]),
+      "188930"
+    )
+    assert.isNull(numberOf([[row("N.I.F.W84348296")]]))
     // Another qualifier (a corrective invoice names the one it corrects), or a delivery note's title, leaves it
     // unlabelled.
     assert.isNull(numberOf([[row("FACTURA RECTIFICATIVA 929132")]]))

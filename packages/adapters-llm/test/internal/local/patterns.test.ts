@@ -14,6 +14,11 @@ describe("patterns", () => {
 
   it("dates: numeric day-first or month-first, ISO, Spanish and English month names; not times or phones", () => {
     assert.deepStrictEqual(texts(dates("DATE: 11/01/2019 09:44:00")), ["11/01/2019"])
+    // A two-digit year is never cut from longer figures: `08-09-202:1` (OCR broke the year) is no `08-09-20`.
+    assert.deepStrictEqual(texts(dates("08-09-202:1  18:16")), [])
+    // A hyphen OCR read as a dash still joins a date, given with hyphens.
+    assert.deepStrictEqual(texts(dates("22 - 02 — 24  14:43")), ["22 - 02 - 24"])
+    assert.deepStrictEqual(texts(dates("Fecha: 03–05–2024")), ["03-05-2024"])
     assert.deepStrictEqual(texts(dates("29-12-2017 y 19.03.18")), ["29-12-2017", "19.03.18"])
     assert.deepStrictEqual(texts(dates("vence el 12 de marzo de 2024")), ["12 de marzo de 2024"])
     assert.deepStrictEqual(texts(dates("Fecha: 3 Ene. 2025")), ["3 Ene. 2025"])
