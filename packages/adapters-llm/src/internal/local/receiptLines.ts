@@ -32,19 +32,27 @@ export const rolesOf = (targets: ReadonlyArray<Target>): LineRoles => {
 
 const UNIT = "(?:kg|g|gr|l|lt|ml|ud|uds|un|und|unid|u|st|stk|pcs|pc|pce|pces|pz|pzs|stuks?)"
 const TIMES = "(?:x|×|\\*|@)"
-const PRICE = "(\\d{1,6}[.,]\\d{2})"
+// OCR may read a space after the decimal mark (`6, 88`): the captures are given without it (`spaceless`).
+const PRICE = "(\\d{1,6}[.,] ?\\d{2})"
 
 // `2 x 1,25`, `6 x ( 0,95 )`, `1,000 kg x 2,99 €/kg`, `2 UD 1,25`, `3 Stk x 0,99`.
 const CURRENCY = "(?:€|\\$|£|eur|usd|gbp|chf|rm|myr)"
 
 // A unit with no `x` after it must stand apart from the quantity: `2 UD 1,25`, not `MILK 1L  3.20`.
 const QUANTITY_PRICE = new RegExp(
-  `(?<![\\p{L}\\d.,])(\\d{1,4}(?:[.,]\\d{1,3})?)(?:\\s*${UNIT}\\.?\\s*${TIMES}|\\s+${UNIT}\\.?|\\s*${TIMES})\\s*\\(?\\s*${PRICE}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`,
+  `(?<![\\p{L}\\d.,])(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?:\\s*${UNIT}\\.?\\s*${TIMES}|\\s+${UNIT}\\.?|\\s*${TIMES})\\s*\\(?\\s*${PRICE}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`,
   "iu"
 )
 
 // A count opening a line: `1 PATATAS GAJO`.
 const LEADING_COUNT = /^(\d{1,3})\s+(?=[+*]?\p{L}{2})/u
+
+// A count with a stray mark OCR read after it (`3. PARMIGIANO 14,58 43,74`): taken only where it makes the amount
+// with the unit price (an item's number, `1. Apple`, does not).
+const LEADING_COUNT_MARKED = /^(\d{1,3})[.,]?\s+(?=[+*]?\p{L}{2})/u
+
+/** A figure without the spaces OCR read into it (`2, 133` → `2,133`). */
+const spaceless = (text: string): string => text.replace(/\s+/g, "")
 
 /** A line's text split: the description left, the quantity and unit price found in it. */
 export interface Split {
@@ -58,7 +66,7 @@ export const splitQuantity = (text: string): Split => {
   const m = QUANTITY_PRICE.exec(text)
   if (m !== null && m[1] !== undefined && m[2] !== undefined) {
     const description = `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}`.replace(/\s+/g, " ").trim()
-    return { description, quantity: m[1], price: m[2] }
+    return { description, quantity: spaceless(m[1]), price: spaceless(m[2]) }
   }
   const lead = LEADING_COUNT.exec(text)
   if (lead?.[1] !== undefined && Number(lead[1]) > 0)
@@ -130,7 +138,7 @@ const lineOf = (text: string, amount: Amount): Omit<Line, "row" | "amount"> => {
   const price = amounts(before)
     .filter((a) => a.decimals)
     .at(-1)
-  const lead = LEADING_COUNT.exec(before)
+  const lead = LEADING_COUNT_MARKED.exec(before)
   if (price !== undefined && before.slice(price.end).trim() === "") {
     const rest = before.slice(0, price.start).trim()
     const count = lead?.[1]
@@ -168,7 +176,7 @@ export const headerlessLines = (layout: Layout, roles: LineRoles, names: Readonl
     const skip = dates(row.text).length > 0 || rowTokens(row).some((t) => NOT_ITEM.has(t.text))
     const only = QUANTITY_ROW.exec(row.text)
     if (only?.[1] !== undefined && only[2] !== undefined) {
-      quantities.set(index, { quantity: only[1], price: only[2] })
+      quantities.set(index, { quantity: spaceless(only[1]), price: spaceless(only[2]) })
       continue
     }
     if (last === undefined || !last.decimals || !TAX_CLASS.test(row.text.slice(last.end)) || skip) {

@@ -25,6 +25,9 @@ const STOP =
 
 const numeric = (t: Target | undefined): boolean => t !== undefined && (t.type === "integer" || t.type === "float")
 
+/** A figure without a mark OCR read after it (`8.` in a quantity column, a speck); a trailing minus is a sign. */
+const strayMark = (text: string): string => text.replace(/(\d)[.,:;']+$/, "$1")
+
 /** A piece of a header row: a cell, or the part of a cell where one sub-field's label starts. */
 interface Unit {
   readonly x0: number
@@ -170,7 +173,7 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
       const item: Record<string, string | null> = Object.fromEntries(targets.map((t) => [t.name, null]))
       columns.forEach((c, k) => {
         const text = texts[k] ?? ""
-        if (c.target !== undefined && text !== "") item[c.target.name] = text
+        if (c.target !== undefined && text !== "") item[c.target.name] = numeric(c.target) ? strayMark(text) : text
       })
       items.push(item)
       previous = item

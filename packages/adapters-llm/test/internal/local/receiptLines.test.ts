@@ -184,6 +184,73 @@ describe("receipt lines", () => {
     ])
   })
 
+  it("OCR's stray marks and spaces in figures: a count read `3.`, a weight and price read `2, 133` and `6, 88`", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [40, "3."],
+        [80, "PARMIGIANO"],
+        [250, "14,58"],
+        [330, "43,74"]
+      ],
+      [
+        [40, "1."],
+        [80, "PANE COMUNE"],
+        [250, "2,10"],
+        [330, "4,20"]
+      ],
+      line("TOMATES"),
+      line("2, 133 kg x 6, 88 €/kg", "14,68"),
+      line("TOTALE:", "62,62")
+    ]
+    assert.deepStrictEqual(itemsOf(rows), [
+      item("PARMIGIANO", "3", "14,58", "43,74"),
+      // An item's number (`1.`) that does not make the amount is left in its description.
+      item("1. PANE COMUNE 2,10", null, null, "4,20"),
+      item("TOMATES", "2,133", "6,88", "14,68")
+    ])
+    // Two numbers a space apart are no decimal: `5, 3 x 1,25` is three at 1,25.
+    assert.deepStrictEqual(splitQuantity("PACK 5, 3 x 1,25"), { description: "PACK 5,", quantity: "3", price: "1,25" })
+  })
+
+  it("a quantity column's figure with a mark OCR read after it (`8.`) is the figure", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [40, "Artikel"],
+        [200, "Aantal"],
+        [300, "Prijs per stuk"],
+        [450, "Bedrag"]
+      ],
+      [
+        [40, "Kantoorartikelen"],
+        [200, "1"],
+        [300, "€282,04"],
+        [450, "€282,04"]
+      ],
+      [
+        [40, "Verzendkosten"],
+        [200, "8."],
+        [300, "€495,69"],
+        [450, "€3.965,52"]
+      ],
+      [
+        [40, "Retour"],
+        [200, "1"],
+        [300, "€2,50"],
+        [450, "€2,50-"]
+      ],
+      line("Subtotaal:", "€4.245,06")
+    ]
+    const got = Local.extractFields([LINEAS], document([page(1, rows)])).lineas as ReadonlyArray<Record<string, string>>
+    assert.deepStrictEqual(
+      got.map((l) => [l.cantidad, l.importe]),
+      [
+        ["1", "€282,04"],
+        ["8", "€3.965,52"],
+        ["1", "€2,50-"]
+      ]
+    )
+  })
+
   it("column headers in each language; figures aligned right go to their header's column; totals end the table", () => {
     const table = (headers: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<Cell>> => [
       [
