@@ -63,7 +63,8 @@ const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boo
     (m) => Number(m[1]) >= 1 && Number(m[1]) <= 31
   ],
   [
-    new RegExp(`(?<![\\p{L}])${MONTH}\\s+${DAY},?\\s+(\\d{4})(?!\\d)`, "gu"),
+    // The space after the comma may be missing, as OCR reads it or some prints set it (`June 12,2020`).
+    new RegExp(`(?<![\\p{L}])${MONTH}\\s+${DAY}(?:,\\s*|\\s+)(\\d{4})(?!\\d)`, "gu"),
     (m) => Number(m[1]) >= 1 && Number(m[1]) <= 31
   ]
 ]

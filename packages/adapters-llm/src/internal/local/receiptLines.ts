@@ -105,8 +105,14 @@ const TAX_CLASS = /^(?:\s+(?:SR|ZR|[\p{Lu}\d]))?\s*\*?\s*$/u
 /** Whether a row starts the totals: a total or subtotal label (`Balance Due`, `Incidência`) opening it. */
 const endsItems = (row: Row): boolean => findPhrases(rowTokens(row), TOTALS)[0]?.from === 0
 
-// A row that is only a quantity and a unit price: `4 ud. 9,23`, `6 x ( 0,95 )`, `0,465 kg x 1,48 EUR/kg`.
+// A row that is only a quantity and a unit price: `4 ud. 9,23`, `6 x ( 0,95 )`, `0,465 kg x 1,48 EUR/kg`; or a
+// count glued to a unit of count (`2UD 3,37`, `5.un 2,07`, as OCR reads them), given to a line only where it
+// makes its amount (a size glued to a measure, `1L`, is a description's).
 const QUANTITY_ROW = new RegExp(`^\\s*${QUANTITY_PRICE.source}\\s*$`, "iu")
+const COUNT_ROW = new RegExp(
+  `^\\s*(\\d{1,3})\\.?(?:ud|uds|un|und|unid|st|stk|pcs|pc|pce|pces|pz|pzs)\\.?\\s+${PRICE}\\s*${CURRENCY}?\\s*$`,
+  "iu"
+)
 
 /** A number as written (`0,465`, `1.25`, `6`), or undefined. */
 const numberOf = (text: string): number | undefined => {
@@ -174,7 +180,7 @@ export const headerlessLines = (layout: Layout, roles: LineRoles, names: Readonl
     const found = amounts(row.text)
     const last = [...found].reverse().find((a) => TAX_CLASS.test(row.text.slice(a.end))) ?? found.at(-1)
     const skip = dates(row.text).length > 0 || rowTokens(row).some((t) => NOT_ITEM.has(t.text))
-    const only = QUANTITY_ROW.exec(row.text)
+    const only = QUANTITY_ROW.exec(row.text) ?? COUNT_ROW.exec(row.text)
     if (only?.[1] !== undefined && only[2] !== undefined) {
       quantities.set(index, { quantity: spaceless(only[1]), price: spaceless(only[2]) })
       continue

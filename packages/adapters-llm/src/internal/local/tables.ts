@@ -25,8 +25,11 @@ const STOP =
 
 const numeric = (t: Target | undefined): boolean => t !== undefined && (t.type === "integer" || t.type === "float")
 
-/** A figure without a mark OCR read after it (`8.` in a quantity column, a speck); a trailing minus is a sign. */
-const strayMark = (text: string): string => text.replace(/(\d)[.,:;']+$/, "$1")
+/**
+ * A figure as OCR misreads it in a numeric column: without a mark read after it (`8.`, a speck; a trailing minus is
+ * a sign), and a lone `I`, `l` or `|` for the one it stands for.
+ */
+const strayMark = (text: string): string => (/^[Il|]$/.test(text) ? "1" : text.replace(/(\d)[.,:;']+$/, "$1"))
 
 /** A piece of a header row: a cell, or the part of a cell where one sub-field's label starts. */
 interface Unit {

@@ -23,6 +23,7 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("vence el 12 de marzo de 2024")), ["12 de marzo de 2024"])
     assert.deepStrictEqual(texts(dates("Fecha: 3 Ene. 2025")), ["3 Ene. 2025"])
     assert.deepStrictEqual(texts(dates("15 JAN 2018, Jan 15, 2018")), ["15 JAN 2018", "Jan 15, 2018"])
+    assert.deepStrictEqual(texts(dates("June 12,2020 10:11")), ["June 12,2020"])
     assert.deepStrictEqual(texts(dates("2024-03-12T10:00")), ["2024-03-12"])
     assert.deepStrictEqual(texts(dates("TEL 07-5547360 / 016-7993391, 32/13/2020")), [])
   })

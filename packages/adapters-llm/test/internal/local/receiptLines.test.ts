@@ -208,11 +208,32 @@ describe("receipt lines", () => {
       item("1. PANE COMUNE 2,10", null, null, "4,20"),
       item("TOMATES", "2,133", "6,88", "14,68")
     ])
+    // A count glued to a unit of count, as OCR reads `2 UD`, where it makes the line's amount; a size glued to a
+    // measure (`1L`) stays the description's.
+    assert.deepStrictEqual(
+      itemsOf([
+        line("2UD 3,37"),
+        line("ACEITE OLIVA 1L", "6,74"),
+        line("5.un 2,07"),
+        line("LEITE MEIO GORDO", "10,35"),
+        line("4UD 1,00"),
+        line("PAN", "1,00"),
+        line("1L 3,20"),
+        line("LECHE", "3,20"),
+        line("TOTAL:", "21,29")
+      ]),
+      [
+        item("ACEITE OLIVA 1L", "2", "3,37", "6,74"),
+        item("LEITE MEIO GORDO", "5", "2,07", "10,35"),
+        item("PAN", null, null, "1,00"),
+        item("LECHE", null, null, "3,20")
+      ]
+    )
     // Two numbers a space apart are no decimal: `5, 3 x 1,25` is three at 1,25.
     assert.deepStrictEqual(splitQuantity("PACK 5, 3 x 1,25"), { description: "PACK 5,", quantity: "3", price: "1,25" })
   })
 
-  it("a quantity column's figure with a mark OCR read after it (`8.`) is the figure", () => {
+  it("a quantity column's figure with a mark OCR read after it (`8.`) is the figure, a lone `I` a one", () => {
     const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
       [
         [40, "Artikel"],
@@ -233,6 +254,12 @@ describe("receipt lines", () => {
         [450, "€3.965,52"]
       ],
       [
+        [40, "Reparação"],
+        [200, "I"],
+        [300, "€1.296,31"],
+        [450, "€1.296,31"]
+      ],
+      [
         [40, "Retour"],
         [200, "1"],
         [300, "€2,50"],
@@ -246,6 +273,7 @@ describe("receipt lines", () => {
       [
         ["1", "€282,04"],
         ["8", "€3.965,52"],
+        ["1", "€1.296,31"],
         ["1", "€2,50-"]
       ]
     )
