@@ -22,5 +22,5 @@ export const generate = (count: number, seed: number): ReadonlyArray<GeneratedDo
     const kind = Math.floor(index / LANGUAGES.length) % 2 === 0 ? "invoice" : "receipt"
     return kind === "invoice"
       ? invoice(random, VOCABULARY[language], language, index, seeded(seed * 1_000_003 + index + 0x5bd1e995))
-      : receipt(random, VOCABULARY[language], language, index)
+      : receipt(random, VOCABULARY[language], language, index, seeded(seed * 1_000_003 + index + 0x27d4eb2f))
   })

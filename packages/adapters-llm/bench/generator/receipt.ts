@@ -15,8 +15,17 @@ import type { Language, Vocabulary } from "./vocabulary.js"
 /** How multi-unit lines are printed. */
 type LineStyle = "below" | "above" | "columns"
 
-/** A receipt in `language`, its `index`-th document. */
-export const receipt = (random: Random, v: Vocabulary, language: Language, index: number): GeneratedDocument => {
+/**
+ * A receipt in `language`, its `index`-th document. `till` draws the German till's habits (a currency column, an
+ * item count, `Geg. BAR`) from a stream of its own, so that they leave every other draw as it was.
+ */
+export const receipt = (
+  random: Random,
+  v: Vocabulary,
+  language: Language,
+  index: number,
+  till: Random
+): GeneratedDocument => {
   // Four in ten English receipts are Malaysian (SROIE's kind).
   if (language === "en" && random.chance(0.4)) return malaysianReceipt(random, v, index)
   const c = conventions(random, v)
@@ -121,10 +130,24 @@ export const receipt = (random: Random, v: Vocabulary, language: Language, index
   s.down(6)
 
   const sum = lines.reduce((a, l) => a + Math.round(l.lineTotal * 100), 0)
+  // German tills often print the currency in a column of its own between label and amount (`SUMME  EUR  15,69`),
+  // the count of items above the totals (`Posten: 6`), and the tendered cash and change as `Geg. BAR`/`Rückgeld BAR`.
+  const euroColumn = language === "de" && till.chance(0.5)
+  if (language === "de" && till.chance(0.4)) {
+    s.text(`${till.pick(["Posten", "Anzahl Artikel", "Artikel"])}: ${lines.length}`, left, { size: 8 })
+    s.down(10)
+  }
   const row = (label: string, cents: number, bold = false) => {
-    s.text(`${label}${colon}`, left, { size: bold ? 10 : 8, bold })
-    s.text(random.chance(0.3) ? c.money(cents) : c.number(cents), right, { size: bold ? 10 : 8, bold, align: "right" })
+    const size = bold ? 10 : 8
+    s.text(`${label}${colon}`, left, { size, bold })
+    const money = random.chance(0.3)
+    if (euroColumn) s.text("EUR", 130, { size, bold })
+    s.text(money && !euroColumn ? c.money(cents) : c.number(cents), right, { size, bold, align: "right" })
     s.down(bold ? 13 : 10)
+  }
+  const tillWord = (word: string, german: ReadonlyArray<string>) => {
+    const other = till.pick(german)
+    return euroColumn ? other : word
   }
   const savings = random.chance(0.25) ? random.int(10, Math.max(11, Math.floor(sum / 5))) : 0
   if (savings > 0 || random.chance(0.4)) row(random.pick(v.subtotal), sum)
@@ -139,8 +162,8 @@ export const receipt = (random: Random, v: Vocabulary, language: Language, index
   const cash = random.chance(0.5)
   if (cash) {
     const tendered = Math.ceil(rounded / 1000) * 1000 + (random.chance(0.5) ? 1000 : 0)
-    row(random.pick(v.cash), tendered)
-    row(random.pick(v.change), tendered - rounded)
+    row(tillWord(random.pick(v.cash), ["Geg. BAR", "Gegeben BAR", "BAR"]), tendered)
+    row(tillWord(random.pick(v.change), ["Rückgeld BAR", "Rückgeld", "Zurück"]), tendered - rounded)
   } else row(random.pick(v.card), rounded)
   if (language === "de" && random.chance(0.5)) germanTaxTable(s, random, c, rounded, left, right)
   else if (random.chance(0.4)) {
@@ -187,7 +210,8 @@ export const receipt = (random: Random, v: Vocabulary, language: Language, index
  */
 const germanTaxTable = (s: Sheet, random: Random, c: Conventions, gross: number, left: number, right: number) => {
   s.down(4)
-  const columns = [left + 40, left + 100, right] as const
+  // Net and tax right-aligned clear of the class and rate (`A 19%`) on their left.
+  const columns = [left + 95, left + 145, right] as const
   s.text(random.pick(["MwSt", "USt", "Steuer"]), left, { size: 8 })
   for (const [i, heading] of ["Netto", "MwSt", "Brutto"].entries())
     s.text(heading, columns[i] ?? right, { size: 8, align: "right" })
