@@ -38,9 +38,10 @@ const PRICE = "(\\d{1,6}[.,] ?\\d{2})"
 // `2 x 1,25`, `6 x ( 0,95 )`, `1,000 kg x 2,99 €/kg`, `2 UD 1,25`, `3 Stk x 0,99`.
 const CURRENCY = "(?:€|\\$|£|eur|usd|gbp|chf|rm|myr)"
 
-// A unit with no `x` after it must stand apart from the quantity: `2 UD 1,25`, not `MILK 1L  3.20`.
+// A unit with no `x` after it must stand apart from the quantity: `2 UD 1,25`, not `MILK 1L  3.20` (a speck OCR read
+// between them is no matter: `6. St 6,46`).
 const QUANTITY_PRICE = new RegExp(
-  `(?<![\\p{L}\\d.,])(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?:\\s*${UNIT}\\.?\\s*${TIMES}|\\s+${UNIT}\\.?|\\s*${TIMES})\\s*\\(?\\s*${PRICE}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`,
+  `(?<![\\p{L}\\d.,])(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?:\\s*${UNIT}\\.?\\s*${TIMES}|\\.?\\s+${UNIT}\\.?|\\s*${TIMES})\\s*\\(?\\s*${PRICE}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`,
   "iu"
 )
 

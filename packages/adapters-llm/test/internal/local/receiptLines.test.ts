@@ -37,6 +37,7 @@ describe("receipt lines", () => {
       price: "2,99"
     })
     assert.deepStrictEqual(splitQuantity("AGUA 2 UD 1,25"), { description: "AGUA", quantity: "2", price: "1,25" })
+    assert.deepStrictEqual(splitQuantity("6. St 6,46"), { description: "", quantity: "6", price: "6,46" })
     assert.deepStrictEqual(splitQuantity("Milch 3 Stk x 0,99"), { description: "Milch", quantity: "3", price: "0,99" })
     assert.deepStrictEqual(splitQuantity("1 PATATAS GAJO"), { description: "PATATAS GAJO", quantity: "1", price: null })
     assert.deepStrictEqual(splitQuantity("BOLSA 48X60CM"), {
