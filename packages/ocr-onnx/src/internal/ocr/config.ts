@@ -81,7 +81,8 @@ export interface OcrConfig {
    * How far the engine's lexicon may overrule the recognizer's marks (`correctLetters` in `lexicon.ts`): a word not
    * in the lexicon takes a variant that is when the model's odds against the variant are at most e^lexiconWeight
    * to 1 (2.3: 10 to 1), of which at most e^lexiconAddWeight to 1 (0.69: 2 to 1) for marks added to letters read
-   * bare, since print drops accents by habit; `lexiconWeight` 0: never (MEASUREMENTS.md, "Lexicon weights").
+   * bare, since print drops accents by habit on capitals (words in lower case take them under lexiconWeight);
+   * `lexiconWeight` 0: never (MEASUREMENTS.md, "Lexicon weights", "Marks on worn scans").
    */
   readonly lexiconWeight: number
   readonly lexiconAddWeight: number
