@@ -89,7 +89,8 @@ export interface OcrConfig {
   /**
    * Whether a page's marks are ruled by its language (`ruleMarks` in `language.ts`): only the marks of the languages
    * its function words tell appear, none on English; on a page that tells none, a marked word stays only when the
-   * lexicon lists it (MEASUREMENTS.md, "Languages and marks").
+   * lexicon lists it; dots read as marks or letters are mended first (`dots.ts`: "Bakkerïj", "Díijkstra")
+   * (MEASUREMENTS.md, "Languages and marks", "Marks on worn scans").
    */
   readonly markRule: boolean
   /**
