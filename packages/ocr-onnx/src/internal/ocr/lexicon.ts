@@ -385,8 +385,8 @@ const I_LETTERS = new Set(["i", "í", "ì", "ï", "î", "I", "Í", "Ì", "Ï", "
 
 /**
  * An `i` the recognizer read twice, or read out of the dots of the letter before it (`Conseiil`, `Müiller`,
- * `escríitório` on pages rasterised at 200 DPI), or a letter read twice with a mark on either (`Müünchen`,
- * `AÁCCOUNT` on worn scans): where the word is in no list and the word without that letter is (marks checked as
+ * `escríitório` on pages rasterised at 200 DPI), or a letter read twice with a mark on either (`Müünchen` on worn
+ * scans, `AÁÇCOUNT` on FUNSD): where the word is in no list and the word without that letter is (marks checked as
  * `correctLetters` checks them), where it was and the other letters. Undefined otherwise, and always for a word
  * the lists hold (`xiita`, `créé`).
  */
@@ -401,7 +401,7 @@ const phantomLetter = (
     const previous = letters[at - 1]!.text
     const current = letters[at]!.text
     const base = baseLetter(current)
-    // A letter read twice with a mark on either ("Müünchen", "AÁCCOUNT"), or an `i` after an `i` or a marked letter.
+    // A letter read twice with a mark on either ("Müünchen", "AÁÇCOUNT"), or an `i` after an `i` or a marked letter.
     const doubled = base === baseLetter(previous) && (current !== base || previous !== base)
     const dotted = I_LETTERS.has(current) && (I_LETTERS.has(previous) || baseLetter(previous) !== previous)
     if (!doubled && !dotted) continue
