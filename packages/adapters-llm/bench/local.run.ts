@@ -11,9 +11,9 @@
  * - receipts-es (date, total, store, line items), invoice2data (issuer, number, date, total; every PDF and
  *   `Orlen.txt` as text), receipts-de (date, total; OCR of the scans);
  * - a generated set (`generator/`): seeded invoices and receipts in es, en, de, fr, it, pt and nl rendered to PDF
- *   and read from their text layer; a few per language rasterised and read by OCR, with the share of words read
- *   with other marks than printed, per language (`marks.ts`); and a few per language as worn scans (askew up to
- *   1.5°, faded, blurred, grainy JPEGs at 170–260 DPI) read by OCR.
+ *   and read from their text layer; a few per language rasterised and read by OCR, and a few per language as worn
+ *   scans (askew up to 1.5°, faded, blurred, grainy JPEGs at 170–260 DPI) read by OCR; for both, the share of words
+ *   read with other marks than printed, per language (`marks.ts`).
  * Values are compared as what they stand for (`scoring.ts`: dates as calendar dates, amounts as numbers, numbers and
  * names normalised). Also the time per document next to a baseline measured in the same run (rows and cells alone).
  *
@@ -110,8 +110,12 @@ it("local extractor accuracy", { timeout: 3_600_000 }, async () => {
     }
     const generated = generatedSets(ocr)
     for (const [set, entries] of generated) await runSet(set, entries, reader.read)
-    const [text, read] = [generated[0]?.[1], generated.find(([set]) => set.title.includes("rasterised"))?.[1]]
-    if (text !== undefined && read !== undefined) for (const line of await markTable(text, read, reader.read)) log(line)
+    // Every OCR set of the generated documents (rasterised, worn scans) against their text layers.
+    const [text, ...read] = generated
+    if (text !== undefined)
+      for (const [set, entries] of read)
+        for (const line of await markTable(set.title.replace(/ \(ocr-onnx\)$/, ""), text[1], entries, reader.read))
+          log(line)
   } finally {
     await reader.close()
   }

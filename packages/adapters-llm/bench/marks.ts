@@ -34,8 +34,12 @@ export const markCounts = (printed: string, read: string): { readonly compared: 
   return { compared, differ }
 }
 
-/** The table of marks per language and half (`BENCH_HALF=first`: the first half alone), as lines. */
+/**
+ * The table of marks per language and half (`BENCH_HALF=first`: the first half alone), as lines, of one set read by
+ * OCR (`ocr`, titled `title`) against the same documents' text layers (`text`).
+ */
 export const markTable = async (
+  title: string,
   text: ReadonlyArray<Entry>,
   ocr: ReadonlyArray<Entry>,
   read: (bytes: Uint8Array) => Promise<ReadResult>
@@ -57,7 +61,7 @@ export const markTable = async (
   }
   const rows = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   return [
-    "\ngenerated, rasterised and read by OCR: words whose marks differ from the printed word's",
+    `\n${title}: words whose marks differ from the printed word's`,
     "| language, half | documents | words compared | marks differ |",
     "| --- | ---: | ---: | ---: |",
     ...rows.map(

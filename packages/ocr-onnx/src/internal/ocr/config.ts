@@ -81,14 +81,16 @@ export interface OcrConfig {
    * How far the engine's lexicon may overrule the recognizer's marks (`correctLetters` in `lexicon.ts`): a word not
    * in the lexicon takes a variant that is when the model's odds against the variant are at most e^lexiconWeight
    * to 1 (2.3: 10 to 1), of which at most e^lexiconAddWeight to 1 (0.69: 2 to 1) for marks added to letters read
-   * bare, since print drops accents by habit; `lexiconWeight` 0: never (MEASUREMENTS.md, "Lexicon weights").
+   * bare, since print drops accents by habit on capitals (words in lower case take them under lexiconWeight);
+   * `lexiconWeight` 0: never (MEASUREMENTS.md, "Lexicon weights", "Marks on worn scans").
    */
   readonly lexiconWeight: number
   readonly lexiconAddWeight: number
   /**
    * Whether a page's marks are ruled by its language (`ruleMarks` in `language.ts`): only the marks of the languages
    * its function words tell appear, none on English; on a page that tells none, a marked word stays only when the
-   * lexicon lists it (MEASUREMENTS.md, "Languages and marks").
+   * lexicon lists it; dots read as marks or letters are mended first (`dots.ts`: "Bakkerïj", "Díijkstra")
+   * (MEASUREMENTS.md, "Languages and marks", "Marks on worn scans").
    */
   readonly markRule: boolean
   /**

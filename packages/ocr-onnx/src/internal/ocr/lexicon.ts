@@ -259,6 +259,21 @@ export const withAlternatives = (
  */
 const ownLetters: ReadonlySet<string> = new Set(["ñ", "Ñ"])
 
+/**
+ * Whether a word's print evidently keeps its accents, so that one the recognizer lost is added under the whole
+ * `weight`, as a stray one is removed, rather than under `addWeight`: a word of three letters or more with a
+ * lower-case letter (print drops accents on capitals, "AZUCAR", not in running text, while worn scans lose them
+ * there: "Logistica", "Martinez"), unless English has it in lower case (`loanwords`: "email" is printed bare on a
+ * French page, not "émail"); or a word read with a mark already, other than ñ's ("DISTRIBUIÇAO"). Two-letter
+ * words keep `addWeight` ("SA", not "SÁ"). MEASUREMENTS.md, "Marks on worn scans".
+ */
+const keepsAccents = (read: ReadonlyArray<string>, loanwords: Lexicon | undefined): boolean => {
+  if (read.length < 3) return false
+  if (read.some((l) => baseLetter(l) !== l && !ownLetters.has(l))) return true
+  const word = read.join("")
+  return word !== word.toUpperCase() && loanwords?.has(word.toLowerCase()) !== true
+}
+
 /** At most this many characters of a word are varied (the likeliest other marks), and this many variants tried. */
 const MAX_POSITIONS = 6
 const MAX_VARIANTS = 256
@@ -286,15 +301,18 @@ interface Variant {
  * part of it that adds marks to letters read bare at most `addWeight`. Marks are added far more timidly than
  * removed: printed words often lack their accents (upper-case receipts and forms: "AZUCAR", "CODIGO"), while a
  * mark on a word that has none is nearly always the recognizer's ("fírma", "Suggestíon"). The tilde of ñ is no
- * accent (`ownLetters`): "PANUELOS" takes it under `weight` alone.
+ * accent (`ownLetters`): "PANUELOS" takes it under `weight` alone, and so does any mark on a word whose print
+ * evidently keeps its accents (`keepsAccents`: lower case, not an English word of `loanwords`, or already marked).
  */
 export const correctLetters = (
   letters: ReadonlyArray<CtcChar>,
   lexicon: Lexicon,
-  weights: LexiconWeights
+  weights: LexiconWeights,
+  loanwords?: Lexicon
 ): Array<string> | undefined => {
   const read = letters.map((ch) => ch.text)
   if (lexicon.has(read.join(""))) return undefined
+  const addLimit = keepsAccents(read, loanwords) ? weights.weight : weights.addWeight
   const choices: Array<{ position: number; options: Array<{ text: string; cost: number; adds: boolean }> }> = []
   letters.forEach((ch, position) => {
     // `ch.prob` is the read class's best probability over the run, as its own entry among the alternatives.
@@ -303,7 +321,7 @@ export const correctLetters = (
     const options = (ch.alternatives ?? [])
       .filter((a) => a.text !== ch.text && a.prob > 0)
       .map((a) => ({ text: a.text, cost: Math.log(own / a.prob), adds: bare && !ownLetters.has(a.text) }))
-      .filter((o) => o.cost <= (o.adds ? weights.addWeight : weights.weight))
+      .filter((o) => o.cost <= (o.adds ? addLimit : weights.weight))
       .sort((a, b) => a.cost - b.cost)
     if (options.length > 0) choices.push({ position, options })
   })
@@ -317,7 +335,7 @@ export const correctLetters = (
       for (const o of options) {
         const cost = v.cost + o.cost
         const added = v.added + (o.adds ? o.cost : 0)
-        if (cost > weights.weight || added > weights.addWeight) continue
+        if (cost > weights.weight || added > addLimit) continue
         const letters = [...v.letters]
         letters[position] = o.text
         next.push({ letters, cost, added })
@@ -329,13 +347,15 @@ export const correctLetters = (
 }
 
 /**
- * A line's characters with each run of letters checked against the lexicon (`correctLetters`); digits, punctuation
- * and spaces split the runs and are never changed, nor is any character's position.
+ * A line's characters with each run of letters checked against the lexicon (`correctLetters`, with `loanwords`);
+ * digits, punctuation and spaces split the runs and are never changed, nor is any character's position; a letter
+ * read twice is dropped (`phantomLetter`).
  */
 export const correctDiacritics = (
   chars: ReadonlyArray<CtcChar>,
   lexicon: Lexicon,
-  weights: LexiconWeights
+  weights: LexiconWeights,
+  loanwords?: Lexicon
 ): Array<CtcChar> => {
   const out = [...chars]
   const phantoms = new Set<number>()
@@ -343,11 +363,11 @@ export const correctDiacritics = (
   for (let k = 0; k <= chars.length; k++) {
     if (k < chars.length && /^\p{L}$/u.test(chars[k]!.text)) continue
     if (k > start) {
-      const corrected = correctLetters(chars.slice(start, k), lexicon, weights)
+      const corrected = correctLetters(chars.slice(start, k), lexicon, weights, loanwords)
       corrected?.forEach((text, i) => {
         if (text !== out[start + i]!.text) out[start + i] = { ...out[start + i]!, text }
       })
-      const phantom = phantomI(out.slice(start, k), lexicon, weights)
+      const phantom = phantomLetter(out.slice(start, k), lexicon, weights, loanwords)
       if (phantom !== undefined) {
         phantoms.add(start + phantom.at)
         phantom.letters.forEach((text, i) => {
@@ -365,23 +385,30 @@ const I_LETTERS = new Set(["i", "í", "ì", "ï", "î", "I", "Í", "Ì", "Ï", "
 
 /**
  * An `i` the recognizer read twice, or read out of the dots of the letter before it (`Conseiil`, `Müiller`,
- * `escríitório` on pages rasterised at 200 DPI): where the word is in no list and the word without that `i` is
- * (marks checked as `correctLetters` checks them), where it was and the other letters. Undefined otherwise, and
- * always for a word the lists hold (`xiita`).
+ * `escríitório` on pages rasterised at 200 DPI), or a letter read twice with a mark on either (`Müünchen` on worn
+ * scans, `AÁÇCOUNT` on FUNSD): where the word is in no list and the word without that letter is (marks checked as
+ * `correctLetters` checks them), where it was and the other letters. Undefined otherwise, and always for a word
+ * the lists hold (`xiita`, `créé`).
  */
-const phantomI = (
+const phantomLetter = (
   letters: ReadonlyArray<CtcChar>,
   lexicon: Lexicon,
-  weights: LexiconWeights
+  weights: LexiconWeights,
+  loanwords: Lexicon | undefined
 ): { readonly at: number; readonly letters: ReadonlyArray<string> } | undefined => {
   if (letters.length < 4 || lexicon.has(letters.map((ch) => ch.text).join(""))) return undefined
   for (let at = 1; at < letters.length; at++) {
     const previous = letters[at - 1]!.text
-    if (!I_LETTERS.has(letters[at]!.text) || !(I_LETTERS.has(previous) || baseLetter(previous) !== previous)) continue
+    const current = letters[at]!.text
+    const base = baseLetter(current)
+    // A letter read twice with a mark on either ("Müünchen", "AÁÇCOUNT"), or an `i` after an `i` or a marked letter.
+    const doubled = base === baseLetter(previous) && (current !== base || previous !== base)
+    const dotted = I_LETTERS.has(current) && (I_LETTERS.has(previous) || baseLetter(previous) !== previous)
+    if (!doubled && !dotted) continue
     const rest = [...letters.slice(0, at), ...letters.slice(at + 1)]
     const read = rest.map((ch) => ch.text)
     if (lexicon.has(read.join(""))) return { at, letters: read }
-    const marked = correctLetters(rest, lexicon, weights)
+    const marked = correctLetters(rest, lexicon, weights, loanwords)
     if (marked !== undefined) return { at, letters: marked }
   }
   return undefined

@@ -6,6 +6,7 @@ import { type OcrConfig, withConfig } from "./config.js"
 import { cropLine, inkColumns, sliceColumns, splitColumns, writeClsInput } from "./crop.js"
 import { type CtcChar, cropWords, ctcDecode, modelSpaces, restoreSpaces, timestepColumn } from "./ctc.js"
 import { coverage, dbPostprocess, largestFirst, mergeOverlapping } from "./dbPostprocess.js"
+import { mendDots } from "./dots.js"
 import {
   type EngineLexicon,
   type InferenceSession,
@@ -288,8 +289,9 @@ const recognizeLine = Effect.fnUntraced(function* (
 
 /**
  * The characters of a page's lines with their marks checked against the word lists of the page's languages
- * (`pageLexicon`) and ruled by those languages (`language.ts`): both decided on the whole page, as one line has too
- * few function words to tell (MEASUREMENTS.md, "Languages and marks").
+ * (`pageLexicon`; English's names the loanwords, `correctLetters`), their dots mended (`dots.ts`) and their marks
+ * ruled by those languages (`language.ts`): all decided on the whole page, as one line has too few function words
+ * to tell (MEASUREMENTS.md, "Languages and marks").
  */
 export const pageMarks = (
   lines: ReadonlyArray<ReadonlyArray<CtcChar>>,
@@ -304,8 +306,10 @@ export const pageMarks = (
   const lexicon = lexicons === undefined ? undefined : pageLexicon(lexicons, decision?.languages)
   const weights = { weight: config.lexiconWeight, addWeight: config.lexiconAddWeight }
   return lines.map((chars) => {
-    const checked = lexicon === undefined ? [...chars] : correctDiacritics(chars, lexicon, weights)
-    return decision === undefined || !config.markRule ? checked : ruleMarks(checked, decision, lexicons?.words)
+    const checked =
+      lexicon === undefined ? [...chars] : correctDiacritics(chars, lexicon, weights, lexicons?.lists.get("en"))
+    if (decision === undefined || !config.markRule) return checked
+    return ruleMarks(mendDots(checked, lexicon), decision, lexicons?.words)
   })
 }
 
