@@ -263,13 +263,16 @@ describe("D uploads, parsing, downloads (api + 1 worker on PostgreSQL)", () => {
     const first = await batch(refused)
     for (const { name, row } of first) {
       // Refused for what they are, after one attempt (not retried as if the machine had failed). A reference
-      // cycle mupdf detects and skips leaves a readable page: a final state is all that is asked of it.
-      if (name.startsWith("object cycles")) expect(FINAL, name).toContain(row.status)
-      else {
+      // cycle mupdf detects and skips leaves a readable page: a final state is all that is asked of it, and its
+      // read, like any page's, may meet the page time limit on a loaded machine and be retried once.
+      if (name.startsWith("object cycles")) {
+        expect(FINAL, name).toContain(row.status)
+        expect(row.job_attempts, `${name}: ${JSON.stringify(row)}`).toBeLessThanOrEqual(2)
+      } else {
         expect(row.status, `${name}: ${JSON.stringify(row)}`).toBe("error")
         expect(String(row.error_message ?? ""), name).not.toBe("")
+        expect(row.job_attempts, `${name}: ${JSON.stringify(row)}`).toBe(1)
       }
-      expect(row.job_attempts, `${name}: ${JSON.stringify(row)}`).toBe(1)
     }
     const slowest = Math.max(...first.map((r) => r.seconds))
     // A decodable 99 MP page under the pixel cap is read within the limits (its time is the page limit's business,
