@@ -64,7 +64,8 @@ const kindOf = (words: ReadonlyArray<Word>): DateKind | "none" => {
 
 /**
  * The label words nearest before a date on its row: back to the previous figure, at most a few words. A word
- * printed glued to figures is part of a code, not a label (`566832-U` of `Company Reg. No.: 566832-U  12-12-2018`).
+ * printed glued to figures is part of a code, not a label (`566832-U` of `Company Reg. No.: 566832-U  12-12-2018`);
+ * a label word with a figure OCR read for one of its letters is the label (`Returns accepted unti1 20-12-2019`).
  */
 const wordsBefore = (row: Row, list: ReadonlyArray<RowToken>, start: number): ReadonlyArray<Word> => {
   const text = row.text.slice(0, start)
@@ -72,11 +73,19 @@ const wordsBefore = (row: Row, list: ReadonlyArray<RowToken>, start: number): Re
   const out: Array<Word> = []
   for (let i = before.length - 1; i >= 0 && out.length < LABEL_REACH; i--) {
     const token = before[i]
-    if (token === undefined || /\d/.test(chunkOf(text, token))) break
-    out.unshift({ text: token.text, doubted: doubted(row, token) })
+    if (token === undefined) break
+    const misread = misreadLabel(text, token)
+    if (/\d/.test(chunkOf(text, token)) && !misread) break
+    out.unshift({ text: token.text, doubted: misread || doubted(row, token) })
   }
   return out
 }
+
+/** Whether a token standing alone is a label word with a figure read for a letter (`unti1`, `Fecha` as `Fech4` is not). */
+const misreadLabel = (text: string, token: RowToken): boolean =>
+  /\d/.test(token.text) &&
+  chunkOf(text, token).replace(/[^\p{L}\p{N}]/gu, "").length === token.text.length &&
+  nearLabelWords(token.text).length > 0
 
 /** The run of characters with no space in it that holds a token, in `text` (offsets as the token's). */
 const chunkOf = (text: string, token: RowToken): string => {

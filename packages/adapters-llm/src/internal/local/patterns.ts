@@ -47,8 +47,9 @@ const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boo
     /(?<![\d/.-])(\d{2}) ?([/.-]) ?(\d{2}) ?\2 ?(\d{4}|\d{2})(?![\d/.-]?\d)/g,
     (m) => plausible(Number(m[1]), Number(m[3]))
   ],
+  // Year first; a time may follow glued by a hyphen, as OCR reads the space before it (`2018-08-17-10:11`).
   [
-    /(?<![\d/.-])(\d{4}) ?([/.-]) ?(\d{1,2}) ?\2 ?(\d{1,2})(?![\d/.-]\d|\d)/g,
+    /(?<![\d/.-])(\d{4}) ?([/.-]) ?(\d{1,2}) ?\2 ?(\d{1,2})(?!\d|[/.]\d|-\d(?!\d?:\d{2}))/g,
     (m) => Number(m[3]) >= 1 && Number(m[3]) <= 12 && Number(m[4]) >= 1 && Number(m[4]) <= 31
   ],
   [

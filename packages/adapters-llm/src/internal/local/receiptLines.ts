@@ -39,18 +39,18 @@ const PRICE = "(\\d{1,6}[.,] ?\\d{2})"
 const CURRENCY = "(?:€|\\$|£|eur|usd|gbp|chf|rm|myr)"
 
 // A unit with no `x` after it must stand apart from the quantity: `2 UD 1,25`, not `MILK 1L  3.20` (a speck OCR read
-// between them is no matter: `6. St 6,46`).
+// between them is no matter: `6. St 6,46`, `3. X 8,07`).
 const QUANTITY_PRICE = new RegExp(
-  `(?<![\\p{L}\\d.,])(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?:\\s*${UNIT}\\.?\\s*${TIMES}|\\.?\\s+${UNIT}\\.?|\\s*${TIMES})\\s*\\(?\\s*${PRICE}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`,
+  `(?<![\\p{L}\\d.,])(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?:\\s*${UNIT}\\.?\\s*${TIMES}|\\.?\\s+${UNIT}\\.?|\\.?\\s*${TIMES})\\s*\\(?\\s*${PRICE}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`,
   "iu"
 )
 
 // A count opening a line: `1 PATATAS GAJO`.
 const LEADING_COUNT = /^(\d{1,3})\s+(?=[+*]?\p{L}{2})/u
 
-// A count with a stray mark OCR read after it (`3. PARMIGIANO 14,58 43,74`): taken only where it makes the amount
+// A count with a stray mark OCR read after it (`3. PARMIGIANO 14,58 43,74`, `1' QUESO TIERNO 13,78 13,78`): taken only where it makes the amount
 // with the unit price (an item's number, `1. Apple`, does not).
-const LEADING_COUNT_MARKED = /^(\d{1,3})[.,]?\s+(?=[+*]?\p{L}{2})/u
+const LEADING_COUNT_MARKED = /^(\d{1,3})[.,']?\s+(?=[+*]?\p{L}{2})/u
 
 /** A figure without the spaces OCR read into it (`2, 133` → `2,133`). */
 const spaceless = (text: string): string => text.replace(/\s+/g, "")
@@ -100,18 +100,22 @@ const TOTALS = vocabulary(TOTAL_LABELS)
 const NOT_ITEM = new Set([...NOT_TOTAL_WORDS, ...TAX_WORDS])
 
 // What may follow a line's amount: nothing, or the till's tax class (`1,99 A`, `2,50 B`, `0,99 *`, `3,49 1`),
-// or a GST code (Malaysia's standard and zero rate and exempt: `5.20 SR`, `3.00 ZR`, `1.50 E`).
-const TAX_CLASS = /^(?:\s+(?:SR|ZR|[\p{Lu}\d]))?\s*\*?\s*$/u
+// or a GST code (Malaysia's standard and zero rate and exempt: `5.20 SR`, `3.00 ZR`, `1.50 E`); OCR may read a
+// speck after the amount as a mark (`7,34.`) or as a stroke before the class (`54,04 IB`), and the class twice.
+const TAX_CLASS = /^[.,']?(?:\s+(?:SR|ZR|[Il|]?([\p{Lu}\d])(?:\s+\1)?))?\s*\*?\s*$/u
+
+/** Whether what follows a figure is only a speck OCR read after it (`12,97.`), or nothing. */
+const bare = (rest: string): boolean => /^[.,':;]?$/.test(rest.trim())
 
 /** Whether a row starts the totals: a total or subtotal label (`Balance Due`, `Incidência`) opening it. */
 const endsItems = (row: Row): boolean => findPhrases(rowTokens(row), TOTALS)[0]?.from === 0
 
 // A row that is only a quantity and a unit price: `4 ud. 9,23`, `6 x ( 0,95 )`, `0,465 kg x 1,48 EUR/kg`; or a
-// count glued to a unit of count (`2UD 3,37`, `5.un 2,07`, as OCR reads them), given to a line only where it
+// count glued to a unit of count (`2UD 3,37`, `5.un 2,07`, `3u6,54`, as OCR reads them), given to a line only where it
 // makes its amount (a size glued to a measure, `1L`, is a description's).
 const QUANTITY_ROW = new RegExp(`^\\s*${QUANTITY_PRICE.source}\\s*$`, "iu")
 const COUNT_ROW = new RegExp(
-  `^\\s*(\\d{1,3})\\.?(?:ud|uds|un|und|unid|st|stk|pcs|pc|pce|pces|pz|pzs)\\.?\\s+${PRICE}\\s*${CURRENCY}?\\s*$`,
+  `^\\s*(\\d{1,3})\\.?(?:ud|uds|un|und|unid|u|st|stk|pcs|pc|pce|pces|pz|pzs)\\.?\\s*${PRICE}\\s*${CURRENCY}?\\s*$`,
   "iu"
 )
 
@@ -126,6 +130,13 @@ const makes = (quantity: string, price: string, amount: number): boolean => {
   const q = numberOf(quantity)
   const p = numberOf(price)
   return q !== undefined && p !== undefined && Math.abs(q * p - amount) < 0.011
+}
+
+/** Whether a quantity times a unit price makes a line amount, both as printed (`€354,88`, `€3.903,68`). */
+export const makesAmount = (quantity: string, price: string, amount: string): boolean => {
+  const p = amounts(price)
+  const a = amounts(amount)
+  return p.length === 1 && a.length === 1 && makes(quantity, String(p[0]?.value), a[0]?.value ?? Number.NaN)
 }
 
 interface Line {
@@ -146,7 +157,7 @@ const lineOf = (text: string, amount: Amount): Omit<Line, "row" | "amount"> => {
     .filter((a) => a.decimals)
     .at(-1)
   const lead = LEADING_COUNT_MARKED.exec(before)
-  if (price !== undefined && before.slice(price.end).trim() === "") {
+  if (price !== undefined && bare(before.slice(price.end))) {
     const rest = before.slice(0, price.start).trim()
     const count = lead?.[1]
     if (count !== undefined && makes(count, price.text, amount.value))
@@ -156,7 +167,7 @@ const lineOf = (text: string, amount: Amount): Omit<Line, "row" | "amount"> => {
   // A quantity and price inside the text count only when they make the amount.
   if (split.price === null || (split.quantity !== null && makes(split.quantity, split.price, amount.value)))
     if (split.price !== null || price === undefined) return split
-  if (price !== undefined && before.slice(price.end).trim() === "" && makes("1", price.text, amount.value))
+  if (price !== undefined && bare(before.slice(price.end)) && makes("1", price.text, amount.value))
     return { description: before.slice(0, price.start).trim(), quantity: null, price: null }
   return { description: before, quantity: null, price: null }
 }

@@ -9,7 +9,7 @@ import type { Extractor, Skill } from "@legible/core"
 import type { Evidence } from "./evidence.js"
 import { findLabels, type Hit, labelsOf, type Target } from "./labels.js"
 import { cellStart, type Layout, type Row } from "./layout.js"
-import { completeItem, headerlessLines, itemConcept, rolesOf } from "./receiptLines.js"
+import { completeItem, headerlessLines, itemConcept, type LineRoles, makesAmount, rolesOf } from "./receiptLines.js"
 
 type Dict = { readonly [name: string]: Extractor.ExtractedValue }
 
@@ -30,6 +30,23 @@ const numeric = (t: Target | undefined): boolean => t !== undefined && (t.type =
  * a sign), and a lone `I`, `l` or `|` for the one it stands for.
  */
 const strayMark = (text: string): string => (/^[Il|]$/.test(text) ? "1" : text.replace(/(\d)[.,:;']+$/, "$1"))
+
+/**
+ * A count OCR read with strokes among or for its figures (`1I1` for `11`, `1I`, a `T` for a `1`): the reading, each
+ * stroke a one or nothing, that makes the line's amount at its unit price; left as read when none does.
+ */
+const mendCount = (item: Record<string, string | null>, roles: LineRoles): void => {
+  const { quantity, price, amount } = roles
+  const text = quantity === undefined ? null : item[quantity.name]
+  const unit = price === undefined ? null : item[price.name]
+  const total = amount === undefined ? null : item[amount.name]
+  if (quantity === undefined || text == null || unit == null || total == null) return
+  if (!/^[\dIl|!\]T]+$/.test(text) || !/[Il|!\]T]/.test(text)) return
+  const mended = [text.replace(/[Il|!\]T]/g, "1"), text.replace(/[Il|!\]T]/g, "")].find(
+    (q) => q !== "" && makesAmount(q, unit, total)
+  )
+  if (mended !== undefined) item[quantity.name] = mended
+}
 
 /** A piece of a header row: a cell, or the part of a cell where one sub-field's label starts. */
 interface Unit {
@@ -178,6 +195,7 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
         const text = texts[k] ?? ""
         if (c.target !== undefined && text !== "") item[c.target.name] = numeric(c.target) ? strayMark(text) : text
       })
+      mendCount(item, rolesOf(targets))
       items.push(item)
       previous = item
       last = row

@@ -66,6 +66,8 @@ describe("dates", () => {
     assert.strictEqual(dateOf(rows), "12-12-2018")
     // A label glued to its own date still labels it.
     assert.strictEqual(dateOf([row("Due: 01-11-2019"), row("Date:12-12-2018")]), "12-12-2018")
+    // A label word with a figure OCR read for a letter still labels its date (`unti1`), where a code does not.
+    assert.strictEqual(dateOf([row("Returns accepted unti1 20-12-2019"), row("20-11-2019 15:02")]), "20-11-2019")
   })
 
   it("month names: 29 maart 2014, 1. März 2024", () => {

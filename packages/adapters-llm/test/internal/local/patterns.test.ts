@@ -67,6 +67,9 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("14.10.19 12:34")), ["14.10.19"])
     // Amounts and a list of them are not dates.
     assert.deepStrictEqual(texts(dates("1.10, 20.00  12,50, 10.2019")), [])
+    // A time glued to an ISO date by a hyphen OCR read for the space; longer figures are no date.
+    assert.deepStrictEqual(texts(dates("2018-08-17-10:11")), ["2018-08-17"])
+    assert.deepStrictEqual(texts(dates("2018-08-17-1011")), [])
   })
 
   it("amounts: both conventions, currency glued in front; not dates, percentages, codes or phone numbers", () => {

@@ -234,7 +234,54 @@ describe("receipt lines", () => {
     assert.deepStrictEqual(splitQuantity("PACK 5, 3 x 1,25"), { description: "PACK 5,", quantity: "3", price: "1,25" })
   })
 
-  it("a quantity column's figure with a mark OCR read after it (`8.`) is the figure, a lone `I` a one", () => {
+  it("OCR's specks on a till's lines: after an amount or price, before or doubling a tax class, after a count", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      line("3u 10,52"),
+      line("PATES 500G", "31,56"),
+      line("3u6,54"),
+      line("BEURRE DOUX", "19,62"),
+      line("BEURRE DOUX", "24,21"),
+      line("3. X 8,07"),
+      line("YOGHURT"),
+      line("0,939 kg x 7,82 €/kg", "7,34."),
+      [
+        [40, "6"],
+        [80, "JAMÓN COCIDO"],
+        [250, "12,97. 77,82 B"]
+      ],
+      [
+        [40, "4"],
+        [80, "ACEITE OLIVA 1L"],
+        [250, "13,51"],
+        [330, "54,04 IB"]
+      ],
+      [
+        [40, "6"],
+        [80, "MANZANA"],
+        [250, "10,38"],
+        [330, "62,28 A A"]
+      ],
+      [
+        [40, "1'"],
+        [80, "QUESO TIERNO"],
+        [250, "13,78"],
+        [330, "13,78"]
+      ],
+      line("TOTAL", "352,27")
+    ]
+    assert.deepStrictEqual(itemsOf(rows), [
+      item("PATES 500G", "3", "10,52", "31,56"),
+      item("BEURRE DOUX", "3", "6,54", "19,62"),
+      item("BEURRE DOUX", "3", "8,07", "24,21"),
+      item("YOGHURT", "0,939", "7,82", "7,34"),
+      item("JAMÓN COCIDO", "6", "12,97", "77,82"),
+      item("ACEITE OLIVA 1L", "4", "13,51", "54,04"),
+      item("MANZANA", "6", "10,38", "62,28"),
+      item("QUESO TIERNO", "1", "13,78", "13,78")
+    ])
+  })
+
+  it("a quantity column's figure with a mark OCR read after it (`8.`) is the figure, a stroke a one (`I`, `1I1`, `T`)", () => {
     const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
       [
         [40, "Artikel"],
@@ -266,6 +313,30 @@ describe("receipt lines", () => {
         [300, "€2,50"],
         [450, "€2,50-"]
       ],
+      [
+        [40, "Reparatur"],
+        [200, "1I1"],
+        [300, "€354,88"],
+        [450, "€3.903,68"]
+      ],
+      [
+        [40, "Softwarelizenz"],
+        [200, "1I"],
+        [300, "€665,82"],
+        [450, "€7.324,02"]
+      ],
+      [
+        [40, "Transporte"],
+        [200, "T"],
+        [300, "€813,84"],
+        [450, "€813,84"]
+      ],
+      [
+        [40, "Webhosting"],
+        [200, "2I"],
+        [300, "€10,00"],
+        [450, "€25,00"]
+      ],
       line("Subtotaal:", "€4.245,06")
     ]
     const got = Local.extractFields([LINEAS], document([page(1, rows)])).lineas as ReadonlyArray<Record<string, string>>
@@ -275,7 +346,12 @@ describe("receipt lines", () => {
         ["1", "€282,04"],
         ["8", "€3.965,52"],
         ["1", "€1.296,31"],
-        ["1", "€2,50-"]
+        ["1", "€2,50-"],
+        ["11", "€3.903,68"],
+        ["11", "€7.324,02"],
+        ["1", "€813,84"],
+        // Neither reading makes the amount: the count is left as read.
+        ["2I", "€25,00"]
       ]
     )
   })
