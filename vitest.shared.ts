@@ -22,6 +22,23 @@ export const parallel: UserWorkspaceConfig = {
 }
 
 /**
+ * A package's settings with the test files of a worker sharing one module graph (`isolate: false`) instead of each
+ * importing Effect and the package afresh, which was 60–75 % of these packages' runs. Only for packages whose tests
+ * keep no state in modules or globals (no stubbed globals, module mocks, fake timers or environment changes):
+ * core, testkit, ocr-training, adapters-http, adapters-llm; `codes` stubs `fetch` and keeps its isolation. vitest
+ * runs projects that share modules by `sequence.groupOrder`, one group after the other: the `parallel` ones (order 0)
+ * run together with the other `parallel` packages; the others (order 1, one file at a time) after them.
+ */
+export const sharingModules = (config: UserWorkspaceConfig): UserWorkspaceConfig => ({
+  ...config,
+  test: {
+    ...config.test,
+    isolate: false,
+    sequence: { ...config.test?.sequence, groupOrder: config.test?.maxWorkers === undefined ? 1 : 0 }
+  }
+})
+
+/**
  * Settings of every package's benchmarks (`npm run bench`, not part of `npm test`): `bench/**\/*.run.ts`, one file
  * after the other so that their timings do not share the cores, long timeouts, output printed as it comes.
  */

@@ -1,4 +1,4 @@
 import { defineProject } from "vitest/config"
-import { shared } from "../../vitest.shared.ts"
+import { shared, sharingModules } from "../../vitest.shared.ts"
 
-export default defineProject(shared)
+export default defineProject(sharingModules(shared))

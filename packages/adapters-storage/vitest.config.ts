@@ -1,4 +1,8 @@
 import { defineProject } from "vitest/config"
 import { shared } from "../../vitest.shared.ts"
 
-export default defineProject(shared)
+/** The package's tests, each in-memory PGlite started from a cluster dumped once per run (`pgliteTemplates.ts`). */
+export default defineProject({
+  ...shared,
+  test: { ...shared.test, globalSetup: ["test/support/pgliteTemplates.ts"] }
+})

@@ -1,4 +1,4 @@
 import { defineProject } from "vitest/config"
-import { parallel } from "../../vitest.shared.ts"
+import { parallel, sharingModules } from "../../vitest.shared.ts"
 
-export default defineProject(parallel)
+export default defineProject(sharingModules(parallel))

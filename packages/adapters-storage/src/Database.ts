@@ -28,7 +28,12 @@ export type DatabaseOptions =
       /** Pool size (`MaxConnections`); listeners hold one connection each. Default `DEFAULT_MAX_CONNECTIONS`. */
       readonly maxConnections?: number | undefined
     }
-  | { readonly engine: "pglite"; readonly dataDir?: string | undefined }
+  | {
+      readonly engine: "pglite"
+      readonly dataDir?: string | undefined
+      /** A cluster to start from, as PGlite's `dumpDataDir` wrote it, instead of an empty one (`PgliteClient`). */
+      readonly loadDataDir?: Blob | undefined
+    }
 
 /** LISTEN/NOTIFY on the open database, whatever the engine. */
 export class Notifications extends Context.Service<
@@ -117,7 +122,7 @@ const open = (
         PgClient.make({ url: options.url, maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS }),
         (client) => Context.make(SqlClient.SqlClient, client).pipe(Context.add(Notifications, pgNotifications(client)))
       )
-    : Effect.map(PgliteClient.make({ dataDir: options.dataDir }), (client) =>
+    : Effect.map(PgliteClient.make({ dataDir: options.dataDir, loadDataDir: options.loadDataDir }), (client) =>
         Context.make(SqlClient.SqlClient, client).pipe(
           Context.add(Notifications, pgliteNotifications(client)),
           // Every statement goes through this process's client: declared reads may be answered from memory.

@@ -5,7 +5,7 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Layer, Queue, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Database from "../src/Database.js"
-import { freshPostgresUrl, pglite, postgres } from "./support/databases.js"
+import { freshPostgresUrl, pgliteTemplate, postgres } from "./support/databases.js"
 
 const tablesOf = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -89,7 +89,11 @@ const suite = (name: string, database: Layer.Layer<SqlClient.SqlClient | Databas
   })
 
 describe("Database", () => {
-  suite("PGlite (memory)", pglite)
+  // From the run's empty cluster, not the migrated one the other PGlite tests start from: the layer migrates it.
+  suite(
+    "PGlite (memory)",
+    Layer.unwrap(Effect.sync(() => Database.layer({ engine: "pglite", loadDataDir: pgliteTemplate("empty") })))
+  )
   suite("PostgreSQL (fresh database)", postgres)
 
   it.effect(
@@ -97,11 +101,13 @@ describe("Database", () => {
     () =>
       Effect.gen(function* () {
         const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "legible-pglite-"))
+        // The first open fills the new directory from the run's empty cluster (no `initdb`) and migrates it.
+        const first = Database.layer({ engine: "pglite", dataDir, loadDataDir: pgliteTemplate("empty") })
         const open = Database.layer({ engine: "pglite", dataDir })
         yield* Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
           yield* sql`INSERT INTO clients (id, name) VALUES ('persisted', 'Sigue aquí')`
-        }).pipe(Effect.provide(open))
+        }).pipe(Effect.provide(first))
         const rows = yield* Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
           assert.deepStrictEqual(yield* Database.migrate, [], "already migrated")

@@ -1,12 +1,16 @@
 import * as PgTypes from "@effect/sql-pg/PgTypes"
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Exit, Queue } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient } from "effect/sql"
+import * as Database from "../src/Database.js"
+import { migrations } from "../src/internal/migrations.js"
 import * as PgliteClient from "../src/internal/pgliteClient.js"
 import * as Statements from "../src/internal/pgliteStatements.js"
+import { pgliteClient, pgliteTemplate } from "./support/databases.js"
 
 describe("PgliteClient", () => {
-  layer(PgliteClient.layer())((it) => {
+  layer(pgliteClient())((it) => {
     it.effect("parses the column types the way @effect/sql-pg does", () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
@@ -105,7 +109,7 @@ describe("PgliteClient", () => {
     )
   })
 
-  layer(PgliteClient.layer({ statements: 2 }))((it) => {
+  layer(pgliteClient({ statements: 2 }))((it) => {
     it.effect("kept statements: a table's change is seen, evictions and failures leave the session sound", () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
@@ -165,4 +169,46 @@ describe("PgliteClient", () => {
     }
     assert.isFalse(Statements.transactionControl("DROP TABLE t"))
   })
+})
+
+describe("PGlite started from a dumped cluster", () => {
+  it.effect("has the dump's schema and rows, and each one started from it is a database of its own", () =>
+    Effect.gen(function* () {
+      const source = yield* PgliteClient.make({ loadDataDir: pgliteTemplate("empty") })
+      yield* source.unsafe("CREATE TABLE kept (n int PRIMARY KEY, s text NOT NULL); INSERT INTO kept VALUES (1, 'uno')")
+        .unprepared
+      yield* source`INSERT INTO kept VALUES (2, 'dos')`
+      const dumped = yield* Effect.promise(() => source.pglite.dumpDataDir("none"))
+      const first = yield* PgliteClient.make({ loadDataDir: dumped })
+      const second = yield* PgliteClient.make({ loadDataDir: dumped })
+      const rows = (sql: SqlClient.SqlClient) => sql<{ n: number; s: string }>`SELECT n, s FROM kept ORDER BY n`
+      assert.deepStrictEqual(yield* rows(first), [
+        { n: 1, s: "uno" },
+        { n: 2, s: "dos" }
+      ])
+      const columns = yield* first<{ column_name: string; is_nullable: string }>`
+        SELECT column_name, is_nullable FROM information_schema.columns WHERE table_name = 'kept' ORDER BY column_name`
+      assert.deepStrictEqual(columns, [
+        { column_name: "n", is_nullable: "NO" },
+        { column_name: "s", is_nullable: "NO" }
+      ])
+      yield* first`INSERT INTO kept VALUES (3, 'tres')`
+      yield* Effect.flip(second`INSERT INTO kept VALUES (1, 'otra vez')`)
+      assert.deepStrictEqual((yield* rows(second)).length, 2)
+      assert.deepStrictEqual((yield* rows(first)).length, 3)
+    }).pipe(Effect.scoped, Effect.provide(Reactivity.layer))
+  )
+
+  it.effect("the run's migrated cluster has every migration, with none left to run", () =>
+    Effect.gen(function* () {
+      const sql = yield* PgliteClient.make({ loadDataDir: pgliteTemplate("migrated") })
+      const recorded = yield* sql<{ migration_id: number }>`
+        SELECT migration_id FROM ${sql(Database.migrationsTable)} ORDER BY migration_id`
+      assert.deepStrictEqual(
+        recorded.map((row) => Number(row.migration_id)),
+        Object.keys(migrations).map((name) => Number.parseInt(name, 10))
+      )
+      assert.deepStrictEqual(yield* Effect.provideService(Database.migrate, SqlClient.SqlClient, sql), [])
+    }).pipe(Effect.scoped, Effect.provide(Reactivity.layer))
+  )
 })

@@ -3,6 +3,7 @@ import { Deferred, Effect, Exit, Fiber } from "effect"
 import { TestClock } from "effect/testing"
 import * as PgliteClient from "../src/internal/pgliteClient.js"
 import * as ReadCache from "../src/internal/readCache.js"
+import { pgliteClient } from "./support/databases.js"
 
 const counts = (client: PgliteClient.PgliteClient) => {
   const { hits, misses } = client.reads.stats()
@@ -10,7 +11,7 @@ const counts = (client: PgliteClient.PgliteClient) => {
 }
 
 describe("ReadCache on PGlite", () => {
-  layer(PgliteClient.layer())((it) => {
+  layer(pgliteClient())((it) => {
     it.effect("a declared read is answered from memory until any other statement runs", () =>
       Effect.gen(function* () {
         const client = yield* PgliteClient.PgliteClient
@@ -96,7 +97,7 @@ describe("ReadCache on PGlite", () => {
     )
   })
 
-  layer(PgliteClient.layer({ readCache: false }))((it) => {
+  layer(pgliteClient({ readCache: false }))((it) => {
     it.effect("off, every declared read runs", () =>
       Effect.gen(function* () {
         const client = yield* PgliteClient.PgliteClient
@@ -110,7 +111,7 @@ describe("ReadCache on PGlite", () => {
 })
 
 describe("ReadCache limits", () => {
-  layer(PgliteClient.layer())((it) => {
+  layer(pgliteClient())((it) => {
     it.effect("the least recently used entries go first, within the count and the characters", () =>
       Effect.gen(function* () {
         const client = yield* PgliteClient.PgliteClient

@@ -50,7 +50,8 @@ export interface Models {
   /**
    * Word lists that check the recognizer's accents and other marks ("fírma" → "firma"), each page against those of
    * its languages. Default `["es", "en", "pt", "fr", "de"]` with the Latin recognizer (`"it"` on request), `[]` with
-   * the Chinese one; their cost per worker: MEASUREMENTS.md, "Lexicon".
+   * the Chinese one. A worker loads each list on the first page that needs it; their cost per worker:
+   * MEASUREMENTS.md, "Lexicon".
    */
   readonly lexicon?: ReadonlyArray<LexiconLanguage> | undefined
   /**

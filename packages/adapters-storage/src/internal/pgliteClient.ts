@@ -38,6 +38,11 @@ export const PgliteClient = Context.Service<PgliteClient>("@legible/adapters-sto
 /** Where the database lives: a directory on disk, or memory when `dataDir` is absent. */
 export interface PgliteClientConfig {
   readonly dataDir?: string | undefined
+  /**
+   * A cluster to start from, as another instance's `dumpDataDir` wrote it (its schema and rows), instead of a new
+   * empty one: skips `initdb`, the most of PGlite's start (≈1.5 s from a dump against ≈9 s, two busy cores).
+   */
+  readonly loadDataDir?: Blob | undefined
   /** How many prepared statements to keep; 0 runs every statement through PGlite's `query`. */
   readonly statements?: number | undefined
   /** Whether declared reads may be answered from memory (default true). */
@@ -164,9 +169,11 @@ export const make = Effect.fnUntraced(function* (
   const db = yield* Effect.acquireRelease(
     Effect.tryPromise({
       try: () =>
-        options.dataDir === undefined
-          ? PGlite.create({ extensions: { pg_trgm, btree_gin } })
-          : PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm, btree_gin } }),
+        PGlite.create({
+          extensions: { pg_trgm, btree_gin },
+          ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+          ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir })
+        }),
       catch: (cause) => fromPgliteError(cause, "connect")
     }),
     // Close only once no statement holds the session.

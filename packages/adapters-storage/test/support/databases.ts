@@ -1,7 +1,8 @@
 /**
- * Database layers for tests: an in-memory PGlite (build one per test file: it takes ~3 s), and PostgreSQL in a
- * database of its own, created for the run and dropped at the end, so concurrent runs never collide.
+ * Database layers for tests: an in-memory PGlite, started from the run's dumped cluster (`pgliteTemplates.ts`), and
+ * PostgreSQL in a database of its own, created for the run and dropped at the end, so concurrent runs never collide.
  */
+import * as Fs from "node:fs"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { it } from "@effect/vitest"
 import type { Errors } from "@legible/core"
@@ -10,6 +11,7 @@ import * as Reactivity from "effect/reactivity/Reactivity"
 import type * as Scope from "effect/Scope"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
+import { inject } from "vitest"
 import * as Database from "../../src/Database.js"
 import { migrations } from "../../src/internal/migrations.js"
 import * as PgliteClient from "../../src/internal/pgliteClient.js"
@@ -21,10 +23,20 @@ export const postgresUrl = Config.String("LEGIBLE_TEST_POSTGRES_URL").pipe(
   Config.withDefault("postgres://postgres@127.0.0.1:5432/postgres")
 )
 
-/** A migrated in-memory PGlite. */
-export const pglite: Layer.Layer<SqlClient.SqlClient | Database.Notifications, Errors.StorageError> = Database.layer({
-  engine: "pglite"
-})
+/** The run's dumped cluster, empty or migrated (`pgliteTemplates.ts`), to start an in-memory PGlite from. */
+export const pgliteTemplate = (which: "empty" | "migrated"): Blob =>
+  new Blob([Fs.readFileSync(inject(which === "empty" ? "pgliteEmpty" : "pgliteMigrated"))])
+
+/** `PgliteClient.layer` over an in-memory PGlite of its own, started from the run's empty cluster. */
+export const pgliteClient = (
+  options: Omit<PgliteClient.PgliteClientConfig, "dataDir" | "loadDataDir"> = {}
+): Layer.Layer<PgliteClient.PgliteClient | SqlClient.SqlClient, SqlError> =>
+  Layer.unwrap(Effect.sync(() => PgliteClient.layer({ ...options, loadDataDir: pgliteTemplate("empty") })))
+
+/** A migrated in-memory PGlite of its own, started from the run's migrated cluster. */
+export const pglite: Layer.Layer<SqlClient.SqlClient | Database.Notifications, Errors.StorageError> = Layer.unwrap(
+  Effect.sync(() => Database.layer({ engine: "pglite", loadDataDir: pgliteTemplate("migrated") }))
+)
 
 const withAdmin = (url: string, statement: string) =>
   Effect.scoped(
@@ -99,7 +111,7 @@ export const onUnmigratedEngines = <E>(
     `${name} (PGlite)`,
     () =>
       Effect.gen(function* () {
-        const sql = yield* PgliteClient.make({})
+        const sql = yield* PgliteClient.make({ loadDataDir: pgliteTemplate("empty") })
         yield* Effect.provideService(scenario, SqlClientTag, sql)
       }).pipe(Effect.scoped, Effect.provide(Reactivity.layer)),
     timeout

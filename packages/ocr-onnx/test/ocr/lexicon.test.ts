@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { defaultOcrConfig } from "../../src/internal/ocr/config.js"
 import { type CtcChar, parseDictionary } from "../../src/internal/ocr/ctc.js"
-import { pageLexicon } from "../../src/internal/ocr/engine.js"
+import { pageLexicon, pageListLanguages, pageWordLists } from "../../src/internal/ocr/engine.js"
 import {
   buildWordSet,
   correctDiacritics,
@@ -22,9 +22,10 @@ import {
   packedFile,
   unionLexicon,
   withAlternatives,
+  wordLists,
   wordSetHas
 } from "../../src/internal/ocr/lexicon.js"
-import { pageMarks } from "../../src/internal/ocr/pipeline.js"
+import { pageDecision, pageMarks } from "../../src/internal/ocr/pipeline.js"
 
 const words = (...list: Array<string>): Lexicon => {
   const set = new Set(list)
@@ -232,6 +233,18 @@ describe("loadWordLists", () => {
     })
   )
 
+  it.effect("loads a language's list on the first call that asks for it, and keeps it", () =>
+    Effect.gen(function* () {
+      const lists = wordLists()
+      expect(lists.loaded()).toEqual([])
+      const first = yield* lists.lists(["en"])
+      expect(lists.loaded()).toEqual(["en"])
+      const again = yield* lists.lists(["en"])
+      expect(again.get("en")).toBe(first.get("en"))
+      expect([...again.keys()]).toEqual(["en"])
+    })
+  )
+
   it.effect("loads the Spanish and English Hunspell lists with their inflected and capitalised forms", () =>
     Effect.gen(function* () {
       const lexicon = yield* loadLexicon(["es", "en"])
@@ -360,6 +373,37 @@ describe("word lists of the page's languages", () => {
           )
         )[1]
       ).toBe("firma")
+    })
+  )
+
+  it("needs the lists of the page's languages, English's for loanwords, the fallback's when it tells none", () => {
+    const all = ["es", "en", "pt", "fr", "de"] as const
+    expect(pageListLanguages(all, [])).toEqual(["es", "en"])
+    expect(pageListLanguages(all, ["fr"])).toEqual(["fr", "en"])
+    expect(pageListLanguages(all, ["en"])).toEqual(["en"])
+    expect(pageListLanguages(all, ["pt", "es"])).toEqual(["es", "pt", "en"])
+    expect(pageListLanguages(all, ["it"])).toEqual([])
+    expect(pageListLanguages(all, ["nl"])).toEqual([])
+    expect(pageListLanguages(["pt", "fr"], [])).toEqual(["pt", "fr"])
+    expect(pageListLanguages(["pt", "fr"], ["fr"])).toEqual(["fr"])
+  })
+
+  it.effect("checks each page as it did with every list loaded, loading only the lists the pages need", () =>
+    Effect.gen(function* () {
+      const everything = yield* loaded
+      const lazy = { languages: ["es", "en", "pt", "fr", "de"] as const, lists: wordLists(), families: new Map() }
+      const pages = [
+        lines(consultoria(), plain("Rua do escritório em Lisboa"), plain("Nota fiscal da empresa para o cliente")),
+        lines(consultoria(), plain("La fattura della ditta per il cliente con il prezzo")),
+        lines(consultoria(), plain("Le montant de la facture est pour le client")),
+        lines(consultoria())
+      ]
+      for (const page of pages) {
+        const lexicon = yield* pageWordLists(lazy, pageDecision(page).languages)
+        expect(textOf(pageMarks(page, lexicon, config))).toEqual(textOf(pageMarks(page, everything, config)))
+      }
+      // German's list was needed by no page.
+      expect(lazy.lists.loaded()).toEqual(["pt", "en", "fr", "es"])
     })
   )
 

@@ -6,9 +6,20 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { defaultOcrConfig } from "../../src/internal/ocr/config.js"
 import { parseDictionary } from "../../src/internal/ocr/ctc.js"
-import { type InferenceSession, type OcrEngine, OcrError, type Tensor } from "../../src/internal/ocr/engine.js"
+import {
+  type EngineWordLists,
+  type InferenceSession,
+  type OcrEngine,
+  OcrError,
+  type Tensor
+} from "../../src/internal/ocr/engine.js"
 import type { PageImage } from "../../src/internal/ocr/image.js"
-import { diacriticFamilies } from "../../src/internal/ocr/lexicon.js"
+import {
+  type DiacriticFamilies,
+  diacriticFamilies,
+  type Lexicon,
+  type LexiconLanguage
+} from "../../src/internal/ocr/lexicon.js"
 import { type OcrPage, recognizePage } from "../../src/internal/ocr/pipeline.js"
 
 const labels = parseDictionary("a\nb\nc")
@@ -57,6 +68,29 @@ const cls = (p180: number, calls?: Array<ReadonlyArray<number>>) =>
   }, calls)
 
 const page: PageImage = { width: 400, height: 200, channels: 3, data: new Uint8Array(400 * 200 * 3).fill(255) }
+
+/** Word lists of `languages` that all hold `words`, recording each language whose list is loaded. */
+const fakeLists = (
+  languages: ReadonlyArray<LexiconLanguage>,
+  words: ReadonlySet<string>,
+  families: DiacriticFamilies
+): EngineWordLists & { readonly loads: Array<LexiconLanguage> } => {
+  const loads: Array<LexiconLanguage> = []
+  const list: Lexicon = { has: (w) => words.has(w) }
+  return {
+    languages,
+    families,
+    loads,
+    lists: {
+      lists: (asked) =>
+        Effect.sync(() => {
+          for (const l of asked) if (!loads.includes(l)) loads.push(l)
+          return new Map(asked.map((l) => [l, list]))
+        }),
+      loaded: () => loads
+    }
+  }
+}
 
 const engine = (over: Partial<OcrEngine> = {}): OcrEngine => ({
   det,
@@ -164,6 +198,23 @@ describe("recognizePage with fake sessions", () => {
     })
   )
 
+  it.effect("loads a word list on the first page that needs it, none for a page without lines or unchecked", () =>
+    Effect.gen(function* () {
+      const blank = session((input) => {
+        const [, , h, w] = input.dims as [number, number, number, number]
+        return { data: new Float32Array(h * w), dims: [1, 1, h, w] }
+      })
+      const lists = fakeLists(["es", "en", "fr", "de"], new Set(), diacriticFamilies(labels))
+      const checked = engine({ lexicon: lists })
+      expect((yield* recognizePage({ ...checked, det: blank }, page)).lines).toEqual([])
+      yield* recognizePage(checked, page, { lexiconWeight: 0 })
+      expect(lists.loads).toEqual([])
+      // "ab c" tells no language: the page is checked against the fallback, Spanish and English, and only those load.
+      yield* recognizePage(checked, page)
+      expect(lists.loads).toEqual(["es", "en"])
+    })
+  )
+
   it.effect("checks the recognizer's marks against the engine's lexicon, keeping the words' boxes", () =>
     Effect.gen(function* () {
       // Every line reads "áb c" with "a" a close second to "á"; the lexicon knows "ab" only.
@@ -177,12 +228,8 @@ describe("recognizePage with fake sessions", () => {
         data[1 * classes + 1] = 0.3
         return { data, dims: [1, t, classes] }
       })
-      const known = new Set(["ab", "c"])
       const base = engine({ rec: recMarked, labels: marked })
-      const checked = {
-        ...base,
-        lexicon: { lists: new Map(), words: { has: (w: string) => known.has(w) }, families: diacriticFamilies(marked) }
-      }
+      const checked = { ...base, lexicon: fakeLists(["es"], new Set(["ab", "c"]), diacriticFamilies(marked)) }
       const text = (p: OcrPage) => p.lines.map((l) => l.words.map((w) => w.text).join(" "))
       const before = yield* recognizePage(base, page)
       const after = yield* recognizePage(checked, page)

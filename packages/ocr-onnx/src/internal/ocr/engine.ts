@@ -16,8 +16,9 @@ import {
   diacriticFamilies,
   type Lexicon,
   type LexiconLanguage,
-  loadWordLists,
-  unionLexicon
+  unionLexicon,
+  type WordLists,
+  wordLists
 } from "./lexicon.js"
 import { decodeRanges, quantizeModel } from "./quantize.js"
 
@@ -115,17 +116,73 @@ export interface OcrEngine {
   readonly config: OcrConfig
   /** The recognizer's arithmetic, as loaded (`auto` resolved). */
   readonly precision: "float32" | "int8"
-  /** The word lists that check the recognizer's diacritics, and its classes grouped by letter (`lexicon.ts`). */
-  readonly lexicon?: EngineLexicon | undefined
+  /**
+   * The word lists that check the recognizer's diacritics, each loaded on the first page that needs it
+   * (`pageWordLists`), and its classes grouped by letter (`lexicon.ts`).
+   */
+  readonly lexicon?: EngineWordLists | undefined
 }
 
-/** The loaded word lists: each language's, and the lexicon of a page that tells no language (`words`). */
+/** The word lists of an engine: the languages it checks, their lists as loaded so far, its letter families. */
+export interface EngineWordLists {
+  readonly languages: ReadonlyArray<LexiconLanguage>
+  readonly lists: WordLists
+  readonly families: DiacriticFamilies
+}
+
+/**
+ * The word lists a page is checked against (`pageWordLists`): each language's, and the lexicon of a page that tells
+ * no language (`words`).
+ */
 export interface EngineLexicon {
   readonly lists: ReadonlyMap<string, Lexicon>
-  /** Spanish and English as loaded (the lists of every page before pages told their language), else all loaded. */
+  /**
+   * Spanish and English of the engine's languages (the lists of every page before pages told their language), else
+   * all of them.
+   */
   readonly words: Lexicon
   readonly families: DiacriticFamilies
 }
+
+/** The lists of a page that tells no language: Spanish and English of `languages`, else all of them. */
+const fallbackLanguages = (languages: ReadonlyArray<LexiconLanguage>): ReadonlyArray<LexiconLanguage> => {
+  const fallback = languages.filter((l) => l === "es" || l === "en")
+  return fallback.length > 0 ? fallback : languages
+}
+
+/**
+ * The languages (of the engine's `languages`) whose lists `pageMarks` reads on a page decided in `told`: the page's
+ * own (`pageLexicon`) and English's for its loanwords (`correctLetters`) when there are any, the fallback's on a
+ * page that tells none, and none on a page whose languages have no list.
+ */
+export const pageListLanguages = (
+  languages: ReadonlyArray<LexiconLanguage>,
+  told: ReadonlyArray<string>
+): ReadonlyArray<LexiconLanguage> => {
+  if (told.length === 0) return fallbackLanguages(languages)
+  const own = languages.filter((l) => told.includes(l))
+  return own.length === 0 || own.includes("en") || !languages.includes("en") ? own : [...own, "en"]
+}
+
+/**
+ * The lexicon of a page decided in `told` (`pageListLanguages`), loading the lists no page needed before. Its
+ * `words` (read only on a page that tells no language) hold the fallback lists the page loaded.
+ */
+export const pageWordLists = (
+  lexicon: EngineWordLists,
+  told: ReadonlyArray<string>
+): Effect.Effect<EngineLexicon, OcrError> =>
+  Effect.map(
+    Effect.mapError(
+      lexicon.lists.lists(pageListLanguages(lexicon.languages, told)),
+      (cause) => new OcrError({ message: cause.message, cause })
+    ),
+    (lists) => ({
+      lists,
+      words: unionLexicon(fallbackLanguages(lexicon.languages).flatMap((l) => lists.get(l) ?? [])),
+      families: lexicon.families
+    })
+  )
 
 /**
  * The lexicon that checks a page's marks: the lists of the languages the page is written in, the fallback `words`
@@ -321,20 +378,7 @@ export const makeEngine = Effect.fn("OcrEngine.make")(function* (
   const labels = yield* loadDictionary(models.dictionary)
   const config = withConfig(withConfig(defaultOcrConfig, recognizerConfig(models)), options.config)
   const languages = options.lexicon ?? ((options.recognizer ?? "latin") === "latin" ? defaultLexicon : [])
-  const lists =
-    languages.length === 0
-      ? undefined
-      : yield* loadWordLists(languages).pipe(
-          Effect.mapError((cause) => new OcrError({ message: cause.message, cause }))
-        )
-  const fallback = [...(lists?.entries() ?? [])].filter(([l]) => l === "es" || l === "en").map(([, list]) => list)
   const lexicon =
-    lists === undefined
-      ? undefined
-      : {
-          lists,
-          words: unionLexicon(fallback.length > 0 ? fallback : [...lists.values()]),
-          families: diacriticFamilies(labels)
-        }
+    languages.length === 0 ? undefined : { languages, lists: wordLists(), families: diacriticFamilies(labels) }
   return { det, cls, rec, labels, config, precision: int8 ? "int8" : "float32", lexicon }
 })

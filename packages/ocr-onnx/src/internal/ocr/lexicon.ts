@@ -191,19 +191,51 @@ const setLexicon = (set: WordSet): Lexicon => ({
 export const unionLexicon = (lexicons: ReadonlyArray<Lexicon>): Lexicon =>
   lexicons.length === 1 ? lexicons[0]! : { has: (word) => lexicons.some((l) => l.has(word)) }
 
+/**
+ * Word lists loaded as they are first needed: `lists` loads each language's the first time it is asked for and
+ * keeps it, so a worker holds only the lists of the pages it read (the default five cost a worker 71 MB and
+ * ≈130 ms, MEASUREMENTS.md, "Lexicon"). A load that fails is forgotten, and tried again by the next call.
+ */
+export interface WordLists {
+  /** The lists of `languages`, each loaded on the first call that names it. */
+  readonly lists: (
+    languages: ReadonlyArray<LexiconLanguage>
+  ) => Effect.Effect<ReadonlyMap<LexiconLanguage, Lexicon>, Error>
+  /** The languages whose lists were loaded (or are loading), in the order first asked for. */
+  readonly loaded: () => ReadonlyArray<LexiconLanguage>
+}
+
+export const wordLists = (): WordLists => {
+  const kept = new Map<LexiconLanguage, Promise<Lexicon>>()
+  // One at a time, also across calls: each expansion holds its forms as strings until packed.
+  let queue: Promise<unknown> = Promise.resolve()
+  const list = (language: LexiconLanguage): Promise<Lexicon> => {
+    const known = kept.get(language)
+    if (known !== undefined) return known
+    const loading = queue.then(async () => setLexicon(await packedWords(language)))
+    queue = loading.catch(() => undefined)
+    kept.set(language, loading)
+    loading.catch(() => kept.delete(language))
+    return loading
+  }
+  return {
+    lists: (languages) =>
+      Effect.tryPromise({
+        try: async () => {
+          const lists = new Map<LexiconLanguage, Lexicon>()
+          for (const language of languages) lists.set(language, await list(language))
+          return lists
+        },
+        catch: (cause) => new Error(`cannot load the word lists ${languages.join(", ")}: ${String(cause)}`)
+      }),
+    loaded: () => [...kept.keys()]
+  }
+}
+
 /** Each language's word list, expanded and packed (`WordSet`), one file per language in the temporary directory. */
 export const loadWordLists = (
   languages: ReadonlyArray<LexiconLanguage>
-): Effect.Effect<ReadonlyMap<LexiconLanguage, Lexicon>, Error> =>
-  Effect.tryPromise({
-    try: async () => {
-      const lists = new Map<LexiconLanguage, Lexicon>()
-      // One at a time: each expansion holds its forms as strings until packed.
-      for (const language of languages) lists.set(language, setLexicon(await packedWords(language)))
-      return lists
-    },
-    catch: (cause) => new Error(`cannot load the word lists ${languages.join(", ")}: ${String(cause)}`)
-  })
+): Effect.Effect<ReadonlyMap<LexiconLanguage, Lexicon>, Error> => wordLists().lists(languages)
 
 const baseLetter = (label: string): string => label.normalize("NFD").replace(/\p{M}/gu, "")
 

@@ -13,10 +13,11 @@ import {
   type OcrEngine,
   OcrError,
   pageLexicon,
+  pageWordLists,
   type Tensor
 } from "./engine.js"
 import { type PageImage, validateImage } from "./image.js"
-import { decideLanguages, profileWords, ruleMarks } from "./language.js"
+import { decideLanguages, type LanguageDecision, profileWords, ruleMarks } from "./language.js"
 import { correctDiacritics, withAlternatives } from "./lexicon.js"
 import { preprocess } from "./preprocess.js"
 import { degreeRings } from "./ring.js"
@@ -299,10 +300,7 @@ export const pageMarks = (
   config: OcrConfig
 ): Array<Array<CtcChar>> => {
   const lexicons = config.lexiconWeight > 0 ? loaded : undefined
-  const decision =
-    config.markRule || lexicons !== undefined
-      ? decideLanguages(lines.flatMap((chars) => profileWords(chars.map((ch) => ch.text).join(""))))
-      : undefined
+  const decision = config.markRule || lexicons !== undefined ? pageDecision(lines) : undefined
   const lexicon = lexicons === undefined ? undefined : pageLexicon(lexicons, decision?.languages)
   const weights = { weight: config.lexiconWeight, addWeight: config.lexiconAddWeight }
   return lines.map((chars) => {
@@ -313,13 +311,22 @@ export const pageMarks = (
   })
 }
 
-/** The page's lines with their marks checked and ruled (`pageMarks`); lines with no word left are dropped. */
-const ruledLines = (engine: OcrEngine, lines: ReadonlyArray<ReadLine>, config: OcrConfig) => {
-  const marked = pageMarks(
-    lines.map((l) => l.chars),
-    engine.lexicon,
-    config
-  )
+/** The languages a page's lines are written in (`decideLanguages`). */
+export const pageDecision = (lines: ReadonlyArray<ReadonlyArray<CtcChar>>): LanguageDecision =>
+  decideLanguages(lines.flatMap((chars) => profileWords(chars.map((ch) => ch.text).join(""))))
+
+/**
+ * The page's lines with their marks checked and ruled (`pageMarks`), against the lists of the page's languages,
+ * loaded on the first page that needs them (`pageWordLists`; none for a page with no line); lines with no word left
+ * are dropped.
+ */
+const ruledLines = Effect.fnUntraced(function* (engine: OcrEngine, lines: ReadonlyArray<ReadLine>, config: OcrConfig) {
+  const chars = lines.map((l) => l.chars)
+  const lexicon =
+    engine.lexicon === undefined || config.lexiconWeight <= 0 || lines.length === 0
+      ? undefined
+      : yield* pageWordLists(engine.lexicon, pageDecision(chars).languages)
+  const marked = pageMarks(chars, lexicon, config)
   return lines.flatMap((line, k) => {
     const spaced = restoreSpaces(marked[k]!, line.ink, config.spaceGap * config.recHeight, line.stride)
     const words = cropWords(spaced, line.ink, line.stride)
@@ -327,7 +334,7 @@ const ruledLines = (engine: OcrEngine, lines: ReadonlyArray<ReadLine>, config: O
       ? []
       : [{ box: line.box, score: line.score, words: wordsOnPage(line.crop, words, config.foldFullWidth) }]
   })
-}
+})
 
 const millis = (d: Duration.Duration): number => Duration.toMillis(d)
 
@@ -363,7 +370,7 @@ export const recognizePage = Effect.fn("OcrEngine.recognizePage")(function* (
       )
     })
   )
-  const lines = ruledLines(
+  const lines = yield* ruledLines(
     engine,
     recognized.filter((l) => l !== undefined),
     config
