@@ -285,7 +285,9 @@ const readCrop = Effect.fnUntraced(function* (
   return { box, score, chars: rings, crop: { box: crop.box, scale: crop.scale }, ink, stride }
 })
 
-const alphanumeric = (ch: CtcChar): boolean => /^[\p{L}\p{N}]+$/u.test(ch.text)
+// Cased letters and decimal digits: "º", "ª" and superscripts are letters and numbers too, and what a wider crop of
+// a tick or a speck on a form reads.
+const alphanumeric = (ch: CtcChar): boolean => /^[\p{Lu}\p{Ll}\p{Nd}]+$/u.test(ch.text)
 
 /**
  * One line recognised, or undefined when it reads as nothing credible. A box no longer than `glyphMaxAspect` times
