@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest"
 import type { OrientedBox } from "../../src/internal/ocr/box.js"
 import { defaultOcrConfig } from "../../src/internal/ocr/config.js"
-import { cropLine, inkColumns, sliceColumns, splitColumns, writeClsInput } from "../../src/internal/ocr/crop.js"
+import {
+  cropLine,
+  glyphBoxes,
+  inkColumns,
+  sliceColumns,
+  splitColumns,
+  writeClsInput
+} from "../../src/internal/ocr/crop.js"
 import { type PageImage, sampleRgb } from "../../src/internal/ocr/image.js"
 import { detSize, preprocess } from "../../src/internal/ocr/preprocess.js"
 
@@ -214,5 +221,22 @@ describe("preprocess", () => {
     for (let y = 0; y < 64; y++) for (let x = 0; x < 64; x++) data[y * 64 + x] = x % 2 === 0 ? 0 : 200
     const input = preprocess({ width: 64, height: 64, channels: 1, data }, defaultOcrConfig)
     expect(input.tensor[5]).toBeCloseTo((100 / 255 - 0.485) / 0.229, 4)
+  })
+})
+
+describe("glyphBoxes", () => {
+  it("widens a glyph's box to twice its height, then also heightens it, around the same centre and axis", () => {
+    const glyph = box(100, 50, 20, 24, 0.02)
+    expect(glyphBoxes(glyph)).toEqual([
+      { ...glyph, width: 48, height: 24 },
+      { ...glyph, width: 2 * 24 * 1.3, height: 24 * 1.3 }
+    ])
+  })
+
+  it("never narrows a box longer than the crops", () => {
+    const two = box(100, 50, 60, 24)
+    const [asHigh, higher] = glyphBoxes(two)
+    expect(asHigh!.width).toBe(60)
+    expect(higher!.width).toBeCloseTo(2 * 24 * 1.3)
   })
 })

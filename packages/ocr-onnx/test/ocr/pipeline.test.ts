@@ -312,6 +312,56 @@ describe("recognizePage with fake sessions", () => {
     })
   )
 
+  it.effect("reads a lone glyph again from wider and taller crops when its tight crop reads too unsure", () =>
+    Effect.gen(function* () {
+      // One 8 × 8 kernel: a box about as long as high (a lone "1" in a quantity column).
+      const glyph = session((input) => {
+        const [, , h, w] = input.dims as [number, number, number, number]
+        const data = new Float32Array(h * w)
+        for (let y = 40; y < 48; y++) data.fill(0.95, y * w + 60, y * w + 68)
+        return { data, dims: [1, 1, h, w] }
+      })
+      // "a" in the middle timestep: unsure in the tight crop (48 columns), sure in any wider one.
+      const calls: Array<ReadonlyArray<number>> = []
+      const unsure = session((input) => {
+        const t = Math.floor(input.dims[3]! / 8)
+        const data = new Float32Array(t * labels.length)
+        for (let k = 0; k < t; k++) data[k * labels.length] = 0.5
+        data[Math.floor(t / 2) * labels.length + 1] = input.dims[3]! > 48 ? 0.9 : 0.4
+        return { data, dims: [1, t, labels.length] }
+      }, calls)
+      const result = yield* recognizePage(engine({ det: glyph, rec: unsure }), page)
+      expect(result.lines.map((l) => l.words.map((w) => w.text))).toEqual([["a"]])
+      expect(result.lines[0]!.words[0]!.confidence).toBeCloseTo(0.9)
+      expect(calls.map((dims) => dims[3])).toEqual([48, 96, 96])
+      // The word stays where the glyph is, read from a wider crop: around detection column 64 of 192.
+      const word = result.lines[0]!.words[0]!
+      expect((word.x0 + word.x1) / 2).toBeCloseTo((64 * 400) / 192, -1)
+      const off = yield* recognizePage(engine({ det: glyph, rec: unsure }), page, { glyphMaxAspect: 0 })
+      expect(off.lines).toEqual([])
+      // What the wider crops read must be letters or digits: here an ordinal indicator (a tick), so nothing.
+      const brackets = parseDictionary("a\nº")
+      const bracket = session((input) => {
+        const t = Math.floor(input.dims[3]! / 8)
+        const data = new Float32Array(t * brackets.length)
+        for (let k = 0; k < t; k++) data[k * brackets.length] = 0.5
+        data[Math.floor(t / 2) * brackets.length + (input.dims[3]! > 48 ? 2 : 1)] = input.dims[3]! > 48 ? 0.9 : 0.4
+        return { data, dims: [1, t, brackets.length] }
+      })
+      const noise = yield* recognizePage(engine({ det: glyph, rec: bracket, labels: brackets }), page)
+      expect(noise.lines).toEqual([])
+    })
+  )
+
+  it.effect("reads a long line that reads too unsure only once", () =>
+    Effect.gen(function* () {
+      const calls: Array<ReadonlyArray<number>> = []
+      const result = yield* recognizePage(engine({ rec: rec(0.4, labels.length, calls) }), page)
+      expect(result.lines).toEqual([])
+      expect(calls).toHaveLength(2)
+    })
+  )
+
   it.effect("fails with OcrError on a dictionary that does not match the recognizer", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flip(recognizePage(engine({ rec: rec(0.9, labels.length + 1) }), page))

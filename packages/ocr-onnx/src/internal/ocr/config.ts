@@ -75,6 +75,12 @@ export interface OcrConfig {
   readonly spaceProb: number
   /** Lines whose mean character probability is below this are dropped (PaddleOCR's drop_score). */
   readonly minLineScore: number
+  /**
+   * A box at most this many times as long as high (a character or two: a lone quantity "1" in a table) read below
+   * `minLineScore` is read again from the crops of `glyphBoxes` in `crop.ts`, and the surest reading kept (0:
+   * never). The recognizer is unsure of a narrow glyph alone in a tight crop (MEASUREMENTS.md, "Lone glyphs").
+   */
+  readonly glyphMaxAspect: number
   /** Map full-width forms (U+FF01–FF5E, U+3000) that the Chinese dictionary prefers to ASCII. */
   readonly foldFullWidth: boolean
   /**
@@ -128,6 +134,7 @@ export const defaultOcrConfig: OcrConfig = {
   spaceGap: 0.25,
   spaceProb: 0,
   minLineScore: 0.5,
+  glyphMaxAspect: 1.25,
   foldFullWidth: true,
   lexiconWeight: 2.3,
   lexiconAddWeight: 0.69,

@@ -73,6 +73,25 @@ export const cropLine = (image: PageImage, box: OrientedBox, config: OcrConfig):
   return { box, width, height, scale, tensor, gray }
 }
 
+/** Height factor and length (in heights) of each crop of `glyphBoxes`. */
+const GLYPH_CROPS: ReadonlyArray<readonly [number, number]> = [
+  [1, 2],
+  [1.3, 2]
+]
+
+/**
+ * The crops a lone glyph is read again from (`OcrConfig.glyphMaxAspect`), around the same centre and axis: as high
+ * and twice as long as high (the blank of its column on both sides), and 1.3 times as high and twice that long.
+ * Alone in its tight crop a "1" reads "|", "I" or "1" at under even odds; a little more of the page around it tips
+ * it (MEASUREMENTS.md, "Lone glyphs").
+ */
+export const glyphBoxes = (box: OrientedBox): Array<OrientedBox> =>
+  GLYPH_CROPS.map(([high, long]) => ({
+    ...box,
+    height: box.height * high,
+    width: Math.max(box.width, long * box.height * high)
+  }))
+
 /** A crop's background gray level, how far its ink stands from it, and the text's polarity. */
 export interface TextLevels {
   readonly background: number

@@ -3,7 +3,7 @@ import { readingOrder } from "../readingOrder.js"
 import { boxRect, type OrientedBox } from "./box.js"
 import { applyFlips, clsFlips } from "./classify.js"
 import { type OcrConfig, withConfig } from "./config.js"
-import { cropLine, inkColumns, sliceColumns, splitColumns, writeClsInput } from "./crop.js"
+import { cropLine, glyphBoxes, inkColumns, sliceColumns, splitColumns, writeClsInput } from "./crop.js"
 import { type CtcChar, cropWords, ctcDecode, modelSpaces, restoreSpaces, timestepColumn } from "./ctc.js"
 import { coverage, dbPostprocess, largestFirst, mergeOverlapping } from "./dbPostprocess.js"
 import { mendDots } from "./dots.js"
@@ -237,16 +237,15 @@ interface ReadLine {
 }
 
 /**
- * One line recognised, or undefined when it reads as nothing credible. One run per piece: batched pieces measured
- * slower (MEASUREMENTS.md, "Recognition batches").
+ * One crop of a box read, or undefined when nothing is read; `minLineScore` is left to the caller. One run per
+ * piece: batched pieces measured slower (MEASUREMENTS.md, "Recognition batches").
  */
-const recognizeLine = Effect.fnUntraced(function* (
+const readCrop = Effect.fnUntraced(function* (
   engine: OcrEngine,
   image: PageImage,
   box: OrientedBox,
   config: OcrConfig
 ): Effect.fn.Return<ReadLine | undefined, OcrError> {
-  if (box.width > config.recMaxAspect * box.height) return undefined
   const lexicon = config.lexiconWeight > 0 ? engine.lexicon : undefined
   const crop = cropLine(image, box, config)
   const ink = inkColumns(crop)
@@ -282,10 +281,37 @@ const recognizeLine = Effect.fnUntraced(function* (
   }
   if (chars.length === 0) return undefined
   const score = chars.reduce((acc, ch) => acc + ch.prob, 0) / chars.length
-  if (score < config.minLineScore) return undefined
   // The characters keep the alternatives of their marks until the page's language is known (`ruledLines`).
   const rings = degreeRings(crop, chars, stride, config)
   return { box, score, chars: rings, crop: { box: crop.box, scale: crop.scale }, ink, stride }
+})
+
+// Cased letters and decimal digits: "º", "ª" and superscripts are letters and numbers too, and what a wider crop of
+// a tick or a speck on a form reads.
+const alphanumeric = (ch: CtcChar): boolean => /^[\p{Lu}\p{Ll}\p{Nd}]+$/u.test(ch.text)
+
+/**
+ * One line recognised, or undefined when it reads as nothing credible. A box no longer than `glyphMaxAspect` times
+ * its height read below `minLineScore` is read again from the crops of `glyphBoxes`, and the surest reading of
+ * letters and digits kept; the line keeps the detected box (its words take their places from the crop they were
+ * read in).
+ */
+const recognizeLine = Effect.fnUntraced(function* (
+  engine: OcrEngine,
+  image: PageImage,
+  box: OrientedBox,
+  config: OcrConfig
+): Effect.fn.Return<ReadLine | undefined, OcrError> {
+  if (box.width > config.recMaxAspect * box.height) return undefined
+  let best = yield* readCrop(engine, image, box, config)
+  if (box.width <= config.glyphMaxAspect * box.height && (best === undefined || best.score < config.minLineScore)) {
+    for (const again of glyphBoxes(box)) {
+      const read = yield* readCrop(engine, image, again, config)
+      // Only letters and digits: what a wider crop of a checkbox or a speck reads is a bracket or a quote.
+      if (read?.chars.every(alphanumeric) && (best === undefined || read.score > best.score)) best = read
+    }
+  }
+  return best === undefined || best.score < config.minLineScore ? undefined : { ...best, box }
 })
 
 /**
