@@ -150,7 +150,8 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
         ? (field.catalog?.keyColumns ?? []).map((c) => ({ name: c, type: "string", aliases: [], description: "" }))
         : [field]
   const hits = new Map(targets.map((t) => [t, findLabels(layout, labelsOf(t, itemConcept(t)))] as const))
-  const descriptionTarget = rolesOf(targets).description
+  const roles = rolesOf(targets)
+  const descriptionTarget = roles.description
   const anyNumeric = targets.some(numeric)
   const items: Array<Record<string, string | null>> = []
   let i = 0
@@ -195,7 +196,7 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
         const text = texts[k] ?? ""
         if (c.target !== undefined && text !== "") item[c.target.name] = numeric(c.target) ? strayMark(text) : text
       })
-      mendCount(item, rolesOf(targets))
+      mendCount(item, roles)
       items.push(item)
       previous = item
       last = row
@@ -206,7 +207,6 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
       items: field.type === "catalog" ? items : items.flatMap((item) => item[field.name] ?? []),
       evidence: "label"
     }
-  const roles = rolesOf(targets)
   const names = targets.map((t) => t.name)
   // A receipt with no header row: its lines are the rows above its first total.
   if (items.length > 0) return { items: items.map((item) => completeItem(item, roles)), evidence: "label" }
