@@ -81,7 +81,10 @@ const wordsBefore = (row: Row, list: ReadonlyArray<RowToken>, start: number): Re
   return out
 }
 
-/** Whether a token standing alone is a label word with a figure read for a letter (`unti1`, `Fecha` as `Fech4` is not). */
+/**
+ * Whether a token standing alone is a label word with a figure OCR confuses with a letter read for it (`unti1`); a
+ * figure no letter looks like (`Fech4`) makes no label.
+ */
 const misreadLabel = (text: string, token: RowToken): boolean =>
   /\d/.test(token.text) &&
   chunkOf(text, token).replace(/[^\p{L}\p{N}]/gu, "").length === token.text.length &&

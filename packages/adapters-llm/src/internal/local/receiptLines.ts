@@ -48,8 +48,8 @@ const QUANTITY_PRICE = new RegExp(
 // A count opening a line: `1 PATATAS GAJO`.
 const LEADING_COUNT = /^(\d{1,3})\s+(?=[+*]?\p{L}{2})/u
 
-// A count with a stray mark OCR read after it (`3. PARMIGIANO 14,58 43,74`, `1' QUESO TIERNO 13,78 13,78`): taken only where it makes the amount
-// with the unit price (an item's number, `1. Apple`, does not).
+// A count with a stray mark OCR read after it (`3. PARMIGIANO 14,58 43,74`, `1' QUESO TIERNO 13,78 13,78`): taken
+// only where it makes the amount with the unit price (an item's number, `1. Apple`, does not).
 const LEADING_COUNT_MARKED = /^(\d{1,3})[.,']?\s+(?=[+*]?\p{L}{2})/u
 
 /** A figure without the spaces OCR read into it (`2, 133` → `2,133`). */
@@ -99,20 +99,25 @@ export const completeItem = (item: Item, roles: LineRoles): Item => {
 const TOTALS = vocabulary(TOTAL_LABELS)
 const NOT_ITEM = new Set([...NOT_TOTAL_WORDS, ...TAX_WORDS])
 
+// A speck OCR read after a figure as a mark (`7,34.`, `12,97.`).
+const SPECK = "[.,':;]"
+
 // What may follow a line's amount: nothing, or the till's tax class (`1,99 A`, `2,50 B`, `0,99 *`, `3,49 1`),
 // or a GST code (Malaysia's standard and zero rate and exempt: `5.20 SR`, `3.00 ZR`, `1.50 E`); OCR may read a
-// speck after the amount as a mark (`7,34.`) or as a stroke before the class (`54,04 IB`), and the class twice.
-const TAX_CLASS = /^[.,']?(?:\s+(?:SR|ZR|[Il|]?([\p{Lu}\d])(?:\s+\1)?))?\s*\*?\s*$/u
+// speck after the amount, a stroke before the class (`54,04 IB`), and the class twice (`62,28 A A`).
+const TAX_CLASS = new RegExp(`^${SPECK}?(?:\\s+(?:SR|ZR|[Il|]?([\\p{Lu}\\d])(?:\\s+\\1)?))?\\s*\\*?\\s*$`, "u")
 
-/** Whether what follows a figure is only a speck OCR read after it (`12,97.`), or nothing. */
-const bare = (rest: string): boolean => /^[.,':;]?$/.test(rest.trim())
+const BARE = new RegExp(`^${SPECK}?$`)
+
+/** Whether what follows a figure is only a speck OCR read after it, or nothing. */
+const bare = (rest: string): boolean => BARE.test(rest.trim())
 
 /** Whether a row starts the totals: a total or subtotal label (`Balance Due`, `Incidência`) opening it. */
 const endsItems = (row: Row): boolean => findPhrases(rowTokens(row), TOTALS)[0]?.from === 0
 
 // A row that is only a quantity and a unit price: `4 ud. 9,23`, `6 x ( 0,95 )`, `0,465 kg x 1,48 EUR/kg`; or a
-// count glued to a unit of count (`2UD 3,37`, `5.un 2,07`, `3u6,54`, as OCR reads them), given to a line only where it
-// makes its amount (a size glued to a measure, `1L`, is a description's).
+// count glued to a unit of count (`2UD 3,37`, `5.un 2,07`, `3u6,54`, as OCR reads them), given to a line only where
+// it makes its amount (a size glued to a measure, `1L`, is a description's).
 const QUANTITY_ROW = new RegExp(`^\\s*${QUANTITY_PRICE.source}\\s*$`, "iu")
 const COUNT_ROW = new RegExp(
   `^\\s*(\\d{1,3})\\.?(?:ud|uds|un|und|unid|u|st|stk|pcs|pc|pce|pces|pz|pzs)\\.?\\s*${PRICE}\\s*${CURRENCY}?\\s*$`,
@@ -126,17 +131,17 @@ const numberOf = (text: string): number | undefined => {
 }
 
 /** Whether a quantity times a unit price makes a line amount (to the cent, as receipts round it). */
-const makes = (quantity: string, price: string, amount: number): boolean => {
-  const q = numberOf(quantity)
-  const p = numberOf(price)
-  return q !== undefined && p !== undefined && Math.abs(q * p - amount) < 0.011
-}
+const product = (quantity: number | undefined, price: number | undefined, amount: number | undefined): boolean =>
+  quantity !== undefined && price !== undefined && amount !== undefined && Math.abs(quantity * price - amount) < 0.011
 
-/** Whether a quantity times a unit price makes a line amount, both as printed (`€354,88`, `€3.903,68`). */
+const makes = (quantity: string, price: string, amount: number): boolean =>
+  product(numberOf(quantity), numberOf(price), amount)
+
+/** Whether a quantity times a unit price makes a line amount, the price and amount as printed (`€3.903,68`). */
 export const makesAmount = (quantity: string, price: string, amount: string): boolean => {
-  const p = amounts(price)
-  const a = amounts(amount)
-  return p.length === 1 && a.length === 1 && makes(quantity, String(p[0]?.value), a[0]?.value ?? Number.NaN)
+  const [p, ...morePrices] = amounts(price)
+  const [a, ...moreAmounts] = amounts(amount)
+  return morePrices.length === 0 && moreAmounts.length === 0 && product(numberOf(quantity), p?.value, a?.value)
 }
 
 interface Line {
