@@ -2,11 +2,11 @@
 import type { LexiconLanguage } from "../src/internal/ocr/lexicon.js"
 
 // Spelled out, not imported: the engine processes run this file under plain Node, beside the built reader.
-const lexiconLanguages = ["es", "en", "pt", "fr", "it", "de"] as const satisfies ReadonlyArray<LexiconLanguage>
+const lexiconLanguages = ["es", "en", "pt", "fr", "it", "de", "nl"] as const satisfies ReadonlyArray<LexiconLanguage>
 
 /**
  * A list of languages as written in a variable: comma-separated codes (`es,en`), or `none` (or nothing) for no
- * lexicon; undefined when a code is not one of `es`, `en`, `pt`, `fr`, `it`, `de`.
+ * lexicon; undefined when a code is not one of `es`, `en`, `pt`, `fr`, `it`, `de`, `nl`.
  */
 export const parseLexicon = (text: string): ReadonlyArray<LexiconLanguage> | undefined => {
   const codes = text.split(",").map((code) => code.trim().toLowerCase())

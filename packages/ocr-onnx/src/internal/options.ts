@@ -9,12 +9,12 @@ export const MaxPages = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum:
 /** The recognizer's arithmetic. */
 export const Precision = Schema.Literals(["auto", "float32", "int8"])
 /** A language with a built-in word list that checks the recognizer's marks. */
-export const LexiconLanguage = Schema.Literals(["es", "en", "pt", "fr", "it", "de"])
+export const LexiconLanguage = Schema.Literals(["es", "en", "pt", "fr", "it", "de", "nl"])
 /**
- * The word lists loaded when none are named: all but Italian, whose expanded list is ≈130 MB per worker
+ * The word lists used when none are named: all but Italian, whose expanded list is ≈130 MB per worker
  * (MEASUREMENTS.md, "Lexicon").
  */
-export const defaultLexicon = ["es", "en", "pt", "fr", "de"] as const satisfies ReadonlyArray<
+export const defaultLexicon = ["es", "en", "pt", "fr", "de", "nl"] as const satisfies ReadonlyArray<
   typeof LexiconLanguage.Type
 >
 /** The text detector's input size relative to the page render. */

@@ -10,7 +10,8 @@ describe("parseLexicon", () => {
     expect(parseLexicon("none")).toEqual([])
     expect(parseLexicon("")).toEqual([])
     expect(parseLexicon("fr,es,it")).toEqual(["es", "fr", "it"])
-    expect(parseLexicon("es,nl")).toBeUndefined()
+    expect(parseLexicon("nl,es")).toEqual(["es", "nl"])
+    expect(parseLexicon("es,ca")).toBeUndefined()
     expect(parseLexicon("none,es")).toBeUndefined()
   })
 
@@ -20,9 +21,9 @@ describe("parseLexicon", () => {
     expect(lexiconFromEnv(name)).toBeUndefined()
     process.env[name] = "none"
     expect(lexiconFromEnv(name)).toEqual([])
-    process.env[name] = "es,nl"
+    process.env[name] = "es,ca"
     expect(() => lexiconFromEnv(name)).toThrow(
-      `${name} must be none or a comma-separated list of es, en, pt, fr, it, de`
+      `${name} must be none or a comma-separated list of es, en, pt, fr, it, de, nl`
     )
     delete process.env[name]
   })

