@@ -212,6 +212,16 @@ describe("the packed word set", () => {
       expect(decodeWordSet(bytes.subarray(0, bytes.length - 4))).toBeUndefined()
     }
     expect(decodeWordSet(new Uint8Array(64))).toBeUndefined()
+    // Bytes within a larger buffer: viewed in place where aligned, copied where not, read the same either way.
+    const packed = encodeWordSet(buildWordSet(["año", "camión"]))
+    for (const offset of [4, 2]) {
+      const outer = new Uint8Array(packed.byteLength + 8)
+      outer.set(packed, offset)
+      const decoded = decodeWordSet(outer.subarray(offset, offset + packed.byteLength))!
+      expect(decoded.units.buffer === outer.buffer).toBe(offset === 4)
+      for (const w of ["año", "camión"]) expect(wordSetHas(decoded, w), w).toBe(true)
+      expect(wordSetHas(decoded, "ano")).toBe(false)
+    }
     // A file whose table has no empty slot (written by someone else): a lookup still ends.
     const full = encodeWordSet(buildWordSet(["a", "b"]))
     new Uint32Array(full.buffer, full.byteLength - 16).fill(1)
