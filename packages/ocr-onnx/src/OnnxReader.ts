@@ -49,7 +49,7 @@ export interface Models {
   readonly precision?: typeof Precision.Type | undefined
   /**
    * Word lists that check the recognizer's accents and other marks ("fírma" → "firma"), each page against those of
-   * its languages. Default `["es", "en", "pt", "fr", "de", "nl"]` with the Latin recognizer (`"it"` on request), `[]` with
+   * its languages. Default `["es", "en", "pt", "fr", "it", "de", "nl"]` with the Latin recognizer, `[]` with
    * the Chinese one. A worker loads each list on the first page that needs it; their cost per worker:
    * MEASUREMENTS.md, "Lexicon".
    */

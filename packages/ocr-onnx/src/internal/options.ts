@@ -11,10 +11,10 @@ export const Precision = Schema.Literals(["auto", "float32", "int8"])
 /** A language with a built-in word list that checks the recognizer's marks. */
 export const LexiconLanguage = Schema.Literals(["es", "en", "pt", "fr", "it", "de", "nl"])
 /**
- * The word lists used when none are named: all but Italian, whose expanded list is ≈130 MB per worker
- * (MEASUREMENTS.md, "Lexicon").
+ * The word lists used when none are named: all of them, each loaded by a worker on the first page that needs it
+ * (Italian's is ≈130 MB, held only by a worker that read an Italian page; MEASUREMENTS.md, "Lexicon").
  */
-export const defaultLexicon = ["es", "en", "pt", "fr", "de", "nl"] as const satisfies ReadonlyArray<
+export const defaultLexicon = ["es", "en", "pt", "fr", "it", "de", "nl"] as const satisfies ReadonlyArray<
   typeof LexiconLanguage.Type
 >
 /** The text detector's input size relative to the page render. */
