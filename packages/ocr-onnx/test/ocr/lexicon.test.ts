@@ -27,6 +27,7 @@ import {
   wordSetHas
 } from "../../src/internal/ocr/lexicon.js"
 import { pageDecision, pageMarks } from "../../src/internal/ocr/pipeline.js"
+import { defaultLexicon } from "../../src/internal/options.js"
 
 const words = (...list: Array<string>): Lexicon => {
   const set = new Set(list)
@@ -512,4 +513,35 @@ describe("the Dutch list", () => {
     for (const w of ["bakkerij", "BAKKERIJ", "IJssel", "IJSSEL"]) expect(converted.has(w), w).toBe(true)
     expect(packedLexicon({ set, conversions: [] }).has("bakkerij")).toBe(false)
   })
+})
+
+describe("the default word lists", () => {
+  it.effect("check an Italian page against the Italian list and a Dutch one against the Dutch list", () =>
+    Effect.gen(function* () {
+      const engine = { languages: defaultLexicon, lists: wordLists(), families: new Map() }
+      // "Tipografía" on the local benchmark's Italian pages read by OCR (MEASUREMENTS.md, "Marks on worn scans").
+      const tipografia = [
+        ...plain("Tipograf"),
+        char("í", { í: 0.6, i: 0.3 }, 8),
+        ...plain("a").map((ch) => ({ ...ch, first: 9, last: 9 }))
+      ]
+      const italian = [tipografia, plain("La fattura della ditta per il cliente con il prezzo")]
+      const dutch = [
+        [
+          ...plain("M"),
+          char("É", { É: 0.6, E: 0.3 }, 1),
+          ...plain("LK").map((ch, k) => ({ ...ch, first: 2 + k, last: 2 + k }))
+        ],
+        plain("Totaal van de bon voor de klant")
+      ]
+      for (const [page, read] of [
+        [italian, "Tipografia"],
+        [dutch, "MELK"]
+      ] as const) {
+        const lexicon = yield* pageWordLists(engine, pageDecision(page).languages)
+        expect(textOf(pageMarks(page, lexicon, config))[0]).toBe(read)
+      }
+      expect(engine.lists.loaded()).toEqual(["it", "en", "nl"])
+    })
+  )
 })
