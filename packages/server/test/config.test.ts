@@ -177,8 +177,8 @@ describe("Config", () => {
         [{ LEGIBLE_LOG_LEVEL: "loud" }, 'LEGIBLE_LOG_LEVEL: Expected "All" | "Fatal" | "Error"'],
         [{ LEGIBLE_OCR_PRECISION: "int4" }, 'LEGIBLE_OCR_PRECISION: Expected "auto" | "float32" | "int8"'],
         [
-          { LEGIBLE_OCR_LEXICON: "es,nl" },
-          'LEGIBLE_OCR_LEXICON: Expected "none" or a comma-separated list of es, en, pt, fr, it, de'
+          { LEGIBLE_OCR_LEXICON: "es,ca" },
+          'LEGIBLE_OCR_LEXICON: Expected "none" or a comma-separated list of es, en, pt, fr, it, de, nl'
         ],
         [{ LEGIBLE_OCR_LEXICON: "es,,en" }, "LEGIBLE_OCR_LEXICON: Expected"],
         [{ LEGIBLE_OCR_LEXICON: "none,es" }, "LEGIBLE_OCR_LEXICON: Expected"],
