@@ -19,6 +19,7 @@ import {
   encodeWordSet,
   type Lexicon,
   loadWordLists,
+  ownLettersOf,
   packedFile,
   packedLexicon,
   unionLexicon,
@@ -127,6 +128,22 @@ describe("correctLetters", () => {
     expect(correctLetters(accent, words("limón"), weights)).toBeUndefined()
     const printed = [...plain("PA"), char("N", { N: 0.95, Ñ: 0.05 }), ...plain("UELOS")]
     expect(correctLetters(printed, words("pañuelos"), weights)).toBeUndefined()
+  })
+
+  it("adds an umlaut under the whole weight on a German page only, where print never drops it", () => {
+    // "BÄCKEREI" on a worn scan read "BACKEREI" at odds of 0.8 to 0.12 (e^1.9): German print keeps the umlaut.
+    const worn = [...plain("B"), char("A", { A: 0.8, Ä: 0.12 }), ...plain("CKEREI")]
+    const german = ownLettersOf(["de"])
+    expect(correctLetters(worn, words("bäckerei"), weights, undefined, german)?.join("")).toBe("BÄCKEREI")
+    const printed = [...plain("B"), char("A", { A: 0.95, Ä: 0.05 }), ...plain("CKEREI")]
+    expect(correctLetters(printed, words("bäckerei"), weights, undefined, german)).toBeUndefined()
+    // A word of three letters read bare may be another misread: IKEA's "EUR" read "FUR" is not "FÜR".
+    const short = [char("F", { F: 0.9 }), char("U", { U: 0.8, Ü: 0.12 }), ...plain("R")]
+    expect(correctLetters(short, words("für"), weights, undefined, german)).toBeUndefined()
+    // Spanish print drops the diaeresis with the accents ("PINGUINO"): the same odds leave the word as read.
+    const spanish = [...plain("PING"), char("U", { U: 0.8, Ü: 0.12 }), ...plain("INO")]
+    expect(correctLetters(spanish, words("pingüino"), weights, undefined, ownLettersOf(["es"]))).toBeUndefined()
+    expect(correctLetters(spanish, words("pingüino"), weights, undefined, ownLettersOf(undefined))).toBeUndefined()
   })
 
   it("takes the likeliest variant the lexicon knows, over several letters", () => {

@@ -301,19 +301,40 @@ export const withAlternatives = (
  * accents by habit (capitals were long set without them, receipt printers still are: "AZUCAR", "CODIGO") but not
  * the tilde of ñ, so adding it to an "n" read bare is held to the lexicon's `weight` only, not to `addWeight`.
  */
-const ownLetters: ReadonlySet<string> = new Set(["ñ", "Ñ"])
+const OWN_LETTERS: ReadonlySet<string> = new Set(["ñ", "Ñ"])
+
+/**
+ * German print keeps its umlauts on capitals too, and spells them out where a printer has none ("BAECKEREI", never
+ * "BACKEREI"): on a German page they are letters of their own as well. Spanish and French print drop their
+ * diaeresis with their accents ("PINGUINO", "NOEL"), so nowhere else.
+ */
+const GERMAN_OWN_LETTERS: ReadonlySet<string> = new Set([...OWN_LETTERS, "ä", "ö", "ü", "Ä", "Ö", "Ü"])
+
+/**
+ * A word shorter than this takes even a letter of its own under `addWeight` only: read bare, it is as often another
+ * word misread that a list holds with the mark (receipts-de's IKEA receipt: "EUR" read "FUR", German's "FÜR").
+ */
+const OWN_MIN_LENGTH = 4
+
+/** The letters of their own (`OWN_LETTERS`) on a page written in `languages`. */
+export const ownLettersOf = (languages: ReadonlyArray<string> | undefined): ReadonlySet<string> =>
+  languages?.includes("de") === true ? GERMAN_OWN_LETTERS : OWN_LETTERS
 
 /**
  * Whether a word's print evidently keeps its accents, so that one the recognizer lost is added under the whole
  * `weight`, as a stray one is removed, rather than under `addWeight`: a word of three letters or more with a
  * lower-case letter (print drops accents on capitals, "AZUCAR", not in running text, while worn scans lose them
  * there: "Logistica", "Martinez"), unless English has it in lower case (`loanwords`: "email" is printed bare on a
- * French page, not "émail"); or a word read with a mark already, other than ñ's ("DISTRIBUIÇAO"). Two-letter
- * words keep `addWeight` ("SA", not "SÁ"). MEASUREMENTS.md, "Marks on worn scans".
+ * French page, not "émail"); or a word read with a mark already, other than a letter of its own ("DISTRIBUIÇAO").
+ * Two-letter words keep `addWeight` ("SA", not "SÁ"). MEASUREMENTS.md, "Marks on worn scans".
  */
-const keepsAccents = (read: ReadonlyArray<string>, loanwords: Lexicon | undefined): boolean => {
+const keepsAccents = (
+  read: ReadonlyArray<string>,
+  loanwords: Lexicon | undefined,
+  own: ReadonlySet<string>
+): boolean => {
   if (read.length < 3) return false
-  if (read.some((l) => baseLetter(l) !== l && !ownLetters.has(l))) return true
+  if (read.some((l) => baseLetter(l) !== l && !own.has(l))) return true
   const word = read.join("")
   return word !== word.toUpperCase() && loanwords?.has(word.toLowerCase()) !== true
 }
@@ -345,26 +366,29 @@ interface Variant {
  * part of it that adds marks to letters read bare at most `addWeight`. Marks are added far more timidly than
  * removed: printed words often lack their accents (upper-case receipts and forms: "AZUCAR", "CODIGO"), while a
  * mark on a word that has none is nearly always the recognizer's ("fírma", "Suggestíon"). The tilde of ñ is no
- * accent (`ownLetters`): "PANUELOS" takes it under `weight` alone, and so does any mark on a word whose print
- * evidently keeps its accents (`keepsAccents`: lower case, not an English word of `loanwords`, or already marked).
+ * accent (`own`, the page's letters of their own: `ownLettersOf`): "PANUELOS" takes it under `weight` alone, and so
+ * does any mark on a word whose print evidently keeps its accents (`keepsAccents`: lower case, not an English word
+ * of `loanwords`, or already marked).
  */
 export const correctLetters = (
   letters: ReadonlyArray<CtcChar>,
   lexicon: Lexicon,
   weights: LexiconWeights,
-  loanwords?: Lexicon
+  loanwords?: Lexicon,
+  own: ReadonlySet<string> = OWN_LETTERS
 ): Array<string> | undefined => {
   const read = letters.map((ch) => ch.text)
   if (lexicon.has(read.join(""))) return undefined
-  const addLimit = keepsAccents(read, loanwords) ? weights.weight : weights.addWeight
+  const addLimit = keepsAccents(read, loanwords, own) ? weights.weight : weights.addWeight
+  const ownAdded = read.length >= OWN_MIN_LENGTH ? own : undefined
   const choices: Array<{ position: number; options: Array<{ text: string; cost: number; adds: boolean }> }> = []
   letters.forEach((ch, position) => {
     // `ch.prob` is the read class's best probability over the run, as its own entry among the alternatives.
-    const own = ch.prob
+    const readProb = ch.prob
     const bare = baseLetter(ch.text) === ch.text
     const options = (ch.alternatives ?? [])
       .filter((a) => a.text !== ch.text && a.prob > 0)
-      .map((a) => ({ text: a.text, cost: Math.log(own / a.prob), adds: bare && !ownLetters.has(a.text) }))
+      .map((a) => ({ text: a.text, cost: Math.log(readProb / a.prob), adds: bare && ownAdded?.has(a.text) !== true }))
       .filter((o) => o.cost <= (o.adds ? addLimit : weights.weight))
       .sort((a, b) => a.cost - b.cost)
     if (options.length > 0) choices.push({ position, options })
@@ -391,15 +415,16 @@ export const correctLetters = (
 }
 
 /**
- * A line's characters with each run of letters checked against the lexicon (`correctLetters`, with `loanwords`);
- * digits, punctuation and spaces split the runs and are never changed, nor is any character's position; a letter
- * read twice is dropped (`phantomLetter`).
+ * A line's characters with each run of letters checked against the lexicon (`correctLetters`, with `loanwords` and
+ * the page's letters of their own, `own`); digits, punctuation and spaces split the runs and are never changed, nor
+ * is any character's position; a letter read twice is dropped (`phantomLetter`).
  */
 export const correctDiacritics = (
   chars: ReadonlyArray<CtcChar>,
   lexicon: Lexicon,
   weights: LexiconWeights,
-  loanwords?: Lexicon
+  loanwords?: Lexicon,
+  own: ReadonlySet<string> = OWN_LETTERS
 ): Array<CtcChar> => {
   const out = [...chars]
   const phantoms = new Set<number>()
@@ -407,11 +432,11 @@ export const correctDiacritics = (
   for (let k = 0; k <= chars.length; k++) {
     if (k < chars.length && /^\p{L}$/u.test(chars[k]!.text)) continue
     if (k > start) {
-      const corrected = correctLetters(chars.slice(start, k), lexicon, weights, loanwords)
+      const corrected = correctLetters(chars.slice(start, k), lexicon, weights, loanwords, own)
       corrected?.forEach((text, i) => {
         if (text !== out[start + i]!.text) out[start + i] = { ...out[start + i]!, text }
       })
-      const phantom = phantomLetter(out.slice(start, k), lexicon, weights, loanwords)
+      const phantom = phantomLetter(out.slice(start, k), lexicon, weights, loanwords, own)
       if (phantom !== undefined) {
         phantoms.add(start + phantom.at)
         phantom.letters.forEach((text, i) => {
@@ -438,7 +463,8 @@ const phantomLetter = (
   letters: ReadonlyArray<CtcChar>,
   lexicon: Lexicon,
   weights: LexiconWeights,
-  loanwords: Lexicon | undefined
+  loanwords: Lexicon | undefined,
+  own: ReadonlySet<string>
 ): { readonly at: number; readonly letters: ReadonlyArray<string> } | undefined => {
   if (letters.length < 4 || lexicon.has(letters.map((ch) => ch.text).join(""))) return undefined
   for (let at = 1; at < letters.length; at++) {
@@ -452,7 +478,7 @@ const phantomLetter = (
     const rest = [...letters.slice(0, at), ...letters.slice(at + 1)]
     const read = rest.map((ch) => ch.text)
     if (lexicon.has(read.join(""))) return { at, letters: read }
-    const marked = correctLetters(rest, lexicon, weights, loanwords)
+    const marked = correctLetters(rest, lexicon, weights, loanwords, own)
     if (marked !== undefined) return { at, letters: marked }
   }
   return undefined

@@ -18,7 +18,7 @@ import {
 } from "./engine.js"
 import { type PageImage, validateImage } from "./image.js"
 import { decideLanguages, type LanguageDecision, profileWords, ruleMarks } from "./language.js"
-import { correctDiacritics, withAlternatives } from "./lexicon.js"
+import { correctDiacritics, ownLettersOf, withAlternatives } from "./lexicon.js"
 import { preprocess } from "./preprocess.js"
 import { degreeRings } from "./ring.js"
 import { type OcrWord, wordsOnPage } from "./words.js"
@@ -329,9 +329,10 @@ export const pageMarks = (
   const decision = config.markRule || lexicons !== undefined ? pageDecision(lines) : undefined
   const lexicon = lexicons === undefined ? undefined : pageLexicon(lexicons, decision?.languages)
   const weights = { weight: config.lexiconWeight, addWeight: config.lexiconAddWeight }
+  const own = ownLettersOf(decision?.languages)
   return lines.map((chars) => {
     const checked =
-      lexicon === undefined ? [...chars] : correctDiacritics(chars, lexicon, weights, lexicons?.lists.get("en"))
+      lexicon === undefined ? [...chars] : correctDiacritics(chars, lexicon, weights, lexicons?.lists.get("en"), own)
     if (decision === undefined || !config.markRule) return checked
     return ruleMarks(mendDots(checked, lexicon), decision, lexicons?.words)
   })
