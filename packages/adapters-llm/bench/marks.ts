@@ -6,7 +6,7 @@
  */
 import type { Entry } from "./datasets.js"
 import type { ReadResult } from "./ocr.js"
-import { type Half, halves } from "./report.js"
+import { type Half, halves, verboseHalves } from "./report.js"
 import { documentOf } from "./sets.js"
 
 const bare = (word: string): string => word.normalize("NFD").replace(/\p{M}/gu, "").normalize("NFC")
@@ -19,24 +19,28 @@ const wordsOf = (text: string): Array<string> =>
       .match(/\p{L}+/gu) ?? []
   ).filter((w) => w.length >= 2)
 
-/** Words compared and words whose marks differ, of one read text against the printed one. */
-export const markCounts = (printed: string, read: string): { readonly compared: number; readonly differ: number } => {
+/** Words compared and words whose marks differ (`read → printed`), of one read text against the printed one. */
+export const markCounts = (
+  printed: string,
+  read: string
+): { readonly compared: number; readonly differ: number; readonly words: ReadonlyArray<string> } => {
   const forms = new Map<string, Set<string>>()
   for (const word of wordsOf(printed)) forms.set(bare(word), (forms.get(bare(word)) ?? new Set()).add(word))
   let compared = 0
-  let differ = 0
+  const words: Array<string> = []
   for (const word of wordsOf(read)) {
     const known = forms.get(bare(word))
     if (known === undefined) continue
     compared++
-    if (!known.has(word)) differ++
+    if (!known.has(word)) words.push(`${word} → ${[...known].join(" | ")}`)
   }
-  return { compared, differ }
+  return { compared, differ: words.length, words }
 }
 
 /**
  * The table of marks per language and half (`BENCH_HALF=first`: the first half alone), as lines, of one set read by
- * OCR (`ocr`, titled `title`) against the same documents' text layers (`text`).
+ * OCR (`ocr`, titled `title`) against the same documents' text layers (`text`); with `BENCH_VERBOSE`, the words
+ * whose marks differ, as the misses are.
  */
 export const markTable = async (
   title: string,
@@ -46,6 +50,7 @@ export const markTable = async (
 ): Promise<ReadonlyArray<string>> => {
   const printed = new Map(text.map((e) => [e.id, e]))
   const counts = new Map<string, { compared: number; differ: number; docs: number }>()
+  const listed: Array<string> = []
   for (const [entry, place] of halves(ocr)) {
     const half: Half = entry.half ?? place
     if (process.env.BENCH_HALF === "first" && half !== "first") continue
@@ -54,7 +59,8 @@ export const markTable = async (
     if (source === undefined || language === undefined) continue
     const [truth, seen] = [await documentOf(source, read), await documentOf(entry, read)]
     if (typeof truth === "string" || typeof seen === "string") continue
-    const { compared, differ } = markCounts(truth.fullText, seen.fullText)
+    const { compared, differ, words } = markCounts(truth.fullText, seen.fullText)
+    if (verboseHalves().includes(half)) for (const word of words) listed.push(`  marks [${half}] ${entry.id}: ${word}`)
     const key = `${language} ${half}`
     const sum = counts.get(key) ?? { compared: 0, differ: 0, docs: 0 }
     counts.set(key, { compared: sum.compared + compared, differ: sum.differ + differ, docs: sum.docs + 1 })
@@ -67,6 +73,7 @@ export const markTable = async (
     ...rows.map(
       ([key, c]) =>
         `| ${key} | ${c.docs} | ${c.compared} | ${((100 * c.differ) / Math.max(1, c.compared)).toFixed(2)} % (${c.differ}) |`
-    )
+    ),
+    ...listed
   ]
 }

@@ -26,7 +26,7 @@ const ratio = (a: number, b: number) => (b === 0 ? "   – " : (a / b).toFixed(2
 const count = (a: number, b: number) => `(${a}/${b})`.padEnd(11)
 
 /** The misses to print: `BENCH_VERBOSE=1` those of the first half, `all` both halves'. */
-const verboseHalves = (): ReadonlyArray<Half> =>
+export const verboseHalves = (): ReadonlyArray<Half> =>
   process.env.BENCH_VERBOSE === "all" ? ["first", "second"] : process.env.BENCH_VERBOSE === "1" ? ["first"] : []
 
 /** The halves whose figures are printed: both, or the first alone while tuning (`BENCH_HALF=first`). */
