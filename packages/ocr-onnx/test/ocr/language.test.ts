@@ -79,6 +79,22 @@ describe("decideLanguages", () => {
     expect(decide(frenchInvoice).languages).toEqual(["fr"])
   })
 
+  it("tells a Portuguese till receipt by its own words, its thanks worn off", () => {
+    // A worn scan of a receipt from Coimbra: "Talão de compra" and "Contribuinte" say Portuguese, where "compra"
+    // alone (Spanish too) and the shared "DE" had made the page Spanish and its "PÃO" a "PÁO".
+    const receipt = [
+      "MERCEARIA SERVICOS",
+      "Contribuinte: 917663067",
+      "Telefone 753 874 632",
+      "Talao de compra",
+      "SUMO DE LARANJA 25,88",
+      "PAO DE FORMA 72,40",
+      "LEITE MEIO GORDO 1,55",
+      "Total: 143,08"
+    ]
+    expect(decide(receipt).languages).toEqual(["pt"])
+  })
+
   it("tells nothing from a line of names and codes, nor from one shared word", () => {
     expect(decide(["40170 SETIA ALAM SELANGOR"]).languages).toEqual([])
     expect(decide(["DE LA CRUZ 31G"]).languages).toEqual([])

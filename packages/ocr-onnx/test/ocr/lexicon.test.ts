@@ -146,6 +146,24 @@ describe("correctLetters", () => {
     expect(correctLetters(spanish, words("pingüino"), weights, undefined, ownLettersOf(undefined))).toBeUndefined()
   })
 
+  it("exchanges a mark read for another the lists hold the word with, however little the model gave it", () => {
+    // Worn Portuguese receipts: the tilde read as an acute ("TALÁO", "PÁO"), the right mark given nearly nothing.
+    const talao = [...plain("TAL"), char("Á", { A: 0.05, Á: 0.9, Ã: 0.001 }), ...plain("O")]
+    expect(correctLetters(talao, words("talão"), weights)?.join("")).toBe("TALÃO")
+    const pao = [...plain("P"), char("Á", { A: 0.01, Á: 0.9, Ã: 0.0001 }), ...plain("O")]
+    expect(correctLetters(pao, words("pão"), weights)?.join("")).toBe("PÃO")
+    // Not where the word without the mark is listed (the mark may be the recognizer's), nor where two marks could be.
+    const mas = [...plain("m"), char("à", { a: 0.01, à: 0.9, á: 0.01 }), ...plain("s")]
+    expect(correctLetters(mas, words("mas", "más"), weights)).toBeUndefined()
+    const cafe = [...plain("caf"), char("è", { e: 0.01, è: 0.9, é: 0.01, ê: 0.01 })]
+    expect(correctLetters(cafe, words("café", "cafê"), weights)).toBeUndefined()
+    // Nor on a word of two letters, nor where the letter is read bare.
+    const two = [...plain("s"), char("è", { e: 0.01, è: 0.9, é: 0.001 })]
+    expect(correctLetters(two, words("sé"), weights)).toBeUndefined()
+    const bare = [...plain("TAL"), char("A", { A: 0.9, Á: 0.05, Ã: 0.001 }), ...plain("O")]
+    expect(correctLetters(bare, words("talão"), weights)).toBeUndefined()
+  })
+
   it("takes the likeliest variant the lexicon knows, over several letters", () => {
     const read = [char("è", { e: 0.3, é: 0.2, è: 0.5 }), ...plain("l")]
     expect(correctLetters(read, words("el", "él"), weights)?.join("")).toBe("el")

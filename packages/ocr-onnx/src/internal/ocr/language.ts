@@ -65,7 +65,10 @@ const functionWords: Record<Language, ReadonlyArray<string>> = {
     ..."de que do da em um para com nao uma os se na por mais as dos como mas ao das ele seu sua ou quando muito nos".split(
       " "
     ),
-    ..."ja tambem pelo pela fatura valor preco quantidade obrigado obrigada troco pagar nota fiscal data".split(" ")
+    ..."ja tambem pelo pela fatura valor preco quantidade obrigado obrigada troco pagar nota fiscal data".split(" "),
+    // A till receipt's words, as Spanish has its own: talão (receipt), contribuinte (the tax id's label), numerário
+    // (cash), multibanco (card), morada (address), artigo, venda.
+    ..."talao contribuinte telefone numerario multibanco morada artigo venda".split(" ")
   ],
   nl: [
     ..."de het een van en in is dat op te zijn met voor niet aan er om ook als bij of door maar naar dan wordt uit".split(

@@ -368,7 +368,8 @@ interface Variant {
  * mark on a word that has none is nearly always the recognizer's ("fírma", "Suggestíon"). The tilde of ñ is no
  * accent (`own`, the page's letters of their own: `ownLettersOf`): "PANUELOS" takes it under `weight` alone, and so
  * does any mark on a word whose print evidently keeps its accents (`keepsAccents`: lower case, not an English word
- * of `loanwords`, or already marked).
+ * of `loanwords`, or already marked). Where no variant within those odds is listed, a mark read for another
+ * (`otherMark`).
  */
 export const correctLetters = (
   letters: ReadonlyArray<CtcChar>,
@@ -393,7 +394,7 @@ export const correctLetters = (
       .sort((a, b) => a.cost - b.cost)
     if (options.length > 0) choices.push({ position, options })
   })
-  if (choices.length === 0) return undefined
+  if (choices.length === 0) return otherMark(letters, lexicon)
   const varied = choices.sort((a, b) => a.options[0]!.cost - b.options[0]!.cost).slice(0, MAX_POSITIONS)
   const asRead: Variant = { letters: read, cost: 0, added: 0 }
   let variants: Array<Variant> = [asRead]
@@ -411,7 +412,33 @@ export const correctLetters = (
     }
     variants = next.sort((a, b) => a.cost - b.cost).slice(0, MAX_VARIANTS)
   }
-  return variants.find((v) => v !== asRead && lexicon.has(v.letters.join("")))?.letters
+  return variants.find((v) => v !== asRead && lexicon.has(v.letters.join("")))?.letters ?? otherMark(letters, lexicon)
+}
+
+/** At most this many letters read with a mark have it exchanged for another (`otherMark`). */
+const MAX_MARKED = 2
+
+/**
+ * A word of three letters or more read with marks that the lists hold only with other marks on those letters: the
+ * recognizer saw a mark and took the wrong one ("Taláo", "PÁO", "Atlántico" on worn Portuguese pages, an acute
+ * for a tilde or a circumflex), however little it gave the right one. Given only where the word without those
+ * marks is not listed either (else the mark may be the recognizer's own: "màs" for "mas" as much as for "más")
+ * and exactly one variant is listed; undefined otherwise.
+ */
+const otherMark = (letters: ReadonlyArray<CtcChar>, lexicon: Lexicon): Array<string> | undefined => {
+  const read = letters.map((ch) => ch.text)
+  const marked = read.flatMap((l, position) => (baseLetter(l) !== l ? [position] : []))
+  if (read.length < 3 || marked.length === 0 || marked.length > MAX_MARKED) return undefined
+  if (lexicon.has(read.map((l, i) => (marked.includes(i) ? baseLetter(l) : l)).join(""))) return undefined
+  let variants: Array<Array<string>> = [read]
+  for (const position of marked) {
+    const others = (letters[position]!.alternatives ?? [])
+      .map((a) => a.text)
+      .filter((text) => baseLetter(text) !== text && text !== read[position])
+    variants = variants.flatMap((v) => [v, ...others.map((text) => v.map((l, i) => (i === position ? text : l)))])
+  }
+  const listed = variants.filter((v) => v !== read && lexicon.has(v.join("")))
+  return listed.length === 1 ? listed[0] : undefined
 }
 
 /**
