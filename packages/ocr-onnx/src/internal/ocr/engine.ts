@@ -343,8 +343,8 @@ export interface EngineOptions {
   /**
    * The word lists that check the recognizer's diacritics (`lexicon.ts`; `config.lexiconWeight` sets how far they
    * may overrule it; each page is checked against the lists of its languages, `pageLexicon`). Default: Spanish,
-   * English, Portuguese, French, Italian, German and Dutch for the Latin recognizer (`defaultLexicon`), none for the Chinese one
-   * (whose dictionary has few marks). An empty list turns the check off.
+   * English, Portuguese, French, Italian, German and Dutch for the Latin recognizer (`defaultLexicon`), none for the
+   * Chinese one (whose dictionary has few marks). An empty list turns the check off.
    */
   readonly lexicon?: ReadonlyArray<LexiconLanguage> | undefined
 }
