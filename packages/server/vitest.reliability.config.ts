@@ -6,7 +6,7 @@ import { shared } from "../../vitest.shared.ts"
  * within the grace, E26's timeouts and retry waits): they run alone, after the others, so that no other file's
  * load eats their slack.
  */
-const TIMED = ["reliability/C14-C16-retries-grace.test.ts", "reliability/E-providers.test.ts"]
+const TIMED = ["reliability/C-queue-workers.test.ts", "reliability/E-providers.test.ts"]
 
 const suite = {
   ...shared,

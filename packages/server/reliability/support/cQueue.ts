@@ -9,9 +9,8 @@ import { readFileSync } from "node:fs"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { deflateSync } from "node:zlib"
-import { afterEach } from "vitest"
 import { type Client, client, type Json, token } from "../../test/support/http.js"
-import { createDatabase, query, type TestDatabase } from "../../test/support/postgres.js"
+import { query } from "../../test/support/postgres.js"
 import {
   type Running,
   SECRET,
@@ -311,48 +310,6 @@ export const deploy = async (options: {
   } catch (error) {
     await dispose()
     throw error
-  }
-}
-
-/** The `local` model on the text layer alone (no page images): a job costs a few milliseconds of parsing. */
-export const LOCAL = { model: "local", extraction_mode: "ocr_pipeline_md" }
-/** The fake OpenAI-compatible provider, text only. */
-export const REMOTE = { model: "gpt-4o-mini", extraction_mode: "ocr_only" }
-
-/** Settings that send `gpt-*` models to `fake`, one provider call per job attempt. */
-export const remoteEnv = (fake: FakeLlm, extra: Record<string, string> = {}) => ({
-  LEGIBLE_OPENAI_API_KEY: "sk-fake",
-  LEGIBLE_OPENAI_BASE_URL: fake.url,
-  LEGIBLE_LLM_MAX_ATTEMPTS: "1",
-  LEGIBLE_LLM_TIMEOUT_SECONDS: "60",
-  ...extra
-})
-
-/**
- * What a test of a C suite makes — a fresh database, a deployment, a fake provider — each disposed after that test,
- * the last made first. Call once per test file.
- */
-export const perTest = () => {
-  const cleanups: Array<() => Promise<unknown> | unknown> = []
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-  })
-  return {
-    database: async (): Promise<TestDatabase> => {
-      const db = await createDatabase()
-      cleanups.push(() => db.drop())
-      return db
-    },
-    deployment: async (options: Parameters<typeof deploy>[0]): Promise<Deployment> => {
-      const d = await deploy(options)
-      cleanups.push(() => d.dispose())
-      return d
-    },
-    fakeLlm: async (decide: Parameters<typeof startFakeLlm>[0]): Promise<FakeLlm> => {
-      const fake = await startFakeLlm(decide)
-      cleanups.push(() => fake.close())
-      return fake
-    }
   }
 }
 
