@@ -25,9 +25,10 @@ export const parallel: UserWorkspaceConfig = {
  * A package's settings with the test files of a worker sharing one module graph (`isolate: false`) instead of each
  * importing Effect and the package afresh, which was 60–75 % of these packages' runs. Only for packages whose tests
  * keep no state in modules or globals (no stubbed globals, module mocks, fake timers or environment changes):
- * core, testkit, ocr-training, adapters-http, adapters-llm; `codes` stubs `fetch` and keeps its isolation. vitest
- * runs projects that share modules by `sequence.groupOrder`, one group after the other: the `parallel` ones (order 0)
- * run together with the other `parallel` packages; the others (order 1, one file at a time) after them.
+ * core, testkit, ocr-training, adapters-http, adapters-llm, adapters-storage, server; `codes` stubs `fetch` and
+ * keeps its isolation. vitest runs projects that share modules by `sequence.groupOrder`, one group after the other:
+ * the `parallel` ones (order 0) run together with the other `parallel` packages; the others (order 1, one file at a
+ * time) after them.
  */
 export const sharingModules = (config: UserWorkspaceConfig): UserWorkspaceConfig => ({
   ...config,

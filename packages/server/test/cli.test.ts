@@ -44,6 +44,8 @@ describe("the CLI", () => {
   afterAll(() => data.dispose())
 
   it("migrate, catalogs import, skills apply, keys create and token prepare a client that serve then serves", async () => {
+    // `token` opens no database: it runs beside the commands that do, one after the other, on the data directory.
+    const minting = runCli(["token", "--sub", "ana", "--client", "acme", "--name", "Ana", "--ttl", "600"], env)
     const migrated = await runCli(["migrate"], env)
     expect(migrated).toMatchObject({ code: 0 })
     expect(migrated.stdout).toContain(`migrated ${data.path}`)
@@ -72,7 +74,7 @@ describe("the CLI", () => {
     expect(key).toMatch(/^pk_live_[A-Za-z0-9]+$/)
     expect(created.stderr).toContain("shown once")
 
-    const minted = await runCli(["token", "--sub", "ana", "--client", "acme", "--name", "Ana", "--ttl", "600"], env)
+    const minted = await minting
     const jwt = minted.stdout.trim()
     expect(jwt.split(".")).toHaveLength(3)
     const claims = JSON.parse(Buffer.from(jwt.split(".")[1] ?? "", "base64url").toString()) as Json
@@ -117,17 +119,21 @@ describe("the CLI", () => {
       [{ LEGIBLE_DATABASE_URL: "mysql://x" }, "LEGIBLE_DATABASE_URL: Expected a postgres://"],
       [{ LEGIBLE_LOG_LEVEL: "loud" }, 'LEGIBLE_LOG_LEVEL: Expected "All" | "Fatal"']
     ]
-    for (const [extra, message] of cases) {
-      const result = await runCli(["serve"], { LEGIBLE_DATA_DIR: data.path, ...extra })
+    // Each start stops at its configuration, before opening the data directory: they run at once.
+    const [jwks, ...results] = await Promise.all([
+      runCli(["token", "--sub", "a", "--client", "c"], {
+        LEGIBLE_DATA_DIR: data.path,
+        LEGIBLE_JWT_JWKS_URL: "https://idp.example/jwks",
+        LEGIBLE_JWT_ISSUER: "https://idp.example/",
+        LEGIBLE_JWT_AUDIENCE: "legible"
+      }),
+      ...cases.map(([extra]) => runCli(["serve"], { LEGIBLE_DATA_DIR: data.path, ...extra }))
+    ])
+    cases.forEach(([, message], i) => {
+      const result = results[i]!
       expect(result.code, message).toBe(1)
       expect(result.stderr, message).toContain(message)
       expect(result.stderr.split("\n").filter((l) => l.length > 0)).toHaveLength(1)
-    }
-    const jwks = await runCli(["token", "--sub", "a", "--client", "c"], {
-      LEGIBLE_DATA_DIR: data.path,
-      LEGIBLE_JWT_JWKS_URL: "https://idp.example/jwks",
-      LEGIBLE_JWT_ISSUER: "https://idp.example/",
-      LEGIBLE_JWT_AUDIENCE: "legible"
     })
     expect(jwks.code).toBe(1)
     expect(jwks.stderr).toContain("get one from your identity provider")

@@ -134,6 +134,20 @@ describe.skipIf(!present)("end to end on PostgreSQL: api + 2 workers, 50 real do
     expect(await first.exited).toBe("SIGKILL")
     mark(`the first worker killed holding ${held.length} job(s)`)
 
+    // Watched in the database (one count a poll), so that the api serves no 50 reads a poll meanwhile: the workers
+    // get the cores. The statuses are then read through the API.
+    await waitFor(
+      "all 50 extractions to be final in the database",
+      async () => {
+        const [row] = await query(
+          database!.url,
+          `SELECT count(*)::int AS n FROM extractions WHERE status IN (${FINAL.map((s) => `'${s}'`).join(", ")})`
+        )
+        return row?.n === 50 ? true : undefined
+      },
+      150_000,
+      250
+    )
     const finals = await waitFor(
       "all 50 extractions to be final",
       async () => {

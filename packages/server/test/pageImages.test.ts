@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { flateBomb, pixelFlood, textPdf } from "../reliability/support/de-files.js"
 import { tiff } from "./support/files.js"
 import { type Client, client, seedSkill, token } from "./support/http.js"
-import { ROOT, SECRET, type Server, startServer, tempDir } from "./support/process.js"
+import { ROOT, SECRET, type Server, seedDataDir, startServer, tempDir } from "./support/process.js"
 
 const DATA = Path.join(ROOT, "../shared/data")
 const hasData = existsSync(DATA)
@@ -43,7 +43,7 @@ describe("page images over a socket", () => {
 
   beforeAll(async () => {
     server = await startServer({
-      env: { LEGIBLE_JWT_SECRET: SECRET, LEGIBLE_DATA_DIR: data.path, LEGIBLE_LOG_LEVEL: "Warn" },
+      env: { LEGIBLE_JWT_SECRET: SECRET, LEGIBLE_DATA_DIR: seedDataDir(data.path), LEGIBLE_LOG_LEVEL: "Warn" },
       args: ["serve", "--role", "api"]
     })
     api = client(server.url)

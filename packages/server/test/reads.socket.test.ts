@@ -8,7 +8,7 @@ import * as Path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { client, type Json, SAMPLE_PDF, seedSkill, token } from "./support/http.js"
 import { createDatabase, type TestDatabase } from "./support/postgres.js"
-import { SECRET, type Server, startServer, tempDir } from "./support/process.js"
+import { SECRET, type Server, seedDataDir, startServer, tempDir } from "./support/process.js"
 
 const ITEM_ORDER = ["descripcion", "cantidad", "precio", "importe"]
 
@@ -36,7 +36,8 @@ for (const engine of ["pglite", "postgres"] as const) {
       server = await startServer({
         env: {
           LEGIBLE_JWT_SECRET: SECRET,
-          LEGIBLE_DATA_DIR: Path.join(data.path, "data"),
+          LEGIBLE_DATA_DIR:
+            engine === "pglite" ? seedDataDir(Path.join(data.path, "data")) : Path.join(data.path, "data"),
           LEGIBLE_OCR_WORKERS: "1",
           ...(database === undefined ? {} : { LEGIBLE_DATABASE_URL: database.url })
         }

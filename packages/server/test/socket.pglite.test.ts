@@ -11,7 +11,7 @@ import { patch } from "./contract/patch.js"
 import { reads } from "./contract/reads.js"
 import { makeWorld, type World } from "./contract/setup.js"
 import { submit } from "./contract/submit.js"
-import { tempDir } from "./support/process.js"
+import { seedDataDir, tempDir } from "./support/process.js"
 
 describe("socket contract on PGlite", () => {
   const data = tempDir("legible-socket-")
@@ -24,7 +24,7 @@ describe("socket contract on PGlite", () => {
     current = await makeWorld({
       engine: "pglite",
       split: false,
-      env: { LEGIBLE_DATA_DIR: data.path, LEGIBLE_DOCUMENTS_DIR: Path.join(data.path, "documents") }
+      env: { LEGIBLE_DATA_DIR: seedDataDir(data.path), LEGIBLE_DOCUMENTS_DIR: Path.join(data.path, "documents") }
     })
   })
   afterAll(async () => {

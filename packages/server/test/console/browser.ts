@@ -8,7 +8,7 @@ import { existsSync, mkdirSync } from "node:fs"
 import * as Path from "node:path"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { type Client, client, type Json, must, seedSkill, token } from "../support/http.js"
-import { NODE, ROOT, SECRET, type Server, startServer, tempDir } from "../support/process.js"
+import { NODE, ROOT, SECRET, type Server, seedDataDir, startServer, tempDir } from "../support/process.js"
 
 /** Debian's Chromium (`.ci/run` installs it when missing). */
 export const CHROMIUM = "/usr/bin/chromium"
@@ -58,7 +58,7 @@ export const startStack = async (clientId: string): Promise<Stack> => {
   const server = await startServer({
     env: {
       LEGIBLE_JWT_SECRET: SECRET,
-      LEGIBLE_DATA_DIR: data.path,
+      LEGIBLE_DATA_DIR: seedDataDir(data.path),
       LEGIBLE_OCR_WORKERS: "1",
       LEGIBLE_LOG_LEVEL: "Warn"
     },

@@ -3,11 +3,12 @@
  * environment a test gives (nothing inherited but PATH/HOME), its output captured, ready once `/healthz` answers.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
+import { inject } from "vitest"
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../../../../", import.meta.url))
@@ -39,6 +40,17 @@ export const freePort = (): Promise<number> =>
 export const tempDir = (prefix: string): { readonly path: string; readonly dispose: () => void } => {
   const path = mkdtempSync(Path.join(tmpdir(), prefix))
   return { path, dispose: () => rmSync(path, { recursive: true, force: true }) }
+}
+
+/**
+ * `path` as a data directory holding a copy of the run's migrated one (`dataDirTemplate.ts`), for a test that serves
+ * from the embedded database but does not test its creation; left as it is where no template was made (the
+ * reliability suite). Returns `path`.
+ */
+export const seedDataDir = (path: string): string => {
+  const template = inject("migratedDataDir")
+  if (template !== undefined) cpSync(template, path, { recursive: true })
+  return path
 }
 
 /** A running CLI process. */
