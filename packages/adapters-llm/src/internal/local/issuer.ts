@@ -445,14 +445,41 @@ const footerName = (layout: Layout): Found | null => {
   if (height === 0) return null
   const footer = layout.rows.filter((r) => r.page === first && r.y0 > 0.75 * height)
   const legal = footer.find((r) => registerLine(r.text))
-  const above = legal === undefined ? undefined : layout.rows[legal.order - 1]
-  if (legal === undefined || above === undefined || above.page !== first || above.y0 <= 0.75 * height) return null
-  if (legal.y0 - above.y1 > 1.5 * (legal.y1 - legal.y0) || above.cells.length !== 1) return null
+  if (legal === undefined) return null
+  const inLine = registerLineName(legal.text)
+  if (inLine !== undefined) return found(withLegalForm(inLine), "position")
+  // The name may stand over two lines of its address or contacts (`Koffiehuis B.V.`, `Weena 664`, `3012 CN
+  // Rotterdam`, `KvK …`): lines with figures, which no name has.
+  let below = legal
+  let above = layout.rows[legal.order - 1]
+  const close = (row: Row | undefined): row is Row =>
+    row !== undefined &&
+    row.page === first &&
+    row.y0 > 0.75 * height &&
+    below.y0 - row.y1 <= 1.5 * (below.y1 - below.y0)
+  for (let skipped = 0; skipped < 2 && close(above) && /\d/.test(above.text); skipped += 1) {
+    below = above
+    above = layout.rows[above.order - 1]
+  }
+  if (!close(above) || above.cells.length !== 1) return null
   const name = above.text.trim()
   if (!nameLike(name) || /\d|@/.test(name) || name.split(/\s+/).length > 6 || closesAddress(folded(name))) return null
   const again = new RegExp(`(?<![\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "iu")
   const repeated = layout.rows.some((r) => r !== above && again.test(r.text))
   return business(name) || repeated ? found(withLegalForm(name), "position") : null
+}
+
+/**
+ * The name a register line opens with, its parts apart by dots or bars (`Koffiehuis B.V. · Weena 664 · 3012 CN
+ * Rotterdam · KvK 24275051`, `Muster GmbH | Amtsgericht Berlin HRB 12345`): given only when it ends in its legal
+ * form, for the other parts of such a line are an address, a register entry or a manager's name.
+ */
+const registerLineName = (text: string): string | undefined => {
+  const segments = text.split(/\s+[-–·|•]\s+/u)
+  const name = segments[0]?.trim() ?? ""
+  return segments.length > 1 && endsWithForm(name) && nameLike(name) && !/\d|@/.test(name) && !registerLine(name)
+    ? name
+    : undefined
 }
 
 const STOP_PATTERN =

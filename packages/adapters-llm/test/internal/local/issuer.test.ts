@@ -585,6 +585,33 @@ describe("issuer's address", () => {
     assert.isNull(read([...top, { y: 781, cells: [[249, "Merci de votre confiance"]] }]))
   })
 
+  it("a letterhead that is a logo: the name opening the footer's register line, or over its address", () => {
+    const top = [row("Factuur"), row("Jan de Vries"), row("Kerkstraat 12"), row("1234 AB Amsterdam")]
+    const read = (...footer: ReadonlyArray<string>) =>
+      company(
+        layout(
+          document([
+            page(1, [
+              ...top,
+              ...footer.map((text, i) => ({ y: 770 + 12 * i, cells: [[40, text]] as ReadonlyArray<Cell> }))
+            ])
+          ])
+        )
+      )?.text ?? null
+    assert.strictEqual(read("Koffiehuis B.V. · Weena 664 · 3012 CN Rotterdam · KvK 24275051"), "Koffiehuis B.V.")
+    assert.strictEqual(
+      read("Muster GmbH | Amtsgericht Charlottenburg HRB 12345 | Geschäftsführer: H. Muster"),
+      "Muster GmbH"
+    )
+    assert.strictEqual(read("Koffiehuis B.V.", "Weena 664", "3012 CN Rotterdam", "KvK 24275051"), "Koffiehuis B.V.")
+    // What opens the line is a name only when it ends in its legal form.
+    assert.isNull(read("Geschäftsführer: Hans Muster · Amtsgericht Berlin HRB 12345"))
+    assert.isNull(read("Weena 664 · 3012 CN Rotterdam · KvK 24275051"))
+    assert.isNull(read("Koffiehuis · Weena 664 · KvK 24275051"))
+    // Three lines of address between are too far for the name to be the register's.
+    assert.isNull(read("Koffiehuis B.V.", "Weena 664", "Gebouw 3", "3012 CN Rotterdam", "KvK 24275051"))
+  })
+
   it("no address under a line no legal form or shop word marks as a name", () => {
     const rows = ["Factuurnr. Datum", "Factuuradres", "Jansenweg 106", "5634 DG Rotterdam", "KvK 12345678"]
     assert.isNull(addressOf(rows))
