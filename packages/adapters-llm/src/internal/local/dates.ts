@@ -13,7 +13,7 @@ import { cellAt, cellStart, type Layout, overlap, type Row } from "./layout.js"
 import { dates, type Match } from "./patterns.js"
 import { doubted, type RowToken, rowTokens } from "./phrases.js"
 import { folded, nearWords, tokens } from "./text.js"
-import { DATE_LABELS, type DateKind } from "./vocabulary.js"
+import { DATE_LABELS, type DateKind, DOCUMENT_NOUNS } from "./vocabulary.js"
 
 const KINDS: ReadonlyArray<readonly [DateKind, ReadonlySet<string>]> = DATE_LABELS.map(([k, words]) => [
   k,
@@ -117,11 +117,34 @@ const wordsAbove = (layout: Layout, row: Row, start: number): ReadonlyArray<Word
   return []
 }
 
+// A document's noun, its number and the word that dates it: `Facture n° 123 du`, `Fattura n. 7 del`, `Rechnung Nr.
+// 5 vom`, `Factura 0005-123 de`, `Fatura FT 1/2 de`, `Factuur 42 van`, `Faktura VAT nr 3 z dnia`, `Invoice 12 of`.
+const DATED = "(?:du|del|vom|de|do|da|van|of|z\\s+dnia)"
+const DATED_BY_NUMBER = new RegExp(
+  `(?<![a-z])(?:${DOCUMENT_NOUNS.join("|")})(?![a-z])[^\\d]{0,16}\\S*\\d\\S*\\s+${DATED}\\s*$`
+)
+const DATED_WORD = new RegExp(`^\\s*${DATED}\\s*$`)
+
+/**
+ * Whether a date is the one a document's number is given with, its issue date (though `du`, `dal` and `van` open
+ * periods too); the number may end the row above (`FACTURE FA190301234` over `du 12 mars 2019`).
+ */
+const datedByNumber = (layout: Layout, row: Row, before: string): boolean => {
+  const previous = layout.rows[row.order - 1]
+  const text = folded(before)
+  return DATED_BY_NUMBER.test(
+    previous !== undefined && previous.page === row.page && DATED_WORD.test(text)
+      ? `${folded(previous.text)} ${text}`
+      : text
+  )
+}
+
 const classify = (layout: Layout, row: Row, list: ReadonlyArray<RowToken>, match: Match): Dated => {
   const before = row.text.slice(0, match.start)
   const after = row.text.slice(match.end)
   if (RANGE_BEFORE.test(folded(before)) || RANGE_AFTER.test(folded(after)))
     return { match, row, kind: "period", label: "before" }
+  if (datedByNumber(layout, row, before)) return { match, row, kind: "issue", label: "before" }
   const near = wordsBefore(row, list, match.start)
   const kind = kindOf(near)
   // Words before the date label it, unless they are only the article or preposition a date is written with

@@ -84,6 +84,18 @@ describe("dates", () => {
     )
   })
 
+  it("the date a document's number is given with (Facture n° 123 du …) is its issue date, not a period's start", () => {
+    // Each beside a due date, which a bare date would be tied with.
+    const due = row("Échéance : 31/03/2019")
+    assert.strictEqual(dateOf([row("Facture n° 12345678 du 01/03/2019"), due]), "01/03/2019")
+    assert.strictEqual(dateOf([row("Fattura n. 7/2019 del 15/03/2019"), row("Scadenza 15/04/2019")]), "15/03/2019")
+    assert.strictEqual(dateOf([row("Rechnung Nr. 2019-5 vom 12.03.2019"), row("Fällig am 26.03.2019")]), "12.03.2019")
+    assert.strictEqual(dateOf([row("FACTURE FA190301234 du 12 mars 2019"), due]), "12 mars 2019")
+    // A period stays a period, numbered or not.
+    assert.isNull(dateOf([row("Facture n° 123 du 01/03/2019 au 31/03/2019")]))
+    assert.isNull(dateOf([row("Consommation du 01/03/2019")]))
+  })
+
   it("a field that asks for the due date gets it, by its own name", () => {
     const due: Target = { name: "fecha_vencimiento", type: "date", aliases: [], description: "" }
     assert.strictEqual(dateOf([row("Fecha: 10/03/2024"), row("Vencimiento: 10/04/2024")], due), "10/04/2024")
