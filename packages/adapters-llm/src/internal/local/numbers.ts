@@ -65,9 +65,24 @@ const oneLabel = (row: Row, a: RowToken, b: RowToken): boolean => {
 const glued = (row: Row, token: RowToken): boolean =>
   /^(?:-\d|\.(?![oº°])\p{L}\.)/iu.test(row.text.slice(token.end, token.end + 3))
 
+/**
+ * A row's tokens, a number word glued to its value by its ordinal sign cut from it: `n°12345678` (folded
+ * `no12345678`) is `no` and `12345678`, as `No.12345678` is.
+ */
+const labelTokens = (row: Row): ReadonlyArray<RowToken> =>
+  rowTokens(row).flatMap((t) => {
+    const cut = t.start + 2
+    return /^no\d/.test(t.text) && /[º°]/u.test(row.text[t.start + 1] ?? "")
+      ? [
+          { text: "no", start: t.start, end: cut },
+          { text: t.text.slice(2), start: cut, end: t.end }
+        ]
+      : [t]
+  })
+
 /** Number labels of a row from the vocabulary. */
 const rowLabels = (row: Row): Array<NumberLabel> => {
-  const list = rowTokens(row)
+  const list = labelTokens(row)
   const out: Array<NumberLabel> = []
   const other = (from: number, to: number) =>
     list

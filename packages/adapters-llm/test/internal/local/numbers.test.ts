@@ -64,6 +64,13 @@ describe("document numbers", () => {
     assert.isNull(numberOf([[row("Calle Mayor Nº 12"), row("Nº cliente: 4471")]]))
   })
 
+  it("a number word glued to its value by its ordinal sign: Facture n°12345678, Factura Nº0005-00011643", () => {
+    assert.strictEqual(numberOf([[row("Facture n°12345678 du 01/03/2019")]]), "12345678")
+    assert.strictEqual(numberOf([[row("Factura Nº0005-00011643")]]), "0005-00011643")
+    // A street number stays one, the sign or not.
+    assert.isNull(numberOf([[row("Nº53 JALAN PUTRA")]]))
+  })
+
   it("number labels in each language, on the right, in the next cell or under the label", () => {
     const cases: ReadonlyArray<readonly [string, string]> = [
       ["Invoice No: INV-2026-118", "INV-2026-118"],
