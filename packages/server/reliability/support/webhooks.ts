@@ -1,13 +1,13 @@
 /**
  * Webhook receivers for the F30–F34 tests: a real HTTP server on loopback that records every request (headers,
- * body, arrival time) and answers as the test scripts it, per `webhook-id` and attempt — or stops listening
- * altogether. Every delivery is verified with the Standard Webhooks reference library, as a receiver would.
+ * body, arrival time) and answers as the test scripts it, per `webhook-id` and attempt — or is down: it keeps its
+ * port but resets every connection at once. Every delivery is verified with the Standard Webhooks reference library,
+ * as a receiver would.
  */
 import { createServer, type Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
 import { Webhook as Receiver } from "standardwebhooks"
 import type { Json } from "../../test/support/http.js"
-import { freePort } from "../../test/support/process.js"
 import type { Deployment } from "./cQueue.js"
 
 /** One request as the receiver saw it. */
@@ -34,85 +34,98 @@ export type Answer =
 export interface WebhookReceiver {
   readonly url: string
   readonly received: Array<Received>
-  /** Stops listening (connections refused) until `listen`. */
+  /**
+   * Goes down until `listen`: open connections and every new one are reset at once (TCP RST), so an attempt fails
+   * with a network error and no status, like a refused connection. The port stays bound meanwhile: no other
+   * process can take it and answer in the receiver's place.
+   */
   readonly down: () => Promise<void>
+  /** Answers requests again. */
   readonly listen: () => Promise<void>
   /** Requests per `webhook-id` answered 2xx. */
   readonly deliveredIds: () => Set<string>
+  /** Closes the server and frees its port. */
   readonly close: () => Promise<void>
 }
 
-/** Starts a receiver on a free loopback port (listening unless `listening: false`), answering with `decide`. */
+/**
+ * Starts a receiver on a loopback port the system picks, answering with `decide`; with `listening: false` it starts
+ * down (see `down`). The port is bound from the start until `close`.
+ */
 export const startReceiver = async (
   decide: (request: Received) => Answer = () => ({ status: 204 }),
   options: { readonly listening?: boolean; readonly path?: string } = {}
 ): Promise<WebhookReceiver> => {
-  const port = await freePort()
   const received: Array<Received> = []
   const seen = new Map<string, number>()
   const sockets = new Set<Socket>()
   const hanging = new Set<ServerResponse>()
-  let server: Server | undefined
+  let up = options.listening !== false
 
-  const make = () =>
-    createServer((req, res) => {
-      const chunks: Array<Buffer> = []
-      req.on("data", (chunk: Buffer) => chunks.push(chunk))
-      req.on("end", () => {
-        const id = String(req.headers["webhook-id"] ?? "")
-        const count = (seen.get(id) ?? 0) + 1
-        seen.set(id, count)
-        const request: Received = {
-          id,
-          timestamp: String(req.headers["webhook-timestamp"] ?? ""),
-          signature: String(req.headers["webhook-signature"] ?? ""),
-          body: Buffer.concat(chunks).toString("utf8"),
-          at: Date.now(),
-          seen: count,
-          answered: 0
-        }
-        received.push(request)
-        const answer = decide(request)
-        if (answer === "hang") {
-          hanging.add(res)
-          return
-        }
-        const send = () => {
-          request.answered = answer.status
-          res.writeHead(answer.status, answer.headers)
-          res.end()
-        }
-        if (answer.delayMs === undefined) send()
-        else setTimeout(send, answer.delayMs)
-      })
-    }).on("connection", (socket) => {
-      sockets.add(socket)
-      socket.on("close", () => sockets.delete(socket))
+  const server: Server = createServer((req, res) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (chunk: Buffer) => chunks.push(chunk))
+    req.on("end", () => {
+      const id = String(req.headers["webhook-id"] ?? "")
+      const count = (seen.get(id) ?? 0) + 1
+      seen.set(id, count)
+      const request: Received = {
+        id,
+        timestamp: String(req.headers["webhook-timestamp"] ?? ""),
+        signature: String(req.headers["webhook-signature"] ?? ""),
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+        seen: count,
+        answered: 0
+      }
+      received.push(request)
+      const answer = decide(request)
+      if (answer === "hang") {
+        hanging.add(res)
+        return
+      }
+      const send = () => {
+        request.answered = answer.status
+        res.writeHead(answer.status, answer.headers)
+        res.end()
+      }
+      if (answer.delayMs === undefined) send()
+      else setTimeout(send, answer.delayMs)
     })
+  }).on("connection", (socket: Socket) => {
+    // Down: reset before a byte is read, so no request reaches the handler.
+    if (!up) return void socket.resetAndDestroy()
+    sockets.add(socket)
+    socket.on("close", () => sockets.delete(socket))
+  })
+  const resetAll = () => {
+    for (const socket of sockets) socket.resetAndDestroy()
+    hanging.clear()
+  }
 
-  const listen = () =>
-    new Promise<void>((ready) => {
-      server = make()
-      server.listen(port, "127.0.0.1", () => ready())
-    })
-  const down = () =>
-    new Promise<void>((done) => {
-      const closing = server
-      server = undefined
-      if (closing === undefined) return done()
-      for (const socket of sockets) socket.destroy()
-      hanging.clear()
-      closing.close(() => done())
-    })
-
-  if (options.listening !== false) await listen()
+  await new Promise<void>((ready, fail) => {
+    server.once("error", fail)
+    server.listen(0, "127.0.0.1", () => ready())
+  })
+  const address = server.address()
+  const port = typeof address === "object" && address !== null ? address.port : 0
   return {
     url: `http://127.0.0.1:${port}${options.path ?? "/hook"}`,
     received,
-    down,
-    listen,
+    down: async () => {
+      up = false
+      resetAll()
+    },
+    listen: async () => {
+      up = true
+    },
     deliveredIds: () => new Set(received.filter((r) => r.answered >= 200 && r.answered < 300).map((r) => r.id)),
-    close: down
+    close: () =>
+      new Promise<void>((done) => {
+        up = false
+        resetAll()
+        server.close(() => done())
+      })
   }
 }
 
