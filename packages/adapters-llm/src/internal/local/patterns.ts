@@ -145,8 +145,9 @@ const dedupe = (matches: ReadonlyArray<Match>): Array<Match> => {
 // the integer part to exactly two decimals.
 // Thousands grouped by a single space (`12 260,84`, French and Portuguese) count only with decimals after them:
 // cells are two spaces apart in a row, so a quantity and a price (`23  533,08`) stay two numbers.
+// India groups lakhs and crores by two figures (`1,23,456.00`), counted only with paise after them.
 const AMOUNT =
-  /(?<![\d/:.,])(?<!\d-)-?(?:\d{1,3}(?:[ \u00a0\u202f]\d{3})+[.,]\d{2}|(?:\d{1,3}(?:[.,'](?:\d{3}))+|\d+)(?:[.,]\d{1,2}|\s?[.,]\s?\d{2}(?!\d))?)(?![\d/:%]|[.,]\d|-\d)/g
+  /(?<![\d/:.,])(?<!\d-)-?(?:\d{1,2}(?:,\d{2})+,\d{3}\.\d{2}|\d{1,3}(?:[ \u00a0\u202f]\d{3})+[.,]\d{2}|(?:\d{1,3}(?:[.,'](?:\d{3}))+|\d+)(?:[.,]\d{1,2}|\s?[.,]\s?\d{2}(?!\d))?)(?![\d/:%]|[.,]\d|-\d)/g
 
 /** An amount: its text and its numeric value (the last `.`/`,` followed by one or two digits is the decimal mark). */
 export interface Amount extends Match {

@@ -72,6 +72,15 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("2018-08-17-1011")), [])
   })
 
+  it("amounts grouped by lakhs and crores (India): 1,23,456.00 and Rs. 12,34,567.50", () => {
+    assert.deepStrictEqual(
+      amounts("Grand Total ₹ 1,23,456.00 Rs. 12,34,567.50").map((a) => a.value),
+      [123456, 1234567.5]
+    )
+    // Pairs of figures with no paise after them are no amount at all.
+    assert.deepStrictEqual(texts(amounts("1,23,456")), [])
+  })
+
   it("amounts: both conventions, currency glued in front; not dates, percentages, codes or phone numbers", () => {
     assert.deepStrictEqual(
       amounts("RM327.00 1.234,56 € $ 1,234.56 -0.02").map((a) => a.value),
