@@ -307,7 +307,7 @@ const nameLike = (text: string): boolean => {
   )
     return false
   const f = folded(text)
-  if (NOT_A_NAME.test(f)) return false
+  if (NOT_A_NAME.test(f) || REGISTRATION_LABEL.test(f)) return false
   const list = tokens(f).map((t) => t.text)
   // A seller's label over its block (`Seller:`, `CEDENTE`, `Sprzedawca`) names no one.
   if (SELLER.has(list.join(" "))) return false
@@ -362,10 +362,36 @@ const companyParts = (layout: Layout): Letterhead => {
   return letterhead
 }
 
+// A company's registration number as Malaysia prints it under or after the name: `(126926-H)`, `002043319-W`,
+// `(JM0352019-K)`, `CO. REG. NO: 860671-D`, `(1074617K)`.
+const REGISTRATION_LABEL = /^\W*co(?:mpany)?\W*reg(?:istration)?(?![a-z])/
+const REGISTRATION_NUMBER = "[a-z]{0,2}\\d{4,12}(?:-[a-z]|[a-z](?=\\s*\\)))"
+const REGISTRATION_ROW = new RegExp(
+  `^\\W*(?:co(?:mpany)?\\W*reg(?:istration)?\\W*(?:no)?\\W*)?\\(?${REGISTRATION_NUMBER}\\)?\\W*$`
+)
+const REGISTRATION_AFTER = new RegExp(`\\(\\s*${REGISTRATION_NUMBER}\\s*\\)\\W*$`)
+
+/**
+ * Whether the company's registration number marks a part as its name: printed after it on its line, or alone on
+ * the line right under it. A business with no legal form or trade word in its name still prints it there.
+ */
+const registered = (layout: Layout, part: Part): boolean => {
+  const raw = folded(part.raw)
+  if (REGISTRATION_AFTER.test(raw)) return !/\d/.test(raw.replace(REGISTRATION_AFTER, ""))
+  if (/\d/.test(part.text)) return false
+  const below = partBeside(layout.rows[part.row.order + 1], part)
+  return (
+    below !== undefined &&
+    below.row.page === part.row.page &&
+    within(part.row, below.row) &&
+    REGISTRATION_ROW.test(folded(below.raw))
+  )
+}
+
 /** The letterhead parts that name the business: the first with a business word, with its wrapped lines. */
 const readLetterhead = (layout: Layout): Letterhead => {
   const parts = letterheadParts(layout).filter((p) => nameLike(p.text))
-  const marked = parts.find((p) => business(p.text))
+  const marked = parts.find((p) => business(p.text)) ?? parts.find((p) => registered(layout, p))
   const first = marked ?? parts.find((p) => dates(p.text).length === 0 && !/\d|@|www|\.com/.test(p.text))
   if (first === undefined) return { parts: [], marked: false }
   const block = [first]
@@ -389,6 +415,8 @@ const readLetterhead = (layout: Layout): Letterhead => {
     if (below === undefined || below.row.page !== bottom.row.page) break
     if (!close(bottom.row, below.row) && !(formAlone(below.text) && within(bottom.row, below.row))) break
     if (title(below.text) || NOT_A_NAME.test(folded(below.text)) || addressLine(below.text)) break
+    // `CO. REG. NO: 123456-A` under the name is its registration, not its legal form (`Co.`).
+    if (REGISTRATION_LABEL.test(folded(below.raw))) break
     // A line ending in a house number is the street, whatever trade its name says (`BÄCKEREI RING 161`).
     if (/\d+\s?\p{L}?$/u.test(below.text.trim()) && !legalForm(below.text)) break
     if (!business(below.text)) break

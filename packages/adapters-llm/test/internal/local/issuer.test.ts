@@ -77,7 +77,9 @@ describe("issuer", () => {
       "TEL : 07-5547360"
     ]
     const after = ["SIMPLIFIED TAX INVOICE", "GOGIANT ENGINEERING (M) SDN BHD", "RECEIPT#: CS00082662"]
-    assert.isNull(issuerOf(...head, ...after))
+    // The registration number under the first line marks it as the name; the customer's is never taken.
+    assert.strictEqual(issuerOf(...head, ...after), "SOON HUAT MACHINERY")
+    assert.isNull(issuerOf(...head.slice(0, 1), ...head.slice(2), ...after))
     assert.strictEqual(issuerOf("PERNIAGAAN ZHENG HUI", ...head.slice(1), ...after), "PERNIAGAAN ZHENG HUI")
     // A title over the name (a greeting before it) does not end the letterhead.
     assert.strictEqual(issuerOf("Bienvenido / Welcome", "Factura", "Ferretería Pérez S.L."), "Ferretería Pérez S.L.")
@@ -583,6 +585,19 @@ describe("issuer's address", () => {
     assert.isNull(read([...top, ...netpresse]))
     assert.strictEqual(read([...top, row("Titulaire du compte : NETPRESSE"), ...netpresse]), "NETPRESSE")
     assert.isNull(read([...top, { y: 781, cells: [[249, "Merci de votre confiance"]] }]))
+  })
+
+  it("a Malaysian company's registration number marks the name it is printed under or after", () => {
+    const address = ["NO 5, JALAN BESAR,", "43000 KAJANG, SELANGOR.", "TAX INVOICE"]
+    assert.strictEqual(issuerOf("UNIQUE GIFT GALLERY", "(123456-A)", ...address), "UNIQUE GIFT GALLERY")
+    assert.strictEqual(issuerOf("UNIQUE GIFT GALLERY", "002043319-W", ...address), "UNIQUE GIFT GALLERY")
+    assert.strictEqual(issuerOf("UNIQUE GIFT GALLERY (1074617K)", ...address), "UNIQUE GIFT GALLERY")
+    assert.strictEqual(issuerOf("GOLDEN KEY MAKER", "CO. REG. NO: 000123456-A", ...address), "GOLDEN KEY MAKER")
+    // `Co.` before `Reg.` is no legal form: the registration line is not part of a marked name either.
+    assert.strictEqual(issuerOf("KEY MAKER ENTERPRISE", "CO. REG. NO: 000123456-A", ...address), "KEY MAKER ENTERPRISE")
+    // A code that is no registration number (a phone number, a bare figure) marks nothing.
+    assert.isNull(issuerOf("UNIQUE GIFT GALLERY", "TEL: 03-87654321", ...address))
+    assert.isNull(issuerOf("UNIQUE GIFT GALLERY", "(123456)", ...address))
   })
 
   it("a letterhead that is a logo: the name opening the footer's register line, or over its address", () => {
