@@ -384,15 +384,34 @@ const registered = (layout: Layout, part: Part): boolean => {
     below !== undefined &&
     below.row.page === part.row.page &&
     within(part.row, below.row) &&
-    REGISTRATION_ROW.test(folded(below.raw))
+    (REGISTRATION_ROW.test(folded(below.raw)) || taxIdRow(below.raw))
+  )
+}
+
+const TAX_ID_OPENERS = new Set(TAX_ID_WORDS.filter((w) => w !== "st" && w !== "company" && w !== "business"))
+
+/** Whether a text is a tax id and its label alone (`NIF: 12345678Z`, `VAT Reg No: GB 123 4567 89`, `GST ID: 0006…`). */
+const taxIdRow = (text: string): boolean => {
+  const list = words(text)
+  return (
+    TAX_ID_OPENERS.has(list[0] ?? "") &&
+    list.length <= 7 &&
+    (text.match(/\d/g) ?? []).length >= 7 &&
+    !/@|www/.test(text)
   )
 }
 
 /** The letterhead parts that name the business: the first with a business word, with its wrapped lines. */
 const readLetterhead = (layout: Layout): Letterhead => {
   const parts = letterheadParts(layout).filter((p) => nameLike(p.text))
-  const marked = parts.find((p) => business(p.text)) ?? parts.find((p) => registered(layout, p))
-  const first = marked ?? parts.find((p) => dates(p.text).length === 0 && !/\d|@|www|\.com/.test(p.text))
+  const plainIn = (text: string) => dates(text).length === 0 && !/\d|@|www|\.com/.test(text)
+  const firstPlain = parts.find((p) => plainIn(p.text))
+  // A registration number marks only the first plain line (but for its number): printed under the address, it is
+  // the address's last line that it follows (`MALAYSIA` over `Company Reg No. : 75495-V`).
+  const named = parts.find((p) => plainIn(nameOnly(p.text)))
+  const registeredName = named !== undefined && registered(layout, named) ? named : undefined
+  const marked = parts.find((p) => business(p.text)) ?? registeredName
+  const first = marked ?? firstPlain
   if (first === undefined) return { parts: [], marked: false }
   const block = [first]
   // A label over the name (`From:`, `Sprzedawca:`, `Seller:`) ends with its colon: it is no line of the name.

@@ -595,6 +595,23 @@ describe("issuer's address", () => {
     assert.strictEqual(issuerOf("GOLDEN KEY MAKER", "CO. REG. NO: 000123456-A", ...address), "GOLDEN KEY MAKER")
     // `Co.` before `Reg.` is no legal form: the registration line is not part of a marked name either.
     assert.strictEqual(issuerOf("KEY MAKER ENTERPRISE", "CO. REG. NO: 000123456-A", ...address), "KEY MAKER ENTERPRISE")
+    // So does the tax id alone on the line under it: a freelancer's name, a firm's with no legal form.
+    assert.strictEqual(
+      issuerOf("María López Fernández", "NIF: 12345678Z", "C/ Mayor 12, 28013 Madrid"),
+      "María López Fernández"
+    )
+    assert.strictEqual(issuerOf("Bright Ideas Design", "VAT Reg No: GB 123 4567 89", "INVOICE"), "Bright Ideas Design")
+    assert.strictEqual(issuerOf("YONG CEN", "GST ID: 000123456789", ...address), "YONG CEN")
+    // Printed under the address, it marks the address's last line no more than the name over the address.
+    assert.isNull(
+      issuerOf(
+        "GL HANDCRAFT & TAM CRNG",
+        "19, JALAM RANCIL,",
+        "55100 RUALA LUMPUR",
+        "MALAYSIA",
+        "company Reg No. :75495-V"
+      )
+    )
     // A code that is no registration number (a phone number, a bare figure) marks nothing.
     assert.isNull(issuerOf("UNIQUE GIFT GALLERY", "TEL: 03-87654321", ...address))
     assert.isNull(issuerOf("UNIQUE GIFT GALLERY", "(123456)", ...address))
