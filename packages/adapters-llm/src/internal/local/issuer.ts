@@ -388,6 +388,12 @@ const registered = (layout: Layout, part: Part): boolean => {
   )
 }
 
+/** Whether a part stands right under a seller's label alone in its cell (`Datos del emisor`, `Seller:`). */
+const underSeller = (layout: Layout, part: Part): boolean => {
+  const above = partBeside(layout.rows[part.row.order - 1], part)
+  return above !== undefined && above.row.page === part.row.page && SELLER.has(words(above.raw).join(" "))
+}
+
 const TAX_ID_OPENERS = new Set(TAX_ID_WORDS.filter((w) => w !== "st" && w !== "company" && w !== "business"))
 
 /** Whether a text is a tax id and its label alone (`NIF: 12345678Z`, `VAT Reg No: GB 123 4567 89`, `GST ID: 0006…`). */
@@ -410,7 +416,11 @@ const readLetterhead = (layout: Layout): Letterhead => {
   // the address's last line that it follows (`MALAYSIA` over `Company Reg No. : 75495-V`).
   const named = parts.find((p) => plainIn(nameOnly(p.text)))
   const registeredName = named !== undefined && registered(layout, named) ? named : undefined
-  const marked = parts.find((p) => business(p.text)) ?? registeredName
+  // So does a seller's label over it (`Datos del emisor`, `Seller:`, `Lieferant`).
+  const marked =
+    parts.find((p) => business(p.text)) ??
+    registeredName ??
+    parts.find((p) => plainIn(p.text) && underSeller(layout, p))
   const first = marked ?? firstPlain
   if (first === undefined) return { parts: [], marked: false }
   const block = [first]

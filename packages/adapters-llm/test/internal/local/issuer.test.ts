@@ -617,6 +617,34 @@ describe("issuer's address", () => {
     assert.isNull(issuerOf("UNIQUE GIFT GALLERY", "(123456)", ...address))
   })
 
+  it("a seller's label over a name with no legal form marks it: Datos del emisor, Seller:, Lieferant", () => {
+    const blocks = (seller: string, buyer: string) =>
+      issuerOfRows([
+        [[40, "FACTURA"]],
+        [
+          [40, seller],
+          [300, buyer]
+        ],
+        [
+          [40, "Reformas Gómez"],
+          [300, "Ana Ruiz"]
+        ],
+        [
+          [40, "C/ Sol 3, 28001 Madrid"],
+          [300, "C/ Luna 5, 28002 Madrid"]
+        ]
+      ])
+    for (const [seller, buyer] of [
+      ["Datos del emisor", "Datos del cliente"],
+      ["Seller:", "Bill to:"],
+      ["Lieferant", "Rechnungsempfänger"],
+      ["Fornitore", "Cliente"]
+    ] as const)
+      assert.strictEqual(blocks(seller, buyer), "Reformas Gómez", seller)
+    // Under a heading that is no seller's label, the plain name stays unmarked.
+    assert.isNull(blocks("Datos", "Datos del cliente"))
+  })
+
   it("a letterhead that is a logo: the name opening the footer's register line, or over its address", () => {
     const top = [row("Factuur"), row("Jan de Vries"), row("Kerkstraat 12"), row("1234 AB Amsterdam")]
     const read = (...footer: ReadonlyArray<string>) =>
