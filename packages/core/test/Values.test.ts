@@ -258,6 +258,7 @@ describe("Values dates", () => {
   it("reads month names in German, French, Italian, Portuguese and Dutch, and spaced or dotted numeric dates", () => {
     const cases: ReadonlyArray<readonly [string, string]> = [
       ["1. März 2024", "2024-03-01"],
+      ["12. Mrz. 2019", "2019-03-12"],
       ["Montag, 4. Dezember 2023", "2023-12-04"],
       ["le 3 août 2024", "2024-08-03"],
       ["12 févr. 2024", "2024-02-12"],

@@ -172,7 +172,7 @@ export const parseNumber = (literal: string, options: ParseOptions = {}): number
 const MONTH_NAMES: ReadonlyArray<string> = [
   "enero ene january jan januar janner janvier janv gennaio gen janeiro januari",
   "febrero feb february februar fevrier fevr fev febbraio fevereiro februari",
-  "marzo mar march marz maerz mars marco maart mrt",
+  "marzo mar march marz maerz mrz mars marco maart mrt",
   "abril abr april apr avril avr aprile",
   "mayo may mai maggio mag maio mei",
   "junio jun june juni juin giugno giu junho",

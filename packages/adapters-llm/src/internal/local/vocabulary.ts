@@ -425,8 +425,9 @@ export const DOCUMENT_NOUNS: ReadonlyArray<string> = [
   "serie",
   // a till's sales slip (`SLIP NO`, `SLIP:` on Malaysian receipts)
   "slip",
-  // abbreviations: Re.-Nr. (Rechnung), FS/FT n.º (fatura simplificada, fatura), N. op. (operazione)
+  // abbreviations: Re.-Nr. and Rg.-Nr. (Rechnung), FS/FT n.º (fatura simplificada, fatura), N. op. (operazione)
   "re",
+  "rg",
   "fs",
   "ft",
   "op",
@@ -880,7 +881,7 @@ export const ADDRESS_SUFFIXES: ReadonlyArray<string> = [
 export const MONTH_WORDS: ReadonlyArray<string> = [
   ...["enero", "ene", "january", "jan", "januar", "janner", "janvier", "janv", "gennaio", "gen", "janeiro", "januari"],
   ...["febrero", "feb", "february", "februar", "fevrier", "fevr", "fev", "febbraio", "fevereiro", "februari"],
-  ...["marzo", "mar", "march", "marz", "maerz", "mars", "marco", "maart", "mrt"],
+  ...["marzo", "mar", "march", "marz", "maerz", "mrz", "mars", "marco", "maart", "mrt"],
   ...["abril", "abr", "april", "apr", "avril", "avr", "aprile"],
   ...["mayo", "may", "mai", "maggio", "mag", "maio", "mei"],
   ...["junio", "jun", "june", "juni", "juin", "giugno", "giu", "junho"],

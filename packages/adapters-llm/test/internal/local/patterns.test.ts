@@ -34,6 +34,7 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("Data da fatura: 2018 - 05 - 01  HORA: 10:11")), ["2018 - 05 - 01"])
     assert.deepStrictEqual(texts(dates("Data documento 24 - 05 - 20")), ["24 - 05 - 20"])
     assert.deepStrictEqual(texts(dates("Amsterdam, 29 maart 2014")), ["29 maart 2014"])
+    assert.deepStrictEqual(texts(dates("Datum: 12. Mrz. 2019")), ["12. Mrz. 2019"])
     assert.deepStrictEqual(texts(dates("Berlin, den 1. März 2024")), ["1. März 2024"])
     assert.deepStrictEqual(texts(dates("le 3 août 2024 ; 1er février 2025")), ["3 août 2024", "1er février 2025"])
     assert.deepStrictEqual(texts(dates("Milano, 15 maggio 2024 - 7 de março de 2024")), [
