@@ -222,3 +222,39 @@ export const name = (literal: string): string =>
 /** Whether `needle` is printed in `text`, both as `name` compares them (a field is "present" when it is). */
 export const printed = (needle: string, text: string): boolean =>
   needle.trim() !== "" && name(text).includes(name(needle))
+
+// Legal forms an annotator may spell out where the page abbreviates them (invoice2data's Orlen: `spółka akcyjna` for
+// the printed `S.A.`), at the end of a name, with their abbreviations.
+const SPELLED_FORMS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/(?:sociedade? an[oó]nima|soci[eé]t[eé] anonyme|sp[oó][lł]ka akcyjna)$/u, "sa"],
+  [/sp[oó][lł]ka z ograniczon[aą] odpowiedzialno[sś]ci[aą]$/u, "spzoo"],
+  [/gesellschaft mit beschr[aä]nkter haftung$/u, "gmbh"],
+  [/aktiengesellschaft$/u, "ag"],
+  [/sendirian berhad$/u, "sdnbhd"],
+  [/private limited$/u, "pvtltd"],
+  [/besloten vennootschap$/u, "bv"],
+  [/naamloze vennootschap$/u, "nv"],
+  [/sociedad limitada$/u, "sl"],
+  [/societ[aà] per azioni$/u, "spa"],
+  [/societ[aà] a responsabilit[aà] limitata$/u, "srl"]
+]
+
+const spelledForm = (literal: string): boolean => {
+  const lower = literal.normalize("NFC").toLowerCase().trim()
+  return SPELLED_FORMS.some(([form]) => form.test(lower))
+}
+
+/** A name with its legal form abbreviated and undotted: `… ORLEN spółka akcyjna` and `… ORLEN S.A.` are one name. */
+const withFormAbbreviated = (literal: string): string =>
+  SPELLED_FORMS.reduce(
+    (text, [form, short]) => text.replace(form, short),
+    literal.normalize("NFC").toLowerCase().trim()
+  ).replace(/[\s.]+/g, "")
+
+/**
+ * Whether two names are one: equal as `name` compares them, or, where either spells its legal form out, equal with
+ * the form abbreviated (the names themselves still compared letter by letter).
+ */
+export const sameName = (got: string, truth: string): boolean =>
+  name(got) === name(truth) ||
+  ((spelledForm(got) || spelledForm(truth)) && withFormAbbreviated(got) === withFormAbbreviated(truth))

@@ -4,7 +4,7 @@
  * line is right when its description, quantity, unit price and line total all are. Pure.
  */
 import type { Extractor } from "@legible/core"
-import { amountRight, dateRight, documentNumber, name, printed } from "./scoring.js"
+import { amountRight, dateRight, documentNumber, name, printed, sameName } from "./scoring.js"
 
 /** A receipt or invoice line as the truth has it. */
 export interface Line {
@@ -81,7 +81,7 @@ const isPresent = (truth: Truth, reference: string): boolean => {
 const rightSimple = (truth: Truth, got: string, context: Context): boolean => {
   switch (truth.kind) {
     case "name":
-      return name(got) === name(truth.text)
+      return sameName(got, truth.text)
     case "brand":
       return got
         .normalize("NFC")

@@ -8,7 +8,8 @@ import {
   decimalSeparatorOf,
   documentNumber,
   name,
-  printed
+  printed,
+  sameName
 } from "../../bench/scoring.js"
 
 describe("bench scoring: dates", () => {
@@ -96,6 +97,13 @@ describe("bench scoring: numbers and names", () => {
     // The annotator's spacing and a trailing full stop are not the document's.
     expect(name("NO. 53 , JALAN PUTRA.")).toBe(name("NO.53, JALAN PUTRA"))
     expect(name("JALAN PUTRA 2")).not.toBe(name("JALAN PUTRA 3"))
+    // A legal form spelled out is its abbreviation; the name itself is still compared whole.
+    expect(sameName("Polski Koncern Naftowy ORLEN S.A.", "Polski Koncern Naftowy ORLEN spółka akcyjna")).toBe(true)
+    expect(sameName("Mercadona, S.A.", "Mercadona, Sociedad Anónima")).toBe(true)
+    expect(sameName("Müller GmbH", "Müller Gesellschaft mit beschränkter Haftung")).toBe(true)
+    expect(sameName("Polski Koncern ORLEN S.A.", "Polski Koncern Naftowy ORLEN spółka akcyjna")).toBe(false)
+    // Where no form is spelled out, dots still count, as SROIE's exact match has them.
+    expect(sameName("AEON CO (M) BHD", "AEON CO. (M) BHD")).toBe(false)
     expect(printed("Coolblue  B.V.", "Factuur\nCOOLBLUE B.V. Weena 664")).toBe(true)
     expect(printed("Polski Koncern Naftowy ORLEN spółka akcyjna", "ORLEN S.A.")).toBe(false)
   })
