@@ -618,6 +618,14 @@ export const address = (layout: Layout): Found | null => {
     const part = cellBeside(row, last)
     if (part === undefined) break
     const text = folded(part.raw)
+    // The contact may share the address's last line: `… 43000 KAJANG, SELANGOR. TEL: 03-1234567`.
+    const start = closesAddress(text) ? (STOP_PATTERN.exec(text)?.index ?? 0) : 0
+    const before = part.raw.slice(0, start).trim()
+    if (start > 0 && /\p{L}{2}/u.test(before) && addressEnd(before) && !closesAddress(folded(before))) {
+      parts.push({ ...part, raw: before, text: before })
+      closed = true
+      break
+    }
     // Registration numbers and tax ids printed under the name come before the address: skip them.
     if (parts.length === 0 && (registration(text) || closesAddress(text))) continue
     if (closesAddress(text)) {

@@ -672,6 +672,20 @@ describe("issuer's address", () => {
     assert.isNull(read("Koffiehuis B.V.", "Weena 664", "Gebouw 3", "3012 CN Rotterdam", "KvK 24275051"))
   })
 
+  it("an address whose last line the contact line shares: … SELANGOR. TEL: 03-1234567", () => {
+    const name = ["KEDAI ABC SDN BHD", "(123456-A)"]
+    assert.strictEqual(
+      addressOf([...name, "NO 5, JALAN BESAR, 43000 KAJANG, SELANGOR. TEL: 03-1234567", "TAX INVOICE"]),
+      "NO 5, JALAN BESAR, 43000 KAJANG, SELANGOR."
+    )
+    assert.strictEqual(
+      addressOf([...name, "NO 5, JALAN BESAR,", "43000 KAJANG, SELANGOR. TEL: 03-1234567", "TAX INVOICE"]),
+      "NO 5, JALAN BESAR, 43000 KAJANG, SELANGOR."
+    )
+    // What comes before the contact must still end as an address does.
+    assert.isNull(addressOf([...name, "NO 5, JALAN BESAR, TEL: 03-1234567", "TAX INVOICE"]))
+  })
+
   it("no address under a line no legal form or shop word marks as a name", () => {
     const rows = ["Factuurnr. Datum", "Factuuradres", "Jansenweg 106", "5634 DG Rotterdam", "KvK 12345678"]
     assert.isNull(addressOf(rows))
