@@ -123,6 +123,9 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
         }
       }
     }
+    // A column header that is a document's noun alone, in a row of headers with a date's (`Invoice | Date |
+    // Customer` over `INV-0042 | 12/03/2023 | C-991`): the code under it, weakly.
+    if (printed && TITLE_WORDS.has(token.text) && headerNoun(row, token)) push(i, i, BARE)
     // `Tax ID GB960…`, `VAT No. …`: a number word right after a tax id's word labels the tax id.
     if (NUMBER.has(token.text) && !glued(row, token) && !TAX_ID.has(list[i - 1]?.text ?? "")) {
       // `Nº de factura`, `Numéro de facture`, `Number of invoice`, in one cell or two close ones (`N.º | documento`,
@@ -138,6 +141,17 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
   }
   return out
 }
+
+/**
+ * Whether a document noun is a column header alone in its cell, in a row of headers (no figures) one of which
+ * labels a date.
+ */
+const headerNoun = (row: Row, token: RowToken): boolean =>
+  row.cells.length >= 2 &&
+  opensCell(row, token) &&
+  /^[\s:.]*$/.test(restOfCell(row, token)) &&
+  !/\d/.test(row.text) &&
+  rowTokens(row).some((t) => DATE_WORDS.has(t.text))
 
 /** The strength of a bare number word as a label (`Nº:` alone in its cell). */
 const BARE = 0.5
@@ -211,13 +225,17 @@ const numberIn = (text: string): Match | undefined => {
 const SERIES = /^\p{Lu}{1,3} \d[\p{L}\p{N}\-/._]*$/u
 const SERIES_START = /^\p{Lu}{1,3} \d[\p{L}\p{N}\-/._]*(?<![-/._])(?![\p{L}\p{N}])/u
 
+// A number printed in groups of figures, maybe after a series (`2023 0042`, `INV 2023 0042`, `0005 00011643`): the
+// first group alone is not the number.
+const SPACED = /^(?:\p{Lu}{1,4} )?\d{2,}(?: \d{2,})+$/u
+
 /**
  * The number a cell other than the label's holds, only when it holds nothing else: `53969 Lille` (a postcode and
  * its town) and `Manchester HJ4 1HR` are another column's text, not the number.
  */
 const numberAlone = (text: string): string | undefined => {
   const value = text.replace(/^[\s:#.º°ª]+|[\s:;,.]+$/gu, "")
-  if (SERIES.test(value)) return value
+  if (SERIES.test(value) || SPACED.test(value)) return value
   const code = numberIn(value)
   return code !== undefined && code.start === 0 && code.end === value.length ? code.text : undefined
 }

@@ -64,6 +64,33 @@ describe("document numbers", () => {
     assert.isNull(numberOf([[row("Calle Mayor Nº 12"), row("Nº cliente: 4471")]]))
   })
 
+  it("a number printed in groups is taken whole: Invoice No: INV 2023 0042, not 2023", () => {
+    assert.strictEqual(numberOf([[row("Invoice No: INV 2023 0042")]]), "INV 2023 0042")
+    assert.strictEqual(numberOf([[row("Rechnungsnummer: 2023 0042")]]), "2023 0042")
+    // A date after the number is not one of its groups.
+    assert.strictEqual(numberOf([[row("Factura Nº 4711 12/03/2023")]]), "4711")
+  })
+
+  it("a column header that is a document's noun alone, among headers with a date's, heads its number", () => {
+    const table = (header: string, date: string) => [
+      [
+        [40, header],
+        [200, date],
+        [360, "Customer"]
+      ] as ReadonlyArray<Cell>,
+      [
+        [40, "INV-0042"],
+        [200, "12/03/2023"],
+        [360, "C-991"]
+      ] as ReadonlyArray<Cell>
+    ]
+    assert.strictEqual(numberOf([table("Invoice", "Date")]), "INV-0042")
+    assert.strictEqual(numberOf([table("Factuur", "Datum")]), "INV-0042")
+    // Without a date's header the row is no header row; a series column is no document's number.
+    assert.isNull(numberOf([table("Invoice", "Account")]))
+    assert.isNull(numberOf([table("Serie", "Fecha")]))
+  })
+
   it("a number word glued to its value by its ordinal sign: Facture n°12345678, Factura Nº0005-00011643", () => {
     assert.strictEqual(numberOf([[row("Facture n°12345678 du 01/03/2019")]]), "12345678")
     assert.strictEqual(numberOf([[row("Factura Nº0005-00011643")]]), "0005-00011643")
