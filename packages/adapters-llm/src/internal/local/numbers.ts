@@ -225,8 +225,8 @@ const numberIn = (text: string): Match | undefined => {
 const SERIES = /^\p{Lu}{1,3} \d[\p{L}\p{N}\-/._]*$/u
 const SERIES_START = /^\p{Lu}{1,3} \d[\p{L}\p{N}\-/._]*(?<![-/._])(?![\p{L}\p{N}])/u
 
-// A number printed in groups of figures, maybe after a series (`2023 0042`, `INV 2023 0042`, `0005 00011643`): the
-// first group alone is not the number.
+// Figures in groups, maybe after a few capitals (`INV 2023 0042`, `TVA 545 207 881 80705`): as often a tax id, a
+// SIREN or a phone number as a document's number, and the first group alone is none of them. No value.
 const SPACED = /^(?:\p{Lu}{1,4} )?\d{2,}(?: \d{2,})+$/u
 
 /**
@@ -235,7 +235,7 @@ const SPACED = /^(?:\p{Lu}{1,4} )?\d{2,}(?: \d{2,})+$/u
  */
 const numberAlone = (text: string): string | undefined => {
   const value = text.replace(/^[\s:#.º°ª]+|[\s:;,.]+$/gu, "")
-  if (SERIES.test(value) || SPACED.test(value)) return value
+  if (SERIES.test(value)) return value
   const code = numberIn(value)
   return code !== undefined && code.start === 0 && code.end === value.length ? code.text : undefined
 }
@@ -254,6 +254,7 @@ const valueAfter = (
   const cell = cellAt(row, labelEnd - 1)
   if (cell === undefined) return undefined
   const rest = row.text.slice(labelEnd, cellStart(row, cell) + cell.text.length)
+  if (SPACED.test(rest.replace(/^[\s:#.º°ª]+|[\s:;,.]+$/gu, ""))) return undefined
   const inRest = bare ? numberAlone(rest) : (numberAlone(rest) ?? numberIn(rest)?.text)
   if (inRest !== undefined) return inRest
   if (/[\p{L}\p{N}]/u.test(rest.replace(/\b(no|nr|nro|n)\b|[º°ª]/giu, ""))) return undefined

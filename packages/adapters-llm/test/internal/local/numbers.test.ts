@@ -64,9 +64,10 @@ describe("document numbers", () => {
     assert.isNull(numberOf([[row("Calle Mayor Nº 12"), row("Nº cliente: 4471")]]))
   })
 
-  it("a number printed in groups is taken whole: Invoice No: INV 2023 0042, not 2023", () => {
-    assert.strictEqual(numberOf([[row("Invoice No: INV 2023 0042")]]), "INV 2023 0042")
-    assert.strictEqual(numberOf([[row("Rechnungsnummer: 2023 0042")]]), "2023 0042")
+  it("figures in groups after a label give no number: Invoice No: INV 2023 0042 is not 2023", () => {
+    assert.isNull(numberOf([[row("Invoice No: INV 2023 0042")]]))
+    // As often a tax id (N° TVA), a SIREN or a phone number: the invoice's own label elsewhere decides.
+    assert.strictEqual(numberOf([[row("N° TVA : TVA 545 207 881 80705")], [row("Facture N° K 73521")]]), "K 73521")
     // A date after the number is not one of its groups.
     assert.strictEqual(numberOf([[row("Factura Nº 4711 12/03/2023")]]), "4711")
   })
