@@ -363,7 +363,8 @@ const companyParts = (layout: Layout): Letterhead => {
 }
 
 // A company's registration number as Malaysia prints it under or after the name: `(126926-H)`, `002043319-W`,
-// `(JM0352019-K)`, `CO. REG. NO: 860671-D`, `(1074617K)`.
+// `(JM0352019-K)`, `CO. REG. NO: 860671-D`, `(1074617K)`. Stricter than `registration`, which only lets the
+// address skip a code line: to mark a name, the number must end in its check letter.
 const REGISTRATION_LABEL = /^\W*co(?:mpany)?\W*reg(?:istration)?(?![a-z])/
 const REGISTRATION_NUMBER = "[a-z]{0,2}\\d{4,12}(?:-[a-z]|[a-z](?=\\s*\\)))"
 const REGISTRATION_ROW = new RegExp(
