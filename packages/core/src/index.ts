@@ -42,6 +42,8 @@ export * as IdGenerator from "./IdGenerator.js"
 export * as ListQuery from "./ListQuery.js"
 /** A least-recently-used cache bounded by the total size of its values. */
 export * as Lru from "./Lru.js"
+/** Month names and abbreviations in the seven languages, for reading and finding written dates. */
+export * as Months from "./Months.js"
 /** Page images of stored documents (extension): the `PageRenderer` port and its use cases. */
 export * as PageImages from "./PageImages.js"
 /** Every port: storage, queue, catalog matcher, document reader, field extractor, directory. */

@@ -3,6 +3,7 @@
  * conventions for numbers, dates and booleans. Pure; an unparseable literal gives `null` and nothing throws.
  */
 import type { Parsed, SimpleType } from "../Field.js"
+import * as Months from "../Months.js"
 
 /** The order of a numeric date whose first two parts could each be the day or the month. */
 export type DateOrder = "dmy" | "mdy"
@@ -167,27 +168,6 @@ export const parseNumber = (literal: string, options: ParseOptions = {}): number
 // ---------------------------------------------------------------------------------------------------------------
 // Dates
 
-// Each month's names and abbreviations (folded) in Spanish, English, German, French, Italian, Portuguese and
-// Dutch, January first.
-const MONTH_NAMES: ReadonlyArray<string> = [
-  "enero ene january jan januar janner janvier janv gennaio gen janeiro januari",
-  "febrero feb february februar fevrier fevr fev febbraio fevereiro februari",
-  "marzo mar march marz maerz mrz mars marco maart mrt",
-  "abril abr april apr avril avr aprile",
-  "mayo may mai maggio mag maio mei",
-  "junio jun june juni juin giugno giu junho",
-  "julio jul july juli juillet juil luglio lug julho",
-  "agosto ago august aug aout augustus",
-  "septiembre setiembre sep sept set september septembre settembre sett setembro",
-  "octubre oct october oktober okt octobre ottobre ott outubro out",
-  "noviembre nov november novembre novembro",
-  "diciembre dic december dec dezember dez decembre dicembre dezembro"
-]
-
-const MONTHS: ReadonlyMap<string, number> = new Map(
-  MONTH_NAMES.flatMap((names, i) => names.split(" ").map((name) => [name, i + 1] as const))
-)
-
 // Words a written date may carry that say nothing about it: fillers and weekdays (`mar` is March, not martes).
 const IGNORED_WORDS = new Set(
   [
@@ -249,7 +229,7 @@ const dateTokens = (s: string): ReadonlyArray<DateToken> | null => {
       tokens.push({ kind: "number", text: ordinal[1] })
       continue
     }
-    const month = MONTHS.get(raw)
+    const month = Months.monthOf(raw)
     if (month === undefined) return null
     tokens.push({ kind: "month", month })
   }
@@ -330,8 +310,8 @@ export const dateOrderOf = (text: string): DateOrder | undefined => {
   const written =
     /(?<![\p{L}\d])(?:(\d{1,2})(?:st|nd|rd|th|er|o)?\.?(?: de| of)? (\p{L}+)\.?,? (?:de |del )?|(\p{L}+)\.? (\d{1,2})(?:st|nd|rd|th)?,? )\d{4}(?!\d)/gu
   for (const m of s.matchAll(written)) {
-    if (m[2] !== undefined && MONTHS.has(m[2])) named -= 1
-    if (m[3] !== undefined && MONTHS.has(m[3])) named += 1
+    if (m[2] !== undefined && Months.monthOf(m[2]) !== undefined) named -= 1
+    if (m[3] !== undefined && Months.monthOf(m[3]) !== undefined) named += 1
   }
   return named > 0 ? "mdy" : named < 0 ? "dmy" : undefined
 }

@@ -4,6 +4,8 @@
  * `numbers.ts`, `issuer.ts` and `receiptLines.ts`.
  */
 
+import { Months } from "@legible/core"
+
 /** How strongly an amount's label says "the amount due", best first; `none` labels never give the total. */
 export type TotalRank = "due" | "total" | "subtotal"
 
@@ -877,21 +879,11 @@ export const ADDRESS_SUFFIXES: ReadonlyArray<string> = [
   ...["straat", "laan", "plein", "gracht", "kade", "steeg", "dijk"]
 ]
 
-/** Month names and abbreviations (folded) in the seven languages, as dates print them; `out` (pt) is left out. */
-export const MONTH_WORDS: ReadonlyArray<string> = [
-  ...["enero", "ene", "january", "jan", "januar", "janner", "janvier", "janv", "gennaio", "gen", "janeiro", "januari"],
-  ...["febrero", "feb", "february", "februar", "fevrier", "fevr", "fev", "febbraio", "fevereiro", "februari"],
-  ...["marzo", "mar", "march", "marz", "maerz", "mrz", "mars", "marco", "maart", "mrt"],
-  ...["abril", "abr", "april", "apr", "avril", "avr", "aprile"],
-  ...["mayo", "may", "mai", "maggio", "mag", "maio", "mei"],
-  ...["junio", "jun", "june", "juni", "juin", "giugno", "giu", "junho"],
-  ...["julio", "jul", "july", "juli", "juillet", "juil", "luglio", "lug", "julho"],
-  ...["agosto", "ago", "august", "aug", "aout", "augustus"],
-  ...["septiembre", "setiembre", "sep", "sept", "set", "september", "septembre", "settembre", "sett", "setembro"],
-  ...["octubre", "oct", "october", "oktober", "okt", "octobre", "ottobre", "ott", "outubro"],
-  ...["noviembre", "nov", "november", "novembre", "novembro"],
-  ...["diciembre", "dic", "december", "dec", "dezember", "dez", "decembre", "dicembre", "dezembro"]
-]
+/**
+ * Month names and abbreviations (folded) in the seven languages, as dates print them (core's `Months`); `out` (pt:
+ * outubro) is left out, an English word too (`patterns.ts` reads it only between a day and a year).
+ */
+export const MONTH_WORDS: ReadonlyArray<string> = Months.byMonth.flat().filter((name) => name !== "out")
 
 /** Words of a document's title (folded): a cell holding one is the title, never the issuer's name. */
 export const DOCUMENT_TITLES: ReadonlyArray<string> = [
