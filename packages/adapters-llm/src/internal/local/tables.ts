@@ -26,10 +26,11 @@ const STOP =
 const numeric = (t: Target | undefined): boolean => t !== undefined && (t.type === "integer" || t.type === "float")
 
 /**
- * A figure as OCR misreads it in a numeric column: without a mark read after it (`8.`, a speck; a trailing minus is
- * a sign), and a lone `I`, `l` or `|` for the one it stands for.
+ * A figure as OCR misreads it in a numeric column: without a mark read after it (`8.`, `40,81.€`: a speck, before a
+ * currency sign too; a trailing minus is a sign), and a lone `I`, `l` or `|` for the one it stands for.
  */
-const strayMark = (text: string): string => (/^[Il|]$/.test(text) ? "1" : text.replace(/(\d)[.,:;']+$/, "$1"))
+const strayMark = (text: string): string =>
+  /^[Il|]$/.test(text) ? "1" : text.replace(/(\d)[.,:;']+(?=\s?[€$£]?$)/u, "$1")
 
 /**
  * A count OCR read with strokes among or for its figures (`1I1` for `11`, `1I`, a `T` for a `1`): the reading, each

@@ -337,11 +337,19 @@ describe("receipt lines", () => {
         [300, "€10,00"],
         [450, "€25,00"]
       ],
+      [
+        [40, "Réparation"],
+        [200, "8"],
+        [300, "40,81.€"],
+        [450, "326,48 €"]
+      ],
       line("Subtotaal:", "€4.245,06")
     ]
     const got = Local.extractFields([LINEAS], document([page(1, rows)])).lineas as ReadonlyArray<Record<string, string>>
+    // A speck read between a price and its currency sign is no mark of it.
+    assert.strictEqual(got.at(-1)?.precio, "40,81€")
     assert.deepStrictEqual(
-      got.map((l) => [l.cantidad, l.importe]),
+      got.slice(0, -1).map((l) => [l.cantidad, l.importe]),
       [
         ["1", "€282,04"],
         ["8", "€3.965,52"],
