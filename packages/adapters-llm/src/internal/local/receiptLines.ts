@@ -8,6 +8,7 @@ import { type Concept, conceptOf, type Target } from "./labels.js"
 import type { Layout, Row } from "./layout.js"
 import { type Amount, amounts, dates } from "./patterns.js"
 import { findPhrases, rowTokens, vocabulary } from "./phrases.js"
+import { folded } from "./text.js"
 import { NOT_TOTAL_WORDS, TAX_WORDS, TOTAL_LABELS } from "./vocabulary.js"
 
 /** The sub-fields a line item has, by role. */
@@ -118,7 +119,9 @@ const endsItems = (row: Row): boolean => findPhrases(rowTokens(row), TOTALS)[0]?
 // A row that is only a quantity and a unit price: `4 ud. 9,23`, `6 x ( 0,95 )`, `0,465 kg x 1,48 EUR/kg`; or a
 // count glued to a unit of count (`2UD 3,37`, `5.un 2,07`, `3u6,54`, as OCR reads them), given to a line only where
 // it makes its amount (a size glued to a measure, `1L`, is a description's).
-const QUANTITY_ROW = new RegExp(`^\\s*${QUANTITY_PRICE.source}\\s*$`, "iu")
+// OCR may read a speck after the price (`5 X 1,72.`) and a mark on a unit's capital (`6 ÚDS 12,72`): rows are
+// matched folded.
+const QUANTITY_ROW = new RegExp(`^\\s*${QUANTITY_PRICE.source}\\s*${SPECK}?\\s*$`, "iu")
 const COUNT_ROW = new RegExp(
   `^\\s*(\\d{1,3})\\.?(?:ud|uds|un|und|unid|u|st|stk|pcs|pc|pce|pces|pz|pzs)\\.?\\s*${PRICE}\\s*${CURRENCY}?\\s*$`,
   "iu"
@@ -197,7 +200,7 @@ export const headerlessLines = (layout: Layout, roles: LineRoles, names: Readonl
     const found = amounts(row.text)
     const last = [...found].reverse().find((a) => TAX_CLASS.test(row.text.slice(a.end))) ?? found.at(-1)
     const skip = dates(row.text).length > 0 || rowTokens(row).some((t) => NOT_ITEM.has(t.text))
-    const only = QUANTITY_ROW.exec(row.text) ?? COUNT_ROW.exec(row.text)
+    const only = QUANTITY_ROW.exec(folded(row.text)) ?? COUNT_ROW.exec(folded(row.text))
     if (only?.[1] !== undefined && only[2] !== undefined) {
       quantities.set(index, { quantity: spaceless(only[1]), price: spaceless(only[2]) })
       continue

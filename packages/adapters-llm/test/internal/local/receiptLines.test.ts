@@ -102,6 +102,20 @@ describe("receipt lines", () => {
   const itemsOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>) =>
     Local.extractFields([ITEMS], document([page(1, rows)])).items
 
+  it("a quantity row with a speck after its price (5 X 1,72.) or a mark on its unit (6 ÚDS 12, 72)", () => {
+    assert.deepStrictEqual(
+      itemsOf([
+        line("Kassabon"),
+        line("TOMATEN", "8,60"),
+        line("5 X 1,72."),
+        line("6 ÚDS 12, 72"),
+        line("DETERGENTE", "76,32"),
+        line("Totaal", "84,92")
+      ]),
+      [item("TOMATEN", "5", "1,72", "8,60"), item("DETERGENTE", "6", "12,72", "76,32")]
+    )
+  })
+
   it("a quantity row goes to the line next to it whose amount it makes, above or below", () => {
     const rows = [
       line("Ticket de compra"),
