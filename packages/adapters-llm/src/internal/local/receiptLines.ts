@@ -105,8 +105,12 @@ const SPECK = "[.,':;]"
 
 // What may follow a line's amount: nothing, or the till's tax class (`1,99 A`, `2,50 B`, `0,99 *`, `3,49 1`),
 // or a GST code (Malaysia's standard and zero rate and exempt: `5.20 SR`, `3.00 ZR`, `1.50 E`); OCR may read a
-// speck after the amount, a stroke before the class (`54,04 IB`), and the class twice (`62,28 A A`).
-const TAX_CLASS = new RegExp(`^${SPECK}?(?:\\s+(?:SR|ZR|[Il|]?([\\p{Lu}\\d])(?:\\s+\\1)?))?\\s*\\*?\\s*$`, "u")
+// speck after the amount (glued to the class too: `5,39.B`), a stroke before the class (`54,04 IB`), and the class
+// twice (`62,28 A A`).
+const TAX_CLASS = new RegExp(
+  `^(?:${SPECK}?|(?:${SPECK}\\s*|\\s+)(?:SR|ZR|[Il|]?([\\p{Lu}\\d])(?:\\s+\\1)?))\\s*\\*?\\s*$`,
+  "u"
+)
 
 const BARE = new RegExp(`^${SPECK}?$`)
 

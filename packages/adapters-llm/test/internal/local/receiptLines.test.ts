@@ -281,7 +281,8 @@ describe("receipt lines", () => {
         [250, "13,78"],
         [330, "13,78"]
       ],
-      line("TOTAL", "352,27")
+      line("COMTÉ", "5,39.B"),
+      line("TOTAL", "357,66")
     ]
     assert.deepStrictEqual(itemsOf(rows), [
       item("PATES 500G", "3", "10,52", "31,56"),
@@ -291,7 +292,8 @@ describe("receipt lines", () => {
       item("JAMÓN COCIDO", "6", "12,97", "77,82"),
       item("ACEITE OLIVA 1L", "4", "13,51", "54,04"),
       item("MANZANA", "6", "10,38", "62,28"),
-      item("QUESO TIERNO", "1", "13,78", "13,78")
+      item("QUESO TIERNO", "1", "13,78", "13,78"),
+      item("COMTÉ", null, null, "5,39")
     ])
   })
 
