@@ -27,10 +27,13 @@ const numeric = (t: Target | undefined): boolean => t !== undefined && (t.type =
 
 /**
  * A figure as OCR misreads it in a numeric column: without a mark read after it (`8.`, `40,81.€`: a speck, before a
- * currency sign too; a trailing minus is a sign), and a lone `I`, `l` or `|` for the one it stands for.
+ * currency sign too; a trailing minus is a sign), a lone `I`, `l` or `|` for the one it stands for, and an `f` before
+ * an amount with its pence for the pound sign it stands for (`f 2,287.80`, as `amounts` reads it).
  */
 const strayMark = (text: string): string =>
-  /^[Il|]$/.test(text) ? "1" : text.replace(/(\d)[.,:;']+(?=\s?[€$£]?$)/u, "$1")
+  /^[Il|]$/.test(text)
+    ? "1"
+    : text.replace(/(\d)[.,:;']+(?=\s?[€$£]?$)/u, "$1").replace(/^f(?=\s?\d[\d.,' ]*[.,]\d{2}$)/u, "£")
 
 /**
  * A count OCR read with strokes among or for its figures (`1I1` for `11`, `1I`, a `T` for a `1`): the reading, each

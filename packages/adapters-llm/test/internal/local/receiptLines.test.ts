@@ -359,13 +359,20 @@ describe("receipt lines", () => {
         [300, "40,81.€"],
         [450, "326,48 €"]
       ],
+      [
+        [40, "Office supplies"],
+        [200, "2"],
+        [300, "£ 1,143.90"],
+        [450, "f 2,287.80"]
+      ],
       line("Subtotaal:", "€4.245,06")
     ]
     const got = Local.extractFields([LINEAS], document([page(1, rows)])).lineas as ReadonlyArray<Record<string, string>>
-    // A speck read between a price and its currency sign is no mark of it.
-    assert.strictEqual(got.at(-1)?.precio, "40,81€")
+    // A speck read between a price and its currency sign is no mark of it; an `f` before an amount is a pound sign.
+    assert.strictEqual(got.at(-2)?.precio, "40,81€")
+    assert.strictEqual(got.at(-1)?.importe, "£ 2,287.80")
     assert.deepStrictEqual(
-      got.slice(0, -1).map((l) => [l.cantidad, l.importe]),
+      got.slice(0, -2).map((l) => [l.cantidad, l.importe]),
       [
         ["1", "€282,04"],
         ["8", "€3.965,52"],
