@@ -36,15 +36,31 @@ const strayMark = (text: string): string =>
     : text.replace(/(\d)[.,:;']+(?=\s?[€$£]?$)/u, "$1").replace(/^f(?=\s?\d[\d.,' ]*[.,]\d{2}$)/u, "£")
 
 /**
- * A count OCR read with strokes among or for its figures (`1I1` for `11`, `1I`, a `T` for a `1`): the reading, each
- * stroke a one or nothing, that makes the line's amount at its unit price; left as read when none does.
+ * A count as OCR read it, mended where the line's arithmetic shows how, else left as read:
+ * - with strokes among or for its figures (`1I1` for `11`, `1I`, a `T` for a `1`): the reading, each stroke a one or
+ *   nothing, that makes the line's amount at its unit price;
+ * - run into the unit price's cell (`1 1395,20€` under the count, nothing under the price): the two, when they make
+ *   the amount;
+ * - not read at all (a lone `1` is the glyph OCR loses most), in a table with a count column: one, when the unit
+ *   price is the amount.
  */
-const mendCount = (item: Record<string, string | null>, roles: LineRoles): void => {
+const mendCount = (item: Record<string, string | null>, roles: LineRoles, counted: boolean): void => {
   const { quantity, price, amount } = roles
   const text = quantity === undefined ? null : item[quantity.name]
   const unit = price === undefined ? null : item[price.name]
   const total = amount === undefined ? null : item[amount.name]
-  if (quantity === undefined || text == null || unit == null || total == null) return
+  if (quantity === undefined || price === undefined || total == null) return
+  if (text == null) {
+    if (counted && unit != null && makesAmount("1", unit, total)) item[quantity.name] = "1"
+    return
+  }
+  const run = /^(\d{1,4}(?:[.,]\d{1,3})?)\s+(\S.*)$/u.exec(text)
+  if (unit == null && run?.[1] !== undefined && run[2] !== undefined && makesAmount(run[1], run[2], total)) {
+    item[quantity.name] = run[1]
+    item[price.name] = strayMark(run[2])
+    return
+  }
+  if (unit == null) return
   if (!/^[\dIl|!\]T]+$/.test(text) || !/[Il|!\]T]/.test(text)) return
   const mended = [text.replace(/[Il|!\]T]/g, "1"), text.replace(/[Il|!\]T]/g, "")].find(
     (q) => q !== "" && makesAmount(q, unit, total)
@@ -200,7 +216,11 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
         const text = texts[k] ?? ""
         if (c.target !== undefined && text !== "") item[c.target.name] = numeric(c.target) ? strayMark(text) : text
       })
-      mendCount(item, roles)
+      mendCount(
+        item,
+        roles,
+        columns.some((c) => c.target === roles.quantity)
+      )
       items.push(item)
       previous = item
       last = row

@@ -365,14 +365,39 @@ describe("receipt lines", () => {
         [300, "£ 1,143.90"],
         [450, "f 2,287.80"]
       ],
+      [
+        [40, "Hosting"],
+        [300, "€537,68"],
+        [450, "€537,68"]
+      ],
+      [
+        [40, "Material"],
+        [200, "1 1395,20€"],
+        [450, "1395,20€"]
+      ],
+      [
+        [40, "Descuento"],
+        [300, "€10,00"],
+        [450, "€5,00"]
+      ],
       line("Subtotaal:", "€4.245,06")
     ]
     const got = Local.extractFields([LINEAS], document([page(1, rows)])).lineas as ReadonlyArray<Record<string, string>>
     // A speck read between a price and its currency sign is no mark of it; an `f` before an amount is a pound sign.
-    assert.strictEqual(got.at(-2)?.precio, "40,81€")
-    assert.strictEqual(got.at(-1)?.importe, "£ 2,287.80")
+    assert.strictEqual(got.at(-5)?.precio, "40,81€")
+    assert.strictEqual(got.at(-4)?.importe, "£ 2,287.80")
+    // A count not read where the price is the amount is one; a count run into the price's cell is split from it;
+    // where the price is not the amount, no count is made up.
     assert.deepStrictEqual(
-      got.slice(0, -2).map((l) => [l.cantidad, l.importe]),
+      got.slice(-3).map((l) => [l.cantidad ?? null, l.precio]),
+      [
+        ["1", "€537,68"],
+        ["1", "1395,20€"],
+        [null, "€10,00"]
+      ]
+    )
+    assert.deepStrictEqual(
+      got.slice(0, -5).map((l) => [l.cantidad, l.importe]),
       [
         ["1", "€282,04"],
         ["8", "€3.965,52"],
