@@ -40,9 +40,9 @@ const PRICE = "(\\d{1,6}[.,] ?\\d{2})"
 const CURRENCY = "(?:€|\\$|£|eur|usd|gbp|chf|rm|myr)"
 
 // A unit with no `x` after it must stand apart from the quantity: `2 UD 1,25`, not `MILK 1L  3.20` (a speck OCR read
-// between them is no matter: `6. St 6,46`, `3. X 8,07`).
+// between them is no matter: `6. St 6,46`, `3. X 8,07`, `3 UN .7,91`).
 const QUANTITY_PRICE = new RegExp(
-  `(?<![\\p{L}\\d.,])(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?:\\s*${UNIT}\\.?\\s*${TIMES}|\\.?\\s+${UNIT}\\.?|\\.?\\s*${TIMES})\\s*\\(?\\s*${PRICE}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`,
+  `(?<![\\p{L}\\d.,])(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?:\\s*${UNIT}\\.?\\s*${TIMES}|\\.?\\s+${UNIT}\\.?|\\.?\\s*${TIMES})\\s*\\(?\\s*(?:[.,'](?=\\d))?${PRICE}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`,
   "iu"
 )
 
@@ -55,6 +55,19 @@ const LEADING_COUNT_MARKED = /^(\d{1,3})[.,']?\s+(?=[+*]?\p{L}{2})/u
 
 /** A figure without the spaces OCR read into it (`2, 133` → `2,133`). */
 const spaceless = (text: string): string => text.replace(/\s+/g, "")
+
+/**
+ * A description without the specks OCR read as marks standing alone between its words (`WHITE • BREAD`, `CHEDDAR (
+ * CHEESE`): a bullet or bar, or a bracket nothing closes or opens.
+ */
+export const withoutSpecks = (text: string): string => {
+  const words = text.split(/\s+/).filter((w) => w !== "")
+  const opened = words.filter((w) => w.includes("(")).length
+  const closed = words.filter((w) => w.includes(")")).length
+  return words
+    .filter((w) => !/^[•·|¦]$/u.test(w) && !(w === "(" && closed === 0) && !(w === ")" && opened === 0))
+    .join(" ")
+}
 
 /** A line's text split: the description left, the quantity and unit price found in it. */
 export interface Split {
@@ -105,10 +118,10 @@ const SPECK = "[.,':;]"
 
 // What may follow a line's amount: nothing, or the till's tax class (`1,99 A`, `2,50 B`, `0,99 *`, `3,49 1`),
 // or a GST code (Malaysia's standard and zero rate and exempt: `5.20 SR`, `3.00 ZR`, `1.50 E`); OCR may read a
-// speck after the amount (glued to the class too: `5,39.B`), a stroke before the class (`54,04 IB`), and the class
-// twice (`62,28 A A`).
+// speck after the amount (glued to the class too: `5,39.B`), a stroke before the class (`54,04 IB`, or apart from it
+// and read as a one: `21,02 1 B`), and the class twice (`62,28 A A`).
 const TAX_CLASS = new RegExp(
-  `^(?:${SPECK}?|(?:${SPECK}\\s*|\\s+)(?:SR|ZR|[Il|]?([\\p{Lu}\\d])(?:\\s+\\1)?))\\s*\\*?\\s*$`,
+  `^(?:${SPECK}?|(?:${SPECK}\\s*|\\s+)(?:SR|ZR|(?:[Il|]|[Il|1]\\s)?([\\p{Lu}\\d])(?:\\s+\\1)?))\\s*\\*?\\s*$`,
   "u"
 )
 
@@ -169,11 +182,15 @@ const lineOf = (text: string, amount: Amount): Omit<Line, "row" | "amount"> => {
     .filter((a) => a.decimals)
     .at(-1)
   const lead = LEADING_COUNT_MARKED.exec(before)
-  if (price !== undefined && bare(before.slice(price.end))) {
+  // A count may stand between the unit price and the amount (`10,71 1 10,71`): taken where it makes the amount.
+  const between = price === undefined ? undefined : /^\s*(\d{1,3})\s*$/.exec(before.slice(price.end))?.[1]
+  if (price !== undefined && (bare(before.slice(price.end)) || between !== undefined)) {
     const rest = before.slice(0, price.start).trim()
     const count = lead?.[1]
-    if (count !== undefined && makes(count, price.text, amount.value))
+    const counted = between !== undefined && makes(between, price.text, amount.value)
+    if (count !== undefined && makes(count, price.text, amount.value) && (between === undefined || counted))
       return { description: rest.slice(lead?.[0].length ?? 0).trim(), quantity: count, price: price.text }
+    if (counted) return { description: rest, quantity: between, price: price.text }
   }
   const split = splitQuantity(before)
   // A quantity and price inside the text count only when they make the amount.
@@ -202,7 +219,7 @@ export const headerlessLines = (layout: Layout, roles: LineRoles, names: Readonl
   for (const [index, row] of rows.entries()) {
     if (endsItems(row)) break
     const found = amounts(row.text)
-    const last = [...found].reverse().find((a) => TAX_CLASS.test(row.text.slice(a.end))) ?? found.at(-1)
+    const last = [...found].reverse().find((a) => a.decimals && TAX_CLASS.test(row.text.slice(a.end))) ?? found.at(-1)
     const skip = dates(row.text).length > 0 || rowTokens(row).some((t) => NOT_ITEM.has(t.text))
     const only = QUANTITY_ROW.exec(folded(row.text)) ?? COUNT_ROW.exec(folded(row.text))
     if (only?.[1] !== undefined && only[2] !== undefined) {
@@ -220,7 +237,7 @@ export const headerlessLines = (layout: Layout, roles: LineRoles, names: Readonl
     const text = split.description !== "" && /\p{L}{2}/u.test(split.description) ? split.description : pending
     pending = undefined
     if (text === undefined) continue
-    lines.push({ row: index, ...split, description: text.replace(/\s+/g, " "), amount: last })
+    lines.push({ row: index, ...split, description: withoutSpecks(text), amount: last })
   }
   const used = new Set<number>()
   return lines.map((line) => {

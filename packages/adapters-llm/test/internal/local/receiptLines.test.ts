@@ -102,7 +102,7 @@ describe("receipt lines", () => {
   const itemsOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>) =>
     Local.extractFields([ITEMS], document([page(1, rows)])).items
 
-  it("a quantity row with a speck after its price (5 X 1,72.) or a mark on its unit (6 ÚDS 12, 72)", () => {
+  it("a quantity row with a speck around its price (5 X 1,72., 3 UN .7,91) or a mark on its unit (6 ÚDS 12, 72)", () => {
     assert.deepStrictEqual(
       itemsOf([
         line("Kassabon"),
@@ -110,9 +110,44 @@ describe("receipt lines", () => {
         line("5 X 1,72."),
         line("6 ÚDS 12, 72"),
         line("DETERGENTE", "76,32"),
-        line("Totaal", "84,92")
+        line("3 UN .7,91"),
+        line("MANTEIGA", "23,73"),
+        line("Totaal", "108,65")
       ]),
-      [item("TOMATEN", "5", "1,72", "8,60"), item("DETERGENTE", "6", "12,72", "76,32")]
+      [
+        item("TOMATEN", "5", "1,72", "8,60"),
+        item("DETERGENTE", "6", "12,72", "76,32"),
+        item("MANTEIGA", "3", "7,91", "23,73")
+      ]
+    )
+  })
+
+  it("OCR's strays on a line: a count between price and amount, a one before the class, specks among the words", () => {
+    assert.deepStrictEqual(
+      itemsOf([
+        line("Scontrino"),
+        [
+          [40, "1 JAMÓN COCIDO"],
+          [250, "10,71"],
+          [330, "1 10,71 B"]
+        ],
+        [
+          [40, "2 ACQUA MINERALE"],
+          [250, "10,51"],
+          [330, "21,02 1 B"]
+        ],
+        line("WHITE • BREAD", "2.98"),
+        line("CHEDDAR ( CHEESE", "3,50"),
+        line("CAFFÈ (200 G)", "4,10"),
+        line("TOTALE", "42,31")
+      ]),
+      [
+        item("JAMÓN COCIDO", "1", "10,71", "10,71"),
+        item("ACQUA MINERALE", "2", "10,51", "21,02"),
+        item("WHITE BREAD", null, null, "2.98"),
+        item("CHEDDAR CHEESE", null, null, "3,50"),
+        item("CAFFÈ (200 G)", null, null, "4,10")
+      ]
     )
   })
 
