@@ -60,7 +60,7 @@ const spaceless = (text: string): string => text.replace(/\s+/g, "")
  * A description without the specks OCR read as marks standing alone between its words (`WHITE • BREAD`, `CHEDDAR (
  * CHEESE`): a bullet or bar, or a bracket nothing closes or opens.
  */
-export const withoutSpecks = (text: string): string => {
+const withoutSpecks = (text: string): string => {
   const words = text.split(/\s+/).filter((w) => w !== "")
   const opened = words.filter((w) => w.includes("(")).length
   const closed = words.filter((w) => w.includes(")")).length

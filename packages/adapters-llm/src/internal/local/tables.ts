@@ -44,14 +44,14 @@ const strayMark = (text: string): string =>
  * - not read at all (a lone `1` is the glyph OCR loses most), in a table with a count column: one, when the unit
  *   price is the amount.
  */
-const mendCount = (item: Record<string, string | null>, roles: LineRoles, counted: boolean): void => {
+const mendCount = (item: Record<string, string | null>, roles: LineRoles, countColumn: boolean): void => {
   const { quantity, price, amount } = roles
   const text = quantity === undefined ? null : item[quantity.name]
   const unit = price === undefined ? null : item[price.name]
   const total = amount === undefined ? null : item[amount.name]
   if (quantity === undefined || price === undefined || total == null) return
   if (text == null) {
-    if (counted && unit != null && makesAmount("1", unit, total)) item[quantity.name] = "1"
+    if (countColumn && unit != null && makesAmount("1", unit, total)) item[quantity.name] = "1"
     return
   }
   const run = /^(\d{1,4}(?:[.,]\d{1,3})?)\s+(\S.*)$/u.exec(text)
