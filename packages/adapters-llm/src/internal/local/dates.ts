@@ -23,10 +23,11 @@ const KINDS: ReadonlyArray<readonly [DateKind, ReadonlySet<string>]> = DATE_LABE
 /** Words of a label that may sit between it and its date. */
 const LABEL_REACH = 5
 
-// Marks that join two dates into a range: `-`, `to`, `al`, `bis`, `au`, `tot`, `a`, `hasta`, `until`.
-const RANGE_BEFORE = /\d\s*(?:-|–|—|to|al|a|bis|au|tot|hasta|until|through|t\/m)\s*$/u
+// Marks that join two dates into a range: `-`, `to`, `al`, `bis`, `au`, `tot`, `a`, `hasta`, `until`; the second date
+// may be written with its article (`le 1 juin 2022 - le 28 juin 2022`).
+const RANGE_BEFORE = /\d\s*(?:-|–|—|to|al|a|bis|au|tot|hasta|until|through|t\/m)\s*(?:(?:le|el|il|the|am|den)\s*)?$/u
 const RANGE_AFTER =
-  /^\s*(?:-|–|—|to|al|a|bis|au|tot|hasta|until|through|t\/m)\s*\d{1,2}(?:\s*[/.-]\s*\d{1,2}|\.?\s+\p{L})/u
+  /^\s*(?:-|–|—|to|al|a|bis|au|tot|hasta|until|through|t\/m)\s*(?:(?:le|el|il|the|am|den)\s+)?\d{1,2}(?:\s*[/.-]\s*\d{1,2}|\.?\s+\p{L})/u
 
 interface Dated {
   readonly match: Match

@@ -47,9 +47,11 @@ const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boo
     /(?<![\d/.-])(\d{2}) ?([/.-]) ?(\d{2}) ?\2 ?(\d{4}|\d{2})(?![\d/.-]?\d)/g,
     (m) => plausible(Number(m[1]), Number(m[3]))
   ],
-  // Year first; a time may follow glued by a hyphen, as OCR reads the space before it (`2018-08-17-10:11`).
+  // Year first; a time may follow glued by a hyphen, as OCR reads the space before it (`2018-08-17-10:11`); OCR may
+  // read each figure and mark as a cell of its own (`2024 | - | 06 | - | 26`, two spaces apart in the row's text:
+  // given as `2024-06-26`, as `OCR_DATE_PATTERNS` give a day first).
   [
-    /(?<![\d/.-])(\d{4}) ?([/.-]) ?(\d{1,2}) ?\2 ?(\d{1,2})(?!\d|[/.]\d|-\d(?!\d?:\d{2}))/g,
+    /(?<![\d/.-])(\d{4}) {0,2}([/.-]) {0,2}(\d{1,2}) {0,2}\2 {0,2}(\d{1,2})(?!\d|[/.]\d|-\d(?!\d?:\d{2}))/g,
     (m) => Number(m[3]) >= 1 && Number(m[3]) <= 12 && Number(m[4]) >= 1 && Number(m[4]) <= 31
   ],
   [
@@ -100,6 +102,34 @@ const ocrDate = (m: RegExpExecArray): string | undefined => {
 
 const DASHES = /[\u2010-\u2015\u2212]/gu
 
+// Month names with an `l` OCR may read as a one, an `I` or a bar (`23 1ug 2020`, `12 Ju1 2021`), folded.
+const SLIPPABLE = MONTH_WORDS.filter((w) => w.includes("l"))
+const SLIPPED_MONTH = new RegExp(
+  `(?<![\\p{L}\\d])${DAY}\\.?\\s+(${SLIPPABLE.map((w) => w.replace(/l/g, "[l1i|]")).join("|")})\\.?\\s+((?:19|20)\\d{2})(?!\\d)`,
+  "gu"
+)
+
+/**
+ * Dates whose month name OCR misread, an `l` for a one or an `I`, between a day and a four-digit year: given with
+ * the name as printed (`23 lug 2020`).
+ */
+const slippedMonths = (source: string, text: string): Array<Match> =>
+  [...source.matchAll(SLIPPED_MONTH)].flatMap((m): Array<Match> => {
+    const [whole, day = "", month = ""] = m
+    const name = SLIPPABLE.find(
+      (w) =>
+        w.length === month.length &&
+        [...w].every((c, i) => c === month[i] || (c === "l" && /[1i|]/.test(month[i] ?? "")))
+    )
+    if (name === undefined || name === month || Number(day) < 1 || Number(day) > 31) return []
+    const start = m.index ?? 0
+    const at = whole.indexOf(month, day.length)
+    const literal = text.slice(start, start + whole.length)
+    return [
+      { text: `${literal.slice(0, at)}${name}${literal.slice(at + month.length)}`, start, end: start + whole.length }
+    ]
+  })
+
 /** Dates in a text (month names matched accent- and case-insensitively), in order of appearance. */
 export const dates = (text: string): ReadonlyArray<Match> => {
   if (!/\d/.test(text)) return []
@@ -112,14 +142,15 @@ export const dates = (text: string): ReadonlyArray<Match> => {
   // three) only where a month name is printed.
   const numeric = NUMERIC_ANY.test(source)
   const named = MONTH_ANY.test(source)
-  if (!numeric && !named) return []
+  const slipped = /[1i|][a-z]|[a-z][1i|]/.test(source) ? slippedMonths(source, hyphened) : []
+  if (!numeric && !named) return slipped
   const patterns = [...(numeric ? DATE_PATTERNS.slice(0, 3) : []), ...(named ? DATE_PATTERNS.slice(3) : [])]
   const found = patterns
     .flatMap(([re, accept]) => all(re, source, accept))
-    .map((m) => ({
-      ...m,
-      text: hyphened.slice(m.start, m.end)
-    }))
+    .map((m) => {
+      const literal = hyphened.slice(m.start, m.end)
+      return { ...m, text: / {2}/.test(literal) ? literal.replace(/ *([/.-]) */g, "$1") : literal }
+    })
   const misread = (OCR_SLIP.test(source) ? OCR_DATE_PATTERNS : []).flatMap((re) =>
     [...source.matchAll(re)].flatMap((m): Array<Match> => {
       const literal = ocrDate(m)
@@ -127,7 +158,7 @@ export const dates = (text: string): ReadonlyArray<Match> => {
       return literal === undefined ? [] : [{ text: literal, start, end: start + m[0].length }]
     })
   )
-  return dedupe([...found, ...misread])
+  return dedupe([...found, ...misread, ...slipped])
 }
 
 /** Drops matches overlapping an earlier, longer one; sorts by position. */

@@ -78,6 +78,11 @@ describe("dates", () => {
   it("a billing period is not the date; with nothing else printed the field is empty", () => {
     assert.isNull(dateOf([row("Billing period: July 1 - July 31, 2015")]))
     assert.isNull(dateOf([row("Periodo facturado: 01/07/2015 - 31/07/2015")]))
+    // Each date of the range written with its article.
+    assert.strictEqual(
+      dateOf([row("le 7 juin 2022"), row("Période du le 1 juin 2022 -le 28 juin 2022")]),
+      "7 juin 2022"
+    )
     assert.strictEqual(
       dateOf([row("Service period 01/07/2015 to 31/07/2015"), row("Invoice date 02/08/2015")]),
       "02/08/2015"

@@ -35,6 +35,12 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("Data documento 24 - 05 - 20")), ["24 - 05 - 20"])
     assert.deepStrictEqual(texts(dates("Amsterdam, 29 maart 2014")), ["29 maart 2014"])
     assert.deepStrictEqual(texts(dates("Datum: 12. Mrz. 2019")), ["12. Mrz. 2019"])
+    // A month name with its `l` read as a one or an I, between a day and a year: given as printed.
+    assert.deepStrictEqual(texts(dates("DATA: 23 1ug 2020")), ["23 lug 2020"])
+    assert.deepStrictEqual(texts(dates("12 Ju1y 2021, 5 apriI 2019")), ["12 july 2021", "5 april 2019"])
+    assert.deepStrictEqual(texts(dates("1 1ug 20")), [])
+    // A year first, each figure and mark a cell of its own (two spaces apart in the row's text).
+    assert.deepStrictEqual(texts(dates("2024  -  06  -  26  12:25")), ["2024-06-26"])
     assert.deepStrictEqual(texts(dates("Berlin, den 1. März 2024")), ["1. März 2024"])
     assert.deepStrictEqual(texts(dates("le 3 août 2024 ; 1er février 2025")), ["3 août 2024", "1er février 2025"])
     assert.deepStrictEqual(texts(dates("Milano, 15 maggio 2024 - 7 de março de 2024")), [
