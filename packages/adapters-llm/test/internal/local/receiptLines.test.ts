@@ -112,12 +112,15 @@ describe("receipt lines", () => {
         line("DETERGENTE", "76,32"),
         line("3 UN .7,91"),
         line("MANTEIGA", "23,73"),
-        line("Totaal", "108,65")
+        line("LIQUIDE VAISSELLE"),
+        line("1,854 4 kg x 4,21 €/kg", "7,81 A"),
+        line("Totaal", "116,46")
       ]),
       [
         item("TOMATEN", "5", "1,72", "8,60"),
         item("DETERGENTE", "6", "12,72", "76,32"),
-        item("MANTEIGA", "3", "7,91", "23,73")
+        item("MANTEIGA", "3", "7,91", "23,73"),
+        item("LIQUIDE VAISSELLE", "1,854", "4,21", "7,81")
       ]
     )
   })
