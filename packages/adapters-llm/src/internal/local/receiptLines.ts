@@ -41,9 +41,10 @@ const CURRENCY = "(?:€|\\$|£|eur|usd|gbp|chf|rm|myr)"
 
 // A unit with no `x` after it must stand apart from the quantity: `2 UD 1,25`, not `MILK 1L  3.20` (a speck OCR read
 // between them is no matter: `6. St 6,46`, `3. X 8,07`, `3 UN .7,91`; nor a stray figure between a weight and its
-// `kg`, `1,854 4 kg x 4,21 €/kg`: a line takes them only where they make its amount).
+// `kg`, or a stroke glued to the `x` after it, `1,854 4 kg x 4,21 €/kg`, `0,904 kg x1 12,26 €/kg`: a line takes them
+// only where they make its amount).
 const QUANTITY_PRICE = new RegExp(
-  `(?<![\\p{L}\\d.,])(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?: \\d(?= kg))?(?:\\s*${UNIT}\\.?\\s*${TIMES}|\\.?\\s+${UNIT}\\.?|\\.?\\s*${TIMES})\\s*\\(?\\s*(?:[.,'](?=\\d))?${PRICE}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`,
+  `(?<![\\p{L}\\d.,])(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?: \\d(?= kg))?(?:\\s*${UNIT}\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?|\\.?\\s+${UNIT}\\.?|\\.?\\s*${TIMES})\\s*\\(?\\s*(?:[.,'](?=\\d))?${PRICE}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`,
   "iu"
 )
 

@@ -9,6 +9,7 @@ import type { Extractor, Skill } from "@legible/core"
 import type { Evidence } from "./evidence.js"
 import { findLabels, type Hit, labelsOf, type Target } from "./labels.js"
 import { cellStart, type Layout, type Row } from "./layout.js"
+import { amounts } from "./patterns.js"
 import { completeItem, headerlessLines, itemConcept, type LineRoles, makesAmount, rolesOf } from "./receiptLines.js"
 
 type Dict = { readonly [name: string]: Extractor.ExtractedValue }
@@ -61,11 +62,37 @@ const mendCount = (item: Record<string, string | null>, roles: LineRoles, countC
     return
   }
   if (unit == null) return
+  const lost = lostOnes(text, unit, total)
+  if (lost !== undefined) {
+    item[quantity.name] = lost
+    return
+  }
   if (!/^[\dIl|!\]T]+$/.test(text) || !/[Il|!\]T]/.test(text)) return
   const mended = [text.replace(/[Il|!\]T]/g, "1"), text.replace(/[Il|!\]T]/g, "")].find(
     (q) => q !== "" && makesAmount(q, unit, total)
   )
   if (mended !== undefined) item[quantity.name] = mended
+}
+
+/**
+ * The count a read count is with the ones OCR lost put back (`1` for `11`, `2` for `12`): the whole number of units
+ * the amount is at the unit price, when the read count is it but for ones; undefined when the read count makes the
+ * amount, or nothing does.
+ */
+const lostOnes = (text: string, unit: string, total: string): string | undefined => {
+  if (!/^\d{1,3}$/.test(text) || makesAmount(text, unit, total)) return undefined
+  const [price] = amounts(unit)
+  const [amount] = amounts(total)
+  if (price === undefined || amount === undefined || price.value <= 0) return undefined
+  const count = Math.round(amount.value / price.value)
+  const whole = String(count)
+  if (count < 1 || !makesAmount(whole, unit, total) || whole.length <= text.length) return undefined
+  // The read count is the whole one with some of its ones left out, the other figures in order.
+  let at = 0
+  for (const c of whole)
+    if (at < text.length && c === text[at]) at++
+    else if (c !== "1") return undefined
+  return at === text.length ? whole : undefined
 }
 
 /** A piece of a header row: a cell, or the part of a cell where one sub-field's label starts. */

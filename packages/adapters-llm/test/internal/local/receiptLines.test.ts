@@ -114,13 +114,16 @@ describe("receipt lines", () => {
         line("MANTEIGA", "23,73"),
         line("LIQUIDE VAISSELLE"),
         line("1,854 4 kg x 4,21 €/kg", "7,81 A"),
-        line("Totaal", "116,46")
+        line("BUTTER"),
+        line("0,904 kg x1 12,26 €/kg", "11,08"),
+        line("Totaal", "127,54")
       ]),
       [
         item("TOMATEN", "5", "1,72", "8,60"),
         item("DETERGENTE", "6", "12,72", "76,32"),
         item("MANTEIGA", "3", "7,91", "23,73"),
-        item("LIQUIDE VAISSELLE", "1,854", "4,21", "7,81")
+        item("LIQUIDE VAISSELLE", "1,854", "4,21", "7,81"),
+        item("BUTTER", "0,904", "12,26", "11,08")
       ]
     )
   })
@@ -409,6 +412,12 @@ describe("receipt lines", () => {
         [450, "€537,68"]
       ],
       [
+        [40, "Lizenz"],
+        [200, "1"],
+        [300, "665.82"],
+        [450, "7324.02"]
+      ],
+      [
         [40, "Material"],
         [200, "1 1395,20€"],
         [450, "1395,20€"]
@@ -422,20 +431,22 @@ describe("receipt lines", () => {
     ]
     const got = Local.extractFields([LINEAS], document([page(1, rows)])).lineas as ReadonlyArray<Record<string, string>>
     // A speck read between a price and its currency sign is no mark of it; an `f` before an amount is a pound sign.
-    assert.strictEqual(got.at(-5)?.precio, "40,81€")
-    assert.strictEqual(got.at(-4)?.importe, "£ 2,287.80")
+    assert.strictEqual(got.at(-6)?.precio, "40,81€")
+    assert.strictEqual(got.at(-5)?.importe, "£ 2,287.80")
     // A count not read where the price is the amount is one; a count run into the price's cell is split from it;
     // where the price is not the amount, no count is made up.
     assert.deepStrictEqual(
-      got.slice(-3).map((l) => [l.cantidad ?? null, l.precio]),
+      got.slice(-4).map((l) => [l.cantidad ?? null, l.precio]),
       [
         ["1", "€537,68"],
+        // A one OCR lost from a count the amount shows (11 × 665.82).
+        ["11", "665.82"],
         ["1", "1395,20€"],
         [null, "€10,00"]
       ]
     )
     assert.deepStrictEqual(
-      got.slice(0, -5).map((l) => [l.cantidad, l.importe]),
+      got.slice(0, -6).map((l) => [l.cantidad, l.importe]),
       [
         ["1", "€282,04"],
         ["8", "€3.965,52"],
