@@ -157,9 +157,12 @@ const withoutTitle = (text: string): string => {
   return list.join(" ")
 }
 
+/** The parts of a line set apart by a dash, a dot or a bar between spaces (a sender line, a footer's register line). */
+const segmentsOf = (text: string): ReadonlyArray<string> => text.split(/\s+[-–·|•]\s+/u)
+
 /** A sender line's name without its address: `QualityHosting AG - Uferweg 40-42 - D-63571 Gelnhausen`. */
 const senderName = (text: string): string => {
-  const segments = text.split(/\s+[-–·|•]\s+/u)
+  const segments = segmentsOf(text)
   return segments.length > 1 && segments.slice(1).some(addressLine) ? (segments[0] ?? text) : text
 }
 
@@ -533,7 +536,7 @@ const footerName = (layout: Layout): Found | null => {
  * form, for the other parts of such a line are an address, a register entry or a manager's name.
  */
 const registerLineName = (text: string): string | undefined => {
-  const segments = text.split(/\s+[-–·|•]\s+/u)
+  const segments = segmentsOf(text)
   const name = segments[0]?.trim() ?? ""
   return segments.length > 1 && endsWithForm(name) && nameLike(name) && !/\d|@/.test(name) && !registerLine(name)
     ? name

@@ -229,12 +229,15 @@ const SERIES_START = /^\p{Lu}{1,3} \d[\p{L}\p{N}\-/._]*(?<![-/._])(?![\p{L}\p{N}
 // SIREN or a phone number as a document's number, and the first group alone is none of them. No value.
 const SPACED = /^(?:\p{Lu}{1,4} )?\d{2,}(?: \d{2,})+$/u
 
+/** A value's text without the label's marks before it (`: `, `º`) and the punctuation after it. */
+const bareText = (text: string): string => text.replace(/^[\s:#.º°ª]+|[\s:;,.]+$/gu, "")
+
 /**
  * The number a cell other than the label's holds, only when it holds nothing else: `53969 Lille` (a postcode and
  * its town) and `Manchester HJ4 1HR` are another column's text, not the number.
  */
 const numberAlone = (text: string): string | undefined => {
-  const value = text.replace(/^[\s:#.º°ª]+|[\s:;,.]+$/gu, "")
+  const value = bareText(text)
   if (SERIES.test(value)) return value
   const code = numberIn(value)
   return code !== undefined && code.start === 0 && code.end === value.length ? code.text : undefined
@@ -254,7 +257,7 @@ const valueAfter = (
   const cell = cellAt(row, labelEnd - 1)
   if (cell === undefined) return undefined
   const rest = row.text.slice(labelEnd, cellStart(row, cell) + cell.text.length)
-  if (SPACED.test(rest.replace(/^[\s:#.º°ª]+|[\s:;,.]+$/gu, ""))) return undefined
+  if (SPACED.test(bareText(rest))) return undefined
   const inRest = bare ? numberAlone(rest) : (numberAlone(rest) ?? numberIn(rest)?.text)
   if (inRest !== undefined) return inRest
   if (/[\p{L}\p{N}]/u.test(rest.replace(/\b(no|nr|nro|n)\b|[º°ª]/giu, ""))) return undefined

@@ -142,7 +142,9 @@ export const dates = (text: string): ReadonlyArray<Match> => {
   // three) only where a month name is printed.
   const numeric = NUMERIC_ANY.test(source)
   const named = MONTH_ANY.test(source)
-  const slipped = /[1i|][a-z]|[a-z][1i|]/.test(source) ? slippedMonths(source, hyphened) : []
+  // Only a text with a year of this era and a stroke beside a letter can hold one.
+  const slipped =
+    /(?:19|20)\d{2}/.test(source) && /[1i|][a-z]|[a-z][1i|]/.test(source) ? slippedMonths(source, hyphened) : []
   if (!numeric && !named) return slipped
   const patterns = [...(numeric ? DATE_PATTERNS.slice(0, 3) : []), ...(named ? DATE_PATTERNS.slice(3) : [])]
   const found = patterns

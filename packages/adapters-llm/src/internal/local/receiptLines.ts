@@ -223,7 +223,8 @@ export const headerlessLines = (layout: Layout, roles: LineRoles, names: Readonl
     const found = amounts(row.text)
     const last = [...found].reverse().find((a) => a.decimals && TAX_CLASS.test(row.text.slice(a.end))) ?? found.at(-1)
     const skip = dates(row.text).length > 0 || rowTokens(row).some((t) => NOT_ITEM.has(t.text))
-    const only = QUANTITY_ROW.exec(folded(row.text)) ?? COUNT_ROW.exec(folded(row.text))
+    const plain = folded(row.text)
+    const only = QUANTITY_ROW.exec(plain) ?? COUNT_ROW.exec(plain)
     if (only?.[1] !== undefined && only[2] !== undefined) {
       quantities.set(index, { quantity: spaceless(only[1]), price: spaceless(only[2]) })
       continue
