@@ -68,18 +68,21 @@ const addressLine = (text: string): boolean =>
 
 /**
  * Whether a text holds a legal form: a short token and the one-letter tokens after it joined (`S.A.` → `sa`,
- * `S.R.L.` → `srl`, `S.p.A.` → `spa`, `B.V.` → `bv`).
+ * `S.R.L.` → `srl`, `S.p.A.` → `spa`, `B.V.` → `bv`), from any of them (`& C. S.a.s.` → `sas`, not only `csas`).
  */
 export const legalForm = (text: string): boolean => {
   const list = words(text)
   const joined: Array<string> = []
-  let run = false
-  for (const w of list) {
+  for (const [i, w] of list.entries()) {
+    if (w.length > 2) continue
+    // Inside a run of initials only a form of three letters or more is taken (`M. S. A.` holds no `sa`).
+    const inside = i > 0 && list[i - 1]?.length === 1
     // Every step of a run is kept: `S.L. B-28012345` joins to `sl`, then `slb`.
-    if (w.length === 1 && run) joined.push(`${joined.at(-1) ?? ""}${w}`)
-    else {
-      joined.push(w)
-      run = w.length <= 2
+    let run = w
+    for (const next of list.slice(i + 1)) {
+      if (next.length !== 1) break
+      run += next
+      if (!inside || run.length >= 3) joined.push(run)
     }
   }
   return (
@@ -411,6 +414,18 @@ const taxIdRow = (text: string): boolean => {
   )
 }
 
+const PARTICLES = new Set(["and", "the", "for", "und", "der", "den", "het", "des", "del", "las", "los", "van", "von"])
+
+/**
+ * How a line is set: in capitals, with a small letter opening a word of its own (a sentence: `Creative studio`), or
+ * with capitals opening its words (`Bluewave Design Ltd`, `Frutta e Verdura`).
+ */
+const casing = (text: string): "capitals" | "sentence" | "title" => {
+  if (!/\p{Ll}/u.test(text)) return "capitals"
+  const lower = text.match(/(?<!\p{L})\p{Ll}\p{L}{2,}/gu) ?? []
+  return lower.some((w) => !PARTICLES.has(w)) ? "sentence" : "title"
+}
+
 /** The letterhead parts that name the business: the first with a business word, with its wrapped lines. */
 const readLetterhead = (layout: Layout): Letterhead => {
   const parts = letterheadParts(layout).filter((p) => nameLike(p.text))
@@ -439,6 +454,9 @@ const readLetterhead = (layout: Layout): Letterhead => {
     if (recipientCell(above.row) !== undefined) break
     // A brand printed over the name that repeats its first words (`TECK SENG` over `TECK SENG TRADING SDN BHD`).
     if (`${folded(top.text)} `.startsWith(`${folded(above.text).trim()} `)) break
+    // A logo's word or a slogan set in another case (`BLUEWAVE`, `Creative studio` over `Bluewave Design Ltd`):
+    // the lines of one name are set alike.
+    if (casing(above.text) !== casing(top.text)) break
     block.unshift(above)
   }
   for (;;) {

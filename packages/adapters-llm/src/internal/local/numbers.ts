@@ -221,9 +221,11 @@ const numberIn = (text: string): Match | undefined => {
   return code
 }
 
-// A series of one to three capitals before the number, apart from it (`Q 46803`, `E 24166`).
-const SERIES = /^\p{Lu}{1,3} \d[\p{L}\p{N}\-/._]*$/u
-const SERIES_START = /^\p{Lu}{1,3} \d[\p{L}\p{N}\-/._]*(?<![-/._])(?![\p{L}\p{N}])/u
+// A series of one to three capitals before the number, apart from it (`Q 46803`, `E 24166`), or a document type's
+// code before its series and number (Portugal's `FT A/245`, `FR FR2024/12`).
+const SERIES_CODE = "\\p{Lu}{1,3} (?:\\d[\\p{L}\\p{N}\\-/._]*|[\\p{L}\\p{N}\\-._]+/\\d+)"
+const SERIES = new RegExp(`^${SERIES_CODE}$`, "u")
+const SERIES_START = new RegExp(`^${SERIES_CODE}(?<![-/._])(?![\\p{L}\\p{N}])`, "u")
 
 // Figures in groups, maybe after a few capitals (`INV 2023 0042`, `TVA 545 207 881 80705`): as often a tax id, a
 // SIREN or a phone number as a document's number, and the first group alone is none of them. No value.

@@ -40,8 +40,12 @@ const NUMERIC_ANY = /[\do] {0,2}[/.,:-] {0,2}[\do]/
 const DAY = "(\\d{1,2})(?:st|nd|rd|th|er|o)?"
 
 const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boolean]> = [
-  // Never a two-digit year cut from longer figures (`08-09-202:1`, a year OCR broke, is not `08-09-20`).
-  [/(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\d/.-]?\d)/g, (m) => plausible(Number(m[1]), Number(m[3]))],
+  // Never a two-digit year cut from longer figures (`08-09-202:1`, a year OCR broke, is not `08-09-20`); a time may
+  // follow a four-digit year glued by a mark (`05.03.2024/12:34`).
+  [
+    /(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}(?=[/-]\d{1,2}:\d{2})|(?:\d{4}|\d{2})(?![\d/.-]?\d))/g,
+    (m) => plausible(Number(m[1]), Number(m[3]))
+  ],
   // Spaced as OCR reads some receipts, or as some layouts print them: `08 / 02 / 23`, `24 - 05 - 20`.
   [
     /(?<![\d/.-])(\d{2}) ?([/.-]) ?(\d{2}) ?\2 ?(\d{4}|\d{2})(?![\d/.-]?\d)/g,
@@ -178,9 +182,10 @@ const dedupe = (matches: ReadonlyArray<Match>): Array<Match> => {
 // the integer part to exactly two decimals.
 // Thousands grouped by a single space (`12 260,84`, French and Portuguese) count only with decimals after them:
 // cells are two spaces apart in a row, so a quantity and a price (`23  533,08`) stay two numbers.
-// India groups lakhs and crores by two figures (`1,23,456.00`), counted only with paise after them.
+// India groups lakhs and crores by two figures (`1,23,456.00`), counted only with paise after them. Switzerland
+// groups thousands by an apostrophe, straight or typographic (`1'234.50`, `1’234.50`).
 const AMOUNT =
-  /(?<![\d/:.,])(?<!\d-)-?(?:\d{1,2}(?:,\d{2})+,\d{3}\.\d{2}|\d{1,3}(?:[ \u00a0\u202f]\d{3})+[.,]\d{2}|(?:\d{1,3}(?:[.,'](?:\d{3}))+|\d+)(?:[.,]\d{1,2}|\s?[.,]\s?\d{2}(?!\d))?)(?![\d/:%]|[.,]\d|-\d)/g
+  /(?<![\d/:.,])(?<!\d-)-?(?:\d{1,2}(?:,\d{2})+,\d{3}\.\d{2}|\d{1,3}(?:[ \u00a0\u202f]\d{3})+[.,]\d{2}|(?:\d{1,3}(?:[.,'’](?:\d{3}))+|\d+)(?:[.,]\d{1,2}|\s?[.,]\s?\d{2}(?!\d))?)(?![\d/:%]|[.,]\d|-\d)/g
 
 /** An amount: its text and its numeric value (the last `.`/`,` followed by one or two digits is the decimal mark). */
 export interface Amount extends Match {
@@ -190,9 +195,9 @@ export interface Amount extends Match {
 
 /** The numeric value of an amount's text, or undefined. */
 export const amountValue = (literal: string): number | undefined => {
-  const s = literal.replace(/[^\d.,'-]/g, "")
+  const s = literal.replace(/[^\d.,'’-]/g, "")
   const decimal = /[.,](\d{1,2})$/.exec(s)
-  const integer = (decimal === null ? s : s.slice(0, decimal.index)).replace(/[.,']/g, "")
+  const integer = (decimal === null ? s : s.slice(0, decimal.index)).replace(/[.,'’]/g, "")
   if (!/^-?\d+$/.test(integer)) return undefined
   const value = Number.parseFloat(decimal === null ? integer : `${integer}.${decimal[1]}`)
   return Number.isFinite(value) ? value : undefined

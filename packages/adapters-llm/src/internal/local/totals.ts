@@ -30,6 +30,7 @@ import { listValue } from "./tables.js"
 import { folded, phraseTokens, tokens, wordMatcher } from "./text.js"
 import {
   EXCLUDING_WORDS,
+  INCLUDED_AFTER_WORDS,
   INCLUDING_WORDS,
   ITEM_COLUMNS,
   NOT_TOTAL_WORDS,
@@ -63,6 +64,7 @@ const notTotalIn =
   (t: RowToken): boolean =>
     NOT_TOTAL.has(t.text) || (misreadable(row, t) && nearNotTotal(t.text))
 const INCLUDING = new Set(INCLUDING_WORDS)
+const INCLUDED_AFTER = new Set(INCLUDED_AFTER_WORDS)
 const EXCLUDING = new Set(EXCLUDING_WORDS)
 
 /** Tokens a label may have before it in its segment (`14 ART. TOTAL A PAGAR`) and between it and its amount. */
@@ -155,7 +157,7 @@ const rankOf = (
     if (!TAX.has(word)) continue
     const previous = label.slice(Math.max(0, i - 2), i).map((t) => t.text)
     if (previous.some((w) => EXCLUDING.has(w))) rank = "subtotal"
-    else if (!previous.some((w) => INCLUDING.has(w))) return undefined
+    else if (!previous.some((w) => INCLUDING.has(w)) && !INCLUDED_AFTER.has(label[i + 1]?.text ?? "")) return undefined
   }
   return { rank, exact: hit.exact, whole: before.length === 0 && hit.to === segment.length }
 }

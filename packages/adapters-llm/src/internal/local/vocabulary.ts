@@ -36,6 +36,8 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "total rounded",
       "total after rounding",
       "invoice total",
+      "invoice amount",
+      "net payable",
       // de
       "zu zahlen",
       "gesamtbetrag",
@@ -44,6 +46,8 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "rechnungsbetrag",
       "zahlbetrag",
       "summe brutto",
+      "bruttobetrag",
+      "endsumme",
       "total brutto",
       // fr
       "total ttc",
@@ -52,12 +56,15 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "montant total",
       "total a payer",
       "a payer",
+      "montant du",
+      "solde du",
       // it
       "totale da pagare",
       "importo totale",
       "totale documento",
       "totale fattura",
       "da pagare",
+      "netto a pagare",
       // pt
       "total a pagar",
       "valor total",
@@ -69,6 +76,7 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "totaal te betalen",
       "totaalbedrag",
       "totaal incl",
+      "eindtotaal",
       // pl: `Należność ogółem` (the whole amount owed), `Do zapłaty` (to pay)
       "naleznosc",
       "naleznosc ogolem",
@@ -211,6 +219,28 @@ export const INCLUDING_WORDS: ReadonlyArray<string> = [
   "incluso",
   "incluindo",
   "inclusief"
+]
+
+/**
+ * Words after a tax word that say the total includes it, where a language puts them after ("TOTAL (IVA INCL.)",
+ * "IVA incluido", "TVA comprise", "IVA compresa", "IVA incluído").
+ */
+export const INCLUDED_AFTER_WORDS: ReadonlyArray<string> = [
+  "incl",
+  "inc",
+  "included",
+  "inclusive",
+  "incluido",
+  "incluida",
+  "incluidos",
+  "incluso",
+  "inclusa",
+  "compreso",
+  "compresa",
+  "compris",
+  "comprise",
+  "inclus",
+  "incluse"
 ]
 
 /** Words after which a tax word makes the amount a net one ("Total excl. VAT", "Total sin IVA"). */
@@ -653,6 +683,21 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "laundry",
   "bistro",
   "canteen",
+  "minimart",
+  "hypermarket",
+  "superstore",
+  "emporium",
+  "jewellery",
+  "jewelry",
+  "salon",
+  "tyre",
+  "tyres",
+  "engineering",
+  "pizzeria",
+  "deli",
+  "kitchen",
+  "coffee",
+  "foods",
   // de
   "backerei",
   "baeckerei",
@@ -748,6 +793,10 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "syarikat",
   "restoran",
   "kedai",
+  // a grocer's, a bakery, a coffee shop
+  "runcit",
+  "bakeri",
+  "kopitiam",
   // a shop (nl, ms, id)
   "toko",
   // a stall, a supermarket, a clinic, a pharmacy
@@ -985,7 +1034,9 @@ export const ITEM_COLUMNS: ReadonlyArray<readonly [ItemColumn, ReadonlyArray<str
       ...["quantite", "qte", "qt"],
       ...["quantita", "qta", "q ta", "qty"],
       ...["quantidade", "qtd", "qtde"],
-      ...["aantal", "aant", "stuks"]
+      ...["aantal", "aant", "stuks"],
+      // hours billed, a service's quantity
+      ...["hours", "hrs", "horas", "stunden", "std", "heures", "ore", "uren"]
     ]
   ],
   [
@@ -997,7 +1048,9 @@ export const ITEM_COLUMNS: ReadonlyArray<readonly [ItemColumn, ReadonlyArray<str
       ...["prix unitaire", "prix", "pu", "pu ht", "p u", "prix u"],
       ...["prezzo unitario", "prezzo", "prezzo unit", "p unit"],
       ...["preco unitario", "preco", "preco un", "preco unit", "p unit"],
-      ...["prijs", "prijs per stuk", "stukprijs", "eenheidsprijs"]
+      ...["prijs", "prijs per stuk", "stukprijs", "eenheidsprijs"],
+      // an hour's rate
+      ...["hourly rate", "tarifa", "stundensatz", "taux horaire", "tariffa", "tarief", "uurtarief"]
     ]
   ],
   [

@@ -263,6 +263,30 @@ describe("issuer", () => {
     ])
   })
 
+  it("a legal form after a partner's initial: Studio Bianchi & C. S.a.s., Rossi & C. S.n.c.", () => {
+    assert.strictEqual(issuerOf("Studio Bianchi & C. S.a.s.", "Via Po 3, 10124 Torino"), "Studio Bianchi & C. S.a.s.")
+    assert.strictEqual(issuerOf("Rossi & C. S.n.c.", "Via Po 3, 10124 Torino"), "Rossi & C. S.n.c.")
+    // Initials alone are no form: `M. S. A.` holds no `S.A.`.
+    assert.isNull(issuerOf("J. M. S. A. Consulting", "Via Po 3, 10124 Torino"))
+  })
+
+  it("a logo's word or a slogan set in another case over the legal name is no line of it", () => {
+    assert.strictEqual(
+      issuerOf("BLUEWAVE", "Creative studio", "Bluewave Design Ltd", "4 Quay St, Bristol BS1 4DJ"),
+      "Bluewave Design Ltd"
+    )
+    assert.strictEqual(issuerOf("Print & more", "Kopierladen Weber GmbH", "Ringstr. 4"), "Kopierladen Weber GmbH")
+    // A name wrapped over lines is set alike: its lines stay one name.
+    assert.strictEqual(
+      issuerOf("Frutta e Verdura", "Lombarda S.r.l.", "Via Roma 1"),
+      "Frutta e Verdura Lombarda S.r.l."
+    )
+    assert.strictEqual(
+      issuerOf("SYARIKAT PERNIAGAAN", "GIN KEE SDN BHD", "NO 1, JALAN 2"),
+      "SYARIKAT PERNIAGAAN GIN KEE SDN BHD"
+    )
+  })
+
   it("a brand printed over the name that repeats its first words is not part of it", () => {
     named([
       [["TECK SENG", "TECK SENG TRADING SDN BHD", "(039487-X)", "NO.93, JALAN ANGSA 2,"], "TECK SENG TRADING SDN BHD"],
@@ -561,6 +585,10 @@ describe("issuer's address", () => {
     assert.strictEqual(issuerOf("KLINIK KESIHATAN ANDA", "NO 7, JALAN IPOH"), "KLINIK KESIHATAN ANDA")
     assert.strictEqual(issuerOf("TAN & LEE PLT", "LOT 1851-A"), "TAN & LEE PLT")
     assert.strictEqual(issuerOf("Optik Schmidt", "Hauptstraße 4"), "Optik Schmidt")
+    assert.strictEqual(issuerOf("KEDAI RUNCIT AH SENG", "NO 5, JALAN 3"), "KEDAI RUNCIT AH SENG")
+    assert.strictEqual(issuerOf("KOPITIAM WAN LOK", "NO 5, JALAN 3"), "KOPITIAM WAN LOK")
+    assert.strictEqual(issuerOf("SEVEN STAR MINIMART", "NO 5, JALAN 3"), "SEVEN STAR MINIMART")
+    assert.strictEqual(issuerOf("Luigi's Pizzeria", "12 High Street"), "Luigi's Pizzeria")
     // A letterhead with no such mark still gives no name.
     assert.isNull(issuerOf("Sunrise Studio", "12 High Street"))
   })

@@ -99,6 +99,24 @@ describe("document numbers", () => {
     assert.isNull(numberOf([[row("Nº53 JALAN PUTRA")]]))
   })
 
+  it("a document type's code before its series and number (Portugal): Fatura FT A/245, Nº Fatura: FT A/245", () => {
+    assert.strictEqual(numberOf([[row("Fatura FT A/245")]]), "FT A/245")
+    assert.strictEqual(
+      numberOf([
+        [
+          [
+            [40, "Nº Fatura:"],
+            [200, "FT A/245"]
+          ]
+        ]
+      ]),
+      "FT A/245"
+    )
+    assert.strictEqual(numberOf([[row("Documento: FR FR2024/12")]]), "FR FR2024/12")
+    // A word and a fraction is no series: `Page 1/2` after the title.
+    assert.isNull(numberOf([[row("FATURA Pag 1/2")]]))
+  })
+
   it("number labels in each language, on the right, in the next cell or under the label", () => {
     const cases: ReadonlyArray<readonly [string, string]> = [
       ["Invoice No: INV-2026-118", "INV-2026-118"],

@@ -28,6 +28,12 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("TEL 07-5547360 / 016-7993391, 32/13/2020")), [])
   })
 
+  it("dates: a time glued to a four-digit year by a mark (05.03.2024/12:34), never a year cut short", () => {
+    assert.deepStrictEqual(texts(dates("05.03.2024/12:34")), ["05.03.2024"])
+    assert.deepStrictEqual(texts(dates("05/03/2024-9:15")), ["05/03/2024"])
+    assert.deepStrictEqual(texts(dates("05.03.2024/12")), [])
+  })
+
   it("dates: spaced and dotted numbers, month names in seven languages; a range is not a date", () => {
     assert.deepStrictEqual(texts(dates("Fecha: 08 / 02 / 23 CAE")), ["08 / 02 / 23"])
     assert.deepStrictEqual(texts(dates("Datum 20.03.2023 10:14")), ["20.03.2023"])
@@ -77,6 +83,13 @@ describe("patterns", () => {
     // A time glued to an ISO date by a hyphen OCR read for the space; longer figures are no date.
     assert.deepStrictEqual(texts(dates("2018-08-17-10:11")), ["2018-08-17"])
     assert.deepStrictEqual(texts(dates("2018-08-17-1011")), [])
+  })
+
+  it("amounts grouped by an apostrophe (Switzerland), straight or typographic: CHF 1'234.50, Fr. 1’234.50", () => {
+    assert.deepStrictEqual(
+      amounts("Total CHF 1'234.50 Fr. 1’234.50 12’345’678.00").map((a) => a.value),
+      [1234.5, 1234.5, 12345678]
+    )
   })
 
   it("amounts grouped by lakhs and crores (India): 1,23,456.00 and Rs. 12,34,567.50", () => {

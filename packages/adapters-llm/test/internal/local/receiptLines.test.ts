@@ -488,7 +488,12 @@ describe("receipt lines", () => {
       ["Artikel", "Menge", "Einzelpreis", "Summe"],
       ["Designação", "Qtd.", "Preço un.", "Montante"],
       ["OMSCHRIJVING", "Aant.", "Prijs per stuk", "BEDRAG"],
-      ["Details", "Quantity", "Rate", "Total"]
+      ["Details", "Quantity", "Rate", "Total"],
+      // A service's hours and their rate
+      ["Service", "Hours", "Hourly rate", "Amount"],
+      ["Leistung", "Stunden", "Stundensatz", "Betrag"],
+      ["Concepto", "Horas", "Tarifa", "Importe"],
+      ["Omschrijving", "Uren", "Uurtarief", "Bedrag"]
     ])
       assert.deepStrictEqual(itemsOf(table(headers)), want, headers.join(" | "))
   })

@@ -44,6 +44,17 @@ describe("totals", () => {
     assert.strictEqual(totalOf(rows), "5,30")
   })
 
+  it("a tax word with its including word after it names the total: TOTAL (IVA INCL.), TOTAL TVA comprise", () => {
+    const receipt = (label: string) =>
+      lines(["1 BARRA", "1,10"], ["2 CROISSANT", "2,40"], [label, "3,50"], ["CAMBIO", "1,50"])
+    assert.strictEqual(totalOf(receipt("TOTAL (IVA INCL.)")), "3,50")
+    assert.strictEqual(totalOf(receipt("TOTAL IVA incluido")), "3,50")
+    assert.strictEqual(totalOf(receipt("Total TVA comprise")), "3,50")
+    // Not after: a tax's own amount stays a tax.
+    assert.isNull(totalOf(receipt("TOTAL IVA")))
+    assert.isNull(totalOf(receipt("TOTAL IVA 21%")))
+  })
+
   it("a total with its thousands grouped by spaces (Net à payer 15 080,83 €), not its first group", () => {
     assert.strictEqual(totalOf(lines(["Sous-total:", "12 260,84 €"], ["Net à payer:", "15 080,83 €"])), "15 080,83")
   })
@@ -123,7 +134,15 @@ describe("totals", () => {
       ["Net à payer", "121,00"],
       ["Totale da pagare", "121,00"],
       ["Total a pagar", "121,00"],
-      ["Te betalen", "121,00"]
+      ["Te betalen", "121,00"],
+      ["Net payable", "121.00"],
+      ["Invoice amount", "121.00"],
+      ["Bruttobetrag", "121,00"],
+      ["Endsumme", "121,00"],
+      ["Montant dû", "121,00"],
+      ["Solde dû", "121,00"],
+      ["Netto a pagare", "121,00"],
+      ["Eindtotaal", "121,00"]
     ]
     for (const [label, amount] of cases) {
       const rows = lines(["Sous-total / Subtotal", "150,00"], [label, amount], ["Efectivo / Cash / Espèces", "200,00"])
