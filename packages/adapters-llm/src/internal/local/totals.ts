@@ -297,8 +297,11 @@ const cents = centsOf
  */
 const figuresOf = (layout: Layout, amountsOf: AmountsOf): Array<Figure> => {
   const out: Array<Figure> = []
+  // Where the document prints its amounts with decimals, a whole number is none of them: `Condición frente al IVA:
+  // IVA Responsable Inscripto | Domicilio: Calle 1` holds no tax of 1.
+  const withDecimals = layout.rows.some((row) => amountsOf(row).some((a) => a.decimals))
   for (const row of layout.rows) {
-    const found = amountsOf(row)
+    const found = amountsOf(row).filter((a) => a.decimals || !withDecimals)
     if (found.length === 0) continue
     const list = rowTokens(row)
     const cellOf = (t: RowToken) => cellAt(row, t.start)

@@ -221,6 +221,14 @@ describe("totals", () => {
     assert.isNull(totalOf(lines(["TOTAL", "14-10"], ["CASH", "20"])))
   })
 
+  it("a whole number beside a tax word is no tax where the amounts have decimals: IVA … Domicilio: Calle 1", () => {
+    const rows = [
+      cells([40, 330], "Condición frente al IVA: IVA Responsable Inscripto", "Domicilio: Calle 1 - CABA"),
+      ...lines(["Subtotal: $", "15000,00"], ["Importe Otros Tributos: $", "0,00"], ["Importe Total: $", "15000,00"])
+    ]
+    assert.strictEqual(totalOf(rows), "15000,00")
+  })
+
   it("a total its own figures confirm is surer than the label alone", () => {
     const alone = total(layout(document([page(1, lines(["Summe", "7,16"]))])), TOTAL)
     const paid = total(
