@@ -20,6 +20,7 @@ import {
   ADDRESS_REGIONS,
   ADDRESS_SUFFIXES,
   ADDRESS_WORDS,
+  CLOSING_LEGAL_FORMS,
   CONTACT_WORDS,
   COPY_MARKS,
   DATE_LABELS,
@@ -37,6 +38,7 @@ import {
 const TAX_STATUS = new Set(TAX_STATUS_WORDS)
 const ADDRESS = new Set(ADDRESS_WORDS)
 const LEGAL = new Set(LEGAL_FORMS)
+const CLOSING_FORM = new RegExp(`(?<=\\p{L}{2},?\\s)(?:${CLOSING_LEGAL_FORMS.join("|")})\\.?$`, "u")
 const TITLES = new Set(DOCUMENT_TITLES)
 const RECIPIENT = vocabulary(RECIPIENT_LABELS.map((phrase) => ["recipient", [phrase]] as const))
 const RECIPIENT_FIRST = new Set(RECIPIENT.byFirst.keys())
@@ -87,6 +89,7 @@ export const legalForm = (text: string): boolean => {
   }
   return (
     [...list, ...joined].some((w) => LEGAL.has(w)) ||
+    CLOSING_FORM.test(text.trim()) ||
     /sdn\.?\s*bhd/.test(folded(text)) ||
     misreadForm(text) !== undefined
   )

@@ -106,8 +106,12 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
     const sure = printed ? 1 : SLIPPED
     if (COMPOUND_SET.has(token.text) || (slip && isCompound(token.text))) push(i, i, sure)
     if (printed ? NOUNS.has(token.text) : slip && isNoun(token.text)) {
-      // `Factura Nº`, `Factura A Nº`: the noun, then its number word a word or two later.
-      const k = list.slice(i + 1, i + 2 + GAP).findIndex((t) => NUMBER.has(t.text) && !glued(row, t))
+      // `Factura Nº`, `Factura A Nº`: the noun, then its number word a word or two later; the title's kind is no
+      // word between them (`Factura electrónica de venta No.`).
+      const kinds = list.slice(i + 1).findIndex((t) => !KINDS.has(t.text))
+      const k = list
+        .slice(i + 1, i + 2 + GAP + Math.max(0, kinds))
+        .findIndex((t) => NUMBER.has(t.text) && !glued(row, t))
       if (k >= 0 && !list.slice(i + 1, i + 1 + k).some((t) => isCode(t.text))) push(i, i + 1 + k, sure)
       // `Factura simplificada: 3893-…`: a colon or `#` right after the noun (or one word after it), unless a
       // date word is part of the label (`Invoice Date:`, `Data da fatura:`). A two-letter abbreviation needs its
@@ -167,18 +171,34 @@ const TITLE_WORDS = new Set(
   )
 )
 
-// Spaces, then a copy mark or the title's kind (bracketed or not; the words are ASCII) and the spaces after it.
-const COPY_MARK_GAP = new RegExp(`^[\\s:#]+\\(?(?:${[...COPY_MARKS, ...TITLE_KINDS].join("|")})\\)?[\\s:#]+`, "i")
+// A folded word as printed, with or without the accents on its vowels (`electronica`: `ELECTRÓNICA`).
+const accented = (word: string): string =>
+  word.replace(/[aeiou]/g, (v) => `[${v}${{ a: "áà", e: "éè", i: "í", o: "ó", u: "ú" }[v] ?? ""}]`)
+
+// Spaces, then a copy mark or the title's kind (bracketed or not) and the spaces after it.
+const COPY_MARK_GAP = new RegExp(
+  `^[\\s:#]+\\(?(?:${[...COPY_MARKS, ...TITLE_KINDS].map(accented).join("|")})\\)?[\\s:#]+`,
+  "iu"
+)
+const KINDS = new Set(TITLE_KINDS)
 
 /**
  * A document's title with its number right after it, no number word between (`Factuur 2021-0001`, `INVOICE
  * INV-0042`, `Ihre Rechnung 2021-117 vom …`): the code must hold three figures or more and be no year alone (`Invoice
  * 2021`), no page (`1/2`), no date and no amount. Only a title word printed as such counts, never an OCR slip of one.
  */
-const titledNumbers = (row: Row): ReadonlyArray<string> => {
+const titledNumbers = (layout: Layout, row: Row): ReadonlyArray<string> => {
   return rowTokens(row).flatMap((token) => {
     if (!TITLE_WORDS.has(token.text)) return []
     const rest = row.text.slice(token.end)
+    // A title alone (its kind or a copy mark may follow), its number alone right under it (`FACTURA ELECTRÓNICA`
+    // over `F001-00001234`).
+    const titleOnly = /^[\s:#]*$/.test(rest) || (COPY_MARK_GAP.exec(`${rest} `)?.[0].length ?? 0) >= rest.length
+    if (titleOnly && opensCell(row, token)) {
+      const under = cellBelow(layout, row, token.start)
+      const alone = under === undefined ? undefined : numberAlone(under.text)
+      return alone !== undefined && plausibleTitled(alone) ? [alone] : []
+    }
     // A copy mark or a kind between them is part of the title (`FACTURA ORIGINAL 985752`, `RECHNUNG (ORIGINAL)
     // U-7408-377`, `Factura completa 931938`).
     const gap = (COPY_MARK_GAP.exec(rest) ?? /^[\s:#]+/.exec(rest))?.[0].length ?? 0
@@ -187,11 +207,12 @@ const titledNumbers = (row: Row): ReadonlyArray<string> => {
     const code = codes(rest)[0]
     if (gap === 0 || code === undefined || (code.start !== gap && series === undefined)) return []
     const text = series ?? code.text
-    const figures = text.replace(/\D/g, "")
-    if (figures.length < 3 || /^(19|20)\d{2}$/.test(text)) return []
-    return [text]
+    return plausibleTitled(text) ? [text] : []
   })
 }
+
+/** Whether a code after a title can be its number: three figures or more, no year alone (`Invoice 2021`). */
+const plausibleTitled = (text: string): boolean => text.replace(/\D/g, "").length >= 3 && !/^(19|20)\d{2}$/.test(text)
 
 /** The strength of a label whose document noun was read with an OCR slip (`Facturnr.`). */
 const SLIPPED = 0.8
@@ -324,7 +345,7 @@ export const documentNumber = (layout: Layout, target: Target): Found | null => 
       }
   if (!asksForOther(target) && candidates.length === 0)
     for (const row of layout.rows)
-      for (const text of titledNumbers(row))
+      for (const text of titledNumbers(layout, row))
         candidates.push({ text, strength: TITLED, order: row.order, page: row.page })
   const best = candidates.sort((a, b) => b.strength - a.strength || a.page - b.page || a.order - b.order)[0]
   if (best !== undefined) {

@@ -598,8 +598,25 @@ export const LEGAL_FORMS: ReadonlyArray<string> = [
   // pl: `Sp. z o.o.` (a limited company), `Sp.j.` (a general partnership), `Sp.k.` (a limited partnership)
   "spzoo",
   "spj",
-  "spk"
+  "spk",
+  // es: a joint ownership (`C.B.`); fr: a one-person SAS; be: the former SPRL and BVBA; at: GesmbH; de: KGaA
+  "cb",
+  "sasu",
+  "sprl",
+  "bvba",
+  "gesmbh",
+  "kgaa",
+  // pe: `S.A.C.`, `S.A.A.`; pe, cl: `E.I.R.L.`
+  "sac",
+  "saa",
+  "eirl"
 ]
+
+/**
+ * Legal forms that are common words or syllables folded (`AB`, `SE`, `AS`): taken only as printed, in capitals or
+ * their own case, closing a name (`Stockholm Design AB`, `Berlin Software SE`, `Oslo Trading AS`, `Nordic Oy`).
+ */
+export const CLOSING_LEGAL_FORMS: ReadonlyArray<string> = ["AB", "SE", "AS", "ASA", "Oy", "Oyj", "ApS", "A/S"]
 
 /**
  * Shop and trade words (folded) that mark a letterhead line as a business name when no legal form does: kinds of
@@ -953,8 +970,14 @@ export const COPY_MARKS: ReadonlyArray<string> = [
   ...["originale", "kopie", "duplikat", "duplicaat", "origineel", "oryginal", "kopia"]
 ]
 
-/** The kinds of invoice a title names (ASCII): `Factura completa`, `Factura simplificada`, `Simplified invoice`. */
-export const TITLE_KINDS: ReadonlyArray<string> = ["completa", "simplificada", "simplified"]
+/**
+ * The kinds of invoice a title names (folded): `Factura completa`, `Factura simplificada`, `Simplified invoice`,
+ * `Factura electrónica`, `Fattura elettronica`.
+ */
+export const TITLE_KINDS: ReadonlyArray<string> = [
+  ...["completa", "simplificada", "simplified"],
+  ...["electronica", "electronic", "electronique", "elettronica", "eletronica"]
+]
 
 /** Labels that open the recipient's block of an invoice (folded phrases): what follows is not the issuer. */
 export const RECIPIENT_LABELS: ReadonlyArray<string> = [

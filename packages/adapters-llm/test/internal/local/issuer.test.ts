@@ -270,6 +270,25 @@ describe("issuer", () => {
     assert.isNull(issuerOf("J. M. S. A. Consulting", "Via Po 3, 10124 Torino"))
   })
 
+  it("legal forms of more countries: C.B., SASU, SPRL, BVBA, S.A.C., E.I.R.L.; AB, SE, AS only closing a name", () => {
+    for (const name of [
+      "Hermanos Pérez C.B.",
+      "Conseil Plus SASU",
+      "Bruxelles Services SPRL",
+      "Gent Logistics BVBA",
+      "Comercial Lima S.A.C.",
+      "Servicios Cusco E.I.R.L.",
+      "Wiener Handel GesmbH",
+      "Stockholm Design AB",
+      "Berlin Software SE",
+      "Nordic Tools Oy"
+    ])
+      assert.strictEqual(issuerOf(name, "Calle Mayor 1, 28001 Madrid"), name)
+    // Not inside a line, nor as a word of its own.
+    assert.isNull(issuerOf("Geöffnet ab 8 Uhr", "Calle Mayor 1, 28001 Madrid"))
+    assert.isNull(issuerOf("SE", "Calle Mayor 1, 28001 Madrid"))
+  })
+
   it("a logo's word or a slogan set in another case over the legal name is no line of it", () => {
     assert.strictEqual(
       issuerOf("BLUEWAVE", "Creative studio", "Bluewave Design Ltd", "4 Quay St, Bristol BS1 4DJ"),

@@ -99,6 +99,21 @@ describe("document numbers", () => {
     assert.isNull(numberOf([[row("Nº53 JALAN PUTRA")]]))
   })
 
+  it("an electronic invoice's title: its kind between the noun and its number word, its number under it", () => {
+    assert.strictEqual(numberOf([[row("Factura electrónica de venta No. FE-123")]]), "FE-123")
+    assert.strictEqual(numberOf([[row("FACTURA ELECTRÓNICA F001-00004321")]]), "F001-00004321")
+    assert.strictEqual(numberOf([[row("Fattura elettronica n. 45/2024")]]), "45/2024")
+    // A title alone over its number alone (Peru's box: `FACTURA ELECTRÓNICA` over `F001-00001234`).
+    assert.strictEqual(
+      numberOf([[row("RUC: 20123456789"), row("FACTURA ELECTRÓNICA"), row("F001-00001234")]]),
+      "F001-00001234"
+    )
+    assert.strictEqual(numberOf([[row("INVOICE"), row("INV-0042")]]), "INV-0042")
+    // Not a date, a page or a year under it.
+    assert.isNull(numberOf([[row("INVOICE"), row("12/03/2024")]]))
+    assert.isNull(numberOf([[row("FACTURA"), row("2024")]]))
+  })
+
   it("a document type's code before its series and number (Portugal): Fatura FT A/245, Nº Fatura: FT A/245", () => {
     assert.strictEqual(numberOf([[row("Fatura FT A/245")]]), "FT A/245")
     assert.strictEqual(
