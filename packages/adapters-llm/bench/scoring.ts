@@ -76,7 +76,7 @@ export const dateReadings = (literal: string): ReadonlyArray<string> => {
   const isoForm = /^(\d{4})\s*[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{1,2})(?:[t\s].*)?$/.exec(s)
   if (isoForm !== null) return [iso(Number(isoForm[1]), Number(isoForm[2]), Number(isoForm[3]))].flatMap((d) => d ?? [])
   const tokens: Array<Token> = []
-  for (const raw of s.split(/[\s/\-.,']+/)) {
+  for (const raw of s.split(/[\s/\-.,'’]+/)) {
     if (raw === "" || FILLERS.has(raw) || /^\d{1,2}[:h]\d{2}(?::\d{2})?$/.test(raw)) continue
     const ordinal = /^(\d{1,2})(?:st|nd|rd|th|er|e|o|a|º|ª)$/.exec(raw)
     if (/^\d+$/.test(raw) || ordinal !== null) tokens.push({ number: ordinal?.[1] ?? raw })
@@ -92,10 +92,12 @@ export const dateReadings = (literal: string): ReadonlyArray<string> => {
   const yearOf = (t: Token) => ("number" in t ? year(t.number) : undefined)
   const out = (y: number | undefined, m: number | undefined, d: number | undefined) =>
     y === undefined || m === undefined || d === undefined ? [] : [iso(y, m, d)].flatMap((x) => x ?? [])
-  // A written month takes a four-digit year: `1 - July 31` is a period, not 1 July 2031.
-  const fullYear = (t: Token) => ("number" in t && t.number.length === 4 ? Number(t.number) : undefined)
-  if ("month" in b) return out(fullYear(c), b.month, num(a))
-  if ("month" in a) return out(fullYear(c), a.month, num(b))
+  // A written month takes a two-digit year set apart by spaces or glued by a mark (`05 Mar 24`, `5-Mar-24`), never
+  // across a spaced dash: `1 - July 31` is a period, not 1 July 2031.
+  const written = (t: Token) =>
+    /\s-|-\s/.test(s) ? ("number" in t && t.number.length === 4 ? Number(t.number) : undefined) : yearOf(t)
+  if ("month" in b) return out(written(c), b.month, num(a))
+  if ("month" in a) return out(written(c), a.month, num(b))
   if ("month" in c) return []
   if (a.number.length === 4) return out(Number(a.number), num(b), num(c))
   const dayFirst = out(yearOf(c), num(b), num(a))

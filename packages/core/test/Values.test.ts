@@ -241,7 +241,9 @@ describe("Values dates", () => {
       "12 mar. 2024",
       "martes, 12 de marzo de 2024",
       "Tuesday, March 12, 2024",
-      "12 MARZO 24"
+      "12 MARZO 24",
+      "12 Mar '24",
+      "Mar 12 ’24"
     ]) {
       assert.strictEqual(Values.parse("date", literal), "2024-03-12", literal)
     }

@@ -30,6 +30,9 @@ describe("bench scoring: dates", () => {
     expect(dateReadings("7 settembre 2022")).toEqual(["2022-09-07"])
     expect(dateReadings("5 de dezembro de 2020")).toEqual(["2020-12-05"])
     expect(dateReadings("12-MAR-2024")).toEqual(["2024-03-12"])
+    expect(dateReadings("12-Mar-24")).toEqual(["2024-03-12"])
+    expect(dateReadings("12 Mar 24")).toEqual(["2024-03-12"])
+    expect(dateReadings("Mar 12 '24")).toEqual(["2024-03-12"])
   })
 
   it("rejects literals that are not a date", () => {

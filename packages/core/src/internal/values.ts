@@ -216,7 +216,8 @@ type DateToken = { readonly kind: "number"; readonly text: string } | { readonly
 /** The meaningful tokens of a written date (numbers and month names), or `null` on any other word. */
 const dateTokens = (s: string): ReadonlyArray<DateToken> | null => {
   const tokens: Array<DateToken> = []
-  for (const raw of s.split(/[\s/\-.,]+/)) {
+  // An apostrophe may stand for a year's century (`5 Mar '24`).
+  for (const raw of s.split(/[\s/\-.,'’]+/)) {
     if (raw.length === 0 || IGNORED_WORDS.has(raw)) continue
     // A time of day after the date (`14:35`, `14:35:00`) is not part of it.
     if (/^\d{1,2}:\d{2}(?::\d{2})?$/.test(raw)) continue

@@ -36,7 +36,8 @@ const MONTH_ANY = new RegExp(`(?<![\\p{L}])(?:${MONTH}|out\\.?\\s+(?:de\\s+)?\\d
 const NUMERIC_ANY = /[\do] {0,2}[/.,:-] {0,2}[\do]/
 
 // A day may carry an ordinal mark (`1st`, `1er`, `1º`, `1.`); a two-digit year only follows a month name glued to
-// it by a mark (`12-Mar-24`), so that a range such as `1 - July 31` is not read as a date.
+// it by a mark (`12-Mar-24`), after a day and the month (`05 Mar 24`) or after an apostrophe (`Mar 5 '24`), so that
+// a range such as `1 - July 31` is not read as a date.
 const DAY = "(\\d{1,2})(?:st|nd|rd|th|er|o)?"
 
 const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boolean]> = [
@@ -67,6 +68,16 @@ const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boo
   ],
   [
     new RegExp(`(?<![\\p{L}\\d])${DAY}[-/.]${MONTH}[-/.](\\d{2})(?!\\d)`, "gu"),
+    (m) => Number(m[1]) >= 1 && Number(m[1]) <= 31
+  ],
+  // A day, a month's name and a two-digit year set apart by spaces, or by an apostrophe (`05 Mar 24`, `5 Mar
+  // '24`): nothing glued after the year (`05 Mar 24:00` is no date).
+  [
+    new RegExp(`(?<![\\p{L}\\d])${DAY}\\.?\\s+${MONTH}\\s+'?(\\d{2})(?![\\p{L}\\d]|[:.,]\\d)`, "gu"),
+    (m) => Number(m[1]) >= 1 && Number(m[1]) <= 31
+  ],
+  [
+    new RegExp(`(?<![\\p{L}])${MONTH}\\s+${DAY},?\\s+'(\\d{2})(?![\\p{L}\\d])`, "gu"),
     (m) => Number(m[1]) >= 1 && Number(m[1]) <= 31
   ],
   [

@@ -28,6 +28,16 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("TEL 07-5547360 / 016-7993391, 32/13/2020")), [])
   })
 
+  it("dates: a month's name with a two-digit year apart by spaces or an apostrophe (05 Mar 24, Mar 5 '24)", () => {
+    assert.deepStrictEqual(texts(dates("DATE 05 Mar 24 14:02")), ["05 Mar 24"])
+    assert.deepStrictEqual(texts(dates("5 Mar '24")), ["5 Mar '24"])
+    assert.deepStrictEqual(texts(dates("Mar 5 '24")), ["Mar 5 '24"])
+    // Never a range, a time or more figures after the month.
+    assert.deepStrictEqual(texts(dates("1 - July 31")), [])
+    assert.deepStrictEqual(texts(dates("05 Mar 24:00")), [])
+    assert.deepStrictEqual(texts(dates("05 Mar 245")), [])
+  })
+
   it("dates: a time glued to a four-digit year by a mark (05.03.2024/12:34), never a year cut short", () => {
     assert.deepStrictEqual(texts(dates("05.03.2024/12:34")), ["05.03.2024"])
     assert.deepStrictEqual(texts(dates("05/03/2024-9:15")), ["05/03/2024"])
