@@ -131,6 +131,9 @@ export const withLegalForm = (name: string): string => {
 }
 
 const SHOP = new Set(SHOP_WORDS)
+const NUMBER_WORD = new Set(NUMBER_WORDS)
+// A branch or a till, numbered on a receipt's first lines.
+const BRANCH = new Set(["filiale", "sucursal", "branch", "succursale", "filiaal", "outlet", "kasse", "caja", "till"])
 
 /** Whether a text has a shop or trade word (`PANADERÍA`, `Apotheke`, `HARDWARE`) or a legal form. */
 const business = (text: string): boolean =>
@@ -316,8 +319,11 @@ const nameLike = (text: string): boolean => {
   )
     return false
   const f = folded(text)
-  if (NOT_A_NAME.test(f) || REGISTRATION_LABEL.test(f)) return false
+  if (NOT_A_NAME.test(f) || REGISTRATION_LABEL.test(f) || ATTENTION.test(f)) return false
   const list = tokens(f).map((t) => t.text)
+  // A branch's number is no name: `STORE #1234`, `Filiale 0815`, `Tienda nº 45` (trade and number words, figures).
+  if (/\d/.test(text) && list.every((w) => /\d/.test(w) || SHOP.has(w) || NUMBER_WORD.has(w) || BRANCH.has(w)))
+    return false
   // A seller's label over its block (`Seller:`, `CEDENTE`, `Sprzedawca`) names no one.
   if (SELLER.has(list.join(" "))) return false
   // A street word in a name that ends with its legal form is the name's (`LA PLAZA, S.L.`, `Harbour Road Ltd`): an
@@ -429,9 +435,35 @@ const casing = (text: string): "capitals" | "sentence" | "title" => {
   return lower.some((w) => !PARTICLES.has(w)) ? "sentence" : "title"
 }
 
+// A line that sends a letter to someone's attention (`z. Hd. Frau Meier`, `Attn: J. Smith`, `A la atención de`,
+// `t.a.v.`, `c/o`), folded.
+const ATTENTION =
+  /^\W*(?:z\.?\s?hd\b|zu\s+handen|attn\b|attention\b|a\s+la\s+atencion|a\s+l\W?attention|all\W?attenzione|t\.?\s?a\.?\s?v\.|c\/o\b|ter\s+attentie)/
+// A line alone over the addressee's name in a letter's window (`Firma`, `Herrn`, `Frau`, `Messrs`).
+const ADDRESSEE_OVER = new Set(["firma", "herrn", "herr", "frau", "messrs"])
+
+/**
+ * Whether a part is the name of the letter's addressee: a line sending it to someone's attention right under it, or
+ * `Firma` / `Herrn` alone right over it.
+ */
+const addressee = (layout: Layout, part: Part): boolean => {
+  const below = partBeside(layout.rows[part.row.order + 1], part)
+  const above = partBeside(layout.rows[part.row.order - 1], part)
+  return (
+    (below !== undefined && below.row.page === part.row.page && ATTENTION.test(folded(below.raw))) ||
+    (above !== undefined && above.row.page === part.row.page && ADDRESSEE_OVER.has(words(above.raw).join(" ")))
+  )
+}
+
 /** The letterhead parts that name the business: the first with a business word, with its wrapped lines. */
 const readLetterhead = (layout: Layout): Letterhead => {
-  const parts = letterheadParts(layout).filter((p) => nameLike(p.text))
+  const parts = letterheadParts(layout).filter(
+    (p) =>
+      nameLike(p.text) &&
+      !ATTENTION.test(folded(p.raw)) &&
+      !ADDRESSEE_OVER.has(words(p.raw).join(" ")) &&
+      !addressee(layout, p)
+  )
   const plainIn = (text: string) => dates(text).length === 0 && !/\d|@|www|\.com/.test(text)
   const firstPlain = parts.find((p) => plainIn(p.text))
   // A registration number marks only the first plain line (but for its number): printed under the address, it is
@@ -453,6 +485,9 @@ const readLetterhead = (layout: Layout): Letterhead => {
     const top = block[0] as Part
     const above = partBeside(layout.rows[top.row.order - 1], top)
     if (above === undefined || above.row.page !== top.row.page || !close(above.row, top.row) || !plain(above)) break
+    // The document's title over the name is no line of it, though its cleaned text keeps a word (`TAX` of `TAX
+    // INVOICE`).
+    if (title(above.raw) || NOT_A_NAME.test(folded(above.raw)) || addressee(layout, above)) break
     // The row that opens the recipient's block labels the blocks under it (`CEDENTE | INTESTATARIO`).
     if (recipientCell(above.row) !== undefined) break
     // A brand printed over the name that repeats its first words (`TECK SENG` over `TECK SENG TRADING SDN BHD`).
@@ -469,6 +504,7 @@ const readLetterhead = (layout: Layout): Letterhead => {
     if (below === undefined || below.row.page !== bottom.row.page) break
     if (!close(bottom.row, below.row) && !(formAlone(below.text) && within(bottom.row, below.row))) break
     if (title(below.text) || NOT_A_NAME.test(folded(below.text)) || addressLine(below.text)) break
+    if (addressee(layout, below)) break
     // `CO. REG. NO: 123456-A` under the name is its registration, not its legal form (`Co.`).
     if (REGISTRATION_LABEL.test(folded(below.raw))) break
     // A line ending in a house number is the street, whatever trade its name says (`BÄCKEREI RING 161`).

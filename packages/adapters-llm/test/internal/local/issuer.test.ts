@@ -289,6 +289,22 @@ describe("issuer", () => {
     assert.isNull(issuerOf("SE", "Calle Mayor 1, 28001 Madrid"))
   })
 
+  it("a branch's number, the title over the name and a letter's addressee are no issuer's name", () => {
+    assert.strictEqual(
+      issuerOf("STORE #1234", "GREENLEAF MARKET", "12 ELM ST, SPRINGFIELD, IL 62701"),
+      "GREENLEAF MARKET"
+    )
+    assert.strictEqual(issuerOf("Filiale 0815", "Bäckerei König", "Marktplatz 3"), "Bäckerei König")
+    assert.strictEqual(
+      issuerOf("TAX INVOICE", "SUNRISE TRADING SDN BHD", "(123456-A)", "NO 5, JALAN 3, 43000 KAJANG"),
+      "SUNRISE TRADING SDN BHD"
+    )
+    // A company sent the letter to someone's attention, or under `Firma`, is the addressee: no name at all.
+    assert.isNull(issuerOf("Contoso GmbH", "z. Hd. Frau Meier", "Hafenstr. 1", "20457 Hamburg"))
+    assert.isNull(issuerOf("Contoso Ltd", "Attn: Accounts Payable", "9 Dock Rd, Hull HU1 1AA"))
+    assert.isNull(issuerOf("Firma", "Beispiel AG", "Hafenstr. 1", "20457 Hamburg"))
+  })
+
   it("a logo's word or a slogan set in another case over the legal name is no line of it", () => {
     assert.strictEqual(
       issuerOf("BLUEWAVE", "Creative studio", "Bluewave Design Ltd", "4 Quay St, Bristol BS1 4DJ"),
