@@ -9,7 +9,7 @@ import type { Layout, Row } from "./layout.js"
 import { type Amount, amounts, dates } from "./patterns.js"
 import { findPhrases, rowTokens, vocabulary } from "./phrases.js"
 import { folded } from "./text.js"
-import { NOT_TOTAL_WORDS, TAX_WORDS, TOTAL_LABELS } from "./vocabulary.js"
+import { CARRIED_FORWARD, NOT_TOTAL_WORDS, TAX_WORDS, TOTAL_LABELS } from "./vocabulary.js"
 
 /** The sub-fields a line item has, by role. */
 export interface LineRoles {
@@ -38,13 +38,16 @@ const PRICE = "(\\d{1,6}[.,] ?\\d{2})"
 
 // `2 x 1,25`, `6 x ( 0,95 )`, `1,000 kg x 2,99 €/kg`, `2 UD 1,25`, `3 Stk x 0,99`.
 const CURRENCY = "(?:€|\\$|£|eur|usd|gbp|chf|rm|myr)"
+const CURRENCY_BEFORE = new RegExp(`(?<![\\p{L}])${CURRENCY}\\s?$`, "iu")
+// What a quantity row leaves of a line's text: a unit and its `x` (`6 Stk x 0,45` leaves `Stk x`), no description.
+const UNIT_ONLY = new RegExp(`^${UNIT}?\\.?\\s*${TIMES}?$`, "iu")
 
 // A unit with no `x` after it must stand apart from the quantity: `2 UD 1,25`, not `MILK 1L  3.20` (a speck OCR read
 // between them is no matter: `6. St 6,46`, `3. X 8,07`, `3 UN .7,91`; nor a stray figure between a weight and its
 // `kg`, or a stroke glued to the `x` after it, `1,854 4 kg x 4,21 €/kg`, `0,904 kg x1 12,26 €/kg`: a line takes them
 // only where they make its amount).
 const QUANTITY_PRICE = new RegExp(
-  `(?<![\\p{L}\\d.,])(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?: \\d(?= kg))?(?:\\s*${UNIT}\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?|\\.?\\s+${UNIT}\\.?|\\.?\\s*${TIMES})\\s*\\(?\\s*(?:[.,'](?=\\d))?${PRICE}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`,
+  `(?<![\\p{L}\\d.,])(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?: \\d(?= kg))?(?:\\s*${UNIT}\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?|\\.?\\s+${UNIT}\\.?|\\.?\\s*${TIMES})\\s*\\(?\\s*(?:${CURRENCY}\\s?)?(?:[.,'](?=\\d))?${PRICE}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`,
   "iu"
 )
 
@@ -113,7 +116,7 @@ export const completeItem = (item: Item, roles: LineRoles): Item => {
 }
 
 const TOTALS = vocabulary(TOTAL_LABELS)
-const NOT_ITEM = new Set([...NOT_TOTAL_WORDS, ...TAX_WORDS])
+const NOT_ITEM = new Set([...NOT_TOTAL_WORDS, ...TAX_WORDS, ...CARRIED_FORWARD.filter((w) => !w.includes(" "))])
 
 // A speck OCR read after a figure as a mark (`7,34.`, `12,97.`).
 const SPECK = "[.,':;]"
@@ -121,9 +124,10 @@ const SPECK = "[.,':;]"
 // What may follow a line's amount: nothing, or the till's tax class (`1,99 A`, `2,50 B`, `0,99 *`, `3,49 1`),
 // or a GST code (Malaysia's standard and zero rate and exempt: `5.20 SR`, `3.00 ZR`, `1.50 E`); OCR may read a
 // speck after the amount (glued to the class too: `5,39.B`), a stroke before the class (`54,04 IB`, or apart from it
-// and read as a one: `21,02 1 B`), and the class twice (`62,28 A A`).
+// and read as a one: `21,02 1 B`), and the class twice (`62,28 A A`). The currency may stand between them (`3,30 €
+// A`).
 const TAX_CLASS = new RegExp(
-  `^(?:${SPECK}?|(?:${SPECK}\\s*|\\s+)(?:SR|ZR|(?:[Il|]|[Il|1]\\s)?([\\p{Lu}\\d])(?:\\s+\\1)?))\\s*\\*?\\s*$`,
+  `^(?:\\s?(?:€|£|\\$|EUR|GBP|CHF))?(?:${SPECK}?|(?:${SPECK}\\s*|\\s+)(?:SR|ZR|(?:[Il|]|[Il|1]\\s)?([\\p{Lu}\\d])(?:\\s+\\1)?))\\s*\\*?\\s*$`,
   "u"
 )
 
@@ -179,7 +183,8 @@ interface Line {
  * opening the row and a unit price before the amount that multiply to it (`4  BUTTER 250G  14.76  59.04`).
  */
 const lineOf = (text: string, amount: Amount): Omit<Line, "row" | "amount"> => {
-  const before = text.slice(0, amount.start).trim()
+  // A currency sign or code glued before the amount is the amount's (`MILK  £0.95`, `MILO RM 12.47`).
+  const before = text.slice(0, amount.start).replace(CURRENCY_BEFORE, "").trim()
   const price = amounts(before)
     .filter((a) => a.decimals)
     .at(-1)
@@ -188,6 +193,16 @@ const lineOf = (text: string, amount: Amount): Omit<Line, "row" | "amount"> => {
   const between = price === undefined ? undefined : /^\s*(\d{1,3})\s*$/.exec(before.slice(price.end))?.[1]
   if (price !== undefined && (bare(before.slice(price.end)) || between !== undefined)) {
     const rest = before.slice(0, price.start).trim()
+    // A count may stand in a cell of its own between the description and the unit price (`BANANAS | 2 | 1.25 |
+    // 2.50`), taken where it makes the amount.
+    const last = /^(.*\p{L}.*?)\s{2,}(\d{1,3})$/u.exec(rest)
+    if (
+      between === undefined &&
+      last?.[1] !== undefined &&
+      last[2] !== undefined &&
+      makes(last[2], price.text, amount.value)
+    )
+      return { description: last[1].trim(), quantity: last[2], price: price.text }
     const count = lead?.[1]
     const counted = between !== undefined && makes(between, price.text, amount.value)
     if (count !== undefined && makes(count, price.text, amount.value) && (between === undefined || counted))
@@ -237,7 +252,8 @@ export const headerlessLines = (layout: Layout, roles: LineRoles, names: Readonl
     }
     const split = lineOf(row.text, last)
     if (/:\s*$/.test(row.text.slice(0, last.start))) break
-    const text = split.description !== "" && /\p{L}{2}/u.test(split.description) ? split.description : pending
+    const described = /\p{L}{2}/u.test(split.description) && !UNIT_ONLY.test(split.description)
+    const text = described ? split.description : pending
     pending = undefined
     if (text === undefined) continue
     lines.push({ row: index, ...split, description: withoutSpecks(text), amount: last })

@@ -9,8 +9,9 @@ import type { Extractor, Skill } from "@legible/core"
 import type { Evidence } from "./evidence.js"
 import { findLabels, type Hit, labelsOf, type Target } from "./labels.js"
 import { cellStart, type Layout, type Row } from "./layout.js"
-import { amounts } from "./patterns.js"
+import { amounts, dates } from "./patterns.js"
 import { completeItem, headerlessLines, itemConcept, type LineRoles, makesAmount, rolesOf } from "./receiptLines.js"
+import { CARRIED_FORWARD } from "./vocabulary.js"
 
 type Dict = { readonly [name: string]: Extractor.ExtractedValue }
 
@@ -24,7 +25,13 @@ interface Column {
 const STOP =
   /^[^\p{L}]*(total|sub ?total|base imponible|iva|impuestos?|tax|observaciones|importe total|suma|neto|rounding|cash|change)(?![\p{L}])/u
 
+// A page's sum carried to the next (`Übertrag 37,00` under a page's lines, over the next page's).
+const CARRIED = new RegExp(`^[^\\p{L}]*(?:${CARRIED_FORWARD.join("|")})(?![\\p{L}])`, "u")
+
 const numeric = (t: Target | undefined): boolean => t !== undefined && (t.type === "integer" || t.type === "float")
+
+/** Whether a figures' column holds a figure in a row: digits that are no date. */
+const figure = (text: string): boolean => /\d/.test(text) && dates(text).length === 0
 
 /**
  * A figure as OCR misreads it in a numeric column: without a mark read after it (`8.`, `40,81.€`: a speck, before a
@@ -213,16 +220,24 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
       const row = layout.rows[i]
       if (row === undefined || row.page !== header.page) break
       if (row.y0 - last.y1 > 3 * (header.y1 - header.y0) || STOP.test(row.folded.text)) break
+      if (CARRIED.test(row.folded.text)) {
+        last = row
+        continue
+      }
       const texts = cellsOfRow(row, columns)
       const filled = columns.flatMap((c, k) => (c.target !== undefined && texts[k] !== "" ? [c] : []))
       if (filled.length === 0) continue
-      if (anyNumeric && !filled.some((c) => numeric(c.target) && /\d/.test(texts[columns.indexOf(c)] ?? ""))) {
-        // Text without figures under an item: the item's description wrapped onto another line.
+      if (anyNumeric && !filled.some((c) => numeric(c.target) && figure(texts[columns.indexOf(c)] ?? ""))) {
+        // Text without figures under an item: the item's description wrapped onto another line. A date that ran
+        // into a figures' column (`Order ref 12345, delivered 01/03/2024`) is the description's too.
         if (previous === undefined) continue
         if (row.y0 - last.y1 > 1.5 * (row.y1 - row.y0)) break
         for (const c of filled) {
-          const name = c.target?.name ?? ""
+          const into = numeric(c.target) && descriptionTarget !== undefined ? descriptionTarget : c.target
+          const name = into?.name ?? ""
           const extra = texts[columns.indexOf(c)] ?? ""
+          // A speck OCR read in a figures' column (a letter or a mark alone) is nobody's text.
+          if (numeric(c.target) && !/\p{L}{2}|\d/u.test(extra)) continue
           previous[name] =
             previous[name] === null || previous[name] === undefined ? extra : `${previous[name]} ${extra}`
         }

@@ -201,6 +201,18 @@ export const NOT_TOTAL_WORDS: ReadonlyArray<string> = [
   ...COUNT_WORDS
 ]
 
+/**
+ * A page's sum carried to the next (folded phrases): `Übertrag`, `Carried forward`, `Suma y sigue`, `Riporto`. Not
+ * `Transport` nor `Transporte`, a line of carriage as often.
+ */
+export const CARRIED_FORWARD: ReadonlyArray<string> = [
+  ...["ubertrag", "uebertrag"],
+  ...["carried forward", "brought forward", "carry forward", "balance forward"],
+  ...["suma y sigue", "suma anterior", "a transportar"],
+  ...["a reporter", "report a nouveau"],
+  ...["riporto", "da riportare", "a riportare"]
+]
+
 /** Words after which a tax word describes the total rather than naming a tax amount ("Total incl. GST"). */
 export const INCLUDING_WORDS: ReadonlyArray<string> = [
   "incl",
@@ -978,6 +990,22 @@ export const TITLE_KINDS: ReadonlyArray<string> = [
   ...["completa", "simplificada", "simplified"],
   ...["electronica", "electronic", "electronique", "elettronica", "eletronica"]
 ]
+
+/**
+ * Words a field's name or description names a party with (folded): the recipient's (`NIF del cliente`, `Customer
+ * VAT number`) or the issuer's (`CIF del emisor`, `Supplier tax id`).
+ */
+export const PARTY_WORDS: Readonly<Record<"recipient" | "issuer", ReadonlyArray<string>>> = {
+  recipient: [
+    ...["cliente", "receptor", "destinatario", "comprador", "adquirente", "customer", "buyer", "recipient", "client"],
+    ...["kunde", "kunden", "empfanger", "acheteur", "acquirente", "committente", "klant", "afnemer", "nabywca"]
+  ],
+  issuer: [
+    ...["emisor", "proveedor", "vendedor", "issuer", "seller", "supplier", "vendor", "lieferant", "verkaufer"],
+    ...["fournisseur", "vendeur", "emetteur", "fornitore", "cedente", "emitente", "fornecedor", "leverancier"],
+    ...["verkoper", "sprzedawca", "wystawca"]
+  ]
+}
 
 /** Labels that open the recipient's block of an invoice (folded phrases): what follows is not the issuer. */
 export const RECIPIENT_LABELS: ReadonlyArray<string> = [

@@ -102,6 +102,128 @@ describe("receipt lines", () => {
   const itemsOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>) =>
     Local.extractFields([ITEMS], document([page(1, rows)])).items
 
+  it("a line under an item with a date that runs into the figures' columns is the item's description", () => {
+    const header: ReadonlyArray<Cell> = [
+      [40, "Description"],
+      [300, "Qty"],
+      [380, "Unit Price"],
+      [480, "Amount"]
+    ]
+    const row = (...texts: ReadonlyArray<string>): ReadonlyArray<Cell> =>
+      texts.map((t, i) => [[40, 300, 380, 480][i] ?? 0, t] as const)
+    assert.deepStrictEqual(
+      itemsOf([
+        header,
+        row("Blue widget", "2", "10.00", "20.00"),
+        line("Order ref 12345, delivered 01/03/2024"),
+        row("Red gadget", "1", "5.50", "5.50"),
+        row("", "", "Total", "25.50")
+      ]),
+      [
+        item("Blue widget Order ref 12345, delivered 01/03/2024", "2", "10.00", "20.00"),
+        item("Red gadget", "1", "5.50", "5.50")
+      ]
+    )
+    // A speck OCR read alone under a figure is nobody's text.
+    assert.deepStrictEqual(
+      itemsOf([header, row("Reparatur", "1", "602,73", "602,73"), row("", "T"), row("", "", "Summe", "602,73")]),
+      [item("Reparatur", "1", "602,73", "602,73")]
+    )
+  })
+
+  it("a page's sum carried to the next (Übertrag) ends no table: the next page's lines are read too", () => {
+    const header: ReadonlyArray<Cell> = [
+      [40, "Bezeichnung"],
+      [300, "Menge"],
+      [380, "Preis"],
+      [480, "Betrag"]
+    ]
+    const row = (...texts: ReadonlyArray<string>): ReadonlyArray<Cell> =>
+      texts.map((t, i) => [[40, 300, 380, 480][i] ?? 0, t] as const)
+    const first = page(1, [
+      line("Elektro Maier KG"),
+      header,
+      row("Kabel NYM", "10", "2,50", "25,00"),
+      row("", "", "Übertrag", "25,00")
+    ])
+    const second = page(2, [
+      header,
+      row("Übertrag", "", "", "25,00"),
+      row("Schalter", "2", "6,50", "13,00"),
+      row("", "", "Rechnungsbetrag", "38,00")
+    ])
+    assert.deepStrictEqual(Local.extractFields([ITEMS], document([first, second])).items, [
+      item("Kabel NYM", "10", "2,50", "25,00"),
+      item("Schalter", "2", "6,50", "13,00")
+    ])
+    // On a till's roll with no header, a sum carried is no line.
+    assert.deepStrictEqual(
+      itemsOf([
+        line("Kiosk"),
+        line("Zeitung", "2,50"),
+        line("Übertrag", "2,50"),
+        line("Kaffee", "1,80"),
+        line("Summe", "4,30")
+      ]),
+      [item("Zeitung", null, null, "2,50"), item("Kaffee", null, null, "1,80")]
+    )
+  })
+
+  it("a till's conventions: @ and a currency before the price, € after the amount, a count cell, a unit row", () => {
+    // British: `2 @ £1.25`, `1.234 kg @ £2.99/kg`, the pound sign glued to each amount.
+    assert.deepStrictEqual(
+      itemsOf([
+        line("CORNER SHOP LTD"),
+        line("BANANAS"),
+        [
+          [60, "2 @ £1.25"],
+          [330, "£2.50"]
+        ],
+        line("APPLES"),
+        [
+          [60, "1.234 kg @ £2.99/kg"],
+          [330, "£3.69"]
+        ],
+        line("MILK", "£0.95"),
+        line("TOTAL", "£7.14")
+      ]),
+      [item("BANANAS", "2", "1.25", "2.50"), item("APPLES", "1.234", "2.99", "3.69"), item("MILK", null, null, "0.95")]
+    )
+    // French: the euro sign after the amounts; German: a unit row under the article (`6 Stk x 0,45`).
+    assert.deepStrictEqual(
+      itemsOf([
+        line("BOULANGERIE"),
+        line("BAGUETTE"),
+        line("3 x 1,10 €", "3,30 €"),
+        line("LAIT", "0,95 €"),
+        line("TOTAL", "4,25 €")
+      ]),
+      [item("BAGUETTE", "3", "1,10", "3,30"), item("LAIT", null, null, "0,95")]
+    )
+    assert.deepStrictEqual(
+      itemsOf([
+        line("Bäckerei"),
+        line("Brötchen"),
+        line("6 Stk x 0,45", "2,70 A"),
+        line("Milch", "0,95 A"),
+        line("Summe", "3,65")
+      ]),
+      [item("Brötchen", "6", "0,45", "2,70"), item("Milch", null, null, "0,95")]
+    )
+    // A count in a cell of its own between the article and its unit price, where the two make the amount.
+    const cells = (...texts: ReadonlyArray<string>): ReadonlyArray<Cell> =>
+      texts.map((t, i) => [[40, 200, 250, 330][i] ?? 0, t] as const)
+    assert.deepStrictEqual(
+      itemsOf([
+        line("SHOP"),
+        cells("BANANAS", "2", "1.25", "2.50"),
+        cells("PIZZA", "12", "9.99", "9.99"),
+        line("TOTAL", "12.49")
+      ]),
+      [item("BANANAS", "2", "1.25", "2.50"), item("PIZZA 12", null, null, "9.99")]
+    )
+  })
+
   it("a quantity row with a speck around its price (5 X 1,72., 3 UN .7,91) or a mark on its unit (6 ÚDS 12, 72)", () => {
     assert.deepStrictEqual(
       itemsOf([
