@@ -167,7 +167,15 @@ const evidenceOf = (d: Dated): Evidence =>
 
 /** The kind of date a field asks for, from its own name and aliases (and its description when they say nothing). */
 const wantedKind = (target: Target): DateKind => {
-  const words = (texts: ReadonlyArray<string>) => texts.flatMap((t) => tokens(folded(t)).map((k) => printed(k.text)))
+  // A field's name may write a German umlaut out (`faelligkeit`) and compound a label word (`Fälligkeitsdatum`,
+  // `Lieferdatum`): each word also stands for the label words it spells that way or opens with.
+  const forms = (word: string) => {
+    const plain = word.replace(/ae/g, "a").replace(/oe/g, "o").replace(/ue/g, "u")
+    const opened = [...LABEL_WORDS].filter((w) => w.length >= 5 && (word.startsWith(w) || plain.startsWith(w)))
+    return [word, plain, ...opened]
+  }
+  const words = (texts: ReadonlyArray<string>) =>
+    texts.flatMap((t) => tokens(folded(t)).flatMap((k) => forms(k.text).map(printed)))
   const own = kindOf(words([nameWords(target.name), ...target.aliases]))
   const kind = own !== "none" ? own : kindOf(words([target.description]))
   return kind === "none" || kind === "other" ? "issue" : kind
