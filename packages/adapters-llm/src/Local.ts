@@ -2,8 +2,11 @@
  * The `local` `FieldExtractor`: deterministic rules over the read words, with no network and no key (test keys
  * and the quick start use it). Labels come from the skill (field names, aliases, descriptions) and, for common
  * concepts, vocabularies in es, en, de, fr, it, pt and nl; values sit to the right of or below their label and are
- * narrowed by type (dates, amounts, tax ids, document numbers); list fields come from table rows under a header
- * row, or a receipt's lines. Dates are returned as printed: core's assembly reads their day/month order from the
+ * narrowed by type (dates, amounts, tax ids, document numbers, e-mail addresses, phone numbers); list fields come
+ * from table rows under a header row, or a receipt's lines. A field that names a party (`nif_cliente`, `Supplier
+ * email`, `Customer name`) takes its value in that party's block: the recipient's under its label (`Bill To:`,
+ * `Cliente:`), the issuer's out of it. An amount field that names the tax or the net amount (`cuota_iva`, `VAT
+ * amount`, `base_imponible`, `Net amount`) takes that figure of the totals block, where one value is printed. Dates are returned as printed: core's assembly reads their day/month order from the
  * document. Read through OCR, label words match within a slip (`T0TAL`, `Surnme`), and misread dates and amounts
  * (`14.1O.2019`, `14-10`) are read back; the total is cross-checked by the document's own arithmetic (tendered −
  * change, subtotal + taxes, rounding: `internal/local/arithmetic.ts`). Each literal comes with the rules' certainty

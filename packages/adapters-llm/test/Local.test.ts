@@ -175,6 +175,168 @@ describe("Local: typed candidates", () => {
     assert.deepStrictEqual(extract(rfc, [[[40, "R.F.C. GODE561231GR8"]]]), { rfc: "GODE561231GR8" })
   })
 
+  it("a party's tax id: the recipient's in its block, the issuer's out of it; never the other's", () => {
+    const fields = [
+      field("nif_emisor", "string", "NIF/CIF del emisor"),
+      field("nif_cliente", "string", "NIF/CIF del cliente"),
+      field("customer_vat", "string", "Customer VAT number")
+    ]
+    const head = [
+      [[40, "Imprenta Valle S.L."]],
+      [[40, "Calle Real 4, 46001 Valencia"]],
+      [[40, "CIF: B46123456"]],
+      []
+    ] as const
+    assert.deepStrictEqual(
+      extract(fields, [...head, [[40, "Cliente:"]], [[40, "Papelería Globex S.A."]], [[40, "NIF: A28123456"]]]),
+      { nif_emisor: "B46123456", nif_cliente: "A28123456", customer_vat: "A28123456" }
+    )
+    // No recipient's block: the issuer's tax id is not the customer's.
+    assert.deepStrictEqual(extract(fields, [...head, [[40, "FACTURA 2024-12"]]]), {
+      nif_emisor: "B46123456",
+      nif_cliente: null,
+      customer_vat: null
+    })
+  })
+
+  it("a skill's other fields: tax and net amounts, e-mail, phone, PO number, the customer's name", () => {
+    const fields = [
+      field("vat_amount", "float", "VAT amount"),
+      field("cuota_iva", "float", "Cuota de IVA"),
+      field("net_amount", "float", "Net amount before tax"),
+      field("base_imponible", "float", "Base imponible"),
+      field("total_con_iva", "float", "Total con IVA"),
+      field("email", "string", "Supplier email"),
+      field("phone", "string", "Supplier phone number"),
+      field("po_number", "string", "Purchase order number"),
+      field("customer_name", "string", "Customer name")
+    ]
+    const rows = [
+      [[40, "Bright Signs Ltd"]],
+      [[40, "12 High Street, Leeds LS1 4AB"]],
+      [[40, "Tel: 0113 496 0000  accounts@brightsigns.co.uk"]],
+      [],
+      [
+        [330, "Invoice No:"],
+        [450, "BS-1042"]
+      ],
+      [
+        [330, "PO Number:"],
+        [450, "PO-7781"]
+      ],
+      [[40, "Bill To:"]],
+      [[40, "Contoso Ltd"]],
+      [[40, "9 Dock Rd, Hull HU1 1AA"]],
+      [],
+      [
+        [40, "Description"],
+        [300, "Qty"],
+        [380, "Price"],
+        [480, "Amount"]
+      ],
+      [
+        [40, "Banner"],
+        [300, "1"],
+        [380, "120.00"],
+        [480, "120.00"]
+      ],
+      [
+        [330, "Subtotal"],
+        [480, "120.00"]
+      ],
+      [
+        [330, "VAT 20%"],
+        [480, "24.00"]
+      ],
+      [
+        [330, "Total"],
+        [480, "144.00"]
+      ]
+    ] as const
+    assert.deepStrictEqual(extract(fields, rows), {
+      vat_amount: "24.00",
+      cuota_iva: "24.00",
+      net_amount: "120.00",
+      base_imponible: "120.00",
+      total_con_iva: "144.00",
+      email: "accounts@brightsigns.co.uk",
+      phone: "0113 496 0000",
+      po_number: "PO-7781",
+      customer_name: "Contoso Ltd"
+    })
+    // Two rates print two taxes: no single tax amount to give; the e-mail of a customer is not the supplier's.
+    const twoRates = [
+      [
+        [330, "IVA 21%"],
+        [480, "21,00"]
+      ],
+      [
+        [330, "IVA 10%"],
+        [480, "5,00"]
+      ],
+      [
+        [330, "Total"],
+        [480, "126,00"]
+      ]
+    ] as const
+    assert.deepStrictEqual(extract([field("cuota_iva", "float", "Cuota de IVA")], twoRates), { cuota_iva: null })
+    // A total described with its taxes included is the total; `total_iva` the tax.
+    const totals = [
+      field("total", "float", "Importe total de la factura, impuestos incluidos"),
+      field("total_iva", "float", "")
+    ]
+    const oneRate = [twoRates[0], twoRates[2]]
+    assert.deepStrictEqual(extract(totals, oneRate), { total: "126,00", total_iva: "21,00" })
+    const customerMail = [[[40, "Cliente:"]], [[40, "Globex S.A."]], [[40, "compras@globex.es"]]] as const
+    assert.deepStrictEqual(extract([field("email", "string", "Supplier email")], customerMail), { email: null })
+  })
+
+  it("a German invoice's other fields: its window's addressee, VAT ids by party, the footer's parts", () => {
+    const fields = [
+      field("faelligkeit", "date", "Fälligkeitsdatum"),
+      field("ust_id_lieferant", "string", "USt-IdNr. des Lieferanten"),
+      field("ust_id_kunde", "string", "USt-IdNr. des Kunden"),
+      field("bruttobetrag", "float", "Bruttobetrag"),
+      field("kunde", "string", "Name des Kunden"),
+      field("telefon", "string", "Telefon des Lieferanten")
+    ]
+    const rows = [
+      [[40, "Druckerei Berger GmbH · Hauptstraße 5 · 80331 München"]],
+      [[40, "Firma"]],
+      [[40, "Beispiel AG"]],
+      [[40, "Hafenstr. 1"]],
+      [[40, "20457 Hamburg"]],
+      [[40, "USt-IdNr.: DE987654321"]],
+      [],
+      [
+        [330, "Rechnungsdatum:"],
+        [450, "03.06.2024"]
+      ],
+      [
+        [330, "Nettobetrag"],
+        [480, "80,00 €"]
+      ],
+      [
+        [330, "zzgl. 19 % MwSt."],
+        [480, "15,20 €"]
+      ],
+      [
+        [330, "Rechnungsbetrag"],
+        [480, "95,20 €"]
+      ],
+      [[40, "Zahlbar bis 17.06.2024 ohne Abzug."]],
+      [[40, "Druckerei Berger GmbH · Tel. 089 123456 · USt-IdNr. DE123456789 · BIC COBADEFFXXX"]]
+    ] as const
+    assert.deepStrictEqual(extract(fields, rows), {
+      faelligkeit: "17.06.2024",
+      ust_id_lieferant: "DE123456789",
+      ust_id_kunde: "DE987654321",
+      bruttobetrag: "95,20",
+      kunde: "Beispiel AG",
+      telefon: "089 123456"
+    })
+  })
+
   it("a company's registration label is no name, with a letter OCR added before it: Company I Reg. No.:", () => {
     const issuer = field("issuer", "string", "Name of the issuing company")
     const rows = (reg: string) => [

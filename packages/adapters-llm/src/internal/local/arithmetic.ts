@@ -19,6 +19,8 @@ export interface Figure {
   readonly role: Role
   readonly cents: number
   readonly page: number
+  /** As printed. */
+  readonly text: string
 }
 
 /**

@@ -233,9 +233,10 @@ const near = (row: Row): boolean =>
 
 /**
  * The cell of a row that opens the recipient's block: a recipient label alone in it, or before a colon and a name
- * (`Cliente nº: 4795` labels a customer number, not the block).
+ * (`Cliente nº: 4795` labels a customer number, not the block); with `figures`, before a colon and anything
+ * (`Cliente: Ana García, 12345678Z`).
  */
-const recipientCell = (row: Row): Cell | undefined => {
+const recipientCell = (row: Row, figures = false): Cell | undefined => {
   if (!row.cells.some((cell) => RECIPIENT_FIRST.has(words(cell.text.slice(0, 24))[0] ?? ""))) return undefined
   const list = rowTokens(row)
   return row.cells.find((cell) => {
@@ -247,8 +248,50 @@ const recipientCell = (row: Row): Cell | undefined => {
     // The label alone in its cell, or before a colon: `AN NUR ENTERPRISE` is a name, `An` and `Cliente:` labels.
     const rest = row.text.slice(end, start + cell.text.length)
     // A bracket may close it: `Exmo.(s) Sr.(s)`.
-    return /^[\s.)]*$/.test(rest) || (/^[\s)]*:/.test(rest) && !/\d/.test(rest))
+    return /^[\s.)]*$/.test(rest) || (/^[\s)]*:/.test(rest) && (figures || !/\d/.test(rest)))
   })
+}
+
+/**
+ * Whether a row's span from `x0` to `x1` is in the recipient's block: on the row of a recipient's label (`Cliente:
+ * Papelería Globex S.A.`, right of the label), or on one of the next six rows under the label's cell, up to a gap of
+ * two lines.
+ */
+export const inRecipientBlock = (layout: Layout, row: Row, x0: number, x1: number): boolean => {
+  for (let i = row.order; i >= Math.max(0, row.order - 6); i--) {
+    const above = layout.rows[i]
+    if (above === undefined || above.page !== row.page) return false
+    // Its values may follow the label in its cell (`Cliente: Ana García, 12345678Z`).
+    const label = recipientCell(above, true)
+    if (label !== undefined) return i === row.order ? x0 >= label.x0 - 1 : x1 > label.x0 && x0 < label.x0 + 200
+    const next = layout.rows[i - 1]
+    if (next !== undefined && above.y0 - next.y1 > 2 * (above.y1 - above.y0)) return false
+  }
+  return false
+}
+
+/**
+ * The recipient's name: after its label in the label's cell (`Cliente: Papelería Globex S.A.`), else the line right
+ * under the label (`Bill To:` over `Contoso Ltd`), when it reads as a name (no address, no figures).
+ */
+export const recipientName = (layout: Layout): Found | null => {
+  for (const row of layout.rows) {
+    const label = recipientCell(row, true)
+    if (label === undefined) continue
+    // The label alone in its cell leaves the name to the line under it.
+    const colon = label.text.indexOf(":")
+    const rest = colon < 0 ? "" : unlabelled(label.text.slice(colon + 1)).trim()
+    const under = partBeside(layout.rows[row.order + 1], {
+      row,
+      x0: label.x0,
+      x1: label.x1,
+      text: label.text,
+      raw: label.text
+    })
+    const name = rest !== "" ? rest : under !== undefined && under.row.page === row.page ? cleaned(under.raw) : ""
+    return nameLike(name) && !/\d/.test(name) && !addressLine(name) ? found(withLegalForm(name), "label") : null
+  }
+  return null
 }
 
 /**

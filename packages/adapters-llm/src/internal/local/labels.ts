@@ -31,6 +31,8 @@ export type Concept =
   | "quantity"
   | "price"
   | "amount"
+  | "email"
+  | "phone"
   | "none"
 
 /** A label phrase: its folded tokens and how much a match of it counts. */
@@ -59,7 +61,21 @@ const LEXICONS: Readonly<Record<Exclude<Concept, "none">, ReadonlyArray<string>>
     "n i f",
     "ruc",
     "rut",
-    "nif cif"
+    "nif cif",
+    // de, at, ch: `USt-IdNr.`, `UID`, `Steuernummer`; fr: `N° TVA`, `SIRET`; it: `P.IVA`; nl, be: `BTW-nr.`
+    "ust idnr",
+    "ust id",
+    "ust id nr",
+    "uid",
+    "steuernummer",
+    "tva",
+    "siret",
+    "partita iva",
+    "p iva",
+    "btw",
+    "btw nr",
+    "vat reg no",
+    "vat number"
   ],
   date: [
     "fecha",
@@ -116,6 +132,8 @@ const LEXICONS: Readonly<Record<Exclude<Concept, "none">, ReadonlyArray<string>>
   ],
   company: ["razon social", "empresa", "company", "emisor", "proveedor", "vendor", "merchant", "seller"],
   address: ["direccion", "domicilio", "domicilio comercial", "address"],
+  email: ["email", "e mail", "correo", "correo electronico", "mail", "courriel", "posta elettronica"],
+  phone: ["tel", "telefono", "phone", "telephone", "telefon", "telefoon", "movil", "mobile", "cel", "celular"],
   description: columnLabels("description"),
   quantity: columnLabels("quantity"),
   price: columnLabels("price"),
@@ -123,8 +141,17 @@ const LEXICONS: Readonly<Record<Exclude<Concept, "none">, ReadonlyArray<string>>
 }
 
 const TRIGGERS: ReadonlyArray<readonly [Exclude<Concept, "none">, ReadonlyArray<string>]> = [
-  ["taxId", ["cuit", "cif", "nif", "nie", "rfc", "vat", "ruc", "rut", "tin", "gst", "fiscal"]],
-  ["total", ["total", "totales", "grandtotal"]],
+  // A contact of a party (`Supplier email`, `telefono_emisor`) is none of its other concepts.
+  ["email", ["email", "mail", "correo", "courriel"]],
+  ["phone", ["phone", "telephone", "tel", "telefono", "telefon", "telefoon", "movil", "mobile", "celular", "fax"]],
+  [
+    "taxId",
+    [
+      ...["cuit", "cif", "nif", "nie", "rfc", "vat", "ruc", "rut", "tin", "gst", "fiscal"],
+      ...["ust", "ustid", "uid", "steuernummer", "tva", "btw", "piva", "siret"]
+    ]
+  ],
+  ["total", ["total", "totales", "grandtotal", "brutto", "bruttobetrag", "gross", "gesamtbetrag", "rechnungsbetrag"]],
   [
     "number",
     ["factura", "invoice", "comprobante", "receipt", "recibo", "ticket", "bill", "folio", "albaran", "pedido", "order"]
@@ -163,6 +190,10 @@ export const nameWords = (name: string): string => name.replace(/([a-z])([A-Z])/
 const wordsOf = (texts: ReadonlyArray<string>): ReadonlySet<string> =>
   new Set(texts.flatMap((text) => tokens(folded(text)).map((t) => t.text)))
 
+/** The folded words of a field's name, aliases and description. */
+export const fieldWords = (target: Target): ReadonlySet<string> =>
+  wordsOf([nameWords(target.name), ...target.aliases, target.description])
+
 const conceptFrom = (words: ReadonlySet<string>, type: Field.FieldType): Concept => {
   const has = (list: ReadonlyArray<string>) => list.some((w) => words.has(w))
   const numeric = type === "float" || type === "integer"
@@ -171,7 +202,14 @@ const conceptFrom = (words: ReadonlySet<string>, type: Field.FieldType): Concept
     if (concept === "taxId" && type !== "date" && !numeric) return concept
     if (concept === "total" && type !== "date") return concept
     if (concept === "number" && type === "string" && words.has("no")) return concept
-    if ((concept === "company" || concept === "address" || concept === "description") && type === "string")
+    if (
+      (concept === "company" ||
+        concept === "address" ||
+        concept === "description" ||
+        concept === "email" ||
+        concept === "phone") &&
+      type === "string"
+    )
       return concept
     if ((concept === "quantity" || concept === "price" || concept === "amount") && numeric) return concept
   }
@@ -185,9 +223,7 @@ const conceptFrom = (words: ReadonlySet<string>, type: Field.FieldType): Concept
  */
 export const conceptOf = (target: Target): Concept => {
   const own = conceptFrom(wordsOf([nameWords(target.name), ...target.aliases]), target.type)
-  return own !== "none"
-    ? own
-    : conceptFrom(wordsOf([nameWords(target.name), ...target.aliases, target.description]), target.type)
+  return own !== "none" ? own : conceptFrom(fieldWords(target), target.type)
 }
 
 /** The strength of a label from the field's aliases, its name, its (short) description and its concept's lexicon. */
@@ -276,7 +312,11 @@ export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>): Array<
       const cell = cellAt(row, start)
       // A label lies in one cell: `PREZZO | TOTALE` are two headers, not `prezzo totale`.
       if (cell !== cellAt(row, end - 1)) continue
-      const before = cell === undefined ? "" : row.text.slice(cellStart(row, cell), start)
+      // A mark between spaces sets parts of a line apart (`Muster GmbH · Tel. 089 123456 · IBAN …`): a label may open
+      // any of them.
+      const before =
+        (cell === undefined ? "" : row.text.slice(cellStart(row, cell), start)).split(/\s[·|•]\s|\s[-–]\s/u).at(-1) ??
+        ""
       // Words as printed: `Q.TÀ` before `PREZZO UNITARIO` is one word, as `QTA` is.
       if (before.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length > allowed) continue
       const exact = label.tokens.every((t, k) => t === rowTokens[i + k]?.text)

@@ -263,7 +263,14 @@ const TAX_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => bool
     /(?<![A-Za-z0-9])(?:ES[-\s]?)?(?:[A-HJNP-SUVW]-?\d{7}-?[0-9A-J]|\d{8}-?[A-Z]|[XYZ]-?\d{7}-?[A-Z])(?![A-Za-z0-9])/g,
     (m) => nifValid(m[0].replace(/^ES[-\s]?/, ""))
   ],
-  [/(?<![A-Za-z0-9&Ñ])[A-ZÑ&]{3,4}-?\d{6}-?[A-Z0-9]{3}(?![A-Za-z0-9])/g, () => true]
+  [/(?<![A-Za-z0-9&Ñ])[A-ZÑ&]{3,4}-?\d{6}-?[A-Z0-9]{3}(?![A-Za-z0-9])/g, () => true],
+  // European VAT numbers with their country's prefix, in each country's format (`DE123456789`, `ATU12345678`,
+  // `FR12345678901`, `IT01234567890`, `NL123456789B01`, `BE0123456789`, `PT501234567`, `GB 123 4567 89`), and
+  // Switzerland's UID (`CHE-123.456.789`).
+  [
+    /(?<![A-Za-z0-9])(?:DE\d{9}|ATU\d{8}|FR[0-9A-HJ-NP-Z]{2}\d{9}|IT\d{11}|NL\d{9}B\d{2}|BE[01]\d{9}|PT\d{9}|LU\d{8}|DK\d{8}|SE\d{12}|PL\d{10}|IE\d{7}[A-W][A-I]?|GB ?\d{3} ?\d{4} ?\d{2}(?: ?\d{3})?|CHE-?\d{3}\.?\d{3}\.?\d{3})(?![A-Za-z0-9])/g,
+    () => true
+  ]
 ]
 
 /** Tax ids in a text, in order of appearance. */
@@ -283,3 +290,16 @@ export const codes = (text: string): Array<Match> => {
 
 /** Point-of-sale and number pairs, `0001-00012345` or `0003 - 00003435` (Argentine invoices and the like). */
 export const pointOfSaleNumbers = (text: string): Array<Match> => all(/(?<!\d)\d{4,5}\s*-\s*\d{8}(?!\d)/g, text)
+
+/** E-mail addresses in a text. */
+export const emails = (text: string): Array<Match> =>
+  all(/(?<![\p{L}\d._%+-])[\p{L}\d._%+-]+@[\p{L}\d-]+(?:\.[\p{L}\d-]+)*\.\p{L}{2,}(?![\p{L}\d])/gu, text)
+
+/**
+ * Phone numbers in a text: seven figures or more, maybe after `+`, grouped by single spaces, dots, hyphens, slashes
+ * or brackets (`0113 496 0000`, `+34 912 345 678`, `(03) 1234-5678`, `030/1234567`); no date nor amount.
+ */
+export const phones = (text: string): Array<Match> =>
+  all(/(?<![\p{L}\d.,])\+?(?:\(\d+\)\s?)?\d+(?:(?:[ .-]|\/(?! ))\(?\d+\)?)+(?![\p{L}\d]|[.,]\d)/gu, text).filter(
+    (m) => (m.text.match(/\d/g) ?? []).length >= 7 && dates(m.text).length === 0 && !/[.,]\d{2}$/.test(m.text)
+  )

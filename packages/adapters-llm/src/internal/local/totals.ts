@@ -332,7 +332,7 @@ const figuresOf = (layout: Layout, amountsOf: AmountsOf): Array<Figure> => {
         previous = undefined
         continue
       }
-      const figure: Figure = { role, cents: cents(amount.value), page: row.page }
+      const figure: Figure = { role, cents: cents(amount.value), page: row.page, text: amount.text }
       if (segment.length === 0 && previous !== undefined) out.splice(out.indexOf(previous), 1)
       out.push(figure)
       previous = figure
@@ -379,6 +379,19 @@ const writtenLike = (value: number, like: string): string => {
   const grouping = /\d[.,' ]\d{3}[.,]\d{2}$/.test(like) ? (mark === "." ? "," : ".") : ""
   const integer = String(Math.floor(Math.abs(value) / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, grouping)
   return `${value < 0 ? "-" : ""}${integer}${mark}${String(Math.abs(value) % 100).padStart(2, "0")}`
+}
+
+/**
+ * The amount of one figure of the totals block — the tax, or the net amount before it (`IVA 21 % 21,00`, `Base
+ * imponible 100,00`) — where the first page that prints one prints a single value for it (several rates, or a sum
+ * and a base after a discount, leave it to be read by a person: no value).
+ */
+export const figureAmount = (layout: Layout, role: "tax" | "subtotal"): Found | null => {
+  const all = figuresOf(layout, amountsOfRows(layout)).filter((f) => f.role === role && f.cents > 0)
+  const page = Math.min(...all.map((f) => f.page))
+  const values = new Set(all.filter((f) => f.page === page).map((f) => f.cents))
+  const first = all.find((f) => f.page === page)
+  return first === undefined || values.size !== 1 ? null : found(first.text, "label")
 }
 
 /** The total and the rules' certainty of it, or null when no labelled amount qualifies. */

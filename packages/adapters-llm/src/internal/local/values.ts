@@ -9,13 +9,35 @@
 
 import { date } from "./dates.js"
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
-import { address, blockLabel, company, taxStatus, withLegalForm } from "./issuer.js"
-import { ALIAS, type Concept, conceptOf, findLabels, type Hit, LEXICON, labelsOf, NAME, type Target } from "./labels.js"
+import { address, blockLabel, company, inRecipientBlock, recipientName, taxStatus, withLegalForm } from "./issuer.js"
+import {
+  ALIAS,
+  type Concept,
+  conceptOf,
+  fieldWords,
+  findLabels,
+  type Hit,
+  LEXICON,
+  labelsOf,
+  NAME,
+  type Target
+} from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { documentNumber } from "./numbers.js"
-import { type Amount, amounts, codes, dates, type Match, pointOfSaleNumbers, taxIds } from "./patterns.js"
+import {
+  type Amount,
+  amounts,
+  codes,
+  dates,
+  emails,
+  type Match,
+  phones,
+  pointOfSaleNumbers,
+  taxIds
+} from "./patterns.js"
 import { folded } from "./text.js"
-import { total } from "./totals.js"
+import { figureAmount, total } from "./totals.js"
+import { INCLUDED_AFTER_WORDS, INCLUDING_WORDS, NET_WORDS, PARTY_WORDS, TAX_WORDS } from "./vocabulary.js"
 
 /** A value found, with how sure the rules are and where it was printed. */
 interface Candidate {
@@ -27,6 +49,9 @@ interface Candidate {
   readonly order: number
   readonly amount?: number
   readonly decimals?: boolean
+  /** Where its label is printed on its row (left and right edges). */
+  readonly x0: number
+  readonly x1: number
 }
 
 const SEPARATORS = /^[\s:;=#\-–—.)(/|$€]+/u
@@ -64,6 +89,8 @@ const numbers = (text: string): ReadonlyArray<Match> => {
 
 const typed = (concept: Concept, type: Target["type"]): ((text: string) => ReadonlyArray<Match>) | undefined => {
   if (concept === "taxId") return taxIds
+  if (concept === "email") return emails
+  if (concept === "phone") return phones
   if (concept === "date" || type === "date") return dates
   if (concept === "number") return numbers
   if (type === "float" || type === "integer") return amounts
@@ -95,13 +122,15 @@ const candidates = (layout: Layout, target: Target, concept: Concept): Array<Can
     const beside = typed(concept, target.type) === undefined && concept !== "total" ? rightOf(hit) : restOfRow(hit)
     const right = pick(concept, target.type, beside)
     const evidence = labelEvidence(hit)
+    const [x0, x1] = spanOf(hit.row, hit.start, hit.end)
+    const at = { row: hit.row, x0, x1 }
     if (right !== undefined)
-      return [{ text: right.text, score: hit.label.strength, evidence, row: hit.row, order, ...amountOf(right) }]
+      return [{ text: right.text, score: hit.label.strength, evidence, order, ...at, ...amountOf(right) }]
     // The line below serves only a label with nothing to its right (column headers, labels on their own line).
     const under = pick(concept, target.type, below(layout, hit))
     if (under === undefined) return []
     const score = hit.label.strength * 0.9
-    return [{ text: under.text, score, evidence: weaker(evidence), row: hit.row, order: order + 1, ...amountOf(under) }]
+    return [{ text: under.text, score, evidence: weaker(evidence), order: order + 1, ...at, ...amountOf(under) }]
   })
 
 /**
@@ -122,17 +151,82 @@ const amountOf = (m: Match): { readonly amount?: number; readonly decimals?: boo
 const best = (list: ReadonlyArray<Candidate>): Candidate | undefined =>
   [...list].sort((a, b) => b.score - a.score || a.order - b.order)[0]
 
-/** The first match of a typed pattern anywhere in the document (reading order), by position alone. */
-const firstInDocument = (layout: Layout, finder: (text: string) => ReadonlyArray<Match>): Found | null => {
-  for (const row of layout.rows) {
-    const match = finder(row.text)[0]
-    if (match !== undefined) return found(match.text, "position")
-  }
+/**
+ * The first match of a typed pattern anywhere in the document (reading order), by position alone, where `where`
+ * takes its place.
+ */
+const firstInDocument = (
+  layout: Layout,
+  finder: (text: string) => ReadonlyArray<Match>,
+  where: (row: Row, x0: number, x1: number) => boolean
+): Found | null => {
+  for (const row of layout.rows)
+    for (const match of finder(row.text)) {
+      const [x0, x1] = spanOf(row, match.start, match.end)
+      if (where(row, x0, x1)) return found(match.text, "position")
+    }
   return null
+}
+
+/** Where a stretch of a row's text is printed, from its first word's left edge to its last word's right. */
+const spanOf = (row: Row, start: number, end: number): readonly [number, number] => {
+  const first =
+    row.words[
+      Math.max(
+        0,
+        row.starts.findLastIndex((s) => s <= start)
+      )
+    ]
+  const last =
+    row.words[
+      Math.max(
+        0,
+        row.starts.findLastIndex((s) => s < end)
+      )
+    ]
+  return [first?.x0 ?? 0, last?.x1 ?? 0]
+}
+
+const NET = new Set(NET_WORDS)
+const TAX = new Set(TAX_WORDS)
+const INCLUDING = new Set([...INCLUDING_WORDS, ...INCLUDED_AFTER_WORDS, "incluidas", "incluidos"])
+
+/**
+ * The figure of the totals block an amount field asks for: the net amount (`base_imponible`, `Net amount`, `total
+ * sin IVA`; `total neto` stays a total, as receipts print it) or the tax (`cuota_iva`, `VAT amount`, `Total IVA`;
+ * `total con IVA` is the total). Its name and aliases say it first; its description only when they name neither a
+ * figure nor a total (`total` described `Importe total, impuestos incluidos` is the total).
+ */
+const figureRole = (target: Target): "tax" | "subtotal" | undefined => {
+  if (target.type !== "float" && target.type !== "integer") return undefined
+  const roleIn = (list: ReadonlyArray<string>): "tax" | "subtotal" | "total" | undefined => {
+    const has = (set: ReadonlySet<string>) => list.some((w) => set.has(w))
+    if (has(NET) && !(list.includes("total") && list.includes("neto"))) return "subtotal"
+    if (has(TAX) && !has(INCLUDING)) return "tax"
+    return list.includes("total") ? "total" : undefined
+  }
+  const own = roleIn([...fieldWords({ ...target, description: "" })])
+  const role = own ?? roleIn([...fieldWords(target)])
+  return role === "total" ? undefined : role
+}
+
+const PARTIES = {
+  recipient: new Set(PARTY_WORDS.recipient),
+  issuer: new Set(PARTY_WORDS.issuer)
+}
+
+/** The party a field names (`nif_cliente`, `Supplier VAT number`), if one. */
+const partyOf = (target: Target): "recipient" | "issuer" | undefined => {
+  const list = [...fieldWords(target)]
+  const recipient = list.some((w) => PARTIES.recipient.has(w))
+  const issuer = list.some((w) => PARTIES.issuer.has(w))
+  return recipient === issuer ? undefined : recipient ? "recipient" : "issuer"
 }
 
 /** The value of a simple (or catalog key column) field and the rules' certainty of it, or null. */
 export const simpleValue = (layout: Layout, target: Target, concept: Concept = conceptOf(target)): Found | null => {
+  const figure = figureRole(target)
+  if (figure !== undefined) return figureAmount(layout, figure)
   if (concept === "total") return total(layout, target)
   if (concept === "date") return date(layout, target)
   if (concept === "number") return documentNumber(layout, target)
@@ -145,15 +239,31 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
       !taxStatus(c.text) &&
       // The cell beside `Seller:` may be the buyer's label (`Seller: | Bill To:`), not a name.
       !blockLabel(c.text))
-  const all = candidates(layout, target, concept).filter(named)
+  // A tax id, e-mail or name of one party (`NIF del cliente`, `Supplier email`, `Customer name`): in its block, or
+  // out of the recipient's.
+  const party = partyOf(target)
+  const side = concept === "taxId" || concept === "email" || concept === "company" ? party : undefined
+  const ofParty = (row: Row, x0: number, x1: number) =>
+    side === undefined || inRecipientBlock(layout, row, x0, x1) === (side === "recipient")
+  const all = candidates(layout, target, concept)
+    .filter(named)
+    .filter((c) => ofParty(c.row, c.x0, c.x1))
   const chosen = best(all)
   if (chosen !== undefined) {
     // Another value under a label as strong: reading order chose, not the label.
     const competed = all.some((c) => c.score === chosen.score && c.text !== chosen.text)
     return found(concept === "company" ? withLegalForm(chosen.text) : chosen.text, chosen.evidence, competed)
   }
-  if (concept === "taxId") return firstInDocument(layout, taxIds)
-  if (concept === "company") return company(layout)
+  if (concept === "taxId") return firstInDocument(layout, taxIds, ofParty)
+  if (concept === "email") return firstInDocument(layout, emails, ofParty)
+  if (concept === "company") return side === "recipient" ? recipientName(layout) : company(layout)
   if (concept === "address") return address(layout)
+  if (concept === "none" && party === "recipient" && target.type === "string" && namesOne(target))
+    return recipientName(layout)
   return null
 }
+
+const NAME_WORDS = new Set(["name", "nombre", "nom", "nome", "naam", "razon"])
+
+/** Whether a field asks for a name (`customer_name`, `Nombre del cliente`). */
+const namesOne = (target: Target): boolean => [...fieldWords(target)].some((w) => NAME_WORDS.has(w))

@@ -146,6 +146,15 @@ export const TAX_WORDS: ReadonlyArray<string> = [
 ]
 
 /**
+ * Words that name an amount before taxes in a field's name or description (`base_imponible`, `Net amount`, `total
+ * sin IVA`, `Montant HT`), folded.
+ */
+export const NET_WORDS: ReadonlyArray<string> = [
+  ...["subtotal", "neto", "net", "netto", "nettobetrag", "base", "imponible", "imponibile", "ht", "iliquido"],
+  ...["incidencia", "tributavel", "excl", "exkl", "excluding", "sin", "ohne", "hors", "sem", "exclusief", "before"]
+]
+
+/**
  * Words of tax ids: a number word right after one (`Tax ID`, `VAT No.`, `USt-IdNr.`, `BTW-nr.`, `St.-Nr.`) labels
  * the tax id, not the document's number.
  */
@@ -513,6 +522,8 @@ export const NUMBER_WORDS: ReadonlyArray<string> = ["no", "nummer", "numero", "n
 export const OTHER_NUMBER_WORDS: ReadonlyArray<string> = [
   "orden",
   "order",
+  // a purchase order (`PO Number`, `P.O. No.`)
+  "po",
   "pedido",
   "bestell",
   "bestellung",
@@ -1016,6 +1027,8 @@ export const RECIPIENT_LABELS: ReadonlyArray<string> = [
   ...["invoiced to", "buyer"],
   // de
   ...["rechnungsempfanger", "empfanger", "rechnungsadresse", "kunde", "an", "lieferadresse", "rechnung an"],
+  // a letter's window: `Firma`, `Herrn`, `Frau` alone over the addressee
+  ...["firma", "herrn", "frau"],
   // fr
   ...["facture a", "facturer a", "adresse de facturation", "destinataire", "client", "a l attention de"],
   // it

@@ -8,7 +8,7 @@ import {
 } from "../../../src/internal/local/arithmetic.js"
 import { amounts } from "../../../src/internal/local/patterns.js"
 
-const figure = (role: Figure["role"], cents: number): Figure => ({ role, cents, page: 1 })
+const figure = (role: Figure["role"], cents: number): Figure => ({ role, cents, page: 1, text: String(cents / 100) })
 
 const made = (figures: ReadonlyArray<Figure>, totals: ReadonlyArray<number> = []) =>
   Object.fromEntries([...totalsMade(figures, totals)].map(([cents, by]) => [cents, [...by].sort()]))

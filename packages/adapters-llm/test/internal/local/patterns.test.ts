@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
-import { amounts, amountValue, codes, dates, taxIds } from "../../../src/internal/local/patterns.js"
+import { amounts, amountValue, codes, dates, emails, phones, taxIds } from "../../../src/internal/local/patterns.js"
 
 const texts = (matches: ReadonlyArray<{ readonly text: string }>) => matches.map((m) => m.text)
 
@@ -26,6 +26,19 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("June 12,2020 10:11")), ["June 12,2020"])
     assert.deepStrictEqual(texts(dates("2024-03-12T10:00")), ["2024-03-12"])
     assert.deepStrictEqual(texts(dates("TEL 07-5547360 / 016-7993391, 32/13/2020")), [])
+  })
+
+  it("e-mail addresses and phone numbers; never a date, an amount or a short code", () => {
+    assert.deepStrictEqual(texts(emails("Tel: 0113 496 0000  accounts@brightsigns.co.uk")), [
+      "accounts@brightsigns.co.uk"
+    ])
+    assert.deepStrictEqual(texts(emails("info@café-luz.es, a@b")), ["info@café-luz.es"])
+    assert.deepStrictEqual(texts(phones("Tel: 0113 496 0000  accounts@x.co")), ["0113 496 0000"])
+    assert.deepStrictEqual(texts(phones("Tlf. +34 912 345 678 / (03) 1234-5678")), [
+      "+34 912 345 678",
+      "(03) 1234-5678"
+    ])
+    assert.deepStrictEqual(texts(phones("12/03/2024 Total 1.234.567,89 Ref 12345")), [])
   })
 
   it("dates: a month's name with a two-digit year apart by spaces or an apostrophe (05 Mar 24, Mar 5 '24)", () => {
@@ -167,6 +180,15 @@ describe("patterns", () => {
       "B12345678"
     ])
     assert.deepStrictEqual(texts(taxIds("RFC: GODE561231GR8")), ["GODE561231GR8"])
+  })
+
+  it("tax ids: European VAT numbers with their country's prefix, Switzerland's UID", () => {
+    assert.deepStrictEqual(
+      texts(taxIds("USt-IdNr. DE123456789 · ATU12345678 · NL123456789B01 · GB 123 4567 89 · CHE-123.456.789")),
+      ["DE123456789", "ATU12345678", "NL123456789B01", "GB 123 4567 89", "CHE-123.456.789"]
+    )
+    // Not without its prefix, nor with too few or too many figures.
+    assert.deepStrictEqual(texts(taxIds("123456789 DE12345678 DE1234567890")), [])
   })
 
   it("codes: words with digits, not amounts with decimals or dates", () => {
