@@ -4,8 +4,8 @@
  * concepts, vocabularies in es, en, de, fr, it, pt and nl; values sit to the right of or below their label and are
  * narrowed by type (dates, amounts, tax ids, document numbers, e-mail addresses, phone numbers); list fields come
  * from table rows under a header row, or a receipt's lines. A field that names a party (`nif_cliente`, `Supplier
- * email`, `Customer name`) takes its value in that party's block: the recipient's under its label (`Bill To:`,
- * `Cliente:`), the issuer's out of it. An amount field that names the tax or the net amount (`cuota_iva`, `VAT
+ * email`, `Customer name`, `Delivery address`) takes its value in that party's block: the recipient's or the
+ * delivery's under its label (`Bill To:`, `Cliente:`, `Ship To:`), the issuer's out of them; never another's. An amount field that names the tax or the net amount (`cuota_iva`, `VAT
  * amount`, `base_imponible`, `Net amount`) takes that figure of the totals block, where one value is printed. Dates are returned as printed: core's assembly reads their day/month order from the
  * document. Read through OCR, label words match within a slip (`T0TAL`, `Surnme`), and misread dates and amounts
  * (`14.1O.2019`, `14-10`) are read back; the total is cross-checked by the document's own arithmetic (tendered −

@@ -337,6 +337,43 @@ describe("Local: typed candidates", () => {
     })
   })
 
+  it("each party's address and name: the letterhead's, the bill-to's and the ship-to's blocks", () => {
+    const fields = [
+      field("supplier_address", "string", "Supplier address"),
+      field("customer_address", "string", "Customer address"),
+      field("delivery_address", "string", "Delivery address"),
+      field("ship_to_name", "string", "Name of the delivery's recipient"),
+      field("customer", "string", "Customer name")
+    ]
+    const rows = [
+      [[40, "Bright Signs Ltd"]],
+      [[40, "12 High Street, Leeds LS1 4AB"]],
+      [[40, "Tel: 0113 496 0000"]],
+      [],
+      [
+        [40, "Bill To:"],
+        [330, "Ship To:"]
+      ],
+      [
+        [40, "Contoso Ltd"],
+        [330, "Contoso Warehouse"]
+      ],
+      [
+        [40, "9 Dock Rd, Hull HU1 1AA"],
+        [330, "Unit 4, Marsh Lane, Hull HU2 8BB"]
+      ]
+    ] as const
+    assert.deepStrictEqual(extract(fields, rows), {
+      supplier_address: "12 High Street, Leeds LS1 4AB",
+      customer_address: "9 Dock Rd, Hull HU1 1AA",
+      delivery_address: "Unit 4, Marsh Lane, Hull HU2 8BB",
+      ship_to_name: "Contoso Warehouse",
+      customer: "Contoso Ltd"
+    })
+    // No ship-to block: no delivery address, never the letterhead's.
+    assert.deepStrictEqual(extract([fields[2] as Skill.SkillField], rows.slice(0, 3)), { delivery_address: null })
+  })
+
   it("a company's registration label is no name, with a letter OCR added before it: Company I Reg. No.:", () => {
     const issuer = field("issuer", "string", "Name of the issuing company")
     const rows = (reg: string) => [

@@ -236,10 +236,13 @@ const near = (row: Row): boolean =>
  * (`Cliente nº: 4795` labels a customer number, not the block); with `figures`, before a colon and anything
  * (`Cliente: Ana García, 12345678Z`).
  */
-const recipientCell = (row: Row, figures = false): Cell | undefined => {
-  if (!row.cells.some((cell) => RECIPIENT_FIRST.has(words(cell.text.slice(0, 24))[0] ?? ""))) return undefined
+const recipientCell = (row: Row, figures = false): Cell | undefined => recipientCells(row, figures)[0]
+
+/** Every cell of a row that opens a party's block (`Bill To: | Ship To:`), as `recipientCell` tells. */
+const recipientCells = (row: Row, figures = false): ReadonlyArray<Cell> => {
+  if (!row.cells.some((cell) => RECIPIENT_FIRST.has(words(cell.text.slice(0, 24))[0] ?? ""))) return []
   const list = rowTokens(row)
-  return row.cells.find((cell) => {
+  return row.cells.filter((cell) => {
     const start = cellStart(row, cell)
     const inCell = list.filter((t: RowToken) => t.start >= start && t.end <= start + cell.text.length)
     const hit = findPhrases(inCell, RECIPIENT)[0]
@@ -270,28 +273,55 @@ export const inRecipientBlock = (layout: Layout, row: Row, x0: number, x1: numbe
   return false
 }
 
+// The labels over a delivery's block (folded): `Ship To`, `Lieferadresse`, `Dirección de entrega`.
+const DELIVERY =
+  /^\W*(?:ship(?:ping)?\s+(?:to|address)|deliver(?:y|ed)?\s+(?:to|address)|lieferadresse|lieferanschrift|direccion\s+de\s+(?:entrega|envio)|enviar\s+a|adresse\s+de\s+livraison|livrer\s+a|indirizzo\s+di\s+(?:consegna|spedizione)|morada\s+de\s+entrega|afleveradres|leveringsadres)(?![a-z])/
+
+/** A party's block under its label: the bill-to's (`recipient`) or the ship-to's (`delivery`). */
+export type Block = "recipient" | "delivery"
+
 /**
- * The recipient's name: after its label in the label's cell (`Cliente: Papelería Globex S.A.`), else the line right
- * under the label (`Bill To:` over `Contoso Ltd`), when it reads as a name (no address, no figures).
+ * The lines of a party's block: after its label in the label's cell (`Cliente: Papelería Globex S.A.`), then the
+ * lines right under the label, to a gap of two lines, a contact or tax line, or five lines. The billing block is
+ * the first recipient's label that is no delivery's; the delivery's, a delivery's label.
  */
-export const recipientName = (layout: Layout): Found | null => {
+const blockLines = (layout: Layout, block: Block): ReadonlyArray<string> => {
   for (const row of layout.rows) {
-    const label = recipientCell(row, true)
+    const label = recipientCells(row, true).find((c) => DELIVERY.test(folded(c.text)) === (block === "delivery"))
     if (label === undefined) continue
-    // The label alone in its cell leaves the name to the line under it.
+    // The label alone in its cell leaves its lines to the rows under it.
     const colon = label.text.indexOf(":")
     const rest = colon < 0 ? "" : unlabelled(label.text.slice(colon + 1)).trim()
-    const under = partBeside(layout.rows[row.order + 1], {
-      row,
-      x0: label.x0,
-      x1: label.x1,
-      text: label.text,
-      raw: label.text
-    })
-    const name = rest !== "" ? rest : under !== undefined && under.row.page === row.page ? cleaned(under.raw) : ""
-    return nameLike(name) && !/\d/.test(name) && !addressLine(name) ? found(withLegalForm(name), "label") : null
+    const lines = rest === "" ? [] : [rest]
+    let above: Part = { row, x0: label.x0, x1: label.x1, text: label.text, raw: label.text }
+    while (lines.length < 5) {
+      const next = partBeside(layout.rows[above.row.order + 1], above)
+      if (next === undefined || next.row.page !== row.page || !within(above.row, next.row)) break
+      if (closesAddress(folded(next.raw))) break
+      lines.push(cleaned(next.raw).trim())
+      above = next
+    }
+    return lines
   }
-  return null
+  return []
+}
+
+/** The name of a party's block: its first line, when it reads as a name (no address, no figures). */
+export const blockName = (layout: Layout, block: Block): Found | null => {
+  const name = blockLines(layout, block)[0] ?? ""
+  return nameLike(name) && !/\d/.test(name) && !addressLine(name) ? found(withLegalForm(name), "label") : null
+}
+
+/**
+ * The address of a party's block: its lines after the name, when they end as addresses end (a postcode, a state or
+ * a country in the last two).
+ */
+export const blockAddress = (layout: Layout, block: Block): Found | null => {
+  const lines = blockLines(layout, block)
+  const named = lines[0] !== undefined && !/\d/.test(lines[0]) && !addressLine(lines[0])
+  const rest = named ? lines.slice(1) : lines
+  if (rest.length === 0 || !rest.slice(-2).some(addressEnd)) return null
+  return found(rest.join(" ").replace(/\s+/g, " "), "label")
 }
 
 /**

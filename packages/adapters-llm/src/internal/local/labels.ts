@@ -141,6 +141,8 @@ const LEXICONS: Readonly<Record<Exclude<Concept, "none">, ReadonlyArray<string>>
 }
 
 const TRIGGERS: ReadonlyArray<readonly [Exclude<Concept, "none">, ReadonlyArray<string>]> = [
+  // An address of any party (`supplier_address`, `Dirección del cliente`) is an address, not a company's name.
+  ["address", ["address", "direccion", "domicilio", "adresse", "anschrift", "indirizzo", "morada", "adres"]],
   // A contact of a party (`Supplier email`, `telefono_emisor`) is none of its other concepts.
   ["email", ["email", "mail", "correo", "courriel"]],
   ["phone", ["phone", "telephone", "tel", "telefono", "telefon", "telefoon", "movil", "mobile", "celular", "fax"]],
@@ -177,7 +179,6 @@ const TRIGGERS: ReadonlyArray<readonly [Exclude<Concept, "none">, ReadonlyArray<
       "shop"
     ]
   ],
-  ["address", ["address", "direccion", "domicilio"]],
   ["description", ["descripcion", "concepto", "description", "detalle", "producto", "articulo", "item"]],
   ["quantity", ["cantidad", "qty", "quantity", "unidades", "units", "uds"]],
   ["price", ["precio", "price", "unitario"]],

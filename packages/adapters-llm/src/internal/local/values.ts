@@ -9,7 +9,16 @@
 
 import { date } from "./dates.js"
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
-import { address, blockLabel, company, inRecipientBlock, recipientName, taxStatus, withLegalForm } from "./issuer.js"
+import {
+  address,
+  blockAddress,
+  blockLabel,
+  blockName,
+  company,
+  inRecipientBlock,
+  taxStatus,
+  withLegalForm
+} from "./issuer.js"
 import {
   ALIAS,
   type Concept,
@@ -212,15 +221,16 @@ const figureRole = (target: Target): "tax" | "subtotal" | undefined => {
 
 const PARTIES = {
   recipient: new Set(PARTY_WORDS.recipient),
-  issuer: new Set(PARTY_WORDS.issuer)
+  issuer: new Set(PARTY_WORDS.issuer),
+  delivery: new Set(PARTY_WORDS.delivery)
 }
 
-/** The party a field names (`nif_cliente`, `Supplier VAT number`), if one. */
-const partyOf = (target: Target): "recipient" | "issuer" | undefined => {
+/** The party a field names (`nif_cliente`, `Supplier VAT number`, `Delivery address`), if one. */
+const partyOf = (target: Target): "recipient" | "issuer" | "delivery" | undefined => {
   const list = [...fieldWords(target)]
-  const recipient = list.some((w) => PARTIES.recipient.has(w))
-  const issuer = list.some((w) => PARTIES.issuer.has(w))
-  return recipient === issuer ? undefined : recipient ? "recipient" : "issuer"
+  const named = (["delivery", "recipient", "issuer"] as const).filter((p) => list.some((w) => PARTIES[p].has(w)))
+  // A delivery is the recipient's (`Customer delivery address`): it names the block.
+  return named[0] === "delivery" ? "delivery" : named.length === 1 ? named[0] : undefined
 }
 
 /** The value of a simple (or catalog key column) field and the rules' certainty of it, or null. */
@@ -242,9 +252,10 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   // A tax id, e-mail or name of one party (`NIF del cliente`, `Supplier email`, `Customer name`): in its block, or
   // out of the recipient's.
   const party = partyOf(target)
-  const side = concept === "taxId" || concept === "email" || concept === "company" ? party : undefined
+  const side =
+    concept === "taxId" || concept === "email" || concept === "company" || concept === "address" ? party : undefined
   const ofParty = (row: Row, x0: number, x1: number) =>
-    side === undefined || inRecipientBlock(layout, row, x0, x1) === (side === "recipient")
+    side === undefined || inRecipientBlock(layout, row, x0, x1) === (side !== "issuer")
   const all = candidates(layout, target, concept)
     .filter(named)
     .filter((c) => ofParty(c.row, c.x0, c.x1))
@@ -256,10 +267,12 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   }
   if (concept === "taxId") return firstInDocument(layout, taxIds, ofParty)
   if (concept === "email") return firstInDocument(layout, emails, ofParty)
-  if (concept === "company") return side === "recipient" ? recipientName(layout) : company(layout)
-  if (concept === "address") return address(layout)
-  if (concept === "none" && party === "recipient" && target.type === "string" && namesOne(target))
-    return recipientName(layout)
+  // Another party's name or address is in its block under its label, never the letterhead's.
+  const block = party === "recipient" || party === "delivery" ? party : undefined
+  if (concept === "company") return block === undefined ? company(layout) : blockName(layout, block)
+  if (concept === "address") return block === undefined ? address(layout) : blockAddress(layout, block)
+  if (concept === "none" && block !== undefined && target.type === "string" && namesOne(target))
+    return blockName(layout, block)
   return null
 }
 

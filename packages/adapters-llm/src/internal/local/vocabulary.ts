@@ -1004,9 +1004,13 @@ export const TITLE_KINDS: ReadonlyArray<string> = [
 
 /**
  * Words a field's name or description names a party with (folded): the recipient's (`NIF del cliente`, `Customer
- * VAT number`) or the issuer's (`CIF del emisor`, `Supplier tax id`).
+ * VAT number`), the issuer's (`CIF del emisor`, `Supplier tax id`) or the delivery's (`Delivery address`).
  */
-export const PARTY_WORDS: Readonly<Record<"recipient" | "issuer", ReadonlyArray<string>>> = {
+export const PARTY_WORDS: Readonly<Record<"recipient" | "issuer" | "delivery", ReadonlyArray<string>>> = {
+  delivery: [
+    ...["delivery", "shipping", "ship", "entrega", "envio", "lieferung", "lieferadresse", "lieferanschrift"],
+    ...["livraison", "consegna", "spedizione", "levering", "afleveradres", "leveringsadres"]
+  ],
   recipient: [
     ...["cliente", "receptor", "destinatario", "comprador", "adquirente", "customer", "buyer", "recipient", "client"],
     ...["kunde", "kunden", "empfanger", "acheteur", "acquirente", "committente", "klant", "afnemer", "nabywca"]
@@ -1029,6 +1033,10 @@ export const RECIPIENT_LABELS: ReadonlyArray<string> = [
   ...["rechnungsempfanger", "empfanger", "rechnungsadresse", "kunde", "an", "lieferadresse", "rechnung an"],
   // a letter's window: `Firma`, `Herrn`, `Frau` alone over the addressee
   ...["firma", "herrn", "frau"],
+  // a delivery's block
+  ...["shipping address", "delivery address", "deliver to", "lieferanschrift", "direccion de entrega"],
+  ...["enviar a", "adresse de livraison", "indirizzo di consegna", "morada de entrega", "afleveradres"],
+  ...["leveringsadres"],
   // fr
   ...["facture a", "facturer a", "adresse de facturation", "destinataire", "client", "a l attention de"],
   // it
