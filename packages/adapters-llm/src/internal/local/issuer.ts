@@ -13,19 +13,18 @@
  */
 import { type Found, found } from "./evidence.js"
 import { type Cell, cellStart, type Layout, overlap, type Row } from "./layout.js"
+import { endsWithForm, formAlone, legalForm, withLegalForm } from "./legalForms.js"
 import { amounts, dates } from "./patterns.js"
 import { findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
-import { folded, ocrKey, tokens } from "./text.js"
+import { folded, tokens } from "./text.js"
 import {
   ADDRESS_REGIONS,
   ADDRESS_SUFFIXES,
   ADDRESS_WORDS,
-  CLOSING_LEGAL_FORMS,
   CONTACT_WORDS,
   COPY_MARKS,
   DATE_LABELS,
   DOCUMENT_TITLES,
-  LEGAL_FORMS,
   NUMBER_WORDS,
   RECIPIENT_LABELS,
   REGISTER_WORDS,
@@ -37,8 +36,6 @@ import {
 
 const TAX_STATUS = new Set(TAX_STATUS_WORDS)
 const ADDRESS = new Set(ADDRESS_WORDS)
-const LEGAL = new Set(LEGAL_FORMS)
-const CLOSING_FORM = new RegExp(`(?<=\\p{L}{2},?\\s)(?:${CLOSING_LEGAL_FORMS.join("|")})\\.?$`, "u")
 const TITLES = new Set(DOCUMENT_TITLES)
 const RECIPIENT = vocabulary(RECIPIENT_LABELS.map((phrase) => ["recipient", [phrase]] as const))
 const RECIPIENT_FIRST = new Set(RECIPIENT.byFirst.keys())
@@ -63,72 +60,10 @@ export const hasStreet = (text: string): boolean =>
  * Whether a text is an address line: a street word (or a compound ending in one), Spain's `C/` (calle), or a
  * postcode and town.
  */
-const addressLine = (text: string): boolean =>
+export const addressLine = (text: string): boolean =>
   hasStreet(text) ||
   /(?<![\p{L}\d])[Cc]\/\s?\p{L}/u.test(text) ||
   /(?<![\d-])\d{4,5}\s+\p{L}{3}|(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}\s+\p{L}{3}/u.test(text)
-
-/**
- * Whether a text holds a legal form: a short token and the one-letter tokens after it joined (`S.A.` → `sa`,
- * `S.R.L.` → `srl`, `S.p.A.` → `spa`, `B.V.` → `bv`), from any of them (`& C. S.a.s.` → `sas`, not only `csas`).
- */
-export const legalForm = (text: string): boolean => {
-  const list = words(text)
-  const joined: Array<string> = []
-  for (const [i, w] of list.entries()) {
-    if (w.length > 2) continue
-    // Inside a run of initials only a form of three letters or more is taken (`M. S. A.` holds no `sa`).
-    const inside = i > 0 && list[i - 1]?.length === 1
-    // Every step of a run is kept: `S.L. B-28012345` joins to `sl`, then `slb`.
-    let run = w
-    for (const next of list.slice(i + 1)) {
-      if (next.length !== 1) break
-      run += next
-      if (!inside || run.length >= 3) joined.push(run)
-    }
-  }
-  return (
-    [...list, ...joined].some((w) => LEGAL.has(w)) ||
-    CLOSING_FORM.test(text.trim()) ||
-    /sdn\.?\s*bhd/.test(folded(text)) ||
-    misreadForm(text) !== undefined
-  )
-}
-
-/** Whether a folded word is a short form's word with at most one letter OCR misread (`bhi`, `sin` for `bhd`, `sdn`). */
-const offByOne = (word: string, form: string): boolean => {
-  const key = ocrKey(word)
-  if (key.length !== form.length) return false
-  let differ = 0
-  for (let i = 0; i < key.length; i++) if (key[i] !== form[i]) differ++
-  return differ <= 1
-}
-
-/**
- * A name's last words that are a legal form OCR misread, and how the form is written: `SDN BHI` and `SIN BHI` are
- * `SDN BHD` (each word one letter off at most: two words of three letters this close to the pair are no other
- * words), `GmbI` is `GmbH`. Undefined when the name ends otherwise.
- */
-const misreadForm = (name: string): { readonly words: number; readonly form: string } | undefined => {
-  const list = name.split(/\s+/).map((w) => folded(w).replace(/[^\p{L}\d]/gu, ""))
-  const [second, last] = [list.at(-2) ?? "", list.at(-1) ?? ""]
-  const upper = /^[^\p{Ll}]*$/u.test(name.split(/\s+/).slice(-2).join(" "))
-  if (offByOne(second, "sdn") && offByOne(last, "bhd") && `${second} ${last}` !== "sdn bhd")
-    return { words: 2, form: upper ? "SDN BHD" : "Sdn Bhd" }
-  if (last !== "gmbh" && offByOne(last, "gmbh") && last.startsWith("gmb")) return { words: 1, form: "GmbH" }
-  return undefined
-}
-
-/**
- * A name with its legal form as written: a form OCR misread restored (`WAHIN HARDWARE SIN BHI`), and the stray
- * dot OCR adds after a form never abbreviated with one dropped (`GmbH.`).
- */
-export const withLegalForm = (name: string): string => {
-  const misread = misreadForm(name)
-  const restored =
-    misread === undefined ? name : [...name.split(/\s+/).slice(0, -misread.words), misread.form].join(" ")
-  return restored.replace(/(?<![\p{L}.])(GmbH|AG|UG|KG|BHD|Bhd|SARL|SRL|SpA)\.$/u, "$1")
-}
 
 const SHOP = new Set(SHOP_WORDS)
 const NUMBER_WORD = new Set(NUMBER_WORDS)
@@ -144,7 +79,7 @@ const GREETINGS = ["welcome", "bienvenido", "bienvenue", "willkommen", "benvenut
 const NOT_A_NAME = new RegExp(`(?<![a-z])(${["tax invoice", ...COPY_MARKS, ...GREETINGS].join("|")})(?![a-z])`)
 
 /** A piece of the letterhead: one cell of a row (the whole row when it has one cell). */
-interface Part {
+export interface Part {
   readonly row: Row
   readonly x0: number
   readonly x1: number
@@ -176,7 +111,7 @@ const senderName = (text: string): string => {
 }
 
 /** A name without a label before it (`Sold By : WS Retail Services Pvt. Ltd.,`) and its trailing punctuation. */
-const unlabelled = (text: string): string =>
+export const unlabelled = (text: string): string =>
   text.replace(/^\s*(?:[\p{L}.]+\s*){1,3}:\s*(?=\p{L}{2})/u, "").replace(/[\s,;:]+$/u, "")
 
 /**
@@ -193,7 +128,7 @@ const withoutBlockLabel = (text: string): string => {
   return text
 }
 
-const cleaned = (text: string): string => unlabelled(senderName(withoutBlockLabel(withoutTitle(text))))
+export const cleaned = (text: string): string => unlabelled(senderName(withoutBlockLabel(withoutTitle(text))))
 
 /**
  * Where a name read as a whole row ends: at a cell before the last that ends with a legal form, unless a bracket
@@ -236,10 +171,10 @@ const near = (row: Row): boolean =>
  * (`Cliente nº: 4795` labels a customer number, not the block); with `figures`, before a colon and anything
  * (`Cliente: Ana García, 12345678Z`).
  */
-const recipientCell = (row: Row, figures = false): Cell | undefined => recipientCells(row, figures)[0]
+export const recipientCell = (row: Row, figures = false): Cell | undefined => recipientCells(row, figures)[0]
 
 /** Every cell of a row that opens a party's block (`Bill To: | Ship To:`), as `recipientCell` tells. */
-const recipientCells = (row: Row, figures = false): ReadonlyArray<Cell> => {
+export const recipientCells = (row: Row, figures = false): ReadonlyArray<Cell> => {
   if (!row.cells.some((cell) => RECIPIENT_FIRST.has(words(cell.text.slice(0, 24))[0] ?? ""))) return []
   const list = rowTokens(row)
   return row.cells.filter((cell) => {
@@ -253,75 +188,6 @@ const recipientCells = (row: Row, figures = false): ReadonlyArray<Cell> => {
     // A bracket may close it: `Exmo.(s) Sr.(s)`.
     return /^[\s.)]*$/.test(rest) || (/^[\s)]*:/.test(rest) && (figures || !/\d/.test(rest)))
   })
-}
-
-/**
- * Whether a row's span from `x0` to `x1` is in the recipient's block: on the row of a recipient's label (`Cliente:
- * Papelería Globex S.A.`, right of the label), or on one of the next six rows under the label's cell, up to a gap of
- * two lines.
- */
-export const inRecipientBlock = (layout: Layout, row: Row, x0: number, x1: number): boolean => {
-  for (let i = row.order; i >= Math.max(0, row.order - 6); i--) {
-    const above = layout.rows[i]
-    if (above === undefined || above.page !== row.page) return false
-    // Its values may follow the label in its cell (`Cliente: Ana García, 12345678Z`).
-    const label = recipientCell(above, true)
-    if (label !== undefined) return i === row.order ? x0 >= label.x0 - 1 : x1 > label.x0 && x0 < label.x0 + 200
-    const next = layout.rows[i - 1]
-    if (next !== undefined && above.y0 - next.y1 > 2 * (above.y1 - above.y0)) return false
-  }
-  return false
-}
-
-// The labels over a delivery's block (folded): `Ship To`, `Lieferadresse`, `Dirección de entrega`.
-const DELIVERY =
-  /^\W*(?:ship(?:ping)?\s+(?:to|address)|deliver(?:y|ed)?\s+(?:to|address)|lieferadresse|lieferanschrift|direccion\s+de\s+(?:entrega|envio)|enviar\s+a|adresse\s+de\s+livraison|livrer\s+a|indirizzo\s+di\s+(?:consegna|spedizione)|morada\s+de\s+entrega|afleveradres|leveringsadres)(?![a-z])/
-
-/** A party's block under its label: the bill-to's (`recipient`) or the ship-to's (`delivery`). */
-export type Block = "recipient" | "delivery"
-
-/**
- * The lines of a party's block: after its label in the label's cell (`Cliente: Papelería Globex S.A.`), then the
- * lines right under the label, to a gap of two lines, a contact or tax line, or five lines. The billing block is
- * the first recipient's label that is no delivery's; the delivery's, a delivery's label.
- */
-const blockLines = (layout: Layout, block: Block): ReadonlyArray<string> => {
-  for (const row of layout.rows) {
-    const label = recipientCells(row, true).find((c) => DELIVERY.test(folded(c.text)) === (block === "delivery"))
-    if (label === undefined) continue
-    // The label alone in its cell leaves its lines to the rows under it.
-    const colon = label.text.indexOf(":")
-    const rest = colon < 0 ? "" : unlabelled(label.text.slice(colon + 1)).trim()
-    const lines = rest === "" ? [] : [rest]
-    let above: Part = { row, x0: label.x0, x1: label.x1, text: label.text, raw: label.text }
-    while (lines.length < 5) {
-      const next = partBeside(layout.rows[above.row.order + 1], above)
-      if (next === undefined || next.row.page !== row.page || !within(above.row, next.row)) break
-      if (closesAddress(folded(next.raw))) break
-      lines.push(cleaned(next.raw).trim())
-      above = next
-    }
-    return lines
-  }
-  return []
-}
-
-/** The name of a party's block: its first line, when it reads as a name (no address, no figures). */
-export const blockName = (layout: Layout, block: Block): Found | null => {
-  const name = blockLines(layout, block)[0] ?? ""
-  return nameLike(name) && !/\d/.test(name) && !addressLine(name) ? found(withLegalForm(name), "label") : null
-}
-
-/**
- * The address of a party's block: its lines after the name, when they end as addresses end (a postcode, a state or
- * a country in the last two).
- */
-export const blockAddress = (layout: Layout, block: Block): Found | null => {
-  const lines = blockLines(layout, block)
-  const named = lines[0] !== undefined && !/\d/.test(lines[0]) && !addressLine(lines[0])
-  const rest = named ? lines.slice(1) : lines
-  if (rest.length === 0 || !rest.slice(-2).some(addressEnd)) return null
-  return found(rest.join(" ").replace(/\s+/g, " "), "label")
 }
 
 /**
@@ -381,7 +247,7 @@ const titleRow = (row: Row): boolean =>
   !/\d/.test(row.text) &&
   !words(row.text).some((w) => LABEL_WORD.has(w))
 
-const nameLike = (text: string): boolean => {
+export const nameLike = (text: string): boolean => {
   if (!/\p{L}{2}/u.test(text)) return false
   // Codes alone are no name, whatever letters they open with (`SAU-903783`, an invoice number).
   if (
@@ -404,9 +270,6 @@ const nameLike = (text: string): boolean => {
   return !list.some((w) => TITLES.has(w) || TAX_STATUS.has(w)) && (!addressLine(text) || endsWithForm(text))
 }
 
-/** Whether a text's last words are a legal form (`…, S.L.`, `… GmbH`, `… SDN BHD`). */
-const endsWithForm = (text: string): boolean => legalForm(text.trim().split(/\s+/).slice(-2).join(" "))
-
 const close = (upper: Row, lower: Row) => lower.y0 - upper.y1 < 0.5 * Math.min(upper.y1 - upper.y0, lower.y1 - lower.y0)
 
 /**
@@ -414,13 +277,11 @@ const close = (upper: Row, lower: Row) => lower.y0 - upper.y1 < 0.5 * Math.min(u
  * form set on its own line under a larger name is further than `close` from it (`FRUTTA E VERDURA SERVIZI` over
  * `S.n.c.`), where a text layer's boxes touch.
  */
-const within = (upper: Row, lower: Row) => lower.y0 - upper.y1 < Math.max(upper.y1 - upper.y0, lower.y1 - lower.y0)
-
-/** Whether a line is a legal form alone (`S.n.c.`, `GmbH & Co. KG`, `SDN BHD`). */
-const formAlone = (text: string): boolean => legalForm(text) && !/\d/.test(text) && words(text).length <= 4
+export const within = (upper: Row, lower: Row) =>
+  lower.y0 - upper.y1 < Math.max(upper.y1 - upper.y0, lower.y1 - lower.y0)
 
 /** The part of a neighbouring row under or over a part (its column), if any. */
-const partBeside = (row: Row | undefined, part: Part): Part | undefined =>
+export const partBeside = (row: Row | undefined, part: Part): Part | undefined =>
   row === undefined ? undefined : partsOf(row).find((p) => overlap(p, part) > 0.3)
 
 /**
@@ -684,7 +545,7 @@ const STOP_WORDS = new Set([...CONTACT_WORDS, ...TAX_ID_WORDS.filter((w) => w !=
  * `BTW nummer`, `N° TVA`, `INVOICE NO`), a number of seven figures or more, or a labelled value (`Inv. No.:
  * P-6973-040`: an address has no label).
  */
-const closesAddress = (text: string): boolean =>
+export const closesAddress = (text: string): boolean =>
   STOP_PATTERN.test(text) ||
   // A tax or register number (`St.-Nr. DE584839266`): seven figures in a row are in no street or postcode.
   /\d{7}/.test(text) ||

@@ -9,16 +9,7 @@
 
 import { date } from "./dates.js"
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
-import {
-  address,
-  blockAddress,
-  blockLabel,
-  blockName,
-  company,
-  inRecipientBlock,
-  taxStatus,
-  withLegalForm
-} from "./issuer.js"
+import { address, blockLabel, company, taxStatus } from "./issuer.js"
 import {
   ALIAS,
   type Concept,
@@ -32,7 +23,9 @@ import {
   type Target
 } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
+import { withLegalForm } from "./legalForms.js"
 import { documentNumber } from "./numbers.js"
+import { blockAddress, blockName, inRecipientBlock } from "./parties.js"
 import {
   type Amount,
   amounts,
@@ -179,21 +172,14 @@ const firstInDocument = (
 
 /** Where a stretch of a row's text is printed, from its first word's left edge to its last word's right. */
 const spanOf = (row: Row, start: number, end: number): readonly [number, number] => {
-  const first =
+  const wordAt = (offset: number) =>
     row.words[
       Math.max(
         0,
-        row.starts.findLastIndex((s) => s <= start)
+        row.starts.findLastIndex((s) => s <= offset)
       )
     ]
-  const last =
-    row.words[
-      Math.max(
-        0,
-        row.starts.findLastIndex((s) => s < end)
-      )
-    ]
-  return [first?.x0 ?? 0, last?.x1 ?? 0]
+  return [wordAt(start)?.x0 ?? 0, wordAt(end - 1)?.x1 ?? 0]
 }
 
 const NET = new Set(NET_WORDS)
