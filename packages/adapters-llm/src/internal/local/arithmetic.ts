@@ -25,9 +25,10 @@ export interface Figure {
 
 /**
  * Which of the document's relations makes an amount: tendered − change (`payment`), an amount tendered with no
- * change (`tendered`: one printed figure), subtotal + taxes (`sum`), an exact total + its rounding (`rounding`).
+ * change (`tendered`: one printed figure), subtotal + taxes − discounts (`sum`), a subtotal alone with nothing
+ * added or taken off (`net`: one printed figure too), an exact total + its rounding (`rounding`).
  */
-export type Source = "payment" | "tendered" | "sum" | "rounding"
+export type Source = "payment" | "tendered" | "sum" | "net" | "rounding"
 
 // Checked in this order: change before tender (`CHANGE DUE`, `Cambio efectivo`).
 const ROLES: ReadonlyArray<readonly [Role, ReadonlyArray<string>]> = [
@@ -111,7 +112,9 @@ export const totalsMade = (
   for (const base of of("subtotal"))
     for (const tax of taxSums)
       for (const r of roundings) {
-        add(base + tax + r, "sum")
+        // A subtotal alone confirms a total equal to it, and no more: a discount its reader missed (`Remi se
+        // -0,80`) is between them as often as nothing is.
+        add(base + tax + r, tax === 0 && r === 0 ? "net" : "sum")
         if (discount > 0) add(base + tax - discount + r, "sum")
       }
   for (const total of totals) for (const r of printed) add(total + r, "rounding")

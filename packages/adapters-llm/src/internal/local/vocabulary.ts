@@ -176,7 +176,9 @@ export const TENDER_WORDS: ReadonlyArray<string> = [
   ...["efectivo", "entregado", "recibido", "cash", "tendered", "bar", "gegeben", "especes", "contanti", "contant"],
   ...["dinheiro", "tarjeta", "card", "karte", "kreditkarte", "carte", "carta", "cartao", "multibanco", "visa"],
   ...["mastercard", "credit", "debit", "ec", "paid", "payment", "pagado", "pago", "bezahlt", "regle", "pagato"],
-  ...["pagamento", "betaald", "pin", "girocard", "kartenzahlung", "maestro", "vpay", "bargeld", "geg"]
+  ...["pagamento", "betaald", "pin", "girocard", "kartenzahlung", "maestro", "vpay", "bargeld", "geg"],
+  // fr: `CB` (carte bancaire); it: `Bancomat`
+  ...["cb", "amex", "bancomat"]
 ]
 
 const PAYING = new Set(["paid", "payment", "pagado", "pago", "bezahlt", "regle", "pagato", "pagamento", "betaald"])

@@ -28,8 +28,8 @@ describe("the document's arithmetic", () => {
     assert.deepStrictEqual(made([figure("rounding", -2)], [11712]), { 11710: ["rounding"] })
   })
 
-  it("a subtotal alone makes the total only where no tax is printed", () => {
-    assert.deepStrictEqual(made([figure("subtotal", 13000)]), { 13000: ["sum"] })
+  it("a subtotal alone makes the total only where no tax is printed, and only as itself (net)", () => {
+    assert.deepStrictEqual(made([figure("subtotal", 13000)]), { 13000: ["net"] })
     assert.deepStrictEqual(made([figure("subtotal", 1550164), figure("tax", 325534)]), { 1875698: ["sum"] })
   })
 

@@ -117,6 +117,13 @@ describe("totals", () => {
     assert.strictEqual(ocrTotalOf(french), "1.051,73")
   })
 
+  it("a card's tender (CB, Amex, Bancomat) paid in full confirms the total", () => {
+    for (const card of ["CB", "Amex", "Bancomat"]) {
+      const found = total(layout(document([page(1, lines(["Total TTC", "12,50"], [card, "12,50"]))])), TOTAL)
+      assert.strictEqual(found?.certainty, LEVELS.confirmed, card)
+    }
+  })
+
   it("German receipts: zu zahlen and Summe, not Bar or Rückgeld", () => {
     assert.strictEqual(totalOf(lines(["Summe", "7,16"], ["Bar", "10,00"], ["Rückgeld", "2,84"])), "7,16")
     assert.strictEqual(
@@ -227,6 +234,12 @@ describe("totals", () => {
       ...lines(["Subtotal: $", "15000,00"], ["Importe Otros Tributos: $", "0,00"], ["Importe Total: $", "15000,00"])
     ]
     assert.strictEqual(totalOf(rows), "15000,00")
+  })
+
+  it("a subtotal a digit from the labelled total does not overrule it: a discount OCR cut (Remi se) is between", () => {
+    const rows = lines(["Total HT", "103,94 EUR"], ["Remi se", "-0,80"], ["Montant TTC", "103,14"], ["CB", "103,14"])
+    assert.strictEqual(totalOf(rows), "103,14")
+    assert.strictEqual(ocrTotalOf(rows), "103,14")
   })
 
   it("a total its own figures confirm is surer than the label alone", () => {
