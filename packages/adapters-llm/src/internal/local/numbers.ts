@@ -104,7 +104,12 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
     // A slip is tolerated only where the reader may have made it: a word it doubted (text layers read 1).
     const slip = !printed && doubted(row, token)
     const sure = printed ? 1 : SLIPPED
-    if (COMPOUND_SET.has(token.text) || (slip && isCompound(token.text))) push(i, i, sure)
+    // A compound's number word may follow it (`Rechnungs-Nr. I 86023`): the label ends after it, so that the value
+    // is read from there, a series' letter and all.
+    if (COMPOUND_SET.has(token.text) || (slip && isCompound(token.text))) {
+      const next = list[i + 1]
+      push(i, next !== undefined && NUMBER.has(next.text) && !glued(row, next) ? i + 1 : i, sure)
+    }
     if (printed ? NOUNS.has(token.text) : slip && isNoun(token.text)) {
       // `Factura Nº`, `Factura A Nº`: the noun, then its number word a word or two later; the title's kind is no
       // word between them (`Factura electrónica de venta No.`).

@@ -114,6 +114,12 @@ describe("document numbers", () => {
     assert.isNull(numberOf([[row("FACTURA"), row("2024")]]))
   })
 
+  it("a compound label's number word is the label's: Rechnungs-Nr. I 86023 keeps its series", () => {
+    assert.strictEqual(numberOf([[row("Rechnungs-Nr. I 86023")]]), "I 86023")
+    assert.strictEqual(numberOf([[row("Rechnungs-Nr.: A 86023")]]), "A 86023")
+    assert.strictEqual(numberOf([[row("Rechnungsnr. 2024-0815")]]), "2024-0815")
+  })
+
   it("a document type's code before its series and number (Portugal): Fatura FT A/245, Nº Fatura: FT A/245", () => {
     assert.strictEqual(numberOf([[row("Fatura FT A/245")]]), "FT A/245")
     assert.strictEqual(
