@@ -138,7 +138,16 @@ export const cleaned = (text: string): string => unlabelled(senderName(withoutBl
 const nameEnd = (row: Row): number => {
   const k = row.cells.slice(0, -1).findIndex((c) => legalForm(c.text.split(/\s+/).slice(-2).join(" ")))
   const next = row.cells[k + 1]?.text ?? ""
-  return k < 0 || /^\s*\(/.test(next) || (words(next).length <= 2 && legalForm(next)) ? row.cells.length - 1 : k
+  // The partner's `& Co.` may be read as cells of its own (`GmbH | & | Co. | KG`).
+  const partner = /^\s*&\s*(?:co|cie)\b/i.test(
+    row.cells
+      .slice(k + 1, k + 3)
+      .map((c) => c.text)
+      .join(" ")
+  )
+  return k < 0 || /^\s*\(/.test(next) || partner || (words(next).length <= 2 && legalForm(next))
+    ? row.cells.length - 1
+    : k
 }
 
 /** A part of a row from its first cell to its `last`. */

@@ -58,6 +58,20 @@ describe("issuer", () => {
       issuerOfRows([beside("Elektro Wagner GmbH & Co.", "KG", 250), [[40, "Hauptstraße 5"]]]),
       "Elektro Wagner GmbH & Co. KG"
     )
+    // Or in cells of their own, as OCR reads wide gaps: `DROGERIE NORD | GmbH | & | Co. | KG`.
+    assert.strictEqual(
+      issuerOfRows([
+        [
+          [32, "DROGERIE NORD"],
+          [130, "GmbH"],
+          [175, "&"],
+          [200, "Co."],
+          [235, "KG"]
+        ],
+        [[73, "LOGISTIKSTRASSE 3"]]
+      ]),
+      "DROGERIE NORD GmbH & Co. KG"
+    )
   })
 
   it("no name with a word OCR misread: a digit between letters (ST0RE) in a word the reader doubted", () => {
