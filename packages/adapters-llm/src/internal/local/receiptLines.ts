@@ -46,10 +46,8 @@ const UNIT_ONLY = new RegExp(`^${UNIT}?\\.?\\s*${TIMES}?$`, "iu")
 // between them is no matter: `6. St 6,46`, `3. X 8,07`, `3 UN .7,91`; nor a stray figure between a weight and its
 // `kg`, or a stroke glued to the `x` after it, `1,854 4 kg x 4,21 €/kg`, `0,904 kg x1 12,26 €/kg`: a line takes them
 // only where they make its amount).
-const QUANTITY_PRICE = new RegExp(
-  `(?<![\\p{L}\\d.,])(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?: \\d(?= kg))?(?:\\s*${UNIT}\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?|\\.?\\s+${UNIT}\\.?|\\.?\\s*${TIMES})\\s*\\(?\\s*(?:${CURRENCY}\\s?)?(?:[.,'](?=\\d))?${PRICE}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`,
-  "iu"
-)
+const QUANTITY_PRICE_BODY = `(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?: \\d(?= kg))?(?:\\s*${UNIT}\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?|\\.?\\s+${UNIT}\\.?|\\.?\\s*${TIMES})\\s*\\(?\\s*(?:${CURRENCY}\\s?)?(?:[.,'](?=\\d))?${PRICE}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`
+const QUANTITY_PRICE = new RegExp(`(?<![\\p{L}\\d.,])${QUANTITY_PRICE_BODY}`, "iu")
 
 // A count opening a line: `1 PATATAS GAJO`.
 const LEADING_COUNT = /^(\d{1,3})\s+(?=[+*]?\p{L}{2})/u
@@ -144,7 +142,8 @@ const endsItems = (row: Row): boolean => findPhrases(rowTokens(row), TOTALS)[0]?
 // it makes its amount (a size glued to a measure, `1L`, is a description's).
 // OCR may read a speck after the price (`5 X 1,72.`) and a mark on a unit's capital (`6 ÚDS 12,72`): rows are
 // matched folded.
-const QUANTITY_ROW = new RegExp(`^\\s*${QUANTITY_PRICE.source}\\s*${SPECK}?\\s*$`, "iu")
+// A row of only a quantity and its price; a speck OCR read before it is no matter (`.3 X 9, 94`).
+const QUANTITY_ROW = new RegExp(`^\\s*(?:${SPECK}\\s?)?${QUANTITY_PRICE_BODY}\\s*${SPECK}?\\s*$`, "iu")
 const COUNT_ROW = new RegExp(
   `^\\s*(\\d{1,3})\\.?(?:ud|uds|un|und|unid|u|st|stk|pcs|pc|pce|pces|pz|pzs)\\.?\\s*${PRICE}\\s*${CURRENCY}?\\s*$`,
   "iu"

@@ -248,6 +248,11 @@ describe("receipt lines", () => {
         item("BUTTER", "0,904", "12,26", "11,08")
       ]
     )
+    // A speck before the count, a space after the decimal mark: `.3 X 9, 94` under its article.
+    assert.deepStrictEqual(
+      itemsOf([line("SUPERMERCADO"), line("PLÁTANO", "29,82"), line(".3 X 9, 94"), line("Subtotal", "29,82")]),
+      [item("PLÁTANO", "3", "9,94", "29,82")]
+    )
   })
 
   it("OCR's strays on a line: a count between price and amount, a one before the class, specks among the words", () => {
