@@ -374,6 +374,80 @@ describe("Local: typed candidates", () => {
     assert.deepStrictEqual(extract([fields[2] as Skill.SkillField], rows.slice(0, 3)), { delivery_address: null })
   })
 
+  it("field names in Italian, French and Dutch: number, total, the customer alone, national tax ids", () => {
+    const fields = [
+      field("numero_fattura", "string"),
+      field("partita_iva_cliente", "string"),
+      field("partita_iva_fornitore", "string"),
+      field("totale", "float"),
+      field("cliente", "string")
+    ]
+    const rows = [
+      [[40, "Tipografia Rossi S.r.l."]],
+      [[40, "Via Roma 10, 00184 Roma"]],
+      [[40, "P.IVA 00743110157"]],
+      [],
+      [
+        [330, "Fattura n."],
+        [430, "123/2024"]
+      ],
+      [[40, "Spett.le"]],
+      [[40, "Cartoleria Bianchi S.n.c."]],
+      [[40, "Corso Italia 5, 20122 Milano"]],
+      [[40, "P.IVA 01234567897"]],
+      [],
+      [
+        [330, "Totale documento"],
+        [480, "122,00"]
+      ]
+    ] as const
+    assert.deepStrictEqual(extract(fields, rows), {
+      numero_fattura: "123/2024",
+      partita_iva_cliente: "01234567897",
+      partita_iva_fornitore: "00743110157",
+      totale: "122,00",
+      cliente: "Cartoleria Bianchi S.n.c."
+    })
+    const french = [
+      field("numero_facture", "string"),
+      field("montant_ttc", "float"),
+      field("siret_fournisseur", "string")
+    ]
+    const facture = [
+      [[40, "Imprimerie Martin SARL"]],
+      [[40, "SIRET 732 829 320 00074"]],
+      [
+        [330, "Facture N°"],
+        [450, "F2024-051"]
+      ],
+      [
+        [330, "Total HT"],
+        [480, "200,00 €"]
+      ],
+      [
+        [330, "Total TTC"],
+        [480, "240,00 €"]
+      ]
+    ] as const
+    assert.deepStrictEqual(extract(french, facture), {
+      numero_facture: "F2024-051",
+      montant_ttc: "240,00",
+      siret_fournisseur: "732 829 320 00074"
+    })
+    const dutch = [field("totaal_incl_btw", "float"), field("btw_bedrag", "float")]
+    const factuur = [
+      [
+        [330, "BTW 21%"],
+        [480, "21,00"]
+      ],
+      [
+        [330, "Totaal te betalen"],
+        [480, "€ 121,00"]
+      ]
+    ] as const
+    assert.deepStrictEqual(extract(dutch, factuur), { totaal_incl_btw: "121,00", btw_bedrag: "21,00" })
+  })
+
   it("a company's registration label is no name, with a letter OCR added before it: Company I Reg. No.:", () => {
     const issuer = field("issuer", "string", "Name of the issuing company")
     const rows = (reg: string) => [

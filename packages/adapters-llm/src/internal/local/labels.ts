@@ -140,6 +140,12 @@ const LEXICONS: Readonly<Record<Exclude<Concept, "none">, ReadonlyArray<string>>
   amount: columnLabels("amount")
 }
 
+/** Words that make a field a total (`total`, `totaal`, `montant_ttc`, `Bruttobetrag`), folded. */
+export const TOTAL_TRIGGERS: ReadonlyArray<string> = [
+  ...["total", "totales", "totaal", "totale", "ttc", "grandtotal", "brutto", "bruttobetrag", "gross"],
+  ...["gesamtbetrag", "rechnungsbetrag", "endbetrag", "gesamtsumme"]
+]
+
 const TRIGGERS: ReadonlyArray<readonly [Exclude<Concept, "none">, ReadonlyArray<string>]> = [
   // An address of any party (`supplier_address`, `Dirección del cliente`) is an address, not a company's name.
   ["address", ["address", "direccion", "domicilio", "adresse", "anschrift", "indirizzo", "morada", "adres"]],
@@ -150,13 +156,16 @@ const TRIGGERS: ReadonlyArray<readonly [Exclude<Concept, "none">, ReadonlyArray<
     "taxId",
     [
       ...["cuit", "cif", "nif", "nie", "rfc", "vat", "ruc", "rut", "tin", "gst", "fiscal"],
-      ...["ust", "ustid", "uid", "steuernummer", "tva", "btw", "piva", "siret"]
+      ...["ust", "ustid", "uid", "steuernummer", "tva", "btw", "piva", "partita", "siret", "siren"]
     ]
   ],
-  ["total", ["total", "totales", "grandtotal", "brutto", "bruttobetrag", "gross", "gesamtbetrag", "rechnungsbetrag"]],
+  ["total", TOTAL_TRIGGERS],
   [
     "number",
-    ["factura", "invoice", "comprobante", "receipt", "recibo", "ticket", "bill", "folio", "albaran", "pedido", "order"]
+    [
+      ...["factura", "invoice", "comprobante", "receipt", "recibo", "ticket", "bill", "folio", "albaran", "pedido"],
+      ...["order", "fattura", "facture", "factuur", "fatura", "rechnung", "rechnungs", "bon", "beleg"]
+    ]
   ],
   [
     "company",

@@ -20,7 +20,8 @@ import {
   LEXICON,
   labelsOf,
   NAME,
-  type Target
+  type Target,
+  TOTAL_TRIGGERS
 } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { withLegalForm } from "./legalForms.js"
@@ -32,6 +33,7 @@ import {
   codes,
   dates,
   emails,
+  labelledTaxIds,
   type Match,
   phones,
   pointOfSaleNumbers,
@@ -90,7 +92,7 @@ const numbers = (text: string): ReadonlyArray<Match> => {
 }
 
 const typed = (concept: Concept, type: Target["type"]): ((text: string) => ReadonlyArray<Match>) | undefined => {
-  if (concept === "taxId") return taxIds
+  if (concept === "taxId") return labelledTaxIds
   if (concept === "email") return emails
   if (concept === "phone") return phones
   if (concept === "date" || type === "date") return dates
@@ -184,6 +186,7 @@ const spanOf = (row: Row, start: number, end: number): readonly [number, number]
 
 const NET = new Set(NET_WORDS)
 const TAX = new Set(TAX_WORDS)
+const TOTALS = new Set(TOTAL_TRIGGERS)
 const INCLUDING = new Set([...INCLUDING_WORDS, ...INCLUDED_AFTER_WORDS, "incluidas", "incluidos"])
 
 /**
@@ -198,7 +201,7 @@ const figureRole = (target: Target): "tax" | "subtotal" | undefined => {
     const has = (set: ReadonlySet<string>) => list.some((w) => set.has(w))
     if (has(NET) && !(list.includes("total") && list.includes("neto"))) return "subtotal"
     if (has(TAX) && !has(INCLUDING)) return "tax"
-    return list.includes("total") ? "total" : undefined
+    return has(TOTALS) ? "total" : undefined
   }
   const own = roleIn([...fieldWords({ ...target, description: "" })])
   const role = own ?? roleIn([...fieldWords(target)])
@@ -257,12 +260,15 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   const block = party === "recipient" || party === "delivery" ? party : undefined
   if (concept === "company") return block === undefined ? company(layout) : blockName(layout, block)
   if (concept === "address") return block === undefined ? address(layout) : blockAddress(layout, block)
-  if (concept === "none" && block !== undefined && target.type === "string" && namesOne(target))
+  if (concept === "none" && block !== undefined && target.type === "string" && namesOne(target, block))
     return blockName(layout, block)
   return null
 }
 
 const NAME_WORDS = new Set(["name", "nombre", "nom", "nome", "naam", "razon"])
 
-/** Whether a field asks for a name (`customer_name`, `Nombre del cliente`). */
-const namesOne = (target: Target): boolean => [...fieldWords(target)].some((w) => NAME_WORDS.has(w))
+/** Whether a field asks for a party's name (`customer_name`, `Nombre del cliente`, or the party alone: `cliente`). */
+const namesOne = (target: Target, party: "recipient" | "delivery"): boolean => {
+  const list = [...fieldWords(target)]
+  return list.some((w) => NAME_WORDS.has(w)) || list.every((w) => PARTIES[party].has(w))
+}

@@ -1,6 +1,15 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
-import { amounts, amountValue, codes, dates, emails, phones, taxIds } from "../../../src/internal/local/patterns.js"
+import {
+  amounts,
+  amountValue,
+  codes,
+  dates,
+  emails,
+  labelledTaxIds,
+  phones,
+  taxIds
+} from "../../../src/internal/local/patterns.js"
 
 const texts = (matches: ReadonlyArray<{ readonly text: string }>) => matches.map((m) => m.text)
 
@@ -189,6 +198,15 @@ describe("patterns", () => {
     )
     // Not without its prefix, nor with too few or too many figures.
     assert.deepStrictEqual(texts(taxIds("123456789 DE12345678 DE1234567890")), [])
+  })
+
+  it("tax ids after their label: national ones with their check figure, printed with no prefix", () => {
+    // Italy's partita IVA, France's SIRET and SIREN, Portugal's NIF, Germany's Steuernummer.
+    for (const id of ["00743110157", "732 829 320 00074", "732829320", "501964843", "12/345/67890"])
+      assert.deepStrictEqual(texts(labelledTaxIds(`N.: ${id}`)), [id], id)
+    // A check figure wrong: none of them; and never by position (`taxIds`).
+    assert.deepStrictEqual(texts(labelledTaxIds("N.: 00743110158 732 829 320 00075 501964842")), [])
+    assert.deepStrictEqual(texts(taxIds("P.IVA 00743110157")), [])
   })
 
   it("codes: words with digits, not amounts with decimals or dates", () => {
