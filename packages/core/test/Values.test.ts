@@ -82,12 +82,28 @@ describe("Values numbers", () => {
     assert.isNull(Values.parse("integer", "99999999999999999999"))
   })
 
+  it("reads a quantity with its unit and an amount with more currencies (2 Stk, 10 m², CHF 1'234.50, Fr. 12.50)", () => {
+    const cases: ReadonlyArray<readonly [string, number]> = [
+      ["12 unidades", 12],
+      ["2 Stk", 2],
+      ["1,5 h", 1.5],
+      ["10 m²", 10],
+      ["3 pcs", 3],
+      ["0,250 kg", 0.25],
+      ["CHF 1'234.50", 1234.5],
+      ["Fr. 12.50", 12.5],
+      ["Rs. 1,23,456.00", 123456]
+    ]
+    for (const [literal, value] of cases) assert.strictEqual(num(literal), value, literal)
+  })
+
   it("gives null for what is not a number", () => {
     for (const literal of [
       "",
       "   ",
       "abc",
-      "12 unidades",
+      "12 meses",
+      "12 kg EUR",
       "1.2.3",
       "1.2345.678",
       "12,",

@@ -56,7 +56,22 @@ export const parseString = (literal: string): string | null => {
 
 // Words that name a currency (folded: no accents, lower case); removed around an amount.
 const CURRENCY_WORDS = new Set(
-  "usd eur mxn ars clp cop pen uyu gbp myr rm mn euro euros peso pesos dolar dolares dollar dollars ringgit".split(" ")
+  [
+    "usd eur mxn ars clp cop pen uyu gbp myr rm mn euro euros peso pesos dolar dolares dollar dollars ringgit",
+    "chf sfr fr pln zl sek nok dkk kr inr rs brl sgd aud cad nzd jpy cny czk huf"
+  ]
+    .join(" ")
+    .split(" ")
+)
+
+// Units a quantity is printed with (`2 Stk`, `1,5 h`, `10 m²`, `3 pcs`, `0,5 kg`), folded; removed after a number.
+const UNIT_WORDS = new Set(
+  [
+    "stk st stuck stuks pcs pc pce pces pz pzs ud uds un und unid u unidades piezas units unit ea each x",
+    "h hrs hr std uur ore heures horas kg g gr l lt ml m cm mm km"
+  ]
+    .join(" ")
+    .split(" ")
 )
 
 const DASHES = /[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/g
@@ -129,20 +144,26 @@ const readNumeral = (core: string, options: ParseOptions): number | null => {
 
 /**
  * A number in Spanish or English writing: `1.234,56`, `1,234.56`, `1234.56`, `1234,56`, `1 234,56`; signs as
- * `-12,50`, `(12.50)`, `12,50-`; currency symbols and codes (`€`, `$`, `US$`, `USD`, `EUR`, `MXN`, `ARS`, `pesos`…)
- * and `%` are ignored (`21 %` → 21). A single separator followed by exactly three digits groups thousands
+ * `-12,50`, `(12.50)`, `12,50-`; currency symbols and codes (`€`, `$`, `US$`, `USD`, `EUR`, `CHF`, `pesos`…)
+ * and `%` are ignored (`21 %` → 21), and so is a quantity's unit (`2 Stk`, `1,5 h`, `10 m²`, `3 pcs`). A single separator followed by exactly three digits groups thousands
  * (`1.234` → 1234) unless `options.decimalSeparator` names it. `null` when anything else is left.
  */
 export const parseNumber = (literal: string, options: ParseOptions = {}): number | null => {
   let s = fold(literal).replace(DASHES, "-").replace(/\s+/g, " ").trim()
   if (s.length === 0 || s.length > 100) return null
-  // `M.N.` (moneda nacional) is spelt with dots, so it goes before the words are checked one by one.
-  s = s.replace(/u\$s|us\$|\bm\.\s?n\.?|[€$£¥%]/g, " ")
+  // `M.N.` (moneda nacional), `Fr.` and `Rs.` are spelt with dots, so they go before the words are checked one by one.
+  s = s.replace(/u\$s|us\$|\bm\.\s?n\.?|\b(?:s?fr|rs|kr)\.(?=\s?\d)|[€$£¥%]/g, " ")
+  // A unit after the number (`2 Stk`, `10 m²`, folded `10 m2`); a currency or a unit, never both.
+  s = s.replace(/(?<=\d\s?)(?:m|cm|km)[23](?![\p{L}\d])/u, " m")
   let unknownWord = false
+  const found = { currency: false, unit: false }
   s = s.replace(/\p{L}+/gu, (word) => {
-    if (!CURRENCY_WORDS.has(word)) unknownWord = true
+    if (CURRENCY_WORDS.has(word)) found.currency = true
+    else if (UNIT_WORDS.has(word)) found.unit = true
+    else unknownWord = true
     return " "
   })
+  if (found.currency && found.unit) return null
   if (unknownWord) return null
   s = s.trim()
   let negative = false
