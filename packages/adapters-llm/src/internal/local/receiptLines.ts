@@ -194,14 +194,14 @@ const lineOf = (text: string, amount: Amount): Omit<Line, "row" | "amount"> => {
     const rest = before.slice(0, price.start).trim()
     // A count may stand in a cell of its own between the description and the unit price (`BANANAS | 2 | 1.25 |
     // 2.50`), taken where it makes the amount.
-    const last = /^(.*\p{L}.*?)\s{2,}(\d{1,3})$/u.exec(rest)
+    const countCell = /^(.*\p{L}.*?)\s{2,}(\d{1,3})$/u.exec(rest)
     if (
       between === undefined &&
-      last?.[1] !== undefined &&
-      last[2] !== undefined &&
-      makes(last[2], price.text, amount.value)
+      countCell?.[1] !== undefined &&
+      countCell[2] !== undefined &&
+      makes(countCell[2], price.text, amount.value)
     )
-      return { description: last[1].trim(), quantity: last[2], price: price.text }
+      return { description: countCell[1].trim(), quantity: countCell[2], price: price.text }
     const count = lead?.[1]
     const counted = between !== undefined && makes(between, price.text, amount.value)
     if (count !== undefined && makes(count, price.text, amount.value) && (between === undefined || counted))
