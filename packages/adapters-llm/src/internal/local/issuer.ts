@@ -401,23 +401,19 @@ const addressee = (layout: Layout, part: Part): boolean => {
 /** The letterhead parts that name the business: the first with a business word, with its wrapped lines. */
 const readLetterhead = (layout: Layout): Letterhead => {
   const parts = letterheadParts(layout).filter(
-    (p) =>
-      nameLike(p.text) &&
-      !ATTENTION.test(folded(p.raw)) &&
-      !ADDRESSEE_OVER.has(words(p.raw).join(" ")) &&
-      !addressee(layout, p)
+    (p) => nameLike(p.text) && !ATTENTION.test(folded(p.raw)) && !ADDRESSEE_OVER.has(words(p.raw).join(" "))
   )
+  // A letter's addressee is no candidate; checked last, on the few parts a search reaches.
+  const find = (test: (p: Part) => boolean) => parts.find((p) => test(p) && !addressee(layout, p))
   const plainIn = (text: string) => dates(text).length === 0 && !/\d|@|www|\.com/.test(text)
-  const firstPlain = parts.find((p) => plainIn(p.text))
+  const firstPlain = find((p) => plainIn(p.text))
   // A registration number marks only the first plain line (but for its number): printed under the address, it is
   // the address's last line that it follows (`MALAYSIA` over `Company Reg No. : 75495-V`).
-  const named = parts.find((p) => plainIn(nameOnly(p.text)))
+  const named = find((p) => plainIn(nameOnly(p.text)))
   const registeredName = named !== undefined && registered(layout, named) ? named : undefined
   // So does a seller's label over it (`Datos del emisor`, `Seller:`, `Lieferant`).
   const marked =
-    parts.find((p) => business(p.text)) ??
-    registeredName ??
-    parts.find((p) => plainIn(p.text) && underSeller(layout, p))
+    find((p) => business(p.text)) ?? registeredName ?? find((p) => plainIn(p.text) && underSeller(layout, p))
   const first = marked ?? firstPlain
   if (first === undefined) return { parts: [], marked: false }
   const block = [first]
