@@ -12,6 +12,12 @@ const field = (
   extra: Partial<Skill.SkillField> = {}
 ): Skill.SkillField => ({ name, order: 1, type, isList: false, description, aliases: [], ...extra })
 
+/** A row of two cells: `left` at `x`, `right` at `at` (a label and its value, or two columns). */
+const row2 = (x: number, left: string, at: number, right: string): ReadonlyArray<readonly [number, string]> => [
+  [x, left],
+  [at, right]
+]
+
 const extract = (fields: ReadonlyArray<Skill.SkillField>, rows: Parameters<typeof page>[1]) =>
   Local.extractFields(fields, document([page(1, rows)]))
 
@@ -52,30 +58,13 @@ describe("Local: the Spanish invoice", () => {
 describe("Local: labels", () => {
   it("accent-, case- and OCR-slip-tolerant labels from aliases; the value to the right", () => {
     const fields = [field("liquidacion", "float", "", { aliases: ["Importe a liquidar"] })]
-    assert.deepStrictEqual(
-      extract(fields, [
-        [
-          [40, "IMPORTE A LIQUIDAR:"],
-          [300, "10,00"]
-        ]
-      ]),
-      { liquidacion: "10,00" }
-    )
+    assert.deepStrictEqual(extract(fields, [row2(40, "IMPORTE A LIQUIDAR:", 300, "10,00")]), { liquidacion: "10,00" })
     assert.deepStrictEqual(extract(fields, [[[40, "lMPORTE A LIQUlDAR: 7,50"]]]), { liquidacion: "7,50" })
   })
 
   it("the value below its label (column headers with values under them)", () => {
     const fields = [field("fecha", "date"), field("pedido", "string", "Número de pedido")]
-    const rows = [
-      [
-        [40, "Fecha"],
-        [200, "Número de pedido"]
-      ],
-      [
-        [40, "12 de marzo de 2026"],
-        [200, "PED-7781"]
-      ]
-    ] as const
+    const rows = [row2(40, "Fecha", 200, "Número de pedido"), row2(40, "12 de marzo de 2026", 200, "PED-7781")] as const
     assert.deepStrictEqual(extract(fields, rows), { fecha: "12 de marzo de 2026", pedido: "PED-7781" })
   })
 
@@ -114,55 +103,28 @@ describe("Local: typed candidates", () => {
     const total = [field("total", "float")]
     const rows = [
       [[40, "TOTAL QTY: 3"]],
-      [
-        [40, "SUB TOTAL"],
-        [300, "100,00"]
-      ],
-      [
-        [40, "TOTAL"],
-        [300, "RM121,00"]
-      ],
+      row2(40, "SUB TOTAL", 300, "100,00"),
+      row2(40, "TOTAL", 300, "RM121,00"),
       [[40, "CAE N: 73064284586911"]],
-      [
-        [40, "CASH"],
-        [300, "200,00"]
-      ]
+      row2(40, "CASH", 300, "200,00")
     ] as const
     assert.deepStrictEqual(extract(total, rows), { total: "121,00" })
   })
 
   it("the total after rounding: a later total a few cents below the largest", () => {
     const rows = [
-      [
-        [40, "TOTAL AMOUNT (INCL. GST)"],
-        [300, "31.47"]
-      ],
-      [
-        [40, "ROUNDING"],
-        [300, "-0.02"]
-      ],
-      [
-        [40, "TOTAL"],
-        [300, "31.45"]
-      ]
+      row2(40, "TOTAL AMOUNT (INCL. GST)", 300, "31.47"),
+      row2(40, "ROUNDING", 300, "-0.02"),
+      row2(40, "TOTAL", 300, "31.45")
     ] as const
     assert.deepStrictEqual(extract([field("total", "float")], rows), { total: "31.45" })
   })
 
   it("tax ids: CUIT (check digit verified), NIF/CIF, RFC; by label first, else the first one printed", () => {
     const cuit = [field("cuit_emisor", "string", "CUIT del emisor")]
-    assert.deepStrictEqual(
-      extract(cuit, [
-        [
-          [40, "CUIT:"],
-          [200, "23100588994"]
-        ],
-        [[40, "CUIT: 30500017704"]]
-      ]),
-      {
-        cuit_emisor: "23100588994"
-      }
-    )
+    assert.deepStrictEqual(extract(cuit, [row2(40, "CUIT:", 200, "23100588994"), [[40, "CUIT: 30500017704"]]]), {
+      cuit_emisor: "23100588994"
+    })
     assert.deepStrictEqual(extract(cuit, [[[40, "Responsable inscripto 20-13046568-5"]]]), {
       cuit_emisor: "20-13046568-5"
     })
@@ -216,14 +178,8 @@ describe("Local: typed candidates", () => {
       [[40, "12 High Street, Leeds LS1 4AB"]],
       [[40, "Tel: 0113 496 0000  accounts@brightsigns.co.uk"]],
       [],
-      [
-        [330, "Invoice No:"],
-        [450, "BS-1042"]
-      ],
-      [
-        [330, "PO Number:"],
-        [450, "PO-7781"]
-      ],
+      row2(330, "Invoice No:", 450, "BS-1042"),
+      row2(330, "PO Number:", 450, "PO-7781"),
       [[40, "Bill To:"]],
       [[40, "Contoso Ltd"]],
       [[40, "9 Dock Rd, Hull HU1 1AA"]],
@@ -240,18 +196,9 @@ describe("Local: typed candidates", () => {
         [380, "120.00"],
         [480, "120.00"]
       ],
-      [
-        [330, "Subtotal"],
-        [480, "120.00"]
-      ],
-      [
-        [330, "VAT 20%"],
-        [480, "24.00"]
-      ],
-      [
-        [330, "Total"],
-        [480, "144.00"]
-      ]
+      row2(330, "Subtotal", 480, "120.00"),
+      row2(330, "VAT 20%", 480, "24.00"),
+      row2(330, "Total", 480, "144.00")
     ] as const
     assert.deepStrictEqual(extract(fields, rows), {
       vat_amount: "24.00",
@@ -266,18 +213,9 @@ describe("Local: typed candidates", () => {
     })
     // Two rates print two taxes: no single tax amount to give; the e-mail of a customer is not the supplier's.
     const twoRates = [
-      [
-        [330, "IVA 21%"],
-        [480, "21,00"]
-      ],
-      [
-        [330, "IVA 10%"],
-        [480, "5,00"]
-      ],
-      [
-        [330, "Total"],
-        [480, "126,00"]
-      ]
+      row2(330, "IVA 21%", 480, "21,00"),
+      row2(330, "IVA 10%", 480, "5,00"),
+      row2(330, "Total", 480, "126,00")
     ] as const
     assert.deepStrictEqual(extract([field("cuota_iva", "float", "Cuota de IVA")], twoRates), { cuota_iva: null })
     // A total described with its taxes included is the total; `total_iva` the tax.
@@ -308,22 +246,10 @@ describe("Local: typed candidates", () => {
       [[40, "20457 Hamburg"]],
       [[40, "USt-IdNr.: DE987654321"]],
       [],
-      [
-        [330, "Rechnungsdatum:"],
-        [450, "03.06.2024"]
-      ],
-      [
-        [330, "Nettobetrag"],
-        [480, "80,00 €"]
-      ],
-      [
-        [330, "zzgl. 19 % MwSt."],
-        [480, "15,20 €"]
-      ],
-      [
-        [330, "Rechnungsbetrag"],
-        [480, "95,20 €"]
-      ],
+      row2(330, "Rechnungsdatum:", 450, "03.06.2024"),
+      row2(330, "Nettobetrag", 480, "80,00 €"),
+      row2(330, "zzgl. 19 % MwSt.", 480, "15,20 €"),
+      row2(330, "Rechnungsbetrag", 480, "95,20 €"),
       [[40, "Zahlbar bis 17.06.2024 ohne Abzug."]],
       [[40, "Druckerei Berger GmbH · Tel. 089 123456 · USt-IdNr. DE123456789 · BIC COBADEFFXXX"]]
     ] as const
@@ -350,18 +276,9 @@ describe("Local: typed candidates", () => {
       [[40, "12 High Street, Leeds LS1 4AB"]],
       [[40, "Tel: 0113 496 0000"]],
       [],
-      [
-        [40, "Bill To:"],
-        [330, "Ship To:"]
-      ],
-      [
-        [40, "Contoso Ltd"],
-        [330, "Contoso Warehouse"]
-      ],
-      [
-        [40, "9 Dock Rd, Hull HU1 1AA"],
-        [330, "Unit 4, Marsh Lane, Hull HU2 8BB"]
-      ]
+      row2(40, "Bill To:", 330, "Ship To:"),
+      row2(40, "Contoso Ltd", 330, "Contoso Warehouse"),
+      row2(40, "9 Dock Rd, Hull HU1 1AA", 330, "Unit 4, Marsh Lane, Hull HU2 8BB")
     ] as const
     assert.deepStrictEqual(extract(fields, rows), {
       supplier_address: "12 High Street, Leeds LS1 4AB",
@@ -387,19 +304,13 @@ describe("Local: typed candidates", () => {
       [[40, "Via Roma 10, 00184 Roma"]],
       [[40, "P.IVA 00743110157"]],
       [],
-      [
-        [330, "Fattura n."],
-        [430, "123/2024"]
-      ],
+      row2(330, "Fattura n.", 430, "123/2024"),
       [[40, "Spett.le"]],
       [[40, "Cartoleria Bianchi S.n.c."]],
       [[40, "Corso Italia 5, 20122 Milano"]],
       [[40, "P.IVA 01234567897"]],
       [],
-      [
-        [330, "Totale documento"],
-        [480, "122,00"]
-      ]
+      row2(330, "Totale documento", 480, "122,00")
     ] as const
     assert.deepStrictEqual(extract(fields, rows), {
       numero_fattura: "123/2024",
@@ -416,18 +327,9 @@ describe("Local: typed candidates", () => {
     const facture = [
       [[40, "Imprimerie Martin SARL"]],
       [[40, "SIRET 732 829 320 00074"]],
-      [
-        [330, "Facture N°"],
-        [450, "F2024-051"]
-      ],
-      [
-        [330, "Total HT"],
-        [480, "200,00 €"]
-      ],
-      [
-        [330, "Total TTC"],
-        [480, "240,00 €"]
-      ]
+      row2(330, "Facture N°", 450, "F2024-051"),
+      row2(330, "Total HT", 480, "200,00 €"),
+      row2(330, "Total TTC", 480, "240,00 €")
     ] as const
     assert.deepStrictEqual(extract(french, facture), {
       numero_facture: "F2024-051",
@@ -435,26 +337,14 @@ describe("Local: typed candidates", () => {
       siret_fournisseur: "732 829 320 00074"
     })
     const dutch = [field("totaal_incl_btw", "float"), field("btw_bedrag", "float")]
-    const factuur = [
-      [
-        [330, "BTW 21%"],
-        [480, "21,00"]
-      ],
-      [
-        [330, "Totaal te betalen"],
-        [480, "€ 121,00"]
-      ]
-    ] as const
+    const factuur = [row2(330, "BTW 21%", 480, "21,00"), row2(330, "Totaal te betalen", 480, "€ 121,00")] as const
     assert.deepStrictEqual(extract(dutch, factuur), { totaal_incl_btw: "121,00", btw_bedrag: "21,00" })
   })
 
   it("a company's registration label is no name, with a letter OCR added before it: Company I Reg. No.:", () => {
     const issuer = field("issuer", "string", "Name of the issuing company")
     const rows = (reg: string) => [
-      [
-        [16, "BAKERY LOGISTICS"],
-        [118, "LLC"]
-      ] as const,
+      row2(16, "BAKERY LOGISTICS", 118, "LLC"),
       [[16, "239 SYSTEMS HIGH STREET"]] as const,
       [
         [15, reg],
@@ -469,17 +359,9 @@ describe("Local: typed candidates", () => {
 
   it("document numbers: point of sale and number, codes with letters", () => {
     const numero = [field("numero", "string", "Número de factura")]
-    assert.deepStrictEqual(
-      extract(numero, [
-        [
-          [40, "FACTURA A"],
-          [200, "Nº 0003 - 00003435"]
-        ]
-      ]),
-      {
-        numero: "0003 - 00003435"
-      }
-    )
+    assert.deepStrictEqual(extract(numero, [row2(40, "FACTURA A", 200, "Nº 0003 - 00003435")]), {
+      numero: "0003 - 00003435"
+    })
     assert.deepStrictEqual(extract(numero, [[[40, "Invoice No: INV-2026-118"]]]), { numero: "INV-2026-118" })
   })
 })
@@ -585,19 +467,10 @@ describe("Local: structure", () => {
   it("a till's lines with the tax class after each amount (1,99 A)", () => {
     const rows = [
       [[40, "BÄCKEREI WEBER"]],
-      [
-        [40, "ROGGENBROT"],
-        [300, "2,49 A"]
-      ],
+      row2(40, "ROGGENBROT", 300, "2,49 A"),
       [[40, "  3 x 0,99"]],
-      [
-        [40, "BUTTER"],
-        [300, "2,97 B"]
-      ],
-      [
-        [40, "SUMME"],
-        [300, "5,46"]
-      ]
+      row2(40, "BUTTER", 300, "2,97 B"),
+      row2(40, "SUMME", 300, "5,46")
     ] as const
     const got = extract([ITEMS], rows).items as ReadonlyArray<Record<string, string | null>>
     assert.deepStrictEqual(
@@ -612,22 +485,10 @@ describe("Local: structure", () => {
   it("a list of simple values from the column under its header", () => {
     const productos = field("productos", "string", "", { isList: true, aliases: ["Artículo"] })
     const rows = [
-      [
-        [40, "Artículo"],
-        [300, "Importe"]
-      ],
-      [
-        [40, "Grapadora"],
-        [300, "12,00"]
-      ],
-      [
-        [40, "Clips"],
-        [300, "1,50"]
-      ],
-      [
-        [40, "Total"],
-        [300, "13,50"]
-      ]
+      row2(40, "Artículo", 300, "Importe"),
+      row2(40, "Grapadora", 300, "12,00"),
+      row2(40, "Clips", 300, "1,50"),
+      row2(40, "Total", 300, "13,50")
     ] as const
     assert.deepStrictEqual(extract([productos], rows), { productos: ["Grapadora", "Clips"] })
   })
