@@ -99,18 +99,14 @@ describe("receipt lines", () => {
     unit_price,
     line_total
   })
+  /** A row of a four-column table: its cells at the columns' left edges. */
+  const row = (...texts: ReadonlyArray<string>): ReadonlyArray<Cell> =>
+    texts.map((t, i) => [[40, 300, 380, 480][i] ?? 0, t] as const)
   const itemsOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>) =>
     Local.extractFields([ITEMS], document([page(1, rows)])).items
 
   it("a line under an item with a date that runs into the figures' columns is the item's description", () => {
-    const header: ReadonlyArray<Cell> = [
-      [40, "Description"],
-      [300, "Qty"],
-      [380, "Unit Price"],
-      [480, "Amount"]
-    ]
-    const row = (...texts: ReadonlyArray<string>): ReadonlyArray<Cell> =>
-      texts.map((t, i) => [[40, 300, 380, 480][i] ?? 0, t] as const)
+    const header = row("Description", "Qty", "Unit Price", "Amount")
     assert.deepStrictEqual(
       itemsOf([
         header,
@@ -132,14 +128,7 @@ describe("receipt lines", () => {
   })
 
   it("a page's sum carried to the next (Übertrag) ends no table: the next page's lines are read too", () => {
-    const header: ReadonlyArray<Cell> = [
-      [40, "Bezeichnung"],
-      [300, "Menge"],
-      [380, "Preis"],
-      [480, "Betrag"]
-    ]
-    const row = (...texts: ReadonlyArray<string>): ReadonlyArray<Cell> =>
-      texts.map((t, i) => [[40, 300, 380, 480][i] ?? 0, t] as const)
+    const header = row("Bezeichnung", "Menge", "Preis", "Betrag")
     const first = page(1, [
       line("Elektro Maier KG"),
       header,
