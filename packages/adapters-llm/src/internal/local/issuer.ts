@@ -1,16 +1,16 @@
 /**
- * The issuer's name and address from the letterhead: on the first page's top rows, above the recipient's block
+ * The issuer's name from the letterhead: on the first page's top rows, above the recipient's block
  * (Facturar a, Bill to, Rechnungsempfänger, Destinataire…) and the document's title printed alone under a name,
  * each cell apart (a title or the invoice's data may share the name's row), the first cell with a legal form (S.A.,
  * S.L., GmbH, SDN BHD, B.V.…) or a shop word (`SHOP_WORDS`) — never a document title, a tax-status line (IVA
  * Responsable Inscripto), an address line (a street word, a postcode; unless the name ends in its legal form) or a
  * greeting — with its wrapped lines. A recipient label with cells only left of it (`Seller: | Bill To:`) ends the
  * letterhead in its own column only. A letterhead with no such mark gives no name (position alone is too weak),
- * unless the footer names the business over its register line (a logo for a letterhead). The address is the text
- * under a marked name, given only when a contact or tax line closes it, it ends in a postcode or a state, and the
- * reader was sure of its words (MEASUREMENTS.md). Both are found by layout, not by a label (`evidence.ts`: `layout`,
- * `position`).
+ * unless the footer names the business over its register line (a logo for a letterhead). Found by layout, not by a
+ * label (`evidence.ts`: `layout`, `position`). The address under the name is `address.ts`'s; the other parties'
+ * blocks, `parties.ts`'s.
  */
+import { addressLine, closesAddress } from "./addressText.js"
 import { type Found, found } from "./evidence.js"
 import { type Cell, cellStart, type Layout, overlap, type Row } from "./layout.js"
 import { endsWithForm, formAlone, legalForm, withLegalForm } from "./legalForms.js"
@@ -18,10 +18,6 @@ import { amounts, dates } from "./patterns.js"
 import { findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
 import { folded, tokens } from "./text.js"
 import {
-  ADDRESS_REGIONS,
-  ADDRESS_SUFFIXES,
-  ADDRESS_WORDS,
-  CONTACT_WORDS,
   COPY_MARKS,
   DATE_LABELS,
   DOCUMENT_TITLES,
@@ -35,7 +31,6 @@ import {
 } from "./vocabulary.js"
 
 const TAX_STATUS = new Set(TAX_STATUS_WORDS)
-const ADDRESS = new Set(ADDRESS_WORDS)
 const TITLES = new Set(DOCUMENT_TITLES)
 const RECIPIENT = vocabulary(RECIPIENT_LABELS.map((phrase) => ["recipient", [phrase]] as const))
 const RECIPIENT_FIRST = new Set(RECIPIENT.byFirst.keys())
@@ -49,21 +44,6 @@ const words = (text: string): ReadonlyArray<string> => tokens(folded(text)).map(
 
 /** Whether a text (a row, or a value found by a label) is a tax status or tax registration line. */
 export const taxStatus = (text: string): boolean => words(text).some((w) => TAX_STATUS.has(w))
-
-/** Whether a text has a street word, or a compound ending in one (`Uferweg`). */
-export const hasStreet = (text: string): boolean =>
-  words(text).some(
-    (w) => ADDRESS.has(w) || ADDRESS_SUFFIXES.some((end) => w.length > end.length + 2 && w.endsWith(end))
-  )
-
-/**
- * Whether a text is an address line: a street word (or a compound ending in one), Spain's `C/` (calle), or a
- * postcode and town.
- */
-export const addressLine = (text: string): boolean =>
-  hasStreet(text) ||
-  /(?<![\p{L}\d])[Cc]\/\s?\p{L}/u.test(text) ||
-  /(?<![\d-])\d{4,5}\s+\p{L}{3}|(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}\s+\p{L}{3}/u.test(text)
 
 const SHOP = new Set(SHOP_WORDS)
 const NUMBER_WORD = new Set(NUMBER_WORDS)
@@ -297,7 +277,7 @@ export const partBeside = (row: Row | undefined, part: Part): Part | undefined =
  * The cell of a row under a part (its column), as a part: an address line is read cell by cell, never joined
  * with the document's data beside it (`Factuurdatum | 9212 MD Den Haag`).
  */
-const cellBeside = (row: Row, part: Part): Part | undefined =>
+export const cellBeside = (row: Row, part: Part): Part | undefined =>
   row.cells
     .map((c: Cell) => ({ row, x0: c.x0, x1: c.x1, text: cleaned(c.text), raw: c.text }))
     .find((p) => overlap(p, part) > 0.3)
@@ -312,7 +292,7 @@ interface Letterhead {
 const LETTERHEADS = new WeakMap<Layout, Letterhead>()
 
 /** The letterhead parts that name the business (read once per layout). */
-const companyParts = (layout: Layout): Letterhead => {
+export const companyParts = (layout: Layout): Letterhead => {
   const known = LETTERHEADS.get(layout)
   if (known !== undefined) return known
   const letterhead = readLetterhead(layout)
@@ -537,116 +517,4 @@ const registerLineName = (text: string): string | undefined => {
   return segments.length > 1 && endsWithForm(name) && nameLike(name) && !/\d|@/.test(name) && !registerLine(name)
     ? name
     : undefined
-}
-
-const STOP_PATTERN =
-  /(?<![a-z])(tel|telf|tlf|phone|telefono|fax|gst|email|e-mail|www|http|invoice|receipt|factura|date|fecha|cashier|cajero|doc|tax|cif|nif|cuit|iva|vat|reg|hp|mobile)(?![a-z])/
-
-// Contact and register words, and the tax id words but `st` (a street's abbreviation).
-const STOP_WORDS = new Set([...CONTACT_WORDS, ...TAX_ID_WORDS.filter((w) => w !== "st")])
-
-/**
- * Whether a folded line closes the address: a contact, register, tax id or document line (`TEL :`, `USt-IdNr.`,
- * `BTW nummer`, `N° TVA`, `INVOICE NO`), a number of seven figures or more, or a labelled value (`Inv. No.:
- * P-6973-040`: an address has no label).
- */
-export const closesAddress = (text: string): boolean =>
-  STOP_PATTERN.test(text) ||
-  // A tax or register number (`St.-Nr. DE584839266`): seven figures in a row are in no street or postcode.
-  /\d{7}/.test(text) ||
-  // Abbreviations dotted and hyphenated (`N.I.F.`, `St.-Nr.`) read as one word too.
-  [/\./g, /[.-]/g].some((marks) => words(text.replace(marks, "")).some((w) => STOP_WORDS.has(w))) ||
-  /\p{L}[.\s]*:\s*\S/u.test(text)
-
-/** Below this confidence the reader doubts a word (text layers read 1). */
-const DOUBTED = 0.9
-
-/** Whether the reader doubted a word of a part. */
-const doubted = (part: Part): boolean =>
-  part.row.words.some((w) => w.x0 >= part.x0 - 0.5 && w.x1 <= part.x1 + 0.5 && w.confidence < DOUBTED)
-
-/** A registration number or tax id printed alone under the name: `(742016-W)`, `JMO326956-V`. */
-const registration = (text: string): boolean =>
-  (/^\(?[a-z0-9\-.\s]*\d[a-z0-9\-.\s]*\)?$/.test(text) && !/\p{L}{3}/u.test(text)) ||
-  /^\(?[a-z]{0,4}\d{5,}[a-z0-9\-/]*\)?$/.test(text.trim())
-
-// A state or country closing the text, folded.
-const REGION_AT_END = new RegExp(
-  `(?<![a-z])(?:${ADDRESS_REGIONS.map((region) => region.replace(/\s+/g, "\\s+")).join("|")})[\\s.,]*$`
-)
-
-/**
- * Whether an address's last lines say where it ends: a postcode — five figures (`81200 JOHOR BAHRU`, OCR's `O`
- * for a zero kept: `456OO`), a country's letter and four or five (`D-63571`), four before the town (`8001
- * Zürich`, `1012 AB Amsterdam`), Portugal's four and three (`1000-001 Lisboa`), Britain's outward and inward codes
- * (`LS1 4AP`), with no figure after it on the line — or a state or country it closes with (`SELANGOR DARUL
- * EHSAN`, `MALAYSIA`). A street number (`LOT 1851-A`, `NO.53`) is none of these.
- */
-export const addressEnd = (text: string): boolean =>
-  POSTCODES.some((postcode) => postcode.test(text)) || REGION_AT_END.test(folded(text))
-
-// Postcodes with the town after them and no more figures to the end of the line (`07637 Marseille 60891` is the
-// town's line run into another column's number), or a US state's ZIP ending it.
-const POSTCODES: ReadonlyArray<RegExp> = [
-  /(?<![\p{L}\d-])(?=(?:O*\d){3})[\dO]{5}(?![\p{L}\d-])(?=[\s,.]*\p{L}\D*$)/u,
-  // A US state's code and ZIP ending the line (`Springfield, IL 62704`).
-  /(?<![\p{L}\d])\p{Lu}{2}\s\d{5}[\s.]*$/u,
-  /(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}(?![\p{L}\d])(?=\D*$)/u,
-  /(?<![\p{L}\d-])\d{4}\s+\p{L}{2}(?=\D*$)/u,
-  /(?<![\p{L}\d-])\d{4}-\d{3}(?![\p{L}\d-])(?=\D*$)/u,
-  /(?<![\p{L}\d])\p{Lu}{1,2}\d[\p{Lu}\d]?\s\d\p{Lu}{2}(?![\p{L}\d])(?=\D*$)/u
-]
-
-/**
- * The issuer's address under the letterhead's name, or null. Position is its only evidence, so it is given only
- * when the block is bounded on both sides and ends as addresses end: under the name (a registration number
- * between them skipped), closed by a contact or tax line (`TEL`, `GST ID`, `FAX`), its last two lines holding a
- * postcode or ending in a state or country (`addressEnd`). A block the window or the line limit cut, or one that
- * runs into a column of other text, is not an address anyone can vouch for; nor one with a word the reader doubted
- * (an OCR slip in a street name or a postcode cannot be checked). A first line with no figure and no street word
- * (a branch name, `IKEA CHERAS`) is not part of it.
- */
-export const address = (layout: Layout): Found | null => {
-  const { parts: name, marked } = companyParts(layout)
-  const last = name.at(-1)
-  // Under a line no legal form or shop word marks as a name (a column's labels, a title) is no letterhead's address.
-  if (last === undefined || !marked) return null
-  const parts: Array<Part> = []
-  let closed = false
-  for (const row of layout.rows.slice(last.row.order + 1, last.row.order + 10)) {
-    if (row.page !== last.row.page || parts.length >= 5) break
-    const part = cellBeside(row, last)
-    if (part === undefined) break
-    const text = folded(part.raw)
-    // The contact may share the address's last line: `… 43000 KAJANG, SELANGOR. TEL: 03-1234567`.
-    const start = closesAddress(text) ? (STOP_PATTERN.exec(text)?.index ?? 0) : 0
-    const before = part.raw.slice(0, start).trim()
-    if (start > 0 && /\p{L}{2}/u.test(before) && addressEnd(before) && !closesAddress(folded(before))) {
-      parts.push({ ...part, raw: before, text: before })
-      closed = true
-      break
-    }
-    // Registration numbers and tax ids printed under the name come before the address: skip them.
-    if (parts.length === 0 && (registration(text) || closesAddress(text))) continue
-    if (closesAddress(text)) {
-      closed = true
-      break
-    }
-    // A line of figures alone (`60891`) is another column's value under the town: nothing closes the block.
-    if (!/\p{L}{2}/u.test(text)) break
-    parts.push(part)
-  }
-  while (parts.length > 1 && !/\d/.test(parts[0]?.raw ?? "") && !addressLine(parts[0]?.raw ?? "")) parts.shift()
-  if (!closed || parts.length === 0 || parts.some(doubted)) return null
-  if (!parts.slice(-2).some((p) => addressEnd(p.raw))) return null
-  // A town alone (`21081 LEIPZIG`) is not the address: a street word or a second figure (a house number) is in it.
-  const text = parts.map((p) => p.raw).join(" ")
-  if (!hasStreet(text) && (text.match(/\d+/g) ?? []).length < 2) return null
-  return found(
-    parts
-      .map((p) => p.raw.trim())
-      .join(" ")
-      .replace(/\s+/g, " "),
-    "position"
-  )
 }

@@ -8,8 +8,9 @@
  * shows one, a title with a code right after it (`Factuur 2021-0001`) gives it, weakest of all.
  */
 
+import { hasStreet } from "./addressText.js"
 import { type Evidence, type Found, found } from "./evidence.js"
-import { hasStreet, registerLine } from "./issuer.js"
+import { registerLine } from "./issuer.js"
 import { findLabels, type Label, labelsOf, type Target } from "./labels.js"
 import { type Cell, cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { codes, type Match, pointOfSaleNumbers } from "./patterns.js"

@@ -4,12 +4,11 @@
  * field that names another party than the issuer (`nif_cliente`, `Customer name`, `Delivery address`) is read
  * there, never from the letterhead (`values.ts`).
  */
+
+import { addressEnd, addressLine, closesAddress } from "./addressText.js"
 import { type Found, found } from "./evidence.js"
 import {
-  addressEnd,
-  addressLine,
   cleaned,
-  closesAddress,
   nameLike,
   type Part,
   partBeside,

@@ -7,9 +7,10 @@
  * (`evidence.ts`): how its label matched, lowered when another candidate as strong gives another value.
  */
 
+import { address } from "./address.js"
 import { date } from "./dates.js"
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
-import { address, blockLabel, company, taxStatus } from "./issuer.js"
+import { blockLabel, company, taxStatus } from "./issuer.js"
 import {
   ALIAS,
   type Concept,

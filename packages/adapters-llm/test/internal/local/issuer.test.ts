@@ -1,6 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { Document } from "@legible/core"
-import { address, addressEnd, company } from "../../../src/internal/local/issuer.js"
+import { address } from "../../../src/internal/local/address.js"
+import { addressEnd } from "../../../src/internal/local/addressText.js"
+import { company } from "../../../src/internal/local/issuer.js"
 import { layout } from "../../../src/internal/local/layout.js"
 import { type Cell, document, page } from "../../support/documents.js"
 
