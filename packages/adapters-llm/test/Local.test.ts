@@ -341,6 +341,57 @@ describe("Local: typed candidates", () => {
     assert.deepStrictEqual(extract(dutch, factuur), { totaal_incl_btw: "121,00", btw_bedrag: "21,00" })
   })
 
+  it("a line item's sub-fields by their names: nombre and name describe, rate prices, a code's never describes", () => {
+    const list = (name: string, fields: ReadonlyArray<Skill.SkillField>): Skill.SkillField => ({
+      ...field(name, "object"),
+      isList: true,
+      fields: [...fields]
+    })
+    const rows = [
+      [[40, "Suministros Acme S.L."]],
+      [],
+      [
+        [40, "Ref."],
+        [100, "Descripción"],
+        [300, "Cant."],
+        [360, "Precio"],
+        [480, "Importe"]
+      ],
+      [
+        [40, "A-100"],
+        [100, "Papel A4 80 g"],
+        [300, "10"],
+        [360, "4,50"],
+        [480, "45,00"]
+      ],
+      row2(330, "TOTAL", 480, "45,00")
+    ] as const
+    const spanish = list("productos", [
+      field("nombre", "string"),
+      field("unidades", "float"),
+      field("total_linea", "float")
+    ])
+    assert.deepStrictEqual(extract([spanish], rows), {
+      productos: [{ nombre: "Papel A4 80 g", unidades: "10", total_linea: "45,00" }]
+    })
+    const english = list("lines", [
+      field("sku", "string", "Product code"),
+      field("name", "string"),
+      field("qty", "float"),
+      field("rate", "float"),
+      field("amount", "float")
+    ])
+    assert.deepStrictEqual(extract([english], rows), {
+      lines: [{ sku: null, name: "Papel A4 80 g", qty: "10", rate: "4,50", amount: "45,00" }]
+    })
+    // A tax's rate is no tax amount.
+    const taxes = [row2(330, "IVA 21%", 480, "21,00"), row2(330, "Total", 480, "121,00")]
+    assert.deepStrictEqual(extract([field("tipo_iva", "float"), field("cuota_iva", "float")], taxes), {
+      tipo_iva: null,
+      cuota_iva: "21,00"
+    })
+  })
+
   it("a company's registration label is no name, with a letter OCR added before it: Company I Reg. No.:", () => {
     const issuer = field("issuer", "string", "Name of the issuing company")
     const rows = (reg: string) => [

@@ -4,7 +4,7 @@
  * with no header row, the lines themselves: rows above the first total that end in an amount (and maybe the till's
  * tax class, `1,99 A`), a row of only a quantity and price completing the description printed on the row above it.
  */
-import { type Concept, conceptOf, type Target } from "./labels.js"
+import { type Concept, conceptOf, fieldWords, type Target } from "./labels.js"
 import type { Layout, Row } from "./layout.js"
 import { type Amount, amounts, dates } from "./patterns.js"
 import { findPhrases, rowTokens, vocabulary } from "./phrases.js"
@@ -19,16 +19,87 @@ export interface LineRoles {
   readonly amount?: Target | undefined
 }
 
-/** The concept of a line item's sub-field: a total inside a line (`line_total`) is the line's amount. */
+// Words a line item's sub-field is named with in the seven languages, past the concepts' own (`nombre`, `rate`,
+// `Menge`, `Betrag`), folded: a sub-field's name says its column.
+const ITEM_WORDS: ReadonlyArray<readonly ["description" | "quantity" | "price" | "amount", ReadonlySet<string>]> = [
+  [
+    "description",
+    new Set([
+      ...["name", "nombre", "nom", "nome", "naam", "bezeichnung", "beschreibung", "artikel", "leistung"],
+      ...["designation", "libelle", "produit", "descrizione", "prodotto", "descricao", "produto", "omschrijving"],
+      ...["product", "service", "servicio"]
+    ])
+  ],
+  [
+    "quantity",
+    new Set([
+      ...["cant", "menge", "anzahl", "quantite", "qte", "quantita", "qta", "quantidade", "qtd", "aantal", "count"],
+      ...["hours", "horas", "stunden", "heures", "ore", "uren"]
+    ])
+  ],
+  ["price", new Set(["rate", "tarifa", "prezzo", "prix", "preis", "einzelpreis", "preco", "prijs", "tariffa", "pu"])],
+  [
+    "amount",
+    new Set([
+      "betrag",
+      "gesamt",
+      "gesamtpreis",
+      "montant",
+      "importo",
+      "valor",
+      "montante",
+      "bedrag",
+      "totaal",
+      "totale"
+    ])
+  ]
+]
+
+// A code's sub-field (`sku`, `referencia`, `Art.-Nr.`): never a line's description.
+const CODE_WORDS = new Set([
+  "sku",
+  "ref",
+  "referencia",
+  "reference",
+  "code",
+  "codigo",
+  "cod",
+  "ean",
+  "id",
+  "no",
+  "nr",
+  "art"
+])
+
+/**
+ * The concept of a line item's sub-field: a total inside a line (`line_total`) is the line's amount; a name the
+ * concepts do not know may still say its column (`nombre`, `rate`, `Menge`).
+ */
 export const itemConcept = (target: Target): Concept => {
   const concept = conceptOf(target)
-  return concept === "total" ? "amount" : concept
+  if (concept === "total") return "amount"
+  if (concept !== "none") return concept
+  const words = [...fieldWords(target)]
+  if (words.some((w) => CODE_WORDS.has(w))) return "none"
+  const numeric = target.type === "float" || target.type === "integer"
+  const found = ITEM_WORDS.find(
+    ([column, set]) => (column === "description") !== numeric && words.some((w) => set.has(w))
+  )
+  return found?.[0] ?? "none"
 }
 
-/** The roles of a list field's sub-fields, from their concepts. */
+/**
+ * The roles of a list field's sub-fields, from their concepts. With none for the description, the first text
+ * sub-field that is no code's takes it: a list of lines describes each.
+ */
 export const rolesOf = (targets: ReadonlyArray<Target>): LineRoles => {
   const by = (concept: string) => targets.find((t) => itemConcept(t) === concept)
-  return { description: by("description"), quantity: by("quantity"), price: by("price"), amount: by("amount") }
+  const described =
+    by("description") ??
+    targets.find(
+      (t) => t.type === "string" && itemConcept(t) === "none" && ![...fieldWords(t)].some((w) => CODE_WORDS.has(w))
+    )
+  return { description: described, quantity: by("quantity"), price: by("price"), amount: by("amount") }
 }
 
 const UNIT = "(?:kg|g|gr|l|lt|ml|ud|uds|un|und|unid|u|st|stk|pcs|pc|pce|pces|pz|pzs|stuks?)"

@@ -188,6 +188,7 @@ const spanOf = (row: Row, start: number, end: number): readonly [number, number]
 const NET = new Set(NET_WORDS)
 const TAX = new Set(TAX_WORDS)
 const TOTALS = new Set(TOTAL_TRIGGERS)
+const RATE_WORDS = new Set(["rate", "tipo", "porcentaje", "percent", "percentage", "pct", "satz", "steuersatz", "taux"])
 const INCLUDING = new Set([...INCLUDING_WORDS, ...INCLUDED_AFTER_WORDS, "incluidas", "incluidos"])
 
 /**
@@ -198,6 +199,8 @@ const INCLUDING = new Set([...INCLUDING_WORDS, ...INCLUDED_AFTER_WORDS, "incluid
  */
 const figureRole = (target: Target): "tax" | "subtotal" | undefined => {
   if (target.type !== "float" && target.type !== "integer") return undefined
+  // A tax's rate (`tax_rate`, `tipo_iva`, `Steuersatz`) is no amount of the totals block.
+  if ([...fieldWords(target)].some((w) => RATE_WORDS.has(w))) return undefined
   const roleIn = (list: ReadonlyArray<string>): "tax" | "subtotal" | "total" | undefined => {
     const has = (set: ReadonlySet<string>) => list.some((w) => set.has(w))
     if (has(NET) && !(list.includes("total") && list.includes("neto"))) return "subtotal"
