@@ -341,7 +341,7 @@ describe("Local: typed candidates", () => {
     assert.deepStrictEqual(extract(dutch, factuur), { totaal_incl_btw: "121,00", btw_bedrag: "21,00" })
   })
 
-  it("a line item's sub-fields by their names: nombre and name describe, rate prices, a code's never describes", () => {
+  it("a line item's sub-fields by their names (nombre, rate, sku); a tax's rate is its percentage", () => {
     const list = (name: string, fields: ReadonlyArray<Skill.SkillField>): Skill.SkillField => ({
       ...field(name, "object"),
       isList: true,
@@ -384,12 +384,12 @@ describe("Local: typed candidates", () => {
     assert.deepStrictEqual(extract([english], rows), {
       lines: [{ sku: null, name: "Papel A4 80 g", qty: "10", rate: "4,50", amount: "45,00" }]
     })
-    // A tax's rate is no tax amount.
+    // A tax's rate is its percentage, not its amount; two rates give none.
     const taxes = [row2(330, "IVA 21%", 480, "21,00"), row2(330, "Total", 480, "121,00")]
-    assert.deepStrictEqual(extract([field("tipo_iva", "float"), field("cuota_iva", "float")], taxes), {
-      tipo_iva: null,
-      cuota_iva: "21,00"
-    })
+    const rated = [field("tipo_iva", "float"), field("vat_rate", "float"), field("cuota_iva", "float")]
+    assert.deepStrictEqual(extract(rated, taxes), { tipo_iva: "21", vat_rate: "21", cuota_iva: "21,00" })
+    const twoRates = [row2(330, "IVA 21%", 480, "21,00"), row2(330, "IVA 10%", 480, "5,00")]
+    assert.deepStrictEqual(extract([field("tipo_iva", "float")], twoRates), { tipo_iva: null })
   })
 
   it("a company's registration label is no name, with a letter OCR added before it: Company I Reg. No.:", () => {

@@ -394,6 +394,23 @@ export const figureAmount = (layout: Layout, role: "tax" | "subtotal"): Found | 
   return first === undefined || values.size !== 1 ? null : found(first.text, "label")
 }
 
+// A rate printed beside its tax word: `IVA 21%`, `MwSt. 19 %`, `VAT @ 20%`.
+const RATE = /(?<![\d.,])(\d{1,2}(?:[.,]\d{1,2})?)\s?%/
+
+/**
+ * The tax's rate: the percentage on the totals block's tax rows (a tax word, a rate and an amount with decimals on
+ * one row), where they print a single rate (two rates: no value).
+ */
+export const taxRate = (layout: Layout): Found | null => {
+  const rates = layout.rows.flatMap((row) => {
+    const rate = RATE.exec(row.text)
+    const taxed = rowTokens(row).some((t) => TAX.has(t.text))
+    return rate?.[1] !== undefined && taxed && amounts(row.text).some((a) => a.decimals) ? [rate[1]] : []
+  })
+  const values = new Set(rates.map((r) => Number(r.replace(",", "."))))
+  return rates[0] === undefined || values.size !== 1 ? null : found(rates[0], "label")
+}
+
 /** The total and the rules' certainty of it, or null when no labelled amount qualifies. */
 export const total = (layout: Layout, target: Target): Found | null => {
   const amountsOf = amountsOfRows(layout)

@@ -41,7 +41,7 @@ import {
   taxIds
 } from "./patterns.js"
 import { folded } from "./text.js"
-import { figureAmount, total } from "./totals.js"
+import { figureAmount, taxRate, total } from "./totals.js"
 import { INCLUDED_AFTER_WORDS, INCLUDING_WORDS, NET_WORDS, PARTY_WORDS, TAX_WORDS } from "./vocabulary.js"
 
 /** A value found, with how sure the rules are and where it was printed. */
@@ -193,14 +193,15 @@ const INCLUDING = new Set([...INCLUDING_WORDS, ...INCLUDED_AFTER_WORDS, "incluid
 
 /**
  * The figure of the totals block an amount field asks for: the net amount (`base_imponible`, `Net amount`, `total
- * sin IVA`; `total neto` stays a total, as receipts print it) or the tax (`cuota_iva`, `VAT amount`, `Total IVA`;
- * `total con IVA` is the total). Its name and aliases say it first; its description only when they name neither a
+ * sin IVA`; `total neto` stays a total, as receipts print it), the tax (`cuota_iva`, `VAT amount`, `Total IVA`;
+ * `total con IVA` is the total) or the tax's rate (`tipo_iva`, `VAT rate`). Its name and aliases say it first; its description only when they name neither a
  * figure nor a total (`total` described `Importe total, impuestos incluidos` is the total).
  */
-const figureRole = (target: Target): "tax" | "subtotal" | undefined => {
+const figureRole = (target: Target): "tax" | "subtotal" | "rate" | undefined => {
   if (target.type !== "float" && target.type !== "integer") return undefined
-  // A tax's rate (`tax_rate`, `tipo_iva`, `Steuersatz`) is no amount of the totals block.
-  if ([...fieldWords(target)].some((w) => RATE_WORDS.has(w))) return undefined
+  // A tax's rate (`tax_rate`, `tipo_iva`, `Steuersatz`) is no amount of the totals block: its percentage.
+  if ([...fieldWords(target)].some((w) => RATE_WORDS.has(w)))
+    return [...fieldWords(target)].some((w) => TAX.has(w) || w === "steuersatz") ? "rate" : undefined
   const roleIn = (list: ReadonlyArray<string>): "tax" | "subtotal" | "total" | undefined => {
     const has = (set: ReadonlySet<string>) => list.some((w) => set.has(w))
     if (has(NET) && !(list.includes("total") && list.includes("neto"))) return "subtotal"
@@ -229,6 +230,7 @@ const partyOf = (target: Target): "recipient" | "issuer" | "delivery" | undefine
 /** The value of a simple (or catalog key column) field and the rules' certainty of it, or null. */
 export const simpleValue = (layout: Layout, target: Target, concept: Concept = conceptOf(target)): Found | null => {
   const figure = figureRole(target)
+  if (figure === "rate") return taxRate(layout)
   if (figure !== undefined) return figureAmount(layout, figure)
   if (concept === "total") return total(layout, target)
   if (concept === "date") return date(layout, target)
