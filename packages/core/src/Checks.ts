@@ -62,6 +62,9 @@ const IDENTIFIER_CHECKS: Readonly<Record<Identifier, (literal: string) => Verdic
 /** Checks an identifier as printed (separators and spaces allowed) against its scheme. */
 export const identifier = (kind: Identifier, literal: string): Verdict => IDENTIFIER_CHECKS[kind](literal)
 
+/** Whether a string of digits passes the Luhn check (France's SIREN and SIRET, Italy's partita IVA). */
+export const luhn = (digits: string): boolean => /^\d+$/.test(digits) && TaxIds.luhn(digits)
+
 // The words that name each identifier in a field's name, aliases or description (folded: lower case, no marks).
 const IDENTIFIER_WORDS: ReadonlyArray<readonly [Identifier, RegExp]> = [
   ["cuit", /\b(cuit|cuil)\b/],

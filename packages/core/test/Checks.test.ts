@@ -93,6 +93,14 @@ describe("identifier checks", () => {
     }
   })
 
+  it("Luhn over digits: France's SIREN and SIRET, a substituted digit caught; no digits, no pass", () => {
+    expect(Checks.luhn("732829320")).toBe(true)
+    expect(Checks.luhn("73282932000074")).toBe(true)
+    expect(Checks.luhn("73282932000075")).toBe(false)
+    expect(Checks.luhn("")).toBe(false)
+    expect(Checks.luhn("7328 2932")).toBe(false)
+  })
+
   it("refuses the wrong shape as format, not checksum", () => {
     expect(Checks.identifier("cuit", "30-7030885-4")).toBe("format")
     expect(Checks.identifier("cuit", "99-70308853-4")).toBe("format")

@@ -169,8 +169,8 @@ const VAT_FORMATS: Readonly<Record<string, RegExp>> = {
   XI: /^(\d{9}|\d{12}|GD\d{3}|HA\d{3})$/
 }
 
-/** Luhn over a string of digits: the Italian partita IVA's check. */
-const luhn = (digits: string): boolean => {
+/** Luhn over a string of digits: the Italian partita IVA's check, France's SIREN and SIRET. */
+export const luhn = (digits: string): boolean => {
   const sum = digitsOf(digits)
     .reverse()
     .reduce((s, d, i) => (i % 2 === 1 ? s + (d * 2 > 9 ? d * 2 - 9 : d * 2) : s + d), 0)

@@ -3,6 +3,7 @@
  * `RM327.00`), tax ids (Argentine CUIT with its check digit, Spanish NIF/NIE/CIF, Mexican RFC) and document numbers
  * (`0001-00012345`, `F-2026/0042`). Matches carry their offsets in the text they were found in.
  */
+import { Checks } from "@legible/core"
 import { folded } from "./text.js"
 import { MONTH_WORDS } from "./vocabulary.js"
 
@@ -277,41 +278,18 @@ const TAX_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => bool
 export const taxIds = (text: string): Array<Match> =>
   dedupe(TAX_PATTERNS.flatMap(([re, accept]) => all(re, text, accept)))
 
-/** Whether a string of figures passes the Luhn check (France's SIREN and SIRET). */
-const luhn = (digits: string): boolean => {
-  let sum = 0
-  for (let i = 0; i < digits.length; i++) {
-    const d = Number(digits[digits.length - 1 - i])
-    sum += i % 2 === 1 ? (d * 2 > 9 ? d * 2 - 9 : d * 2) : d
-  }
-  return sum % 10 === 0
-}
-
-/** Whether eleven figures are an Italian partita IVA: its last figure the check of the ten before. */
-const partitaIva = (digits: string): boolean => {
-  let sum = 0
-  for (let i = 0; i < 10; i++) {
-    const d = Number(digits[i])
-    sum += i % 2 === 0 ? d : d * 2 > 9 ? d * 2 - 9 : d * 2
-  }
-  return (10 - (sum % 10)) % 10 === Number(digits[10])
-}
-
-/** Whether nine figures are a Portuguese NIF: its last figure the modulo-11 check of the eight before. */
-const nifPt = (digits: string): boolean => {
-  const sum = [...digits.slice(0, 8)].reduce((total, d, i) => total + Number(d) * (9 - i), 0)
-  const check = 11 - (sum % 11)
-  return /^[125689]/.test(digits) && (check >= 10 ? 0 : check) === Number(digits[8])
-}
+/** Whether nine figures are a Portuguese NIF: a person's or a company's first figure, and the VAT check. */
+const nifPt = (digits: string): boolean =>
+  /^[125689]/.test(digits) && Checks.identifier("vat", `PT${digits}`) === undefined
 
 // National tax ids printed with no country prefix, taken only after their label (figures alone are as often a phone
 // or an order's number): Italy's partita IVA (`P.IVA 01234567890`), France's SIRET and SIREN (`SIRET 123 456 789
 // 00012`), Portugal's NIF (`NIF 501234567`), each with its check figure; Germany's Steuernummer (`12/345/67890`).
 const NATIONAL_TAX_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boolean]> = [
-  [/(?<![\d/])\d{11}(?![\d/])/g, (m) => partitaIva(m[0])],
+  [/(?<![\d/])\d{11}(?![\d/])/g, (m) => Checks.identifier("vat", `IT${m[0]}`) === undefined],
   [
     /(?<!\d)(?<!\d )\d{3} ?\d{3} ?\d{3}(?: ?\d{5})?(?!\d)(?! \d)/g,
-    (m) => [9, 14].includes(m[0].replace(/ /g, "").length) && luhn(m[0].replace(/ /g, ""))
+    (m) => [9, 14].includes(m[0].replace(/ /g, "").length) && Checks.luhn(m[0].replace(/ /g, ""))
   ],
   [/(?<!\d)\d{9}(?!\d)/g, (m) => nifPt(m[0])],
   [/(?<![\d/])\d{2,3}\/\d{3}\/\d{4,5}(?![\d/])/g, () => true]
