@@ -9,7 +9,7 @@ import type { Layout, Row } from "./layout.js"
 import { type Amount, amounts, dates } from "./patterns.js"
 import { findPhrases, rowTokens, vocabulary } from "./phrases.js"
 import { folded } from "./text.js"
-import { CARRIED_FORWARD, NOT_TOTAL_WORDS, TAX_WORDS, TOTAL_LABELS } from "./vocabulary.js"
+import { CARRIED_FORWARD, ITEM_COLUMNS, NAME_WORDS, NOT_TOTAL_WORDS, TAX_WORDS, TOTAL_LABELS } from "./vocabulary.js"
 
 /** The sub-fields a line item has, by role. */
 export interface LineRoles {
@@ -19,41 +19,15 @@ export interface LineRoles {
   readonly amount?: Target | undefined
 }
 
-// Words a line item's sub-field is named with in the seven languages, past the concepts' own (`nombre`, `rate`,
-// `Menge`, `Betrag`), folded: a sub-field's name says its column.
-const ITEM_WORDS: ReadonlyArray<readonly ["description" | "quantity" | "price" | "amount", ReadonlySet<string>]> = [
-  [
-    "description",
-    new Set([
-      ...["name", "nombre", "nom", "nome", "naam", "bezeichnung", "beschreibung", "artikel", "leistung"],
-      ...["designation", "libelle", "produit", "descrizione", "prodotto", "descricao", "produto", "omschrijving"],
-      ...["product", "service", "servicio"]
-    ])
-  ],
-  [
-    "quantity",
-    new Set([
-      ...["cant", "menge", "anzahl", "quantite", "qte", "quantita", "qta", "quantidade", "qtd", "aantal", "count"],
-      ...["hours", "horas", "stunden", "heures", "ore", "uren"]
-    ])
-  ],
-  ["price", new Set(["rate", "tarifa", "prezzo", "prix", "preis", "einzelpreis", "preco", "prijs", "tariffa", "pu"])],
-  [
-    "amount",
-    new Set([
-      "betrag",
-      "gesamt",
-      "gesamtpreis",
-      "montant",
-      "importo",
-      "valor",
-      "montante",
-      "bedrag",
-      "totaal",
-      "totale"
-    ])
-  ]
-]
+// Words a line item's sub-field is named with, past the concepts' own: its column's header words (`rate`, `Menge`,
+// `Betrag`: `ITEM_COLUMNS`), and for the description a name's word too (`nombre`, `name`), folded.
+const ITEM_WORDS = ITEM_COLUMNS.map(
+  ([column, phrases]) =>
+    [
+      column,
+      new Set([...phrases.filter((p) => !p.includes(" ")), ...(column === "description" ? NAME_WORDS : [])])
+    ] as const
+)
 
 // A code's sub-field (`sku`, `referencia`, `Art.-Nr.`): never a line's description.
 const CODE_WORDS = new Set([
@@ -70,6 +44,7 @@ const CODE_WORDS = new Set([
   "nr",
   "art"
 ])
+const isCode = (target: Target): boolean => [...fieldWords(target)].some((w) => CODE_WORDS.has(w))
 
 /**
  * The concept of a line item's sub-field: a total inside a line (`line_total`) is the line's amount; a name the
@@ -79,8 +54,8 @@ export const itemConcept = (target: Target): Concept => {
   const concept = conceptOf(target)
   if (concept === "total") return "amount"
   if (concept !== "none") return concept
+  if (isCode(target)) return "none"
   const words = [...fieldWords(target)]
-  if (words.some((w) => CODE_WORDS.has(w))) return "none"
   const numeric = target.type === "float" || target.type === "integer"
   const found = ITEM_WORDS.find(
     ([column, set]) => (column === "description") !== numeric && words.some((w) => set.has(w))
@@ -95,10 +70,7 @@ export const itemConcept = (target: Target): Concept => {
 export const rolesOf = (targets: ReadonlyArray<Target>): LineRoles => {
   const by = (concept: string) => targets.find((t) => itemConcept(t) === concept)
   const described =
-    by("description") ??
-    targets.find(
-      (t) => t.type === "string" && itemConcept(t) === "none" && ![...fieldWords(t)].some((w) => CODE_WORDS.has(w))
-    )
+    by("description") ?? targets.find((t) => t.type === "string" && itemConcept(t) === "none" && !isCode(t))
   return { description: described, quantity: by("quantity"), price: by("price"), amount: by("amount") }
 }
 

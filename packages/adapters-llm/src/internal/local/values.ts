@@ -42,7 +42,7 @@ import {
 } from "./patterns.js"
 import { folded } from "./text.js"
 import { figureAmount, taxRate, total } from "./totals.js"
-import { INCLUDED_AFTER_WORDS, INCLUDING_WORDS, NET_WORDS, PARTY_WORDS, TAX_WORDS } from "./vocabulary.js"
+import { INCLUDED_AFTER_WORDS, INCLUDING_WORDS, NAME_WORDS, NET_WORDS, PARTY_WORDS, TAX_WORDS } from "./vocabulary.js"
 
 /** A value found, with how sure the rules are and where it was printed. */
 interface Candidate {
@@ -271,10 +271,10 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   return null
 }
 
-const NAME_WORDS = new Set(["name", "nombre", "nom", "nome", "naam", "razon"])
+const NAMES = new Set(NAME_WORDS)
 
 /** Whether a field asks for a party's name (`customer_name`, `Nombre del cliente`, or the party alone: `cliente`). */
 const namesOne = (target: Target, party: "recipient" | "delivery"): boolean => {
   const list = [...fieldWords(target)]
-  return list.some((w) => NAME_WORDS.has(w)) || list.every((w) => PARTIES[party].has(w))
+  return list.some((w) => NAMES.has(w)) || list.every((w) => PARTIES[party].has(w))
 }

@@ -1082,6 +1082,9 @@ export const REGISTER_WORDS: ReadonlyArray<string> = [
   ...["statutair gevestigd", "kvk", "vestigingsadres"]
 ]
 
+/** Words a field's name asks for a name with (`customer_name`, `Nombre del cliente`, a line's `nombre`), folded. */
+export const NAME_WORDS: ReadonlyArray<string> = ["name", "nombre", "nom", "nome", "naam", "razon"]
+
 /** What a column of line items holds. */
 export type ItemColumn = "description" | "quantity" | "price" | "amount"
 
@@ -1108,7 +1111,7 @@ export const ITEM_COLUMNS: ReadonlyArray<readonly [ItemColumn, ReadonlyArray<str
       ...["quantite", "qte", "qt"],
       ...["quantita", "qta", "q ta", "qty"],
       ...["quantidade", "qtd", "qtde"],
-      ...["aantal", "aant", "stuks"],
+      ...["aantal", "aant", "stuks", "count"],
       // hours billed, a service's quantity
       ...["hours", "hrs", "horas", "stunden", "std", "heures", "ore", "uren"]
     ]
