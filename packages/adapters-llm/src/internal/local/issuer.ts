@@ -362,27 +362,19 @@ const casing = (text: string): "capitals" | "sentence" | "title" => {
 // `t.a.v.`, `c/o`), folded.
 const ATTENTION =
   /^\W*(?:z\.?\s?hd\b|zu\s+handen|attn\b|attention\b|a\s+la\s+atencion|a\s+l\W?attention|all\W?attenzione|t\.?\s?a\.?\s?v\.|c\/o\b|ter\s+attentie)/
-// A line alone over the addressee's name in a letter's window (`Firma`, `Herrn`, `Frau`, `Messrs`).
-const ADDRESSEE_OVER = new Set(["firma", "herrn", "herr", "frau", "messrs"])
 
 /**
- * Whether a part is the name of the letter's addressee: a line sending it to someone's attention right under it, or
- * `Firma` / `Herrn` alone right over it.
+ * Whether a part is the name of the letter's addressee: a line sending it to someone's attention right under it
+ * (`Firma` or `Herrn` over it is a recipient's label: the letterhead ends there).
  */
 const addressee = (layout: Layout, part: Part): boolean => {
   const below = partBeside(layout.rows[part.row.order + 1], part)
-  const above = partBeside(layout.rows[part.row.order - 1], part)
-  return (
-    (below !== undefined && below.row.page === part.row.page && ATTENTION.test(folded(below.raw))) ||
-    (above !== undefined && above.row.page === part.row.page && ADDRESSEE_OVER.has(words(above.raw).join(" ")))
-  )
+  return below !== undefined && below.row.page === part.row.page && ATTENTION.test(folded(below.raw))
 }
 
 /** The letterhead parts that name the business: the first with a business word, with its wrapped lines. */
 const readLetterhead = (layout: Layout): Letterhead => {
-  const parts = letterheadParts(layout).filter(
-    (p) => nameLike(p.text) && !ATTENTION.test(folded(p.raw)) && !ADDRESSEE_OVER.has(words(p.raw).join(" "))
-  )
+  const parts = letterheadParts(layout).filter((p) => nameLike(p.text) && !ATTENTION.test(folded(p.raw)))
   // A letter's addressee is no candidate; checked last, on the few parts a search reaches.
   const find = (test: (p: Part) => boolean) => parts.find((p) => test(p) && !addressee(layout, p))
   const plainIn = (text: string) => dates(text).length === 0 && !/\d|@|www|\.com/.test(text)

@@ -195,6 +195,15 @@ export const layout = (document: Document.ReadDocument): Layout => {
   return { rows, pageHeight }
 }
 
+/** The word of a row that holds the character at `offset` of its text (the row's first word before any). */
+export const wordAt = (row: Row, offset: number): Word | undefined =>
+  row.words[
+    Math.max(
+      0,
+      row.starts.findLastIndex((start) => start <= offset)
+    )
+  ]
+
 /** The cell of a row that holds the character at `offset` of its text. */
 export const cellAt = (row: Row, offset: number): Cell | undefined =>
   row.cells.find((c) => offset >= (row.starts[c.from] ?? 0) && offset < (row.starts[c.from] ?? 0) + c.text.length)

@@ -20,6 +20,7 @@ import {
 import type { Layout, Row } from "./layout.js"
 import { withLegalForm } from "./legalForms.js"
 import { folded } from "./text.js"
+import { DELIVERY_LABELS } from "./vocabulary.js"
 
 /**
  * Whether a row's span from `x0` to `x1` is in the recipient's block: on the row of a recipient's label (`Cliente:
@@ -39,9 +40,8 @@ export const inRecipientBlock = (layout: Layout, row: Row, x0: number, x1: numbe
   return false
 }
 
-// The labels over a delivery's block (folded): `Ship To`, `Lieferadresse`, `Dirección de entrega`.
-const DELIVERY =
-  /^\W*(?:ship(?:ping)?\s+(?:to|address)|deliver(?:y|ed)?\s+(?:to|address)|lieferadresse|lieferanschrift|direccion\s+de\s+(?:entrega|envio)|enviar\s+a|adresse\s+de\s+livraison|livrer\s+a|indirizzo\s+di\s+(?:consegna|spedizione)|morada\s+de\s+entrega|afleveradres|leveringsadres)(?![a-z])/
+// A cell that opens with a delivery's label (folded).
+const DELIVERY = new RegExp(`^\\W*(?:${DELIVERY_LABELS.map((l) => l.replace(/ /g, "\\s+")).join("|")})(?![a-z])`)
 
 /** A party's block under its label: the bill-to's (`recipient`) or the ship-to's (`delivery`). */
 export type Block = "recipient" | "delivery"

@@ -2,7 +2,7 @@
  * Vocabulary phrases found in a row's tokens: where each phrase of a list occurs, longest first, so that
  * `TOTAL A PAGAR` is read as that phrase and not as `TOTAL`. Offsets are mapped back to the row's text.
  */
-import type { Row } from "./layout.js"
+import { type Row, wordAt } from "./layout.js"
 import { nearWords, phraseTokens, sameToken, type Token, tokens } from "./text.js"
 
 /** A token of a row with its offsets in the row's (unfolded) text. */
@@ -39,10 +39,7 @@ export const rowTokens = (row: Row): ReadonlyArray<RowToken> => {
 }
 
 /** Whether the reader doubted the word a token of a row is in (confidence under 1; text layers read 1). */
-export const doubted = (row: Row, token: RowToken): boolean => {
-  const index = row.starts.findLastIndex((start) => start <= token.start)
-  return (row.words[index]?.confidence ?? 1) < 1
-}
+export const doubted = (row: Row, token: RowToken): boolean => (wordAt(row, token.start)?.confidence ?? 1) < 1
 
 /** A phrase found in a row: its tag, the index of its first token and one past its last. */
 export interface PhraseHit<T> {

@@ -24,7 +24,7 @@ import {
   type Target,
   TOTAL_TRIGGERS
 } from "./labels.js"
-import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
+import { cellAt, cellBelow, cellStart, type Layout, type Row, wordAt } from "./layout.js"
 import { withLegalForm } from "./legalForms.js"
 import { documentNumber } from "./numbers.js"
 import { blockAddress, blockName, inRecipientBlock } from "./parties.js"
@@ -174,16 +174,10 @@ const firstInDocument = (
 }
 
 /** Where a stretch of a row's text is printed, from its first word's left edge to its last word's right. */
-const spanOf = (row: Row, start: number, end: number): readonly [number, number] => {
-  const wordAt = (offset: number) =>
-    row.words[
-      Math.max(
-        0,
-        row.starts.findLastIndex((s) => s <= offset)
-      )
-    ]
-  return [wordAt(start)?.x0 ?? 0, wordAt(end - 1)?.x1 ?? 0]
-}
+const spanOf = (row: Row, start: number, end: number): readonly [number, number] => [
+  wordAt(row, start)?.x0 ?? 0,
+  wordAt(row, end - 1)?.x1 ?? 0
+]
 
 const NET = new Set(NET_WORDS)
 const TAX = new Set(TAX_WORDS)
@@ -194,22 +188,23 @@ const INCLUDING = new Set([...INCLUDING_WORDS, ...INCLUDED_AFTER_WORDS, "incluid
 /**
  * The figure of the totals block an amount field asks for: the net amount (`base_imponible`, `Net amount`, `total
  * sin IVA`; `total neto` stays a total, as receipts print it), the tax (`cuota_iva`, `VAT amount`, `Total IVA`;
- * `total con IVA` is the total) or the tax's rate (`tipo_iva`, `VAT rate`). Its name and aliases say it first; its description only when they name neither a
- * figure nor a total (`total` described `Importe total, impuestos incluidos` is the total).
+ * `total con IVA` is the total) or the tax's rate (`tipo_iva`, `VAT rate`). Its name and aliases say it first; its
+ * description only when they name neither a figure nor a total (`total` described `Importe total, impuestos
+ * incluidos` is the total).
  */
 const figureRole = (target: Target): "tax" | "subtotal" | "rate" | undefined => {
   if (target.type !== "float" && target.type !== "integer") return undefined
+  const words = [...fieldWords(target)]
   // A tax's rate (`tax_rate`, `tipo_iva`, `Steuersatz`) is no amount of the totals block: its percentage.
-  if ([...fieldWords(target)].some((w) => RATE_WORDS.has(w)))
-    return [...fieldWords(target)].some((w) => TAX.has(w) || w === "steuersatz") ? "rate" : undefined
+  if (words.some((w) => RATE_WORDS.has(w)))
+    return words.some((w) => TAX.has(w) || w === "steuersatz") ? "rate" : undefined
   const roleIn = (list: ReadonlyArray<string>): "tax" | "subtotal" | "total" | undefined => {
     const has = (set: ReadonlySet<string>) => list.some((w) => set.has(w))
     if (has(NET) && !(list.includes("total") && list.includes("neto"))) return "subtotal"
     if (has(TAX) && !has(INCLUDING)) return "tax"
     return has(TOTALS) ? "total" : undefined
   }
-  const own = roleIn([...fieldWords({ ...target, description: "" })])
-  const role = own ?? roleIn([...fieldWords(target)])
+  const role = roleIn([...fieldWords({ ...target, description: "" })]) ?? roleIn(words)
   return role === "total" ? undefined : role
 }
 

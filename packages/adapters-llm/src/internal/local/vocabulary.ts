@@ -1024,21 +1024,27 @@ export const PARTY_WORDS: Readonly<Record<"recipient" | "issuer" | "delivery", R
   ]
 }
 
+/** Labels over a delivery's block (folded phrases): `Ship To`, `Lieferadresse`, `Dirección de entrega`. */
+export const DELIVERY_LABELS: ReadonlyArray<string> = [
+  ...["ship to", "shipping address", "delivery address", "deliver to", "delivered to", "lieferadresse"],
+  ...["lieferanschrift", "direccion de entrega", "direccion de envio", "enviar a", "adresse de livraison"],
+  ...["livrer a", "indirizzo di consegna", "indirizzo di spedizione", "morada de entrega", "afleveradres"],
+  ...["leveringsadres"]
+]
+
 /** Labels that open the recipient's block of an invoice (folded phrases): what follows is not the issuer. */
 export const RECIPIENT_LABELS: ReadonlyArray<string> = [
   // es
   ...["facturar a", "facturado a", "cliente", "datos del cliente", "destinatario", "senor", "senores", "sr", "sres"],
   // en
-  ...["bill to", "billed to", "invoice to", "sold to", "ship to", "customer", "client", "to", "recipient"],
+  ...["bill to", "billed to", "invoice to", "sold to", "customer", "client", "to", "recipient"],
   ...["invoiced to", "buyer"],
   // de
-  ...["rechnungsempfanger", "empfanger", "rechnungsadresse", "kunde", "an", "lieferadresse", "rechnung an"],
-  // a letter's window: `Firma`, `Herrn`, `Frau` alone over the addressee
-  ...["firma", "herrn", "frau"],
+  ...["rechnungsempfanger", "empfanger", "rechnungsadresse", "kunde", "an", "rechnung an"],
+  // a letter's window: `Firma`, `Herrn`, `Frau`, `Messrs` alone over the addressee
+  ...["firma", "herrn", "herr", "frau", "messrs"],
   // a delivery's block
-  ...["shipping address", "delivery address", "deliver to", "lieferanschrift", "direccion de entrega"],
-  ...["enviar a", "adresse de livraison", "indirizzo di consegna", "morada de entrega", "afleveradres"],
-  ...["leveringsadres"],
+  ...DELIVERY_LABELS,
   // fr
   ...["facture a", "facturer a", "adresse de facturation", "destinataire", "client", "a l attention de"],
   // it
