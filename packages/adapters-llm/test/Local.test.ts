@@ -33,7 +33,7 @@ describe("Local: the Spanish invoice", () => {
         // The description wrapped onto a second line belongs to the item above.
         { descripcion: "Tóner negro alta capacidad", cantidad: "2", importe: "1.100,00" }
       ],
-      proveedor: { cif: "B12345678" }
+      proveedor: { cif: "B12345674" }
     })
   })
 
@@ -146,16 +146,16 @@ describe("Local: typed candidates", () => {
     const head = [
       [[40, "Imprenta Valle S.L."]],
       [[40, "Calle Real 4, 46001 Valencia"]],
-      [[40, "CIF: B46123456"]],
+      [[40, "CIF: B46123451"]],
       []
     ] as const
     assert.deepStrictEqual(
-      extract(fields, [...head, [[40, "Cliente:"]], [[40, "Papelería Globex S.A."]], [[40, "NIF: A28123456"]]]),
-      { nif_emisor: "B46123456", nif_cliente: "A28123456", customer_vat: "A28123456" }
+      extract(fields, [...head, [[40, "Cliente:"]], [[40, "Papelería Globex S.A."]], [[40, "NIF: A28123453"]]]),
+      { nif_emisor: "B46123451", nif_cliente: "A28123453", customer_vat: "A28123453" }
     )
     // No recipient's block: the issuer's tax id is not the customer's.
     assert.deepStrictEqual(extract(fields, [...head, [[40, "FACTURA 2024-12"]]]), {
-      nif_emisor: "B46123456",
+      nif_emisor: "B46123451",
       nif_cliente: null,
       customer_vat: null
     })
@@ -422,8 +422,8 @@ describe("Local: structure", () => {
     const cliente = field("cliente", "object", "", {
       fields: [field("nombre", "string", "Razón social"), field("nif", "string", "NIF")]
     })
-    const rows = [[[40, "Razón social: Papelería Globex S.A."]], [[40, "NIF: A87654321"]]] as const
-    assert.deepStrictEqual(extract([cliente], rows), { cliente: { nombre: "Papelería Globex S.A.", nif: "A87654321" } })
+    const rows = [[[40, "Razón social: Papelería Globex S.A."]], [[40, "NIF: A87654323"]]] as const
+    assert.deepStrictEqual(extract([cliente], rows), { cliente: { nombre: "Papelería Globex S.A.", nif: "A87654323" } })
   })
 
   it("a catalog field with several key columns: each column by its label; none found is null", () => {

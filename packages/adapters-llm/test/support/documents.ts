@@ -64,7 +64,7 @@ export const invoicePage = (extra: ReadonlyArray<ReadonlyArray<Cell>> = []): Doc
   page(1, [
     [[40, "Suministros Acme S.L."]],
     [[40, "Calle Mayor 12, 28013 Madrid"]],
-    [[40, "CIF: B12345678"]],
+    [[40, "CIF: B12345674"]],
     [],
     [
       [40, "Nº Factura:"],

@@ -157,9 +157,15 @@ const classify = (layout: Layout, row: Row, list: ReadonlyArray<RowToken>, match
   return { match, row, kind: above, label: above === "none" ? "none" : "above" }
 }
 
-/** A date literal's figures, a four-digit year as its last two digits: `14/03/2024` and `14.03.24` are one date. */
-const figures = (literal: string): string =>
-  (literal.match(/\d+/g) ?? []).map((n) => (n.length === 4 ? n.slice(2) : String(Number(n)))).join(" ")
+/**
+ * A date literal's figures, a four-digit year as its last two digits and last: `14/03/2024`, `14.03.24` and
+ * `2024-03-14` (a till's signature time, `TSE-Start: 2024-03-14T10:02:11`) are one date.
+ */
+const figures = (literal: string): string => {
+  const numbers = (literal.match(/\d+/g) ?? []).map((n) => (n.length === 4 ? n.slice(2) : String(Number(n))))
+  const yearFirst = /^\d{4}/.test(literal)
+  return (yearFirst ? [...numbers.slice(1).reverse(), numbers[0]] : numbers).join(" ")
+}
 
 /** A label before the date on its row names it outright; one above it (a column header) less so; none, position. */
 const evidenceOf = (d: Dated): Evidence =>

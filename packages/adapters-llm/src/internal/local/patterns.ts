@@ -43,9 +43,9 @@ const DAY = "(\\d{1,2})(?:st|nd|rd|th|er|o)?"
 
 const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boolean]> = [
   // Never a two-digit year cut from longer figures (`08-09-202:1`, a year OCR broke, is not `08-09-20`); a time may
-  // follow a four-digit year glued by a mark (`05.03.2024/12:34`).
+  // follow a four-digit year glued by a mark or by nothing, the space OCR lost (`05.03.2024/12:34`, `05.03.202412:34`).
   [
-    /(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}(?=[/-]\d{1,2}:\d{2})|(?:\d{4}|\d{2})(?![\d/.-]?\d))/g,
+    /(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}(?=[/-]?\d{1,2}:\d{2})|(?:\d{4}|\d{2})(?![\d/.-]?\d))/g,
     (m) => plausible(Number(m[1]), Number(m[3]))
   ],
   // Spaced as OCR reads some receipts, or as some layouts print them: `08 / 02 / 23`, `24 - 05 - 20`.
@@ -222,49 +222,41 @@ const CURRENCY_PREFIX = /(?:^|[^\p{L}])(?:rm|us|usd|eur|ars|mxn|clp|cop|pen|gbp|
 export const amounts = (text: string): ReadonlyArray<Amount> => {
   if (!/\d/.test(text)) return []
   const inDates = dates(text)
-  return all(AMOUNT, text)
-    .filter((m) => !inDates.some((d) => m.start < d.end && m.end > d.start))
-    .filter((m) => {
-      const before = text.slice(Math.max(0, m.start - 4), m.start)
-      return (
-        !/\p{L}$/u.test(before) ||
-        CURRENCY_PREFIX.test(before) ||
-        // OCR reads a pound sign as `f` (`f3,021.71`): before an amount with its pence, never a code's letter.
-        (/(?:^|[^\p{L}])f$/u.test(before) && /[.,]\s?\d{2}$/.test(m.text))
-      )
-    })
-    .map((m) => ({ ...m, text: m.text.replace(/\s*([.,])\s*(?=\d{2}$)/, "$1") }))
-    .flatMap((m): Array<Amount> => {
-      const value = amountValue(m.text)
-      const decimals = /[.,]\d{1,2}$/.test(m.text)
-      // Long digit runs (authorisation codes, ids) and zero-padded integers (document numbers) are not money.
-      if (value === undefined || Math.abs(value) >= 1e12 || (!decimals && /^-?0\d/.test(m.text))) return []
-      return [{ ...m, value, decimals }]
-    })
-}
-
-const cuitValid = (digits: string): boolean => {
-  const weights = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2]
-  const sum = weights.reduce((acc, w, i) => acc + w * Number(digits[i]), 0)
-  const check = 11 - (sum % 11)
-  const expected = check === 11 ? 0 : check === 10 ? 9 : check
-  return expected === Number(digits[10])
-}
-
-const nifValid = (id: string): boolean => {
-  const clean = id.replace(/-/g, "").toUpperCase()
-  const nie = clean.replace(/^X/, "0").replace(/^Y/, "1").replace(/^Z/, "2")
-  if (!/^\d{8}[A-Z]$/.test(nie)) return true // a CIF: its format is the check
-  return "TRWAGMYFPDXBNJZSQVHLCKE"[Number(nie.slice(0, 8)) % 23] === nie[8]
+  return (
+    all(AMOUNT, text)
+      .filter((m) => !inDates.some((d) => m.start < d.end && m.end > d.start))
+      // A figure OCR reads for a word's first letter (`5UMME`, `0RTSTARIF`) is no amount: the word is a label.
+      .filter((m) => !(/^[015]{1,2}$/.test(m.text) && /^\p{L}{3}/u.test(text.slice(m.end))))
+      .filter((m) => {
+        const before = text.slice(Math.max(0, m.start - 4), m.start)
+        return (
+          !/\p{L}$/u.test(before) ||
+          CURRENCY_PREFIX.test(before) ||
+          // OCR reads a pound sign as `f` (`f3,021.71`): before an amount with its pence, never a code's letter.
+          (/(?:^|[^\p{L}])f$/u.test(before) && /[.,]\s?\d{2}$/.test(m.text))
+        )
+      })
+      .map((m) => ({ ...m, text: m.text.replace(/\s*([.,])\s*(?=\d{2}$)/, "$1") }))
+      .flatMap((m): Array<Amount> => {
+        const value = amountValue(m.text)
+        const decimals = /[.,]\d{1,2}$/.test(m.text)
+        // Long digit runs (authorisation codes, ids) and zero-padded integers (document numbers) are not money.
+        if (value === undefined || Math.abs(value) >= 1e12 || (!decimals && /^-?0\d/.test(m.text))) return []
+        return [{ ...m, value, decimals }]
+      })
+  )
 }
 
 const TAX_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boolean]> = [
-  [/(?<![\d-])(?:20|23|24|27|30|33|34)-?\d{8}-?\d(?![\d-])/g, (m) => cuitValid(m[0].replace(/-/g, ""))],
+  [/(?<![\d-])(?:2[03-7]|3[034])-?\d{8}-?\d(?![\d-])/g, (m) => Checks.identifier("cuit", m[0]) === undefined],
   [
     /(?<![A-Za-z0-9])(?:ES[-\s]?)?(?:[A-HJNP-SUVW]-?\d{7}-?[0-9A-J]|\d{8}-?[A-Z]|[XYZ]-?\d{7}-?[A-Z])(?![A-Za-z0-9])/g,
-    (m) => nifValid(m[0].replace(/^ES[-\s]?/, ""))
+    (m) => Checks.identifier("nif", m[0].replace(/^ES[-\s]?/, "")) === undefined
   ],
-  [/(?<![A-Za-z0-9&Ñ])[A-ZÑ&]{3,4}-?\d{6}-?[A-Z0-9]{3}(?![A-Za-z0-9])/g, () => true],
+  [
+    /(?<![A-Za-z0-9&Ñ])[A-ZÑ&]{3,4}-?\d{6}-?[A-Z0-9]{3}(?![A-Za-z0-9])/g,
+    (m) => Checks.identifier("rfc", m[0]) === undefined
+  ],
   // European VAT numbers with their country's prefix, in each country's format (`DE123456789`, `ATU12345678`,
   // `FR12345678901`, `IT01234567890`, `NL123456789B01`, `BE0123456789`, `PT501234567`, `GB 123 4567 89`), and
   // Switzerland's UID (`CHE-123.456.789`).

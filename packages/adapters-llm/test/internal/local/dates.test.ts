@@ -157,6 +157,10 @@ describe("dates", () => {
     // The same date twice (the receipt and its card slip), written two ways.
     assert.strictEqual(dateOf([row("12.03.2020 14:22"), row("Datum 12.03.20 Uhrzeit 14:23")]), "12.03.20")
     assert.strictEqual(dateOf([row("12.03.2020 14:22"), row("12.03.20 14:23")]), "12.03.2020")
+    // A German till's signature times (`TSE-Start`), year first, are the receipt's date too.
+    const tse = [row("TSE-Start: 2020-03-12T14:22:11.000"), row("TSE-Stop: 2020-03-12T14:22:12.000")]
+    assert.strictEqual(dateOf([...tse, row("12.03.2020 14:22 Bon-Nr.:1234")]), "2020-03-12")
+    assert.isNull(dateOf([...tse, row("13.03.2020 14:22 Bon-Nr.:1234")]))
     // The label in the cell above a date written with its article (`le 27 mars 2022`).
     assert.strictEqual(
       dateOf([row("Date d'émission"), row("le 27 mars 2022"), row("À payer avant le"), row("le 26 mai 2022")]),

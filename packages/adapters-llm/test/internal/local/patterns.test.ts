@@ -60,10 +60,13 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("05 Mar 245")), [])
   })
 
-  it("dates: a time glued to a four-digit year by a mark (05.03.2024/12:34), never a year cut short", () => {
+  it("dates: a time glued to a four-digit year, by a mark or none (05.03.2024/12:34), never a year cut short", () => {
     assert.deepStrictEqual(texts(dates("05.03.2024/12:34")), ["05.03.2024"])
     assert.deepStrictEqual(texts(dates("05/03/2024-9:15")), ["05/03/2024"])
     assert.deepStrictEqual(texts(dates("05.03.2024/12")), [])
+    // The space before the time lost by OCR; a year glued to figures that make no time is no date.
+    assert.deepStrictEqual(texts(dates("05.03.202412:34")), ["05.03.2024"])
+    assert.deepStrictEqual(texts(dates("05.03.20241 05.03.2024123")), [])
   })
 
   it("dates: spaced and dotted numbers, month names in seven languages; a range is not a date", () => {
@@ -131,6 +134,8 @@ describe("patterns", () => {
     )
     // Pairs of figures with no paise after them are no amount at all.
     assert.deepStrictEqual(texts(amounts("1,23,456")), [])
+    // A figure read for a word's first letter: the word is a label, its figure no amount; a unit is no word.
+    assert.deepStrictEqual(texts(amounts("5UMME 4,99 0RTSTARIF 5 Stk 10kg")), ["4,99", "5", "10"])
   })
 
   it("amounts: both conventions, currency glued in front; not dates, percentages, codes or phone numbers", () => {
@@ -178,17 +183,19 @@ describe("patterns", () => {
     { arbitrary: { seed: 4005, runs: 300 } }
   )
 
-  it("tax ids: CUIT with its check digit, Spanish NIF with its letter, NIE, CIF, RFC", () => {
+  it("tax ids: CUIT with its check digit, Spanish NIF with its letter, NIE, CIF, RFC (core's checks)", () => {
     assert.deepStrictEqual(texts(taxIds("CUIT 23-10058899-4 y 23100588994 y 23-10058899-5")), [
       "23-10058899-4",
       "23100588994"
     ])
-    assert.deepStrictEqual(texts(taxIds("NIF 12345678Z, NIE X1234567L, CIF B12345678, mal 12345678A")), [
+    // A remainder of 10 is no check figure: AFIP issues such a number under another prefix, never with a 9.
+    assert.deepStrictEqual(texts(taxIds("CUIT 20-12345600-9")), [])
+    assert.deepStrictEqual(texts(taxIds("NIF 12345678Z, NIE X1234567L, CIF B12345674, mal 12345678A, B12345678")), [
       "12345678Z",
       "X1234567L",
-      "B12345678"
+      "B12345674"
     ])
-    assert.deepStrictEqual(texts(taxIds("RFC: GODE561231GR8")), ["GODE561231GR8"])
+    assert.deepStrictEqual(texts(taxIds("RFC: GODE561231GR8, GODE561331GR8")), ["GODE561231GR8"])
   })
 
   it("tax ids: European VAT numbers with their country's prefix, Switzerland's UID", () => {
