@@ -7,7 +7,7 @@
  * (`14-10`, `14,1O`), read only where the document's other amounts show its decimal mark with two decimals.
  */
 import type { Amount } from "./patterns.js"
-import type { RowToken } from "./phrases.js"
+import { lettersJoined, type RowToken } from "./phrases.js"
 import { nearWords } from "./text.js"
 import { CHANGE_WORDS, ROUNDING_WORDS, SAVING_WORDS, TAX_WORDS, TENDER_WORDS } from "./vocabulary.js"
 
@@ -55,25 +55,9 @@ const wordRole = (word: string, slipped: boolean): Role | undefined => {
  * through an OCR slip only where `doubted` says the reader doubted it (`Montant` printed is not `contant` misread).
  */
 export const roleOf = (label: ReadonlyArray<RowToken>, doubted: (t: RowToken) => boolean): Role | undefined => {
-  const roles = [
-    ...label.flatMap((t) => wordRole(t.text, doubted(t)) ?? []),
-    ...lettersJoined(label).flatMap((w) => wordRole(w, false) ?? [])
-  ]
+  // Runs of letters (`T.V.A.`) read as the word they spell; a word the reader read is in `label` itself.
+  const roles = lettersJoined(label).flatMap((t) => wordRole(t.text, label.includes(t) && doubted(t)) ?? [])
   return ROLES.find(([role]) => roles.includes(role))?.[0]
-}
-
-/** Runs of one-letter tokens joined: `T.V.A.` → `tva`, `I.V.A.` → `iva`. */
-const lettersJoined = (label: ReadonlyArray<RowToken>): ReadonlyArray<string> => {
-  const out: Array<string> = []
-  let run = ""
-  for (const t of [...label.map((x) => x.text), ""]) {
-    if (t.length === 1 && /\p{L}/u.test(t)) run += t
-    else {
-      if (run.length > 1) out.push(run)
-      run = ""
-    }
-  }
-  return out
 }
 
 export const centsOf = (value: number): number => Math.round(value * 100)

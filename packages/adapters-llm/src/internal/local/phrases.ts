@@ -38,6 +38,31 @@ export const rowTokens = (row: Row): ReadonlyArray<RowToken> => {
   return list
 }
 
+/**
+ * A label's tokens with each run of one-letter tokens joined into the word it spells: `T.V.A.` → `tva`, `S U M M E`
+ * (printed spaced out for emphasis) → `summe`.
+ */
+export const lettersJoined = (list: ReadonlyArray<RowToken>): ReadonlyArray<RowToken> => {
+  const out: Array<RowToken> = []
+  let run: Array<RowToken> = []
+  const flush = () => {
+    const [first, last] = [run[0], run.at(-1)]
+    if (run.length > 1 && first !== undefined && last !== undefined)
+      out.push({ text: run.map((t) => t.text).join(""), start: first.start, end: last.end })
+    else out.push(...run)
+    run = []
+  }
+  for (const t of list) {
+    if (t.text.length === 1 && /\p{L}/u.test(t.text)) run.push(t)
+    else {
+      flush()
+      out.push(t)
+    }
+  }
+  flush()
+  return out
+}
+
 /** Whether the reader doubted the word a token of a row is in (confidence under 1; text layers read 1). */
 export const doubted = (row: Row, token: RowToken): boolean => (wordAt(row, token.start)?.confidence ?? 1) < 1
 

@@ -25,10 +25,11 @@ import { type Evidence, type Found, found, weaker } from "./evidence.js"
 import { findLabels, type Label, type Target } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { type Amount, amounts, amountValue, dates } from "./patterns.js"
-import { doubted, findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
+import { doubted, findPhrases, lettersJoined, type RowToken, rowTokens, vocabulary } from "./phrases.js"
 import { listValue } from "./tables.js"
 import { folded, phraseTokens, tokens, wordMatcher } from "./text.js"
 import {
+  COUNT_WORDS,
   EXCLUDING_WORDS,
   INCLUDED_AFTER_WORDS,
   INCLUDING_WORDS,
@@ -63,6 +64,7 @@ const notTotalIn =
   (row: Row) =>
   (t: RowToken): boolean =>
     NOT_TOTAL.has(t.text) || (misreadable(row, t) && nearNotTotal(t.text))
+const COUNT = new Set(COUNT_WORDS)
 const INCLUDING = new Set(INCLUDING_WORDS)
 const INCLUDED_AFTER = new Set(INCLUDED_AFTER_WORDS)
 const EXCLUDING = new Set(EXCLUDING_WORDS)
@@ -139,10 +141,11 @@ const evidenceOf = (rank: Rank, exact: boolean, whole: boolean): Evidence => {
  * tokens of its own cell only.
  */
 const rankOf = (
-  segment: ReadonlyArray<RowToken>,
+  words: ReadonlyArray<RowToken>,
   cellOf: (t: RowToken) => unknown,
   notTotal: (t: RowToken) => boolean
 ): Ranked | undefined => {
+  const segment = lettersJoined(words)
   const hit = findPhrases(segment, LABELS).at(-1)
   const head = segment[hit?.from ?? 0]
   if (hit === undefined || head === undefined || segment.length - hit.to > MAX_BETWEEN) return undefined
@@ -170,12 +173,19 @@ const rowCandidates = (layout: Layout, row: Row, amountsOf: AmountsOf): Array<Ca
   const list = rowTokens(row)
   const cellOf = (t: RowToken) => cellAt(row, t.start)
   const found = amountsOf(row)
+  const notTotal = notTotalIn(row)
   const out: Array<Candidate> = []
   let from = 0
+  let carried: Ranked | undefined
   for (const [i, labelled] of found.entries()) {
     const segment = list.filter((t) => t.start >= from && t.end <= labelled.start)
     from = labelled.end
-    const ranked = rankOf(segment, cellOf, notTotalIn(row))
+    const own = rankOf(segment, cellOf, notTotal)
+    const ranked = own ?? (segment.some((t) => notTotal(t) && !COUNT.has(t.text)) ? undefined : carried)
+    // A count between a label and its amount (`SUMME [3] 12,34`, `Summe (2 Artikel) 12,34`) is no total: the label
+    // is the amount's after it.
+    carried = ranked !== undefined && !labelled.decimals && found[i + 1]?.decimals === true ? ranked : undefined
+    if (carried !== undefined) continue
     // A label before a run of three amounts or more with nothing between them heads a tax table's row (`Summe
     // 137,31  26,09  163,40`: net, tax, gross): the last of the run is the amount it totals, not the first.
     const amount = ranked === undefined ? labelled : lastOfRun(list, found, i)
@@ -202,7 +212,7 @@ const rowCandidates = (layout: Layout, row: Row, amountsOf: AmountsOf): Array<Ca
       : rankOf(
           list.filter((t) => inside(t, start, end)),
           cellOf,
-          notTotalIn(row)
+          notTotal
         )
     const under = ranked === undefined ? undefined : cellBelow(layout, row, start)
     const amount = under === undefined ? undefined : amountIn(under.text)

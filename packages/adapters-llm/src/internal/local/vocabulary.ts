@@ -89,6 +89,7 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
     // pl: `Razem` (together); not `Suma`, the lines' sum before a discount on Spanish invoices as often as a total
     [
       ...["total", "totales", "summe", "gesamt", "totale", "totaal", "somme", "nett total", "net total", "total neto"],
+      "bonsumme",
       "razem"
     ]
   ],
@@ -197,7 +198,7 @@ export const ROUNDING_WORDS: ReadonlyArray<string> = [
 /** Words of counts of items: an amount they label is a number of things. */
 export const COUNT_WORDS: ReadonlyArray<string> = [
   ...["qty", "quantity", "cantidad", "items", "item", "unidades", "articulos", "pcs", "uds", "stuck", "anzahl"],
-  ...["articles", "pezzi", "artikelen", "lines"]
+  ...["articles", "pezzi", "artikel", "artikelen", "lines"]
 ]
 
 /**

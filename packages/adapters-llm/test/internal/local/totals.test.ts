@@ -392,4 +392,25 @@ describe("totals", () => {
     assert.isNull(totalOf(rows))
     assert.strictEqual(totalOf([[[330, "Te betalen"]], [[330, "49,71"]]]), "49,71")
   })
+
+  it("a label's first letter OCR read for a figure (5UMME) is still the label, not an amount of 5", () => {
+    const rows = [cells([40, 160, 330], "5UMME", "EUR", "4,99"), cells([40, 160, 330], "BAR", "EUR", "10,00")]
+    assert.strictEqual(ocrTotalOf([...rows, cells([40, 160, 330], "Ruckgeld", "EUR", "5,01")]), "4,99")
+    assert.strictEqual(ocrTotalOf(lines(["Kaffee", "4,99 A"], ["5UMME", "4,99"])), "4,99")
+  })
+
+  it("a count between the label and its amount is no total; a label spelled out in spaced letters is the label", () => {
+    const items = lines(["Kaffee", "4,99 A"], ["Brot", "7,35 B"])
+    const counted: ReadonlyArray<readonly [string, string]> = [
+      ["SUMME", "[2]"],
+      ["Summe", "(2 Artikel)"],
+      ["Total", "2 items"]
+    ]
+    for (const [label, count] of counted)
+      assert.strictEqual(totalOf([...items, cells([40, 200, 330], label, count, "12,34")]), "12,34", count)
+    for (const label of ["S U M M E", "T O T A L", "Bonsumme"])
+      assert.strictEqual(totalOf([...items, ...lines([label, "12,34"])]), "12,34", label)
+    // A count and a tendered amount after it: the label is the count's alone, and no total.
+    assert.isNull(totalOf([...items, cells([40, 200, 300, 400], "SUMME", "[2]", "BAR", "20,00")]))
+  })
 })
