@@ -173,7 +173,8 @@ export const recipientCells = (row: Row, figures = false): ReadonlyArray<Cell> =
     if (hit === undefined || hit.from !== 0) return false
     const end = inCell[hit.to - 1]?.end ?? start
     // The label alone in its cell, or before a colon: `AN NUR ENTERPRISE` is a name, `An` and `Cliente:` labels.
-    const rest = row.text.slice(end, start + cell.text.length)
+    // A plural's ending in brackets may follow it (`Señor(es):`, `Cliente(s)`).
+    const rest = row.text.slice(end, start + cell.text.length).replace(/^\(\p{L}{1,2}\)/u, "")
     // A bracket may close it: `Exmo.(s) Sr.(s)`.
     return /^[\s.)]*$/.test(rest) || (/^[\s)]*:/.test(rest) && (figures || !/\d/.test(rest)))
   })

@@ -778,4 +778,14 @@ describe("issuer's address", () => {
     for (const label of ["Exmo.(s) Sr.(s)", "Adquirente", "Exmo. Sr."])
       assert.isNull(issuerOf("FATURA", "Rua Ferreira 14", label, "Padaria Lusitana Lda."), label)
   })
+
+  it("a recipient's label with its plural in brackets (Señor(es):) opens the buyer's block: never the issuer", () => {
+    const seller = ["LA CASA DEL TORNILLO", "Av. San Martín 456 - Rosario", "IVA RESPONSABLE INSCRIPTO"]
+    for (const label of ["Señor(es): CLIENTE EJEMPLO S.A.", "Cliente(s): CLIENTE EJEMPLO S.A."])
+      assert.isNull(issuerOf(...seller, label, "Domicilio: Av. Corrientes 1234"), label)
+    assert.strictEqual(
+      issuerOf("Distribuidora Norte S.R.L.", ...seller.slice(1), "Señor(es): CLIENTE EJEMPLO S.A."),
+      "Distribuidora Norte S.R.L."
+    )
+  })
 })
