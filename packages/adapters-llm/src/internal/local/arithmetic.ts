@@ -6,6 +6,7 @@
  * misread (the sum of the lines only confirms: `totals.ts`). Also amounts OCR misread in their punctuation
  * (`14-10`, `14,1O`), read only where the document's other amounts show its decimal mark with two decimals.
  */
+import { EditDistance } from "@legible/core"
 import type { Amount } from "./patterns.js"
 import { lettersJoined, type RowToken } from "./phrases.js"
 import { nearWords } from "./text.js"
@@ -122,6 +123,16 @@ export const oneDigitApart = (a: number, b: number): boolean => {
 }
 
 /**
+ * Whether an amount tendered with no change printed (a card's payment is the total, to the cent) is the total
+ * misread, or the total is it: one figure more, less or other (`2,34` and `Girocard 12,34`). A note larger than the
+ * total (`20,00` for `2,00`) is cash whose change was not printed, not a misread.
+ */
+export const paymentSlip = (tendered: number, total: number): boolean =>
+  tendered !== total &&
+  !(tendered > total && tendered % 500 === 0) &&
+  EditDistance.levenshtein(String(tendered), String(total)) === 1
+
+/**
  * The document's decimal mark, when its amounts with two decimals show one (four in five of them, at least three):
  * only then is a misread amount read back to it.
  */
@@ -135,9 +146,9 @@ export const decimalMark = (printed: ReadonlyArray<Amount>): "." | "," | undefin
 }
 
 // An integer part (a figure first; then `O` may stand for a zero: `5O.OO`), a mark OCR reads for a decimal point
-// (`-`, `·`, `'`, or the document's own; not `:`, which makes a time) and two decimals that may hold letters read for
-// digits (`O`, `o`, `l`, `I`, `S`).
-const MISREAD = /(?<![\p{L}\d.,/-])(\d[\dOo]{0,5}) ?([-·',.]) ?([\dOolIS]{2})(?![\p{L}\d]|[-/.,:]\d)/gu
+// (`-`, `·`, `'`, `;`, or the document's own; not `:`, which makes a time) and two decimals that may hold letters read
+// for digits (`O`, `o`, `l`, `I`, `S`), or a space read between them (`12,3 4`).
+const MISREAD = /(?<![\p{L}\d.,/-])(\d[\dOo]{0,5}) ?([-·',.;]) ?([\dOolIS] ?[\dOolIS])(?![\p{L}\d]|[-/.,:]\d)/gu
 const DIGIT_FOR: Readonly<Record<string, string>> = { O: "0", o: "0", l: "1", I: "1", S: "5" }
 
 /**
@@ -151,7 +162,9 @@ export const misreadAmounts = (text: string, mark: "." | ","): Array<Amount> => 
     const letters = /\D/.test(decimals + integer)
     if (!letters && separator === mark) continue
     if (!letters && /[.,]/.test(separator)) continue
-    const [units, cents] = [integer, decimals].map((part) => [...part].map((c) => DIGIT_FOR[c] ?? c).join(""))
+    const [units, cents] = [integer, decimals.replace(" ", "")].map((part) =>
+      [...part].map((c) => DIGIT_FOR[c] ?? c).join("")
+    )
     const start = m.index ?? 0
     out.push({
       text: `${units}${mark}${cents}`,

@@ -232,8 +232,9 @@ export const amounts = (text: string): ReadonlyArray<Amount> => {
         return (
           !/\p{L}$/u.test(before) ||
           CURRENCY_PREFIX.test(before) ||
-          // OCR reads a pound sign as `f` (`f3,021.71`): before an amount with its pence, never a code's letter.
-          (/(?:^|[^\p{L}])f$/u.test(before) && /[.,]\s?\d{2}$/.test(m.text))
+          // OCR reads a pound sign as `f` (`f3,021.71`), a euro sign as `E`, a speck as a capital (`M17,06`): before
+          // an amount with its cents, one letter alone is no code's.
+          (/(?:^|[^\p{L}\d])(?:f|\p{Lu})$/u.test(before) && /[.,]\s?\d{2}$/.test(m.text))
         )
       })
       .map((m) => ({ ...m, text: m.text.replace(/\s*([.,])\s*(?=\d{2}$)/, "$1") }))

@@ -17,6 +17,7 @@ import {
   type Figure,
   misreadAmounts,
   oneDigitApart,
+  paymentSlip,
   roleOf,
   type Source,
   totalsMade
@@ -500,6 +501,8 @@ const checked = (
   )
   if (agreed.length === 1 && agreed[0] !== undefined)
     return found(writtenLike(agreed[0][0], chosen.amount.text), chosen.evidence)
+  // A payment a slip away from the total: one of the two was misread, and nothing says which.
+  if ([...made].some(([value, by]) => by.has("tendered") && paymentSlip(value, target))) return "abstain"
   return chosen.evidence === "weakLabel" || chosen.evidence === "layout" || chosen.evidence === "position"
     ? "abstain"
     : undefined

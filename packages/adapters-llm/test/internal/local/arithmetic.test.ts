@@ -64,6 +64,12 @@ describe("the document's arithmetic", () => {
       misreadAmounts("TOTAL RM 5O.OO  1O,5O", ".").map((a) => a.text),
       ["50.00", "10.50"]
     )
+    // A semicolon read for the comma; a space read between the cents (not before another amount's mark).
+    assert.deepStrictEqual(
+      misreadAmounts("SUMME EUR 12;34  SUMME EUR 12,3 4", ",").map((a) => a.text),
+      ["12,34", "12,34"]
+    )
+    assert.deepStrictEqual(misreadAmounts("Äpfel 1,5 2,99", ","), [])
     // Dates, times, phone numbers and amounts read right are not misreads.
     assert.deepStrictEqual(misreadAmounts("TOTAL 14.10  12:30", "."), [])
     assert.deepStrictEqual(misreadAmounts("29-12-2017 TEL 07-386 7524 14.10 1,234.56", "."), [])

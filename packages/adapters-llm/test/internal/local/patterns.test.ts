@@ -136,6 +136,9 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(amounts("1,23,456")), [])
     // A figure read for a word's first letter: the word is a label, its figure no amount; a unit is no word.
     assert.deepStrictEqual(texts(amounts("5UMME 4,99 0RTSTARIF 5 Stk 10kg")), ["4,99", "5", "10"])
+    // One capital glued before an amount with its cents (a euro sign read `E`, a speck `M`): the amount; a code's
+    // letters, or a letter before a figure with no cents, a code.
+    assert.deepStrictEqual(texts(amounts("Kreditkarte M17,06 E2,49 ZJ86 A12 AB12,50")), ["17,06", "2,49"])
   })
 
   it("amounts: both conventions, currency glued in front; not dates, percentages, codes or phone numbers", () => {

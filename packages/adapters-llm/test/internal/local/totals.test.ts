@@ -345,11 +345,13 @@ describe("totals", () => {
     assert.strictEqual(totalOf(lines(["zu zahlen", "7,16"], ["Betrag EUR", "7,16"])), "7,16")
   })
 
-  it("one figure tendered a digit from the total does not overrule its label: either may be misread", () => {
-    assert.strictEqual(
-      totalOf(lines(["TOTAL", "25.40"], ["CASH", "25.00"], ["CHANGE", "0.00"], ["GST", "1.44"])),
-      "25.40"
-    )
+  it("one figure tendered a slip from the total does not overrule its label, nor confirm it: either may be misread", () => {
+    assert.isNull(totalOf(lines(["TOTAL", "25.40"], ["CASH", "25.00"], ["CHANGE", "0.00"], ["GST", "1.44"])))
+    // A figure more or less (`1 2,34`, OCR's space cut the total), and a card's payment.
+    assert.isNull(totalOf([cells([40, 160, 200, 330], "SUMME", "EUR", "1", "2,34"), ...lines(["Girocard", "12,34"])]))
+    assert.isNull(totalOf(lines(["SUMME EUR", "12,84"], ["Kartenzahlung", "12,34"])))
+    // A note larger than the total, its change not printed, is no slip.
+    assert.strictEqual(totalOf(lines(["SUMME EUR", "2,00"], ["BAR", "20,00"])), "2,00")
     // Tendered − change (two figures) a digit from it does: 30.00 − 4.65 = 25.35 against a misread 25.36.
     assert.strictEqual(totalOf(lines(["TOTAL", "25.36"], ["CASH", "30.00"], ["CHANGE", "4.65"])), "25.35")
   })
