@@ -359,11 +359,18 @@ export const documentNumber = (layout: Layout, target: Target): Found | null => 
     const competed = candidates.some(
       (c) => c.strength === best.strength && comparable(c.text) !== comparable(best.text)
     )
-    return found(best.text, evidenceOf(best.strength), competed)
+    const read = layout.rows[best.order]?.words.some((w) => w.confidence < 1) === true
+    return found(read ? digitsReadBack(best.text) : best.text, evidenceOf(best.strength), competed)
   }
   const pair = asksForOther(target) ? undefined : pointOfSaleIn(layout)
   return pair === undefined ? null : found(pair, "position")
 }
+
+// Letters OCR reads for figures, between two figures of a number (`50s380`, `2O23-0042`): codes print none there.
+const DIGIT_READ: Readonly<Record<string, string>> = { O: "0", o: "0", l: "1", I: "1", s: "5" }
+
+/** A number read by OCR with the letters it read for figures between figures given back as those figures. */
+const digitsReadBack = (text: string): string => text.replace(/(?<=\d)[OolIs](?=\d)/g, (c) => DIGIT_READ[c] ?? c)
 
 /** Whether a row is a register's entry in its page's footer (its bottom quarter). */
 const footerRegister = (layout: Layout, row: Row): boolean =>

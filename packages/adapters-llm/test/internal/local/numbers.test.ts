@@ -351,4 +351,20 @@ describe("document numbers", () => {
     // Folio labels a document's number elsewhere on the page (Mexican invoices).
     assert.strictEqual(read([row("Folio: A-1234")]), "A-1234")
   })
+
+  it("letters OCR read for figures between figures are the figures; a text layer's number is as printed", () => {
+    const ocrNumberOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>) => {
+      const read = page(1, rows)
+      const lines = read.lines.map((l) => ({ words: l.words.map((w) => ({ ...w, confidence: 0.93 })) }))
+      return documentNumber(layout(document([{ ...read, lines }])), NUMERO)?.text ?? null
+    }
+    for (const [printed, want] of [
+      ["50s380", "505380"],
+      ["F-2O23-0l42", "F-2023-0142"],
+      ["INV-2023O", "INV-2023O"],
+      ["A1B2", "A1B2"]
+    ])
+      assert.strictEqual(ocrNumberOf([row(`Factura Nº ${printed}`)]), want, printed)
+    assert.strictEqual(numberOf([[row("Factura Nº F-2O23-0l42")]]), "F-2O23-0l42")
+  })
 })
