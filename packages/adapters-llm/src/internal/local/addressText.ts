@@ -40,6 +40,8 @@ export const closesAddress = (text: string): boolean =>
   STOP_PATTERN.test(text) ||
   // A tax or register number (`St.-Nr. DE584839266`): seven figures in a row are in no street or postcode.
   /\d{7}/.test(text) ||
+  // Opening hours (`OPEN DAILY 10AM - 10PM`, `Mo-Fr 8-19h`, `9:00-18:00`): an address has no time of day.
+  /(?<![\p{L}\d])\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|h|uhr)(?![\p{L}\d])|(?<![\d.:])\d{1,2}:\d{2}(?![\d:])/u.test(text) ||
   // Abbreviations dotted and hyphenated (`N.I.F.`, `St.-Nr.`) read as one word too.
   [/\./g, /[.-]/g].some((marks) => words(text.replace(marks, "")).some((w) => STOP_WORDS.has(w))) ||
   /\p{L}[.\s]*:\s*\S/u.test(text)

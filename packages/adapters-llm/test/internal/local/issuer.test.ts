@@ -788,4 +788,14 @@ describe("issuer's address", () => {
       "Distribuidora Norte S.R.L."
     )
   })
+
+  it("opening hours close the address: an address has no time of day", () => {
+    const head = ["ABC TRADING SDN BHD", "NO.12, JALAN SS 2/3,", "47300 PETALING JAYA, SELANGOR"]
+    for (const hours of ["OPEN DAILY 10AM - 10PM", "Mo-Fr 8-19h", "Horario 9:00-14:00", "Öffnungszeiten 8 - 20 Uhr"])
+      assert.strictEqual(
+        addressOf([...head, hours, "TAX INVOICE"]),
+        "NO.12, JALAN SS 2/3, 47300 PETALING JAYA, SELANGOR",
+        hours
+      )
+  })
 })
