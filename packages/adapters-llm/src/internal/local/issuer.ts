@@ -84,10 +84,19 @@ const withoutTitle = (text: string): string => {
 /** The parts of a line set apart by a dash, a dot or a bar between spaces (a sender line, a footer's register line). */
 const segmentsOf = (text: string): ReadonlyArray<string> => text.split(/\s+[-–·|•]\s+/u)
 
-/** A sender line's name without its address: `QualityHosting AG - Uferweg 40-42 - D-63571 Gelnhausen`. */
+/**
+ * A sender line's name without its address: `QualityHosting AG - Uferweg 40-42 - D-63571 Gelnhausen`; after commas
+ * only where the name ends in its legal form (`Acme Widgets, Inc., 12 High Street, London`: a name may hold commas).
+ */
 const senderName = (text: string): string => {
   const segments = segmentsOf(text)
-  return segments.length > 1 && segments.slice(1).some(addressLine) ? (segments[0] ?? text) : text
+  if (segments.length > 1 && segments.slice(1).some(addressLine)) return segments[0] ?? text
+  const parts = text.split(/,\s+/)
+  for (let k = 1; k < parts.length; k++) {
+    const name = parts.slice(0, k).join(", ")
+    if (endsWithForm(name) && parts.slice(k).some(addressLine)) return name
+  }
+  return text
 }
 
 /** A name without a label before it (`Sold By : WS Retail Services Pvt. Ltd.,`) and its trailing punctuation. */

@@ -394,6 +394,9 @@ describe("issuer", () => {
 
   it("a sender line keeps the name, not its address; a wrapped name stops at the street", () => {
     assert.strictEqual(issuerOf("QualityHosting AG - Uferweg 40-42 - D-63571 Gelnhausen"), "QualityHosting AG")
+    // Commas set the address apart where the name ends in its legal form (a name may hold a comma itself).
+    assert.strictEqual(issuerOf("Bäckerei Müller GmbH, Hauptstraße 5, 33100 Paderborn"), "Bäckerei Müller GmbH")
+    assert.strictEqual(issuerOf("Acme Widgets, Inc., 12 High Street, London"), "Acme Widgets, Inc.")
     assert.strictEqual(
       issuerOf("HIPER CONSTRUCCIONES S.Coop.", "PLAZA DISTRIBUCIONES 148"),
       "HIPER CONSTRUCCIONES S.Coop."
