@@ -411,8 +411,10 @@ const readLetterhead = (layout: Layout): Letterhead => {
     if (title(above.raw) || NOT_A_NAME.test(folded(above.raw)) || addressee(layout, above)) break
     // The row that opens the recipient's block labels the blocks under it (`CEDENTE | INTESTATARIO`).
     if (recipientCell(above.row) !== undefined) break
-    // A brand printed over the name that repeats its first words (`TECK SENG` over `TECK SENG TRADING SDN BHD`).
-    if (`${folded(top.text)} `.startsWith(`${folded(above.text).trim()} `)) break
+    // A brand printed over the name that repeats its first words (`TECK SENG` over `TECK SENG TRADING SDN BHD`),
+    // however it spaces and dots them (`MR.D.I.Y` over `MR. D.I.Y. (M) SDN BHD`).
+    const letters = (part: Part) => folded(part.text).replace(/[^\p{L}\p{N}]/gu, "")
+    if (letters(above).length >= 3 && letters(top).startsWith(letters(above))) break
     // A logo's word or a slogan set in another case (`BLUEWAVE`, `Creative studio` over `Bluewave Design Ltd`):
     // the lines of one name are set alike.
     if (casing(above.text) !== casing(top.text)) break

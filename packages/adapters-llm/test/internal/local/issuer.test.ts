@@ -341,6 +341,8 @@ describe("issuer", () => {
   it("a brand printed over the name that repeats its first words is not part of it", () => {
     named([
       [["TECK SENG", "TECK SENG TRADING SDN BHD", "(039487-X)", "NO.93, JALAN ANGSA 2,"], "TECK SENG TRADING SDN BHD"],
+      // Spaced and dotted otherwise than the name (a logo's text).
+      [["MR.D.I.Y", "MR. D.I.Y. (M) SDN BHD", "(860671-D)", "NO.12, JALAN SS 2/3,"], "MR. D.I.Y. (M) SDN BHD"],
       // A name wrapped over two lines is still joined.
       [["GL HANDICRAFT &", "TAILORING SDN BHD", "19, JALAN KANCIL,"], "GL HANDICRAFT & TAILORING SDN BHD"]
     ])
