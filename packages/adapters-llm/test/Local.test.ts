@@ -137,6 +137,22 @@ describe("Local: typed candidates", () => {
     assert.deepStrictEqual(extract(rfc, [[[40, "R.F.C. GODE561231GR8"]]]), { rfc: "GODE561231GR8" })
   })
 
+  it("a field named for the currency: its ISO code, from the amounts' sign; the amounts stay amounts", () => {
+    const fields = [field("moneda", "string", "Moneda (código ISO)"), field("total", "float")]
+    const rows = [
+      [[40, "Suministros Acme S.L."]],
+      [
+        [40, "Papel A4"],
+        [330, "45,00 €"]
+      ],
+      [
+        [40, "Total"],
+        [330, "54,45 €"]
+      ]
+    ]
+    assert.deepStrictEqual(extract(fields, rows), { moneda: "EUR", total: "54,45" })
+  })
+
   it("a party's tax id: the recipient's in its block, the issuer's out of it; never the other's", () => {
     const fields = [
       field("nif_emisor", "string", "NIF/CIF del emisor"),

@@ -8,6 +8,7 @@
  */
 
 import { address } from "./address.js"
+import { asksForCurrency, currency } from "./currency.js"
 import { date } from "./dates.js"
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
 import { blockLabel, company, taxStatus } from "./issuer.js"
@@ -224,6 +225,7 @@ const partyOf = (target: Target): "recipient" | "issuer" | "delivery" | undefine
 
 /** The value of a simple (or catalog key column) field and the rules' certainty of it, or null. */
 export const simpleValue = (layout: Layout, target: Target, concept: Concept = conceptOf(target)): Found | null => {
+  if (asksForCurrency(target)) return currency(layout, target)
   const figure = figureRole(target)
   if (figure === "rate") return taxRate(layout)
   if (figure !== undefined) return figureAmount(layout, figure)

@@ -1226,3 +1226,8 @@ export const MARKED_LETTERS: Readonly<Record<Language, string>> = {
   pt: "áâãàçéêíóôõú",
   nl: "áéèëïóöüú"
 }
+
+/** Labels of the document's currency, and the words a field asking for it is named with (folded phrases). */
+export const CURRENCY_LABELS: ReadonlyArray<string> = [
+  ...["currency", "moneda", "divisa", "wahrung", "devise", "valuta", "moeda", "munt", "waluta"]
+]

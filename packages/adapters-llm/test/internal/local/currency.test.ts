@@ -1,0 +1,57 @@
+import { assert, describe, it } from "@effect/vitest"
+import { asksForCurrency, currency } from "../../../src/internal/local/currency.js"
+import type { Target } from "../../../src/internal/local/labels.js"
+import { layout } from "../../../src/internal/local/layout.js"
+import { type Cell, document, page } from "../../support/documents.js"
+
+const MONEDA: Target = { name: "moneda", type: "string", aliases: [], description: "Moneda (código ISO)" }
+
+const currencyOf = (...lines: ReadonlyArray<string>) =>
+  currency(
+    layout(
+      document([
+        page(
+          1,
+          lines.map((t): ReadonlyArray<Cell> => [[40, t]])
+        )
+      ])
+    ),
+    MONEDA
+  )?.text ?? null
+
+describe("currency", () => {
+  it("the one currency the amounts are printed with, as its ISO code", () => {
+    assert.strictEqual(currencyOf("Acme S.L.", "Papel 4,50 €", "Total 54,45 €"), "EUR")
+    assert.strictEqual(currencyOf("REWE", "SUMME EUR 12,34", "BAR EUR 20,00"), "EUR")
+    assert.strictEqual(currencyOf("ABC SDN BHD", "TOTAL RM 12.50"), "MYR")
+    assert.strictEqual(currencyOf("Acme Ltd", "Total £12.50"), "GBP")
+    assert.strictEqual(currencyOf("Acme", "Total US$ 12.50"), "USD")
+    assert.strictEqual(currencyOf("Acme", "Total: 12,50 euros"), "EUR")
+  })
+
+  it("its label says it; a bare $, two currencies or none give no value", () => {
+    assert.strictEqual(currencyOf("Acme Inc", "Currency: USD", "Total $12.50"), "USD")
+    assert.strictEqual(currencyOf("Acme S.A.", "Moneda: ARS", "Total $ 12.500,00"), "ARS")
+    assert.isNull(currencyOf("Acme Inc", "Total $12.50"))
+    assert.isNull(currencyOf("Acme Ltd", "Total £12.50", "Total € 14,70"))
+    assert.isNull(currencyOf("Acme Ltd", "Total 12.50"))
+    // A name holding a code's letters names no currency (`EUROPA`).
+    assert.isNull(currencyOf("EUROPA MARKT GmbH", "Summe 12,34"))
+  })
+
+  it("a text field named for the currency asks for it; its description only when the name says nothing else", () => {
+    const field = (name: string, description = "", type: Target["type"] = "string"): Target => ({
+      name,
+      type,
+      aliases: [],
+      description
+    })
+    assert.isTrue(asksForCurrency(field("moneda")))
+    assert.isTrue(asksForCurrency(field("currency_code")))
+    assert.isTrue(asksForCurrency(field("Währung")))
+    assert.isTrue(asksForCurrency(field("divisa_factura")))
+    assert.isTrue(asksForCurrency(field("codigo", "Código de la moneda")))
+    assert.isFalse(asksForCurrency(field("total", "Importe total en la moneda del documento", "float")))
+    assert.isFalse(asksForCurrency(field("emisor", "Empresa; su moneda no importa")))
+  })
+})
