@@ -139,7 +139,7 @@ describe("Local: typed candidates", () => {
 
   it("a field named for the currency: its ISO code, from the amounts' sign; the amounts stay amounts", () => {
     const fields = [field("moneda", "string", "Moneda (código ISO)"), field("total", "float")]
-    const rows = [
+    const rows: ReadonlyArray<ReadonlyArray<readonly [number, string]>> = [
       [[40, "Suministros Acme S.L."]],
       [
         [40, "Papel A4"],
