@@ -10,7 +10,7 @@
 import { type Evidence, type Found, found } from "./evidence.js"
 import { nameWords, type Target } from "./labels.js"
 import { cellAt, cellStart, type Layout, overlap, type Row } from "./layout.js"
-import { dates, type Match } from "./patterns.js"
+import { amounts, dates, type Match } from "./patterns.js"
 import { doubted, type RowToken, rowTokens } from "./phrases.js"
 import { folded, nearWords, tokens } from "./text.js"
 import { DATE_LABELS, type DateKind, DOCUMENT_NOUNS } from "./vocabulary.js"
@@ -35,6 +35,8 @@ interface Dated {
   readonly kind: DateKind | "none"
   /** Where its label was: before it on its row, in the cell above it, or nowhere. */
   readonly label: "before" | "above" | "none"
+  /** Words no label is printed before it (`Punktestand am`, `Geburtstag:`): a date of something else, unnamed. */
+  readonly worded?: boolean
 }
 
 // The words a date is written after with no label in them: `le`, `el`, `il`, `am`, `on`, `op`, `em`, `the`.
@@ -57,10 +59,23 @@ const printed = (text: string): Word => ({ text, doubted: false })
  */
 const kindOf = (words: ReadonlyArray<Word>): DateKind | "none" => {
   const read = words.flatMap((w) =>
-    LABEL_WORDS.has(w.text) || !w.doubted ? [w.text] : [w.text, ...nearLabelWords(w.text)]
+    LABEL_WORDS.has(w.text) || !w.doubted ? [...compounded(w.text)] : [w.text, ...nearLabelWords(w.text)]
   )
   for (const [kind, set] of KINDS) if (read.some((w) => set.has(w))) return kind
   return "none"
+}
+
+// The date words a compound label ends in (`Buchungsdatum`, `Kaufdatum`, `Fälligkeitsdatum`).
+const DATE_WORD_END = /(?:datum|date|fecha)$/
+
+/**
+ * A label word, and where it is a compound of no label's (`Kaufdatum`, `Fälligkeitsdatum`) the label words it
+ * opens with (`fallig`: a due date), or else the issue date's word it ends in (`datum`).
+ */
+const compounded = (word: string): ReadonlyArray<string> => {
+  if (LABEL_WORDS.has(word) || word.length < 8 || !DATE_WORD_END.test(word)) return [word]
+  const opened = [...LABEL_WORDS].filter((w) => w.length >= 4 && word.startsWith(w) && !DATE_WORD_END.test(w))
+  return [word, ...(opened.length > 0 ? opened : ["datum"])]
 }
 
 /**
@@ -108,8 +123,9 @@ const wordsAbove = (layout: Layout, row: Row, start: number): ReadonlyArray<Word
     if (above === undefined || above.page !== row.page || row.y0 - above.y1 > 2 * height) break
     const over = above.cells.find((c) => overlap(c, cell) > 0.3)
     if (over === undefined) continue
-    // A column header is words alone: a cell with figures (`Umtausch bis 15.05.2020`) labels its own.
-    if (/\d/.test(over.text)) return []
+    // A column header is words alone: a cell with figures (`Umtausch bis 15.05.2020`) labels its own, and a row
+    // with an amount is a figure's label and value (`BALANCE DUE | 3.29` over a receipt's date), no header row.
+    if (/\d/.test(over.text) || amounts(above.text).some((a) => a.decimals)) return []
     const start = cellStart(above, over)
     return rowTokens(above)
       .filter((t) => t.start >= start && t.end <= start + over.text.length)
@@ -151,8 +167,9 @@ const classify = (layout: Layout, row: Row, list: ReadonlyArray<RowToken>, match
   // Words before the date label it, unless they are only the article or preposition a date is written with
   // (`le 27 mars 2022`, `am 12.03.2020`, `on 3 May`): then the cell above may.
   const filler = near.every((w) => DATE_FILLERS.has(w.text))
-  if (kind !== "none" || (near.length > 0 && !filler))
-    return { match, row, kind, label: kind === "none" ? "none" : "before" }
+  if (kind !== "none") return { match, row, kind, label: "before" }
+  // A place before the date (`Paderborn, 15.04.2020`, `Madrid, 12 de marzo`) dates the letter it heads.
+  if (near.length > 0 && !filler) return { match, row, kind, label: "none", worded: !/\p{L},\s*$/u.test(before) }
   const above = kindOf(wordsAbove(layout, row, match.start))
   return { match, row, kind: above, label: above === "none" ? "none" : "above" }
 }
@@ -194,7 +211,9 @@ export const date = (layout: Layout, target: Target): Found | null => {
     return dates(row.text).map((m) => classify(layout, row, list, m))
   })
   const wanted = wantedKind(target)
-  const score = (f: Dated): number => (f.kind === wanted ? 2 : f.kind === "none" && wanted === "issue" ? 1 : 0)
+  // An unlabelled date: printed bare (a receipt's date and time) before one that other words name.
+  const score = (f: Dated): number =>
+    f.kind === wanted ? 2 : f.kind === "none" && wanted === "issue" ? (f.worded === true ? 0.5 : 1) : 0
   const top = Math.max(0, ...all.map(score))
   const tied = all.filter((f) => top > 0 && score(f) === top)
   const best = [...tied].sort((a, b) => a.row.order - b.row.order || a.match.start - b.match.start)[0]
@@ -205,6 +224,6 @@ export const date = (layout: Layout, target: Target): Found | null => {
   )
   // Unlabelled dates that disagree, and no label says which is the issue date: reading order alone would choose
   // (a receipt's date and a return-by or best-before date printed bare). An empty field is better than a wrong one.
-  if (competed && top === 1) return null
+  if (competed && top < 2) return null
   return found(best.match.text, evidenceOf(best), competed)
 }

@@ -390,6 +390,8 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
     "delivery",
     [
       ...["entrega", "envio", "delivery", "ship", "shipped", "shipping", "liefer", "lieferdatum", "versand"],
+      // `Leistungsdatum`: the date of the service, a delivery's
+      "leistungsdatum",
       ...["livraison", "consegna", "spedizione", "levering", "verzending", "leverdatum"],
       // `Livré le`, `Geliefert am`, `Delivered on`, `Entregado el`, `Consegnato il`, `Entregue em`, `Geleverd op`
       ...["livre", "livree", "geliefert", "delivered", "entregado", "consegnato", "entregue", "geleverd"],

@@ -118,6 +118,17 @@ describe("dates", () => {
       ]
     ]
     assert.strictEqual(dateOf(rows), "10/03/2024")
+    // A figure's label and its amount over a receipt's date is no column header: `BALANCE DUE` names no due date.
+    const receipt = (label: string, amount: string): ReadonlyArray<ReadonlyArray<Cell>> => [
+      row("TESCO STORES"),
+      [
+        [40, label],
+        [200, amount]
+      ],
+      row("12/03/24 14:23")
+    ]
+    assert.strictEqual(dateOf(receipt("BALANCE DUE", "3.29")), "12/03/24")
+    assert.strictEqual(dateOf(receipt("Vencimiento", "")), null)
   })
 
   it("an ambiguous date is returned as printed, whatever order the page writes (assembly reads it)", () => {
@@ -147,8 +158,8 @@ describe("dates", () => {
     const read = page(1, rows)
     const ocr = { ...read, lines: read.lines.map((l) => ({ words: l.words.map((w) => ({ ...w, confidence: 0.9 })) })) }
     assert.strictEqual(date(layout(document([ocr])), FECHA)?.text, "16/02/23")
-    // In a text layer an unknown word is what it prints: two unlabelled dates that disagree, so none is taken.
-    assert.isNull(dateOf(rows))
+    // In a text layer an unknown word is what it prints, and no label: the place before the other dates the letter.
+    assert.strictEqual(dateOf(rows), "16/02/23")
   })
 
   it("unlabelled dates that disagree give no date; a label, or dates that agree, decide", () => {
@@ -157,10 +168,17 @@ describe("dates", () => {
     // The same date twice (the receipt and its card slip), written two ways.
     assert.strictEqual(dateOf([row("12.03.2020 14:22"), row("Datum 12.03.20 Uhrzeit 14:23")]), "12.03.20")
     assert.strictEqual(dateOf([row("12.03.2020 14:22"), row("12.03.20 14:23")]), "12.03.2020")
-    // A German till's signature times (`TSE-Start`), year first, are the receipt's date too.
+    // A German till's signature times (`TSE-Start`), year first, agree with the receipt's date.
     const tse = [row("TSE-Start: 2020-03-12T14:22:11.000"), row("TSE-Stop: 2020-03-12T14:22:12.000")]
-    assert.strictEqual(dateOf([...tse, row("12.03.2020 14:22 Bon-Nr.:1234")]), "2020-03-12")
-    assert.isNull(dateOf([...tse, row("13.03.2020 14:22 Bon-Nr.:1234")]))
+    assert.strictEqual(dateOf([...tse, row("12.03.2020")]), "12.03.2020")
+    assert.strictEqual(dateOf(tse), "2020-03-12")
+    assert.isNull(dateOf([...tse, row("TSE-Signatur: 2020-03-13T14:22:11.000")]))
+    // A date printed bare is the receipt's, before one that words no label names (`Punktestand am`, `Geburtstag:`).
+    for (const other of ["Punktestand am 14.03.2020: 1234", "Geburtstag: 01.01.1980", "Kundenkarte seit 01.03.2015"])
+      assert.strictEqual(dateOf([row("12.03.2020 14:22"), row(other)]), "12.03.2020", other)
+    // A compound label's kind: by the label it opens with (`Fälligkeitsdatum`), else an issue date's (`Kaufdatum`).
+    assert.strictEqual(dateOf([row("Fälligkeitsdatum: 10.04.2020"), row("12.03.2020")]), "12.03.2020")
+    assert.strictEqual(dateOf([row("Kaufdatum: 10.03.2020"), row("12.03.2020")]), "10.03.2020")
     // The label in the cell above a date written with its article (`le 27 mars 2022`).
     assert.strictEqual(
       dateOf([row("Date d'émission"), row("le 27 mars 2022"), row("À payer avant le"), row("le 26 mai 2022")]),
