@@ -212,8 +212,10 @@ const invoice2dataTruth = (json: unknown): Record<string, Truth> => {
   const number = text(get(first, "invoice_number"))
   const date = isoOf(get(first, "date"))
   const amount = num(get(first, "amount"))
+  const currency = text(get(first, "currency"))
   return {
     ...(issuer === undefined ? {} : { issuer: { kind: "name", text: issuer } }),
+    ...(currency === undefined ? {} : { currency: { kind: "code", text: currency } }),
     ...(number === undefined ? {} : { number: { kind: "number", accept: [number] } }),
     ...(date === undefined ? {} : { date: { kind: "date", iso: date } }),
     ...(amount === undefined ? {} : { total: { kind: "amount", value: amount } })

@@ -142,7 +142,10 @@ export const SETS: ReadonlyArray<BenchSet> = [
     title: "invoice2data, ocr-onnx reader (text layer; Orlen.txt as text)",
     folder: "invoice2data",
     entries: invoice2data,
-    fields: invoiceFields.filter(([name]) => name !== "items")
+    fields: [
+      ...invoiceFields.filter(([name]) => name !== "items"),
+      ["currency", simple("currency", 6, "string", "Currency of the amounts (ISO 4217 code)")]
+    ]
   },
   {
     title: "receipts-de, OCR of the scans (ocr-onnx)",

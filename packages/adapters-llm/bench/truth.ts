@@ -21,6 +21,8 @@ export type Truth =
   /** A shop's brand (`carrefour`): right when it is one of the value's words. */
   | { readonly kind: "brand"; readonly text: string }
   | { readonly kind: "digits"; readonly text: string }
+  /** A code a document implies, printed or not (an ISO currency `EUR` of amounts printed with `€`). */
+  | { readonly kind: "code"; readonly text: string }
   | { readonly kind: "number"; readonly accept: ReadonlyArray<string>; readonly printed?: boolean }
   /** AFIP's point of sale and number: right as `0005-00011643`, or the number alone where they are printed apart. */
   | { readonly kind: "afip"; readonly pointOfSale: number; readonly number: number }
@@ -63,6 +65,8 @@ const isPresent = (truth: Truth, reference: string): boolean => {
       return printed(truth.text, reference)
     case "digits":
       return truth.text !== "" && digits(reference).includes(digits(truth.text))
+    case "code":
+      return truth.text !== ""
     case "number":
       return truth.printed === true || truth.accept.some((a) => printed(documentNumber(a), reference))
     case "afip":
@@ -90,6 +94,8 @@ const rightSimple = (truth: Truth, got: string, context: Context): boolean => {
         .includes(name(truth.text))
     case "digits":
       return digits(got) === digits(truth.text) && digits(got) !== ""
+    case "code":
+      return got.trim().toUpperCase() === truth.text.toUpperCase()
     case "number":
       return truth.accept.some((a) => documentNumber(a) === documentNumber(got))
     case "afip": {
