@@ -27,6 +27,13 @@ describe("bench judge", () => {
     expect(judge(truth, "0003-00011643", apart, apart.text).right).toBe(0)
   })
 
+  it("scores a code implied by the document (its currency) as present, right whatever its case", () => {
+    const currency = { kind: "code", text: "EUR" } as const
+    expect(judge(currency, "eur", comma, "Total 12,50 €")).toMatchObject({ filled: 1, present: 1, right: 1 })
+    expect(judge(currency, "USD", comma, "Total 12,50 €")).toMatchObject({ filled: 1, present: 1, right: 0 })
+    expect(judge(currency, null, comma, "")).toMatchObject({ filled: 0, present: 1, right: 0 })
+  })
+
   it("marks a name present only where it is printed", () => {
     const issuer = { kind: "name", text: "Polski Koncern Naftowy ORLEN spółka akcyjna" } as const
     expect(judge(issuer, "ORLEN S.A.", comma, "Sprzedawca: ORLEN S.A.")).toMatchObject({ present: 0, right: 0 })
