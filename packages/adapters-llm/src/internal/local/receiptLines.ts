@@ -92,6 +92,9 @@ const UNIT_ONLY = new RegExp(`^${UNIT}?\\.?\\s*${TIMES}?$`, "iu")
 const QUANTITY_PRICE_BODY = `(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?: \\d(?= kg))?(?:\\s*${UNIT}\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?|\\.?\\s+${UNIT}\\.?|\\.?\\s*${TIMES})\\s*\\(?\\s*(?:${CURRENCY}\\s?)?(?:[.,'](?=\\d))?${PRICE}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`
 const QUANTITY_PRICE = new RegExp(`(?<![\\p{L}\\d.,])${QUANTITY_PRICE_BODY}`, "iu")
 
+// A count after the unit price, maybe after its times sign as a German till prints it (`0,89 × 2`).
+const COUNT_AFTER_PRICE = new RegExp(`^\\s*(?:${TIMES}\\s*)?(\\d{1,3})\\s*$`, "iu")
+
 // A count opening a line: `1 PATATAS GAJO`.
 const LEADING_COUNT = /^(\d{1,3})\s+(?=[+*]?\p{L}{2})/u
 
@@ -231,8 +234,9 @@ const lineOf = (text: string, amount: Amount): Omit<Line, "row" | "amount"> => {
     .filter((a) => a.decimals)
     .at(-1)
   const lead = LEADING_COUNT_MARKED.exec(before)
-  // A count may stand between the unit price and the amount (`10,71 1 10,71`): taken where it makes the amount.
-  const between = price === undefined ? undefined : /^\s*(\d{1,3})\s*$/.exec(before.slice(price.end))?.[1]
+  // A count may stand between the unit price and the amount (`10,71 1 10,71`, `Bulgur 0,89 × 2  1,78`): taken where
+  // it makes the amount.
+  const between = price === undefined ? undefined : COUNT_AFTER_PRICE.exec(before.slice(price.end))?.[1]
   if (price !== undefined && (bare(before.slice(price.end)) || between !== undefined)) {
     const rest = before.slice(0, price.start).trim()
     // A count may stand in a cell of its own between the description and the unit price (`BANANAS | 2 | 1.25 |

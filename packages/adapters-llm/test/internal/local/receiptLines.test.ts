@@ -199,6 +199,16 @@ describe("receipt lines", () => {
       ]),
       [item("Brötchen", "6", "0,45", "2,70"), item("Milch", null, null, "0,95")]
     )
+    // A German discounter's unit price and count after its times sign (`0,89 × 2`), where they make the amount.
+    assert.deepStrictEqual(
+      itemsOf([
+        line("LIDL"),
+        line("Bulgur-Kräuter 0,89 × 2", "1,78 A"),
+        line("Vodka 4,99 × 2", "4,99 B"),
+        line("zu zahlen", "6,77")
+      ]),
+      [item("Bulgur-Kräuter", "2", "0,89", "1,78"), item("Vodka 4,99 × 2", null, null, "4,99")]
+    )
     // A count in a cell of its own between the article and its unit price, where the two make the amount.
     const cells = (...texts: ReadonlyArray<string>): ReadonlyArray<Cell> =>
       texts.map((t, i) => [[40, 200, 250, 330][i] ?? 0, t] as const)
