@@ -65,17 +65,16 @@ const kindOf = (words: ReadonlyArray<Word>): DateKind | "none" => {
   return "none"
 }
 
-// The date words a compound label ends in (`Buchungsdatum`, `Kaufdatum`, `Fälligkeitsdatum`).
-const DATE_WORD_END = /(?:datum|date|fecha)$/
+/** Whether a word is a compound of a date word (`Buchungsdatum`, `Kaufdatum`, `Fälligkeitsdatum`). */
+const dateCompound = (word: string): boolean => word.length >= 8 && /(?:datum|date|fecha)$/.test(word)
 
 /**
- * A label word, and where it is a compound of no label's (`Kaufdatum`, `Fälligkeitsdatum`) the label words it
- * opens with (`fallig`: a due date), or else the issue date's word it ends in (`datum`).
+ * A label word, and where it is a date word's compound no label lists (`Fälligkeitsdatum`) the label words it opens
+ * with (`fallig`: a due date). One that opens with none (`Kaufdatum`, `Besteldatum`) names a date of a kind unknown.
  */
 const compounded = (word: string): ReadonlyArray<string> => {
-  if (LABEL_WORDS.has(word) || word.length < 8 || !DATE_WORD_END.test(word)) return [word]
-  const opened = [...LABEL_WORDS].filter((w) => w.length >= 4 && word.startsWith(w) && !DATE_WORD_END.test(w))
-  return [word, ...(opened.length > 0 ? opened : ["datum"])]
+  if (LABEL_WORDS.has(word) || !dateCompound(word)) return [word]
+  return [word, ...[...LABEL_WORDS].filter((w) => w.length >= 4 && word.startsWith(w) && !dateCompound(w))]
 }
 
 /**
@@ -169,7 +168,11 @@ const classify = (layout: Layout, row: Row, list: ReadonlyArray<RowToken>, match
   const filler = near.every((w) => DATE_FILLERS.has(w.text))
   if (kind !== "none") return { match, row, kind, label: "before" }
   // A place before the date (`Paderborn, 15.04.2020`, `Madrid, 12 de marzo`) dates the letter it heads.
-  if (near.length > 0 && !filler) return { match, row, kind, label: "none", worded: !/\p{L},\s*$/u.test(before) }
+  // A date word's compound of unknown kind (`Kaufdatum`) is no such word either: it names a date, as a bare one is.
+  if (near.length > 0 && !filler) {
+    const named = near.some((w) => dateCompound(w.text)) || /\p{L},\s*$/u.test(before)
+    return { match, row, kind, label: "none", worded: !named }
+  }
   const above = kindOf(wordsAbove(layout, row, match.start))
   return { match, row, kind: above, label: above === "none" ? "none" : "above" }
 }

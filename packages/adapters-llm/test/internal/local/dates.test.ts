@@ -176,9 +176,15 @@ describe("dates", () => {
     // A date printed bare is the receipt's, before one that words no label names (`Punktestand am`, `Geburtstag:`).
     for (const other of ["Punktestand am 14.03.2020: 1234", "Geburtstag: 01.01.1980", "Kundenkarte seit 01.03.2015"])
       assert.strictEqual(dateOf([row("12.03.2020 14:22"), row(other)]), "12.03.2020", other)
-    // A compound label's kind: by the label it opens with (`Fälligkeitsdatum`), else an issue date's (`Kaufdatum`).
+    // A compound label's kind by the label it opens with (`Fälligkeitsdatum`); one of a kind unknown (`Kaufdatum`,
+    // `Besteldatum` over its column) names a date as a bare one does: disagreeing, no date; an issue label decides.
     assert.strictEqual(dateOf([row("Fälligkeitsdatum: 10.04.2020"), row("12.03.2020")]), "12.03.2020")
-    assert.strictEqual(dateOf([row("Kaufdatum: 10.03.2020"), row("12.03.2020")]), "10.03.2020")
+    assert.isNull(dateOf([row("Kaufdatum: 10.03.2020"), row("12.03.2020")]))
+    const columns = (...texts: ReadonlyArray<string>): ReadonlyArray<Cell> => texts.map((t, i) => [40 + i * 120, t])
+    assert.strictEqual(
+      dateOf([columns("BESTELDATUM", "DATUM FACTUUR"), columns("26.08.2019", "02.09.2019")]),
+      "02.09.2019"
+    )
     // The label in the cell above a date written with its article (`le 27 mars 2022`).
     assert.strictEqual(
       dateOf([row("Date d'émission"), row("le 27 mars 2022"), row("À payer avant le"), row("le 26 mai 2022")]),
