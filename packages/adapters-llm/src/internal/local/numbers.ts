@@ -85,10 +85,15 @@ const labelTokens = (row: Row): ReadonlyArray<RowToken> =>
 const rowLabels = (row: Row): Array<NumberLabel> => {
   const list = labelTokens(row)
   const out: Array<NumberLabel> = []
-  const other = (from: number, to: number) =>
-    list
+  // Another document's word in the label, or just before it in its cell (`Customer Invoice No`); a column beside it
+  // is another label's (`KLANTNUMMER | FACTUURNUMMER`).
+  const other = (from: number, to: number) => {
+    const cell = cellAt(row, list[from]?.start ?? 0)
+    return list
       .slice(Math.max(0, from - 2), to + 1)
+      .filter((t, k) => k >= Math.min(2, from) || cellAt(row, t.start) === cell)
       .some((t) => OTHER.has(t.text) || [...OTHER].some((o) => t.text.startsWith(o) && o.length >= 5))
+  }
   for (let i = 0; i < list.length; i++) {
     const token = list[i]
     if (token === undefined || isCode(token.text)) continue
