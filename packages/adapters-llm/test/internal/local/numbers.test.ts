@@ -370,13 +370,14 @@ describe("document numbers", () => {
 
   it("another document's number in the column beside the label's leaves the label whole", () => {
     const columns = (...texts: ReadonlyArray<string>): ReadonlyArray<Cell> => texts.map((t, i) => [40 + i * 200, t])
-    for (const [other, mine] of [
+    const pairs: ReadonlyArray<readonly [string, string]> = [
       ["KLANTNUMMER", "FACTUURNUMMER"],
       ["Kundennummer", "Rechnungsnummer"],
       ["Customer No", "Invoice No"],
       ["N° CLIENT", "N° FACTURE"],
       ["ORDER NO", "INVOICE NO"]
-    ])
+    ]
+    for (const [other, mine] of pairs)
       assert.strictEqual(numberOf([[columns(other, mine), columns("C-7781", "F-2019-042")]]), "F-2019-042", mine)
     // In its own cell, another document's word still names another number (`Customer Invoice No`).
     assert.isNull(numberOf([[row("Customer Invoice No: C-7781")]]))
