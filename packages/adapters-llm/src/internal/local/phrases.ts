@@ -43,6 +43,7 @@ export const rowTokens = (row: Row): ReadonlyArray<RowToken> => {
  * (printed spaced out for emphasis) → `summe`.
  */
 export const lettersJoined = (list: ReadonlyArray<RowToken>): ReadonlyArray<RowToken> => {
+  if (!list.some((t, i) => t.text.length === 1 && list[i + 1]?.text.length === 1)) return list
   const out: Array<RowToken> = []
   let run: Array<RowToken> = []
   const flush = () => {
