@@ -26,6 +26,8 @@ const SIGNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/(?<!\p{L})(?:zł|zl)(?!\p{L})/u, "PLN"],
   [/(?<!\p{L})kč(?!\p{L})/u, "CZK"],
   [/(?<!\p{L})rm(?=\s?\d)/u, "MYR"],
+  // Peru's sol before its amount (`S/ 1,234.56`; `S/N`, a street without number, is followed by no figure).
+  [/(?<!\p{L})s\/(?=\s*\d)/u, "PEN"],
   [/(?<!\p{L})(?:sfr|fr)\.(?=\s?\d)/u, "CHF"],
   [new RegExp(`(?<!\\p{L})(?:${CODES.join("|").toLowerCase()})(?!\\p{L})`, "u"), ""]
 ]

@@ -27,6 +27,7 @@ describe("currency", () => {
     assert.strictEqual(currencyOf("Acme Ltd", "Total £12.50"), "GBP")
     assert.strictEqual(currencyOf("Acme", "Total US$ 12.50"), "USD")
     assert.strictEqual(currencyOf("Acme", "Total: 12,50 euros"), "EUR")
+    assert.strictEqual(currencyOf("Inversiones del Sur S.A.C.", "C/ Lima S/N", "Importe Total: S/ 1,234.56"), "PEN")
   })
 
   it("its label says it; a bare $, two currencies or none give no value", () => {
