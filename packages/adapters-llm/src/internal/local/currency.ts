@@ -1,8 +1,8 @@
 /**
  * The document's currency, as an ISO 4217 code (`EUR`): printed after a currency label (`Moneda: EUR`, `Currency:
  * USD`), else the one the document's amounts are printed with (`54,45 €`, `RM 12.50`, `SUMME EUR 12,34`) where they
- * show a single one, or the total's row says which. Only marks that name one currency count: a bare `$` is a dozen
- * currencies' sign, `kr` three's and `Rs.` several's (no value from them alone).
+ * show a single one. Only marks that name one currency count: a bare `$` is a dozen currencies' sign, `kr` three's
+ * and `Rs.` several's (no value from them alone).
  */
 import { type Found, found } from "./evidence.js"
 import { conceptOf, findLabels, nameWords, type Target } from "./labels.js"
@@ -16,30 +16,28 @@ const CODES = [
   ...["EUR", "USD", "GBP", "CHF", "MYR", "INR", "PLN", "BRL", "MXN", "ARS", "CLP", "COP", "PEN", "UYU", "SEK"],
   ...["NOK", "DKK", "CZK", "HUF", "JPY", "CNY", "SGD", "AUD", "CAD", "NZD"]
 ]
+// A code of `""` is the ISO code matched itself.
 const SIGNS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/€/u, "EUR"],
-  [/£/u, "GBP"],
-  [/₹/u, "INR"],
-  [/(?<!\p{L})us\$/u, "USD"],
-  [/(?<!\p{L})r\$/u, "BRL"],
-  [/(?<!\p{L})(?:euros?)(?!\p{L})/u, "EUR"],
-  [/(?<!\p{L})(?:zł|zl)(?!\p{L})/u, "PLN"],
-  [/(?<!\p{L})kč(?!\p{L})/u, "CZK"],
-  [/(?<!\p{L})rm(?=\s?\d)/u, "MYR"],
+  [/€/gu, "EUR"],
+  [/£/gu, "GBP"],
+  [/₹/gu, "INR"],
+  [/(?<!\p{L})us\$/gu, "USD"],
+  [/(?<!\p{L})r\$/gu, "BRL"],
+  [/(?<!\p{L})(?:euros?)(?!\p{L})/gu, "EUR"],
+  [/(?<!\p{L})(?:zł|zl)(?!\p{L})/gu, "PLN"],
+  [/(?<!\p{L})kč(?!\p{L})/gu, "CZK"],
+  [/(?<!\p{L})rm(?=\s?\d)/gu, "MYR"],
   // Peru's sol before its amount (`S/ 1,234.56`; `S/N`, a street without number, is followed by no figure).
-  [/(?<!\p{L})s\/(?=\s*\d)/u, "PEN"],
-  [/(?<!\p{L})(?:sfr|fr)\.(?=\s?\d)/u, "CHF"],
-  [new RegExp(`(?<!\\p{L})(?:${CODES.join("|").toLowerCase()})(?!\\p{L})`, "u"), ""]
+  [/(?<!\p{L})s\/(?=\s*\d)/gu, "PEN"],
+  [/(?<!\p{L})(?:sfr|fr)\.(?=\s?\d)/gu, "CHF"],
+  [new RegExp(`(?<!\\p{L})(?:${CODES.join("|").toLowerCase()})(?!\\p{L})`, "gu"), ""]
 ]
 
 /** The currencies a text names, as ISO codes, in no particular order. */
 const currenciesIn = (text: string): ReadonlySet<string> => {
   const lower = text.toLowerCase()
   const out = new Set<string>()
-  for (const [pattern, code] of SIGNS) {
-    const global = new RegExp(pattern.source, "gu")
-    for (const m of lower.matchAll(global)) out.add(code === "" ? m[0].toUpperCase() : code)
-  }
+  for (const [pattern, code] of SIGNS) for (const m of lower.matchAll(pattern)) out.add(code || m[0].toUpperCase())
   return out
 }
 
