@@ -9,7 +9,7 @@
 import { EditDistance } from "@legible/core"
 import type { Amount } from "./patterns.js"
 import { lettersJoined, type RowToken } from "./phrases.js"
-import { nearWords } from "./text.js"
+import { FIGURE_FOR, nearWords } from "./text.js"
 import { CHANGE_WORDS, ROUNDING_WORDS, SAVING_WORDS, TAX_WORDS, TENDER_WORDS } from "./vocabulary.js"
 
 /** What a figure beside the total is. */
@@ -149,7 +149,6 @@ export const decimalMark = (printed: ReadonlyArray<Amount>): "." | "," | undefin
 // (`-`, `·`, `'`, `;`, or the document's own; not `:`, which makes a time) and two decimals that may hold letters read
 // for digits (`O`, `o`, `l`, `I`, `S`), or a space read between them (`12,3 4`).
 const MISREAD = /(?<![\p{L}\d.,/-])(\d[\dOo]{0,5}) ?([-·',.;]) ?([\dOolIS] ?[\dOolIS])(?![\p{L}\d]|[-/.,:]\d)/gu
-const DIGIT_FOR: Readonly<Record<string, string>> = { O: "0", o: "0", l: "1", I: "1", S: "5" }
 
 /**
  * Amounts OCR misread in their punctuation (`14-10`, `14,1O` for 14.10 on a document with `.`), given with the
@@ -163,7 +162,7 @@ export const misreadAmounts = (text: string, mark: "." | ","): Array<Amount> => 
     if (!letters && separator === mark) continue
     if (!letters && /[.,]/.test(separator)) continue
     const [units, cents] = [integer, decimals.replace(" ", "")].map((part) =>
-      [...part].map((c) => DIGIT_FOR[c] ?? c).join("")
+      [...part].map((c) => FIGURE_FOR[c] ?? c).join("")
     )
     const start = m.index ?? 0
     out.push({

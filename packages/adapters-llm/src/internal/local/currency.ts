@@ -9,14 +9,10 @@ import { conceptOf, findLabels, nameWords, type Target } from "./labels.js"
 import type { Layout, Row } from "./layout.js"
 import { amounts } from "./patterns.js"
 import { phraseTokens } from "./text.js"
-import { CURRENCY_LABELS } from "./vocabulary.js"
+import { CURRENCY_CODES, CURRENCY_LABELS } from "./vocabulary.js"
 
-// ISO codes printed as such, and the signs and names that stand for one currency only (folded).
-const CODES = [
-  ...["EUR", "USD", "GBP", "CHF", "MYR", "INR", "PLN", "BRL", "MXN", "ARS", "CLP", "COP", "PEN", "UYU", "SEK"],
-  ...["NOK", "DKK", "CZK", "HUF", "JPY", "CNY", "SGD", "AUD", "CAD", "NZD"]
-]
-// A code of `""` is the ISO code matched itself.
+// The signs and names that stand for one currency only, and the ISO codes printed as such (a code of `""`: the code
+// matched itself).
 const SIGNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/€/gu, "EUR"],
   [/£/gu, "GBP"],
@@ -30,7 +26,7 @@ const SIGNS: ReadonlyArray<readonly [RegExp, string]> = [
   // Peru's sol before its amount (`S/ 1,234.56`; `S/N`, a street without number, is followed by no figure).
   [/(?<!\p{L})s\/(?=\s*\d)/gu, "PEN"],
   [/(?<!\p{L})(?:sfr|fr)\.(?=\s?\d)/gu, "CHF"],
-  [new RegExp(`(?<!\\p{L})(?:${CODES.join("|").toLowerCase()})(?!\\p{L})`, "gu"), ""]
+  [new RegExp(`(?<!\\p{L})(?:${CURRENCY_CODES.join("|")})(?!\\p{L})`, "gu"), ""]
 ]
 
 /** The currencies a text names, as ISO codes, in no particular order. */

@@ -72,10 +72,16 @@ const dateCompound = (word: string): boolean => word.length >= 8 && /(?:datum|da
  * A label word, and where it is a date word's compound no label lists (`Fälligkeitsdatum`) the label words it opens
  * with (`fallig`: a due date). One that opens with none (`Kaufdatum`, `Besteldatum`) names a date of a kind unknown.
  */
-const compounded = (word: string): ReadonlyArray<string> => {
-  if (LABEL_WORDS.has(word) || !dateCompound(word)) return [word]
-  return [word, ...[...LABEL_WORDS].filter((w) => w.length >= 4 && word.startsWith(w) && !dateCompound(w))]
-}
+const compounded = (word: string): ReadonlyArray<string> =>
+  LABEL_WORDS.has(word) || !dateCompound(word)
+    ? [word]
+    : [word, ...labelsOpening(word, 4).filter((w) => !dateCompound(w))]
+
+const LABEL_LIST = [...LABEL_WORDS]
+
+/** The label words of at least `length` letters a word opens with (`fallig` of `falligkeitsdatum`). */
+const labelsOpening = (word: string, length: number): ReadonlyArray<string> =>
+  LABEL_LIST.filter((w) => w.length >= length && word.startsWith(w))
 
 /**
  * The label words nearest before a date on its row: back to the previous figure, at most a few words. A word
@@ -197,8 +203,7 @@ const wantedKind = (target: Target): DateKind => {
   // `Lieferdatum`): each word also stands for the label words it spells that way or opens with.
   const forms = (word: string) => {
     const plain = word.replace(/ae/g, "a").replace(/oe/g, "o").replace(/ue/g, "u")
-    const opened = [...LABEL_WORDS].filter((w) => w.length >= 5 && (word.startsWith(w) || plain.startsWith(w)))
-    return [word, plain, ...opened]
+    return [word, plain, ...labelsOpening(word, 5), ...labelsOpening(plain, 5)]
   }
   const words = (texts: ReadonlyArray<string>) =>
     texts.flatMap((t) => tokens(folded(t)).flatMap((k) => forms(k.text).map(printed)))

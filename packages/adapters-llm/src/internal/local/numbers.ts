@@ -15,7 +15,7 @@ import { findLabels, type Label, labelsOf, type Target } from "./labels.js"
 import { type Cell, cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
 import { codes, type Match, pointOfSaleNumbers } from "./patterns.js"
 import { doubted, type RowToken, rowTokens } from "./phrases.js"
-import { folded, phraseTokens, tokens, wordMatcher } from "./text.js"
+import { FIGURE_FOR, folded, phraseTokens, tokens, wordMatcher } from "./text.js"
 import {
   COPY_MARKS,
   DATE_LABELS,
@@ -371,11 +371,11 @@ export const documentNumber = (layout: Layout, target: Target): Found | null => 
   return pair === undefined ? null : found(pair, "position")
 }
 
-// Letters OCR reads for figures, between two figures of a number (`50s380`, `2O23-0042`): codes print none there.
-const DIGIT_READ: Readonly<Record<string, string>> = { O: "0", o: "0", l: "1", I: "1", s: "5" }
-
-/** A number read by OCR with the letters it read for figures between figures given back as those figures. */
-const digitsReadBack = (text: string): string => text.replace(/(?<=\d)[OolIs](?=\d)/g, (c) => DIGIT_READ[c] ?? c)
+/**
+ * A number read by OCR with the letters it read for figures between two figures (`50s380`, `2O23-0042`) given back
+ * as those figures: codes print none there (a capital `S` may be a series' own).
+ */
+const digitsReadBack = (text: string): string => text.replace(/(?<=\d)[OolIs](?=\d)/g, (c) => FIGURE_FOR[c] ?? c)
 
 /** Whether a row is a register's entry in its page's footer (its bottom quarter). */
 const footerRegister = (layout: Layout, row: Row): boolean =>

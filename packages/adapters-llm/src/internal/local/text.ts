@@ -71,6 +71,9 @@ export const phraseTokens = (phrase: string): ReadonlyArray<string> => tokens(fo
 // these digits (`T0TAL`, `5UBTOTAL`) is a word misread, not a code.
 const OCR_SAME: Readonly<Record<string, string>> = { "0": "o", "1": "l", i: "l", "5": "s" }
 
+/** The letters OCR reads for figures, and the figure each stands for (`5O.OO`, `50s380`, `14,1O`). */
+export const FIGURE_FOR: Readonly<Record<string, string>> = { O: "0", o: "0", l: "1", I: "1", S: "5", s: "5" }
+
 /** A word's form with the characters OCR confuses made one (`t0tal` and `total`, `surnme` and `summe` agree). */
 export const ocrKey = (token: string): string => {
   let out = ""

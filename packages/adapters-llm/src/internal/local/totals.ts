@@ -31,6 +31,7 @@ import { listValue } from "./tables.js"
 import { folded, phraseTokens, tokens, wordMatcher } from "./text.js"
 import {
   COUNT_WORDS,
+  CURRENCY_CODES,
   EXCLUDING_WORDS,
   INCLUDED_AFTER_WORDS,
   INCLUDING_WORDS,
@@ -322,7 +323,7 @@ const figuresOf = (layout: Layout, amountsOf: AmountsOf): Array<Figure> => {
       // A rate (`21 %`) is not a figure; a currency code or a rate's digits do not label one.
       if (/^\s?%/.test(row.text.slice(amount.end))) continue
       const segment = list.filter(
-        (t) => t.start >= from && t.end <= amount.start && !CURRENCY_CODES.has(t.text) && !/^\d+$/.test(t.text)
+        (t) => t.start >= from && t.end <= amount.start && !CURRENCIES.has(t.text) && !/^\d+$/.test(t.text)
       )
       from = amount.end
       const ranked = segment.length === 0 ? undefined : rankOf(segment, cellOf, notTotalIn(row))
@@ -353,7 +354,7 @@ const figuresOf = (layout: Layout, amountsOf: AmountsOf): Array<Figure> => {
 }
 
 // Currency codes and a rate's digits between a figure's label and its amount (`Sales Tax 21 %: RM 3,255.34`).
-const CURRENCY_CODES = new Set(["rm", "myr", "eur", "usd", "gbp", "chf", "ars", "mxn", "brl", "pln", "zl", "kr"])
+const CURRENCIES = new Set([...CURRENCY_CODES, "rm", "zl", "kr"])
 
 // The lines of a document as a list field of descriptions and amounts gives them (`tables.ts`).
 const LINES: Skill.SkillField = {

@@ -1229,6 +1229,12 @@ export const MARKED_LETTERS: Readonly<Record<Language, string>> = {
   nl: "áéèëïóöüú"
 }
 
+/** ISO 4217 codes a document prints its amounts with (`EUR 12,34`, `12.50 USD`), folded. */
+export const CURRENCY_CODES: ReadonlyArray<string> = [
+  ...["eur", "usd", "gbp", "chf", "myr", "inr", "pln", "brl", "mxn", "ars", "clp", "cop", "pen", "uyu", "sek"],
+  ...["nok", "dkk", "czk", "huf", "jpy", "cny", "sgd", "aud", "cad", "nzd"]
+]
+
 /** Labels of the document's currency, and the words a field asking for it is named with (folded phrases). */
 export const CURRENCY_LABELS: ReadonlyArray<string> = [
   ...["currency", "moneda", "divisa", "wahrung", "devise", "valuta", "moeda", "munt", "waluta"]
