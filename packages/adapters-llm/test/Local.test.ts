@@ -18,7 +18,9 @@ const row2 = (x: number, left: string, at: number, right: string): ReadonlyArray
   [at, right]
 ]
 
-const extract = (fields: ReadonlyArray<Skill.SkillField>, rows: Parameters<typeof page>[1]) =>
+type Rows = Parameters<typeof page>[1]
+
+const extract = (fields: ReadonlyArray<Skill.SkillField>, rows: Rows) =>
   Local.extractFields(fields, document([page(1, rows)]))
 
 describe("Local: the Spanish invoice", () => {
@@ -430,6 +432,70 @@ describe("Local: typed candidates", () => {
       numero: "0003 - 00003435"
     })
     assert.deepStrictEqual(extract(numero, [[[40, "Invoice No: INV-2026-118"]]]), { numero: "INV-2026-118" })
+  })
+})
+
+describe("Local: the issuer of invoices from billing software other than AFIP's", () => {
+  const emisor = [field("emisor", "string", "Razón social de quien emite la factura", { aliases: ["Emisor"] })]
+
+  it("never a name labelled on a row of another party's tax id", () => {
+    const rows = (cuit: string): Rows => [
+      [[40, "C.U.I.T.: 20-12345678-6"]],
+      row2(40, "Razón Social: GOMEZ MARIA", 340, `C.U.I.T.: ${cuit}`)
+    ]
+    assert.deepStrictEqual(extract(emisor, rows("27-22333444-5")), { emisor: null })
+    // The issuer's own tax id beside it: the issuer's name.
+    assert.deepStrictEqual(extract(emisor, rows("20-12345678-6")), { emisor: "GOMEZ MARIA" })
+  })
+
+  it("a name label's value under it when the next cell is across the page (another column's)", () => {
+    const rows: Rows = [
+      row2(40, "Razón Social:", 340, "Nº 0005-00011643"),
+      row2(40, "PEREZ JUAN CARLOS", 340, "Fecha: 08/02/2023")
+    ]
+    assert.deepStrictEqual(extract(emisor, rows), { emisor: "PEREZ JUAN CARLOS" })
+  })
+
+  it("the letterhead's first line, when its block declares its VAT condition", () => {
+    const rows = (name: string, status: string): Rows => [
+      row2(40, name, 340, "FACTURA Nº 0005-00011643"),
+      row2(40, "Av. San Martín 1234", 340, "Fecha: 08/02/2023"),
+      row2(40, "2000 - Rosario - Santa Fe", 340, "C.U.I.T.: 20-12345678-6"),
+      [[40, status]],
+      [[40, "Señor(es): GOMEZ MARIA"]]
+    ]
+    assert.deepStrictEqual(extract(emisor, rows("PEREZ JUAN CARLOS", "IVA RESPONSABLE INSCRIPTO")), {
+      emisor: "PEREZ JUAN CARLOS"
+    })
+    assert.deepStrictEqual(extract(emisor, rows("PEREZ JUAN CARLOS", "Responsable Monotributo")), {
+      emisor: "PEREZ JUAN CARLOS"
+    })
+    // Nothing declared: position alone gives no name; `DE …` is an owner's or a surname's, nothing says which.
+    assert.deepStrictEqual(extract(emisor, rows("PEREZ JUAN CARLOS", "Tel. 0341 456-7890")), { emisor: null })
+    assert.deepStrictEqual(extract(emisor, rows("DE JUAN CARLOS PEREZ", "IVA RESPONSABLE INSCRIPTO")), {
+      emisor: null
+    })
+    // A slogan over the name is a sentence, no name.
+    assert.deepStrictEqual(extract(emisor, rows("Todo para el hogar", "IVA RESPONSABLE INSCRIPTO")), { emisor: null })
+  })
+
+  it("a trading name's owner on the line under it (`de Pérez Juan Carlos`, `di Rossi Mario & C.`)", () => {
+    const rows = (name: string, owner: string): Rows => [
+      row2(40, name, 340, "FACTURA"),
+      row2(40, owner, 340, "Nº 0005-00011643"),
+      [[40, "Av. San Martín 1234 - Rosario"]],
+      [[40, "IVA RESPONSABLE INSCRIPTO"]]
+    ]
+    assert.deepStrictEqual(extract(emisor, rows("EL TALLER DEL AUTO", "de Pérez Juan Carlos")), {
+      emisor: "Pérez Juan Carlos"
+    })
+    assert.deepStrictEqual(extract(emisor, rows("FERRETERÍA CENTRAL", "di Rossi Mario & C.")), {
+      emisor: "Rossi Mario & C."
+    })
+    // A place or a slogan is no owner.
+    assert.deepStrictEqual(extract(emisor, rows("FERRETERÍA CENTRAL", "de calidad desde 1950")), {
+      emisor: "FERRETERÍA CENTRAL"
+    })
   })
 })
 

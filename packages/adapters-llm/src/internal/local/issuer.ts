@@ -343,6 +343,28 @@ const underSeller = (layout: Layout, part: Part): boolean => {
   return above !== undefined && above.row.page === part.row.page && SELLER.has(words(above.raw).join(" "))
 }
 
+// A business's VAT condition as an Argentine letterhead prints it under the name (`IVA RESPONSABLE INSCRIPTO`,
+// `Responsable Monotributo`, `IVA Exento`), folded.
+const TAX_CONDITION = /(?<![a-z])(?:inscripto|monotributo|monotributista|exento)(?![a-z])/
+
+/**
+ * Whether the column under a part, down its block (rows a line apart, up to six, before a recipient's label),
+ * declares a business's VAT condition (`IVA RESPONSABLE INSCRIPTO`): a seller's block, which a buyer's under its
+ * own label never opens. A tax id there is no such mark: a logo's word over an address has one too (`HOLLAND` of
+ * `TOKO HOLLAND`); right under the name it is (`registered`).
+ */
+const declaresTax = (layout: Layout, part: Part): boolean => {
+  let upper = part.row
+  for (const row of layout.rows.slice(part.row.order + 1, part.row.order + 7)) {
+    if (row.page !== part.row.page || row.y0 - upper.y1 > 2 * (row.y1 - row.y0)) return false
+    if (recipientCell(row) !== undefined) return false
+    const under = partBeside(row, part)
+    if (under !== undefined && TAX_CONDITION.test(folded(under.raw))) return true
+    upper = row
+  }
+  return false
+}
+
 const TAX_ID_OPENERS = new Set(TAX_ID_WORDS.filter((w) => w !== "st" && w !== "company" && w !== "business"))
 
 /** Whether a text is a tax id and its label alone (`NIF: 12345678Z`, `VAT Reg No: GB 123 4567 89`, `GST ID: 0006…`). */
@@ -394,8 +416,21 @@ const readLetterhead = (layout: Layout): Letterhead => {
   const named = find((p) => plainIn(nameOnly(p.text)))
   const registeredName = named !== undefined && registered(layout, named) ? named : undefined
   // So does a seller's label over it (`Datos del emisor`, `Seller:`, `Lieferant`).
+  // So does its block's tax line, for the first plain line only.
+  // Not a sentence (a slogan over the name: `Todo para el hogar`), nor a line opening with `de` (`DE JUAN PEREZ`, a
+  // shop's owner, or `DE MARCO JUAN`, a surname: nothing says which).
+  const declared =
+    firstPlain !== undefined &&
+    casing(firstPlain.text) !== "sentence" &&
+    !/^\s*d[ei]l?\s/i.test(firstPlain.raw) &&
+    declaresTax(layout, firstPlain)
+      ? firstPlain
+      : undefined
   const marked =
-    find((p) => business(p.text)) ?? registeredName ?? find((p) => plainIn(p.text) && underSeller(layout, p))
+    find((p) => business(p.text)) ??
+    registeredName ??
+    find((p) => plainIn(p.text) && underSeller(layout, p)) ??
+    declared
   const first = marked ?? firstPlain
   if (first === undefined) return { parts: [], marked: false }
   const block = [first]
@@ -467,7 +502,22 @@ export const company = (layout: Layout): Found | null => {
   const { parts, marked } = companyParts(layout)
   if (parts.length === 0 || !marked) return footerName(layout)
   if (parts.some(misread)) return null
-  return found(withLegalForm(nameOnly(parts.map((p) => p.text.trim()).join(" ")).replace(/\s+/g, " ")), "layout")
+  const name = ownerUnder(layout, parts.at(-1) as Part) ?? parts.map((p) => p.text.trim()).join(" ")
+  return found(withLegalForm(nameOnly(name).replace(/\s+/g, " ")), "layout")
+}
+
+// A trading name's owner on the line under it, as Argentine, Spanish and Italian shops print it (`EL TALLER DEL
+// AUTO` over `de Pérez Juan Carlos`, `Bar Sport` over `di Rossi Mario & C.`): a small `de` or `di`, then two
+// capitalised words or more (particles between them).
+const OWNER =
+  /^\s*d[ei]\s+((?:\p{Lu}[\p{L}'’.]*|de|del|la|y|e|&|C\.|Cía\.)(?:\s+(?:\p{Lu}[\p{L}'’.]*|de|del|la|y|e|&|C\.|Cía\.)){1,5})\s*$/u
+
+/** The owner a trading name's next line names (`de Pérez Juan Carlos`): the business's legal name. */
+const ownerUnder = (layout: Layout, last: Part): string | undefined => {
+  const below = partBeside(layout.rows[last.row.order + 1], last)
+  if (below === undefined || below.row.page !== last.row.page || !within(last.row, below.row)) return undefined
+  const name = OWNER.exec(below.raw)?.[1]
+  return name !== undefined && (name.match(/\p{Lu}\p{Ll}*/gu) ?? []).length >= 2 ? name : undefined
 }
 
 /** Whether a text names a company register or its entry (`Registro Mercantil …, Folio 87`, `RCS Lyon …`, `KvK`). */

@@ -28,7 +28,7 @@ import {
 import { cellAt, cellBelow, cellStart, type Layout, type Row, wordAt } from "./layout.js"
 import { withLegalForm } from "./legalForms.js"
 import { documentNumber } from "./numbers.js"
-import { blockAddress, blockName, inRecipientBlock } from "./parties.js"
+import { blockAddress, blockName, inRecipientBlock, otherPartysRow } from "./parties.js"
 import {
   type Amount,
   amounts,
@@ -68,15 +68,21 @@ const clean = (text: string): string =>
     .replace(/[\s:;,|]+$/u, "")
     .trim()
 
-/** The text to the right of a label: the rest of its cell, else the next cell. */
-const rightOf = (hit: Hit): string => {
+/**
+ * The text to the right of a label: the rest of its cell, else the next cell. A party's name or address is never
+ * across a column gap (eight line heights) from its label: that cell is another column's (`Razón Social: | … |
+ * Nº 0005-00011643`, the name printed under the label).
+ */
+const rightOf = (hit: Hit, concept: Concept): string => {
   const { row } = hit
   const cell = cellAt(row, hit.start)
   if (cell === undefined) return ""
   const rest = clean(row.text.slice(hit.end, cellStart(row, cell) + cell.text.length))
   if (rest !== "") return rest
   const next = row.cells[row.cells.indexOf(cell) + 1]
-  return next === undefined ? "" : clean(next.text)
+  if (next === undefined) return ""
+  const party = concept === "company" || concept === "address"
+  return party && next.x0 - cell.x1 > 8 * (row.y1 - row.y0) ? "" : clean(next.text)
 }
 
 /** The rest of the label's row after it (for typed values that may sit a few cells away). */
@@ -117,15 +123,17 @@ const pick = (concept: Concept, type: Target["type"], text: string): Match | und
   return value === "" ? undefined : { text: value, start: 0, end: value.length }
 }
 
-// "COMPANY NO", "COMPANY REG NO": the label of a registration number, not of the name.
-const numberLabel = (hit: Hit): boolean =>
-  /^[\s:.]*(no|nro|reg|id|#)(?![a-z])/.test(folded(hit.row.text.slice(hit.end)))
+// "COMPANY NO", "COMPANY REG NO": the label of a registration number, not of the name (a number word in a cell
+// across the page is another label's: `Razón Social: | Nº 0005-00011643`).
+const numberLabel = (hit: Hit, concept: Concept): boolean =>
+  /^[\s:.]*#/.test(hit.row.text.slice(hit.end)) || /^(no|nro|reg|id)(?![a-z])/.test(folded(rightOf(hit, concept)))
 
 const candidates = (layout: Layout, target: Target, concept: Concept): Array<Candidate> =>
   findLabels(layout, labelsOf(target, concept)).flatMap((hit): Array<Candidate> => {
-    if ((concept === "company" || concept === "address") && numberLabel(hit)) return []
+    if ((concept === "company" || concept === "address") && numberLabel(hit, concept)) return []
     const order = hit.row.order * 10_000 + hit.start
-    const beside = typed(concept, target.type) === undefined && concept !== "total" ? rightOf(hit) : restOfRow(hit)
+    const beside =
+      typed(concept, target.type) === undefined && concept !== "total" ? rightOf(hit, concept) : restOfRow(hit)
     const right = pick(concept, target.type, beside)
     const evidence = labelEvidence(hit)
     const [x0, x1] = spanOf(hit.row, hit.start, hit.end)
@@ -248,8 +256,12 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
     concept === "taxId" || concept === "email" || concept === "company" || concept === "address" ? party : undefined
   const ofParty = (row: Row, x0: number, x1: number) =>
     side === undefined || inRecipientBlock(layout, row, x0, x1) === (side !== "issuer")
+  // The issuer's name is never on a row of another party's tax id.
+  const issuers = (c: Candidate) =>
+    concept !== "company" || side === "recipient" || side === "delivery" || !otherPartysRow(layout, c.row)
   const all = candidates(layout, target, concept)
     .filter(named)
+    .filter(issuers)
     .filter((c) => ofParty(c.row, c.x0, c.x1))
   const chosen = best(all)
   if (chosen !== undefined) {

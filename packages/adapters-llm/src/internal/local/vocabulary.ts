@@ -637,7 +637,9 @@ export const LEGAL_FORMS: ReadonlyArray<string> = [
   // pe: `S.A.C.`, `S.A.A.`; pe, cl: `E.I.R.L.`
   "sac",
   "saa",
-  "eirl"
+  "eirl",
+  // ar: a partnership with no articles (`Gómez Hnos. S.H.`, sociedad de hecho)
+  "sh"
 ]
 
 /**

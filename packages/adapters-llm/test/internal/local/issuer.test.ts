@@ -40,6 +40,10 @@ describe("issuer", () => {
     assert.isNull(issuerOf("IVA:Responsable Inscripto", "Ingresos Brutos: 901-123456-7"))
   })
 
+  it("Argentina's sociedad de hecho is a legal form: GOMEZ HNOS. S.H.", () => {
+    assert.strictEqual(issuerOf("GOMEZ HNOS. S.H.", "Av. San Martín 1234 - Rosario"), "GOMEZ HNOS. S.H.")
+  })
+
   it("a name ends at its legal form: not the misread title in the next cell", () => {
     assert.strictEqual(
       issuerOfRows([beside("Transportes Padaria SA", "aft tura", 400), [[40, "Largo Construções 149"]]]),
@@ -785,9 +789,12 @@ describe("issuer's address", () => {
   })
 
   it("a recipient's label with its plural in brackets (Señor(es):) opens the buyer's block: never the issuer", () => {
+    // The seller's VAT condition under its name marks it.
     const seller = ["LA CASA DEL TORNILLO", "Av. San Martín 456 - Rosario", "IVA RESPONSABLE INSCRIPTO"]
-    for (const label of ["Señor(es): CLIENTE EJEMPLO S.A.", "Cliente(s): CLIENTE EJEMPLO S.A."])
-      assert.isNull(issuerOf(...seller, label, "Domicilio: Av. Corrientes 1234"), label)
+    for (const label of ["Señor(es): CLIENTE EJEMPLO S.A.", "Cliente(s): CLIENTE EJEMPLO S.A."]) {
+      assert.strictEqual(issuerOf(...seller, label, "Domicilio: Av. Corrientes 1234"), seller[0], label)
+      assert.isNull(issuerOf(...seller.slice(0, 2), label, "Domicilio: Av. Corrientes 1234"), label)
+    }
     assert.strictEqual(
       issuerOf("Distribuidora Norte S.R.L.", ...seller.slice(1), "Señor(es): CLIENTE EJEMPLO S.A."),
       "Distribuidora Norte S.R.L."
