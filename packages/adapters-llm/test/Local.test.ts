@@ -479,6 +479,26 @@ describe("Local: the issuer of invoices from billing software other than AFIP's"
     assert.deepStrictEqual(extract(emisor, rows("Todo para el hogar", "IVA RESPONSABLE INSCRIPTO")), { emisor: null })
   })
 
+  it("AFIP's layout with the issuer's label misread: the letterhead's name, never the buyer's row", () => {
+    const rows = (label: string): Rows => [
+      { y: 56, cells: row2(41, "ESCOBAR LUIS RAMON", 341, "FACTURA") },
+      { y: 93, cells: row2(341, "Punto de Venta: 00003", 461, "Comp. Nro: 00000128") },
+      { y: 108, cells: row2(21, `${label} ESCOBAR LUIS RAMON`, 341, "Fecha de Emisión: 18/02/2023") },
+      {
+        y: 132,
+        cells: row2(21, "Domicilio Comercial: Nogues 576 - Villa Gobernador Galvez,", 341, "CUIT: 23100588994")
+      },
+      { y: 156, cells: row2(21, "Condición frente al IVA:", 131, "Responsable Monotributo") },
+      {
+        y: 198,
+        cells: row2(21, "CUIT: 30500017704", 222, "Apellido y Nombre / Razón Social: LA SEGUNDA COOPERATIVA LTDA")
+      },
+      { y: 215, cells: row2(21, "Condición frente al IVA:", 131, "IVA Responsable Inscripto") }
+    ]
+    for (const label of ["Razón Social:", "Raz6n Social:", "RazónSocial:", "R4z0n S0c:"])
+      assert.deepStrictEqual(extract(emisor, rows(label)), { emisor: "ESCOBAR LUIS RAMON" }, label)
+  })
+
   it("a trading name's owner on the line under it (`de Pérez Juan Carlos`, `di Rossi Mario & C.`)", () => {
     const rows = (name: string, owner: string): Rows => [
       row2(40, name, 340, "FACTURA"),

@@ -14,7 +14,7 @@ import { addressLine, closesAddress } from "./addressText.js"
 import { type Found, found } from "./evidence.js"
 import { type Cell, cellStart, type Layout, overlap, type Row } from "./layout.js"
 import { endsWithForm, formAlone, legalForm, withLegalForm } from "./legalForms.js"
-import { amounts, dates } from "./patterns.js"
+import { amounts, dates, taxIds } from "./patterns.js"
 import { findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
 import { folded, tokens } from "./text.js"
 import {
@@ -205,7 +205,11 @@ const letterheadParts = (layout: Layout): ReadonlyArray<Part> => {
   const titled = (r: Row, i: number) =>
     titleRow(r) &&
     top.slice(0, i).some((above) => partsOf(above).some((p) => nameLike(p.text) && /\p{L}{3}/u.test(p.text)))
-  const end = top.findIndex((r, i) => recipientCell(r) !== undefined || priced(r) || titled(r, i))
+  // So does a row of another party's tax id (a buyer's block with no label of ours: `CUIT: 30500017704 | Apellido y
+  // Nombre / Razón Social: LA SEGUNDA COOPERATIVA LTDA`).
+  const end = top.findIndex(
+    (r, i) => recipientCell(r) !== undefined || priced(r) || titled(r, i) || otherPartysRow(layout, r)
+  )
   if (end < 0) return top.flatMap(partsOf)
   const parts = top.slice(0, end).flatMap(partsOf)
   const row = top[end] as Row
@@ -220,6 +224,20 @@ const letterheadParts = (layout: Layout): ReadonlyArray<Part> => {
     r.cells.map((c: Cell) => ({ row: r, x0: c.x0, x1: c.x1, text: cleaned(c.text), raw: c.text }))
   )
   return [...parts, ...beside.filter((p) => p.x1 <= label.x0)]
+}
+
+const taxIdFigures = (row: Row): ReadonlyArray<string> => taxIds(row.text).map((m) => m.text.replace(/\D/g, ""))
+
+/**
+ * Whether a row holds only tax ids other than the document's first, printed on a row above it (the issuer's, in its
+ * letterhead): a name labelled on it is another party's (`Razón Social: GOMEZ MARIA | C.U.I.T.: 27-22333444-5`
+ * under the seller's `C.U.I.T.: 20-12345678-6`), whatever its label says.
+ */
+export const otherPartysRow = (layout: Layout, row: Row): boolean => {
+  const own = taxIdFigures(row)
+  if (own.length === 0) return false
+  const first = layout.rows.slice(0, row.order).flatMap(taxIdFigures)[0]
+  return first !== undefined && !own.includes(first)
 }
 
 // Words that make a title word a field's label (`Invoice Number`, `Datum factuur`, `Fatura n.º`), not a title.
@@ -348,18 +366,20 @@ const underSeller = (layout: Layout, part: Part): boolean => {
 const TAX_CONDITION = /(?<![a-z])(?:inscripto|monotributo|monotributista|exento)(?![a-z])/
 
 /**
- * Whether the column under a part, down its block (rows a line apart, up to six, before a recipient's label),
- * declares a business's VAT condition (`IVA RESPONSABLE INSCRIPTO`): a seller's block, which a buyer's under its
- * own label never opens. A tax id there is no such mark: a logo's word over an address has one too (`HOLLAND` of
+ * Whether the column under a part, down its block (up to six rows, none four lines below the last, before a
+ * recipient's label or another party's tax id), declares a business's VAT condition (`IVA RESPONSABLE INSCRIPTO`):
+ * a seller's block, which a buyer's under its own label never opens. A tax id there is no such mark: a logo's word over an address has one too (`HOLLAND` of
  * `TOKO HOLLAND`); right under the name it is (`registered`).
  */
 const declaresTax = (layout: Layout, part: Part): boolean => {
   let upper = part.row
   for (const row of layout.rows.slice(part.row.order + 1, part.row.order + 7)) {
-    if (row.page !== part.row.page || row.y0 - upper.y1 > 2 * (row.y1 - row.y0)) return false
-    if (recipientCell(row) !== undefined) return false
+    if (row.page !== part.row.page || row.y0 - upper.y1 > 4 * (row.y1 - row.y0)) return false
+    if (recipientCell(row) !== undefined || otherPartysRow(layout, row)) return false
+    // The condition may follow its label in the next cell (`Condición frente al IVA: | Responsable Monotributo`).
     const under = partBeside(row, part)
-    if (under !== undefined && TAX_CONDITION.test(folded(under.raw))) return true
+    const next = under === undefined ? undefined : row.cells.find((c) => c.x0 >= under.x1)
+    if (under !== undefined && TAX_CONDITION.test(folded(`${under.raw} ${next?.text ?? ""}`))) return true
     upper = row
   }
   return false

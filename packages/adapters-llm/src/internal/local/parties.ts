@@ -19,7 +19,6 @@ import {
 } from "./issuer.js"
 import type { Layout, Row } from "./layout.js"
 import { withLegalForm } from "./legalForms.js"
-import { taxIds } from "./patterns.js"
 import { folded } from "./text.js"
 import { DELIVERY_LABELS } from "./vocabulary.js"
 
@@ -39,20 +38,6 @@ export const inRecipientBlock = (layout: Layout, row: Row, x0: number, x1: numbe
     if (next !== undefined && above.y0 - next.y1 > 2 * (above.y1 - above.y0)) return false
   }
   return false
-}
-
-const taxIdFigures = (row: Row): ReadonlyArray<string> => taxIds(row.text).map((m) => m.text.replace(/\D/g, ""))
-
-/**
- * Whether a row holds only tax ids other than the document's first, printed on a row above it (the issuer's, in its
- * letterhead): a name labelled on it is another party's (`Razón Social: GOMEZ MARIA | C.U.I.T.: 27-22333444-5`
- * under the seller's `C.U.I.T.: 20-12345678-6`), whatever its label says.
- */
-export const otherPartysRow = (layout: Layout, row: Row): boolean => {
-  const own = taxIdFigures(row)
-  if (own.length === 0) return false
-  const first = layout.rows.slice(0, row.order).flatMap(taxIdFigures)[0]
-  return first !== undefined && !own.includes(first)
 }
 
 // A cell that opens with a delivery's label (folded).

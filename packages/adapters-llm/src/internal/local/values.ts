@@ -11,7 +11,7 @@ import { address } from "./address.js"
 import { asksForCurrency, currency } from "./currency.js"
 import { date } from "./dates.js"
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
-import { blockLabel, company, taxStatus } from "./issuer.js"
+import { blockLabel, company, otherPartysRow, taxStatus } from "./issuer.js"
 import {
   ALIAS,
   type Concept,
@@ -28,7 +28,7 @@ import {
 import { cellAt, cellBelow, cellStart, type Layout, type Row, wordAt } from "./layout.js"
 import { withLegalForm } from "./legalForms.js"
 import { documentNumber } from "./numbers.js"
-import { blockAddress, blockName, inRecipientBlock, otherPartysRow } from "./parties.js"
+import { blockAddress, blockName, inRecipientBlock } from "./parties.js"
 import {
   type Amount,
   amounts,
