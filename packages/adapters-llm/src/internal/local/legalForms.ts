@@ -49,7 +49,7 @@ const offByOne = (word: string, form: string): boolean => {
 /**
  * A name's last words that are a legal form OCR misread, and how the form is written: `SDN BHI` and `SIN BHI` are
  * `SDN BHD` (each word one letter off at most: two words of three letters this close to the pair are no other
- * words), `GmbI` is `GmbH`. Undefined when the name ends otherwise.
+ * words), `(M) BHO` is `(M) BHD`, `GmbI` is `GmbH`. Undefined when the name ends otherwise.
  */
 const misreadForm = (name: string): { readonly words: number; readonly form: string } | undefined => {
   const list = name.split(/\s+/).map((w) => folded(w).replace(/[^\p{L}\d]/gu, ""))
@@ -57,6 +57,9 @@ const misreadForm = (name: string): { readonly words: number; readonly form: str
   const upper = /^[^\p{Ll}]*$/u.test(name.split(/\s+/).slice(-2).join(" "))
   if (offByOne(second, "sdn") && offByOne(last, "bhd") && `${second} ${last}` !== "sdn bhd")
     return { words: 2, form: upper ? "SDN BHD" : "Sdn Bhd" }
+  // `BHD` alone after the company's `CO.` or `(M)` (`AEON CO. (M) BHO`).
+  if ((second === "m" || second === "co") && last !== "bhd" && offByOne(last, "bhd"))
+    return { words: 1, form: upper ? "BHD" : "Bhd" }
   if (last !== "gmbh" && offByOne(last, "gmbh") && last.startsWith("gmb")) return { words: 1, form: "GmbH" }
   return undefined
 }

@@ -90,18 +90,27 @@ const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boo
 
 // Numeric dates as OCR misreads them: an `O` for a zero (`14.1O.2019`), an `l` or `I` for a one (`10 . l2 .
 // 2025`), a comma or a stray mark for a separator (`14,10.2019`, `24 - 07 - :2021`). A mixed or stray separator
-// needs a four-digit year of this era; a letter alone needs the same separator twice. Their literal is given as the
+// needs a four-digit year of this era (or a dot and a comma alone, two figures between them); a letter alone needs
+// the same separator twice. Their literal is given as the
 // date printed: digits and one separator.
 const OCR_DATE_PATTERNS: ReadonlyArray<RegExp> = [
   /(?<![\p{L}\d/.,-])([\doli]{1,2}) {0,2}([/.,-]) {0,2}([\doli]{1,2}) {0,2}([/.,:-](?: {0,2}[/.,:-])?) {0,2}((?:19|20)[\doli]{2})(?![\d/.,-]?\d)/gu,
   /(?<![\p{L}\d/.,-])([\doli]{1,2})([/.-])([\doli]{1,2})(\2)([\doli]{2,4})(?![\d/.,-]?\d|\p{L})/gu,
   // Spread over cells with a two-digit year: the same mark twice, a space before each (`23 /  08  /  21`).
-  /(?<![\p{L}\d/.,-])([\doli]{1,2}) {1,2}([/.-]) {0,2}([\doli]{1,2}) {1,2}(\2) {0,2}([\doli]{2})(?![\d/.,-]?\d|\p{L})/gu
+  /(?<![\p{L}\d/.,-])([\doli]{1,2}) {1,2}([/.-]) {0,2}([\doli]{1,2}) {1,2}(\2) {0,2}([\doli]{2})(?![\d/.,-]?\d|\p{L})/gu,
+  // A till's two-digit year with one dot read as a comma (`07,04.20`, `07.04,20`): no amount groups two figures
+  // between a comma and a dot.
+  /(?<![\p{L}\d/.,-])(\d{1,2})([.,])(\d{2})((?!\2)[.,])(\d{2})(?![\d/.,-]?\d|\p{L})/gu,
+  // A slash read as a one, an `l` or a bar (`12/0212018`, `12/02|2018`, `12l02/2018`): the other mark a slash, two
+  // figures each for the day and the month, a four-digit year of this era.
+  /(?<![\p{L}\d/.,|-])(\d{2})(\/|[|l1](?=\d{2}\/))(\d{2})((?<=\/\d{2})[|l1]|(?<=[|l1]\d{2})\/)((?:19|20)\d{2})(?![\d/.,-]?\d)/gu,
+  // A till's date with one dot lost, the time after it (`07.0420 14:38`, `0704.20 14:38`, `07.042020 14:38`).
+  /(?<![\p{L}\d/.,-])(\d{2})(\.?)(\d{2})((?<=\d)\.|(?<=\.\d{2}))((?:20)?\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu
 ]
 
 // What a misread date shows (a letter by a digit, a comma or colon between digits, a spaced mark): only a text with
 // one is searched for them.
-const OCR_SLIP = /\d[oli]|[oli]\d|\d ?[,:] ?\d|\d {1,2}[/.-]|[/.-] {2}\d/
+const OCR_SLIP = /\d[oli|]|[oli|]\d|\d ?[,:] ?\d|\d {1,2}[/.-]|[/.-] {2}\d|\d[/.-]\d{1,2}(?:-\d|[/.]\d)|\d\/\d{2}1\d{4}/
 
 const zeros = (s: string): string => s.replace(/o/g, "0").replace(/[li]/g, "1")
 

@@ -24,7 +24,7 @@ import {
 } from "./arithmetic.js"
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
 import { findLabels, type Label, type Target } from "./labels.js"
-import { cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
+import { cellAt, cellBelow, cellStart, type Layout, type Row, wordAt } from "./layout.js"
 import { type Amount, amounts, amountValue, dates } from "./patterns.js"
 import { doubted, findPhrases, lettersJoined, type RowToken, rowTokens, vocabulary } from "./phrases.js"
 import { listValue } from "./tables.js"
@@ -431,7 +431,7 @@ export const total = (layout: Layout, target: Target): Found | null => {
     ...layout.rows.flatMap((row) => rowCandidates(layout, row, amountsOf))
   ].filter((c) => c.amount.value > 0)
   const rank = RANKS.find((r) => all.some((c) => c.rank === r))
-  if (rank === undefined) return null
+  if (rank === undefined) return paidAndMade(layout, amountsOf)
   const ranked = all.filter((c) => c.rank === rank)
   // The first page that shows a total: later pages are copies (ORIGINAL, DUPLICADO) or attachments.
   const page = Math.min(...ranked.map((c) => c.row.page))
@@ -460,6 +460,63 @@ export const total = (layout: Layout, target: Target): Found | null => {
   // labels compete too often with a column header or a tax summary's total for that.
   if (decided === undefined && competed && rank === "due") return null
   return decided ?? found(chosen.amount.text, largest.evidence, competed)
+}
+
+// The columns of a tax summary (`MwSt | Netto | Brutto`, `IVA | Base | Total`): its gross column's words, folded.
+const GROSS = new Set(["brutto", "gross", "bruto", "ttc", "lordo"])
+const NET = new Set(["netto", "net", "neto", "ht", "base", "imponible", "imponibile"])
+const SUMMARY_WORD = /^(?:[a-z]|[a-z]?\d[\d.,]*|summe|total|totale|totaal|gesamt|sum)$/
+
+/**
+ * The gross amount a tax summary prints (`Typ | Netto | MwSt | Brutto` over `19 % | 16,72 | 3,18 | 19,90`): under
+ * the header that names a tax, a net and a gross column, the amounts under the gross column, on the rows down to
+ * the first without one; its last row's when that row totals the others (`Summe … 15,69`), else their sum.
+ */
+const summaryGross = (layout: Layout, amountsOf: AmountsOf, page: number): number | undefined => {
+  for (const header of layout.rows.filter((r) => r.page === page)) {
+    const words = rowTokens(header)
+    const gross = words.find((t) => GROSS.has(t.text))
+    if (gross === undefined || !words.some((t) => NET.has(t.text)) || !words.some((t) => TAX.has(t.text))) continue
+    const column = { x0: wordAt(header, gross.start)?.x0 ?? 0, x1: wordAt(header, gross.end - 1)?.x1 ?? 0 }
+    const values: Array<number> = []
+    for (const row of layout.rows.slice(header.order + 1, header.order + 7)) {
+      // Its rows name a rate's code, a tax or their sum at most (`A 7%`, `B=19,0%`, `Summe`): a tender is past it.
+      if (row.page !== page || !rowTokens(row).every((t) => SUMMARY_WORD.test(t.text) || TAX.has(t.text))) break
+      const under = amountsOf(row).find((a) => {
+        const x0 = wordAt(row, a.start)?.x0 ?? 0
+        const x1 = wordAt(row, a.end - 1)?.x1 ?? 0
+        return a.decimals && x1 > column.x0 - (column.x1 - column.x0) && x0 < column.x1 + (column.x1 - column.x0)
+      })
+      if (under === undefined) break
+      values.push(cents(under.value))
+    }
+    const last = values.at(-1)
+    if (last === undefined) continue
+    const before = values.slice(0, -1).reduce((a, b) => a + b, 0)
+    return values.length > 2 && before === last ? last : values.reduce((a, b) => a + b, 0)
+  }
+  return undefined
+}
+
+/**
+ * The total of a page whose total label no one can read (OCR lost it): the one amount paid (tendered with no
+ * change, or tendered − change) that the page's other figures make too (subtotal + taxes, a tax summary's gross
+ * amount) or its lines add up to. Two relations agree, but no label names it: `layout` evidence.
+ */
+const paidAndMade = (layout: Layout, amountsOf: AmountsOf): Found | null => {
+  const all = figuresOf(layout, amountsOf)
+  const page = Math.min(...all.map((f) => f.page))
+  const figures = all.filter((f) => f.page === page)
+  const made = totalsMade(figures, [])
+  const gross = summaryGross(layout, amountsOf, page)
+  const paid = [...made].filter(
+    ([value, by]) =>
+      (by.has("tendered") || by.has("payment")) &&
+      (by.has("sum") || value === gross || linesMake(layout, figures, value))
+  )
+  const [value] = paid.length === 1 ? (paid[0] ?? []) : []
+  const like = figures.find((f) => f.role === "tendered")?.text
+  return value === undefined || like === undefined ? null : found(writtenLike(value, like), "layout")
 }
 
 /**

@@ -581,6 +581,8 @@ describe("issuer's address", () => {
     assert.strictEqual(issuerOf("Druckerei Neumann Gmbl"), "Druckerei Neumann GmbH")
     // A name printed right, and a Spanish `sin` that no legal form follows, stay as printed.
     assert.strictEqual(issuerOf("AEON CO. (M) BHD"), "AEON CO. (M) BHD")
+    assert.strictEqual(issuerOf("AEON CO. (M) BHO"), "AEON CO. (M) BHD")
+    assert.strictEqual(issuerOf("AEON CO. BH0"), "AEON CO. BHD")
     assert.strictEqual(issuerOf("Panadería Sin Gluten S.L."), "Panadería Sin Gluten S.L.")
     assert.isNull(issuerOf("Precios sin IVA"))
   })

@@ -32,6 +32,30 @@ const ocrTotalOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>) => {
 }
 
 describe("totals", () => {
+  it("a total label OCR lost: the amount paid that the tax summary's gross column makes too", () => {
+    const xs = [40, 130, 220, 300]
+    const receipt = (paid: string, summary: ReadonlyArray<ReadonlyArray<Cell>>) => [
+      ...lines(["2 * Atemschutzmaske 2*9,95", "19,90"], ["Einzelpreis", "9,95"]),
+      // `Summe  EUR 19,90`, its label lost: an amount alone.
+      [[330, "EUR 19,90"]] as ReadonlyArray<Cell>,
+      ...summary,
+      ...lines([`gegeben Kreditkarte`, `EUR ${paid}`])
+    ]
+    const apotheke = [cells(xs, "Typ", "Netto", "MwSt", "Brutto"), cells(xs, "19 %", "16,72", "3,18", "19,90")]
+    assert.strictEqual(totalOf(receipt("19,90", apotheke)), "19,90")
+    // Two rates and their sum (`A 7% … | B 19% … | Summe …`): the sum's gross.
+    const lidl = [
+      cells(xs, "MWST%", "MWST", "Netto", "Brutto"),
+      cells(xs, "A 7%", "0,62", "8,89", "9,51"),
+      cells(xs, "B 19%", "1,65", "8,74", "10,39"),
+      cells(xs, "Summe", "2,27", "17,63", "19,90")
+    ]
+    assert.strictEqual(totalOf(receipt("19,90", lidl)), "19,90")
+    // The amount paid and the gross disagree, or no summary: nothing says what the total is.
+    assert.isNull(totalOf(receipt("20,00", apotheke)))
+    assert.isNull(totalOf(receipt("19,90", [])))
+  })
+
   it("Carrefour: TOTAL A PAGAR over the savings total, the subtotal and discounts", () => {
     const rows = lines(
       ["SUBTOTAL", "30,47"],
