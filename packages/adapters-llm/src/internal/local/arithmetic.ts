@@ -27,9 +27,10 @@ export interface Figure {
 /**
  * Which of the document's relations makes an amount: tendered − change (`payment`), an amount tendered with no
  * change (`tendered`: one printed figure), subtotal + taxes − discounts (`sum`), a subtotal alone with nothing
- * added or taken off (`net`: one printed figure too), an exact total + its rounding (`rounding`).
+ * added or taken off (`net`: one printed figure too), an exact total + its rounding (`rounding`), a tax summary's
+ * gross column (`gross`: its rates' gross amounts, or their sum).
  */
-export type Source = "payment" | "tendered" | "sum" | "net" | "rounding"
+export type Source = "payment" | "tendered" | "sum" | "net" | "rounding" | "gross"
 
 // Checked in this order: change before tender (`CHANGE DUE`, `Cambio efectivo`).
 const ROLES: ReadonlyArray<readonly [Role, ReadonlyArray<string>]> = [
@@ -68,16 +69,19 @@ const MAX_TAXES = 4
 
 /**
  * The amounts (in cents) the figures of a page make a total, each with the relations that make it. `totals` are
- * the labelled totals of the page: each plus a rounding adjustment makes the rounded one.
+ * the labelled totals of the page: each plus a rounding adjustment makes the rounded one; `gross`, the gross amount
+ * of the page's tax summary, if it prints one.
  */
 export const totalsMade = (
   figures: ReadonlyArray<Figure>,
-  totals: ReadonlyArray<number>
+  totals: ReadonlyArray<number>,
+  gross?: number
 ): ReadonlyMap<number, ReadonlySet<Source>> => {
   const out = new Map<number, Set<Source>>()
   const add = (cents: number, source: Source) => {
     if (cents > 0) out.set(cents, (out.get(cents) ?? new Set<Source>()).add(source))
   }
+  if (gross !== undefined) add(gross, "gross")
   const of = (role: Role) => figures.filter((f) => f.role === role).map((f) => f.cents)
   const tendered = of("tendered")
   const change = of("change").filter((c) => c > 0)

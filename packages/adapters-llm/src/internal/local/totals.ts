@@ -507,12 +507,11 @@ const paidAndMade = (layout: Layout, amountsOf: AmountsOf): Found | null => {
   const all = figuresOf(layout, amountsOf)
   const page = Math.min(...all.map((f) => f.page))
   const figures = all.filter((f) => f.page === page)
-  const made = totalsMade(figures, [])
-  const gross = summaryGross(layout, amountsOf, page)
+  const made = totalsMade(figures, [], summaryGross(layout, amountsOf, page))
   const paid = [...made].filter(
     ([value, by]) =>
       (by.has("tendered") || by.has("payment")) &&
-      (by.has("sum") || value === gross || linesMake(layout, figures, value))
+      (by.has("sum") || by.has("gross") || linesMake(layout, figures, value))
   )
   const [value] = paid.length === 1 ? (paid[0] ?? []) : []
   const like = figures.find((f) => f.role === "tendered")?.text
@@ -539,7 +538,8 @@ const checked = (
       ? new Map<number, ReadonlySet<Source>>()
       : totalsMade(
           figures,
-          labelled.map((c) => cents(c.amount.value))
+          labelled.map((c) => cents(c.amount.value)),
+          summaryGross(layout, amountsOf, page)
         )
   const sources = (value: number): ReadonlySet<Source> | undefined => made.get(cents(value))
   if (sources(chosen.amount.value) !== undefined || linesMake(layout, figures, cents(chosen.amount.value)))

@@ -51,6 +51,16 @@ describe("totals", () => {
       cells(xs, "Summe", "2,27", "17,63", "19,90")
     ]
     assert.strictEqual(totalOf(receipt("19,90", lidl)), "19,90")
+    // A total OCR misread by a digit (`15,89`) against the amount paid and the summary's gross that agree.
+    const misread = [
+      ...lines(["Hähnchen süß-sauer", "9,51 A"], ["Premium Vodka", "6,18 B"], ["zu zahlen", "15,89"]),
+      ...lines(["Kreditkarte", "15,69"]),
+      cells(xs, "MWST%", "MWST", "Netto", "Brutto"),
+      cells(xs, "A 7%", "0,62", "8,89", "9,51"),
+      cells(xs, "B 19%", "0,99", "5,19", "6,18"),
+      cells(xs, "Summe", "1,61", "14,08", "15,69")
+    ]
+    assert.strictEqual(totalOf(misread), "15,69")
     // The amount paid and the gross disagree, or no summary: nothing says what the total is.
     assert.isNull(totalOf(receipt("20,00", apotheke)))
     assert.isNull(totalOf(receipt("19,90", [])))
