@@ -436,8 +436,14 @@ export const total = (layout: Layout, target: Target): Found | null => {
   // The first page that shows a total: later pages are copies (ORIGINAL, DUPLICADO) or attachments.
   const page = Math.min(...ranked.map((c) => c.row.page))
   const near = ranked.filter((c) => c.row.page === page)
-  // Money has cents where the document prints them: an integer next to a total label is a code or a count.
-  const pool = near.some((c) => c.amount.decimals) ? near.filter((c) => c.amount.decimals) : near
+  // Money has cents where the document prints them: an integer next to a total label is a code, a count or a
+  // part of the amount the reader split (`TOTAL 53 | 990,71 €`), unless its decimal mark is printed after it (the
+  // reader lost the cents: `Net Total 25.`).
+  const withCents = layout.rows.some((row) => amountsOf(row).some((a) => a.decimals))
+  const cut = (c: Candidate) =>
+    c.row.text.slice(c.amount.start, c.amount.end) === c.amount.text &&
+    /^[.,](?!\d)/.test(c.row.text.slice(c.amount.end))
+  const pool = withCents ? near.filter((c) => c.amount.decimals || cut(c)) : near
   const largest = [...pool].sort((a, b) => b.amount.value - a.amount.value || a.order - b.order)[0]
   if (largest === undefined) return null
   // Cash totals rounded to 5 cents: the rounded amount (by any total label) is the one paid, before or after the
@@ -462,8 +468,9 @@ export const total = (layout: Layout, target: Target): Found | null => {
   return decided ?? found(chosen.amount.text, largest.evidence, competed)
 }
 
-// The columns of a tax summary (`MwSt | Netto | Brutto`, `IVA | Base | Total`): its gross column's words, folded.
-const GROSS = new Set(["brutto", "gross", "bruto", "ttc", "lordo"])
+// The columns of a tax summary (`MwSt | Netto | Brutto`, `Steuer | Netto | Umsatz`, `IVA | Base | Cuota | Total`):
+// its gross column's words, folded.
+const GROSS = new Set(["brutto", "umsatz", "gross", "bruto", "ttc", "lordo", "total"])
 const NET = new Set(["netto", "net", "neto", "ht", "base", "imponible", "imponibile"])
 const SUMMARY_WORD = /^(?:[a-z]|[a-z]?\d[\d.,]*|summe|total|totale|totaal|gesamt|sum)$/
 
@@ -546,9 +553,16 @@ const checked = (
     return found(chosen.amount.text, "confirmed")
   // Figures that make no total (a tax printed alone) could not have confirmed the label: they say nothing.
   if (made.size === 0) return undefined
-  // Another labelled total of a rank as good (a lesser label the arithmetic happens to make is not the total).
+  // Another labelled total of a rank as good (a lesser label the arithmetic happens to make is not the total), or
+  // of any total's rank that the money paid makes (tendered − change: `TOTAL REDONDEADO 107,75` paid, where OCR
+  // misread the `TOTAL A PAGAR` over it).
+  const paid = (value: number) => sources(value)?.has("payment") === true
   const other = [...labelled]
-    .filter((c) => RANKS.indexOf(c.rank) <= RANKS.indexOf(chosen.rank) && sources(c.amount.value) !== undefined)
+    .filter(
+      (c) =>
+        (RANKS.indexOf(c.rank) <= RANKS.indexOf(chosen.rank) && sources(c.amount.value) !== undefined) ||
+        paid(c.amount.value)
+    )
     .sort((a, b) => RANKS.indexOf(a.rank) - RANKS.indexOf(b.rank) || a.order - b.order)[0]
   if (other !== undefined) return found(other.amount.text, other.evidence)
   const target = cents(chosen.amount.value)

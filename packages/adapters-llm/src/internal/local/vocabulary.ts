@@ -169,7 +169,9 @@ export const SAVING_WORDS: ReadonlyArray<string> = [
   ...["ventajas", "ahorro", "ahorrado", "descuento", "descuentos", "dto", "discount", "savings", "saved"],
   ...["rabatt", "ersparnis", "gespart", "nachlass", "preisvorteil", "remise", "economie", "sconto", "risparmio"],
   ...["desconto"],
-  ...["poupanca", "korting", "besparing", "voucher", "cupon", "coupon", "puntos", "points"]
+  ...["poupanca", "korting", "besparing", "voucher", "cupon", "coupon", "puntos", "points"],
+  // a promotion's reduction: `Promoção: -6,12`, `Promoción`, `Promozione`, `Actie`
+  ...["promocion", "promocao", "promozione", "promotion", "actie"]
 ]
 
 /** Words of the amount tendered and of payment instruments: what the customer handed over. */
@@ -186,7 +188,9 @@ const PAYING = new Set(["paid", "payment", "pagado", "pago", "bezahlt", "regle",
 
 /** Words of the change given back. */
 export const CHANGE_WORDS: ReadonlyArray<string> = [
-  ...["cambio", "vuelto", "change", "ruckgeld", "wechselgeld", "zuruck", "rendu", "resto", "troco", "wisselgeld"]
+  ...["cambio", "vuelto", "change", "ruckgeld", "wechselgeld", "zuruck", "rendu", "resto", "troco", "wisselgeld"],
+  // es: `A devolver`, fr: `Monnaie rendue`, nl: `Terug`
+  ...["devolver", "monnaie", "terug"]
 ]
 
 /** Words of a rounding adjustment (`Rounding adj`, `Redondeo`, `Rundungsdifferenz`, `Arrondi`, `Afronding`). */

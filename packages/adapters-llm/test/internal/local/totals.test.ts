@@ -32,6 +32,44 @@ const ocrTotalOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>) => {
 }
 
 describe("totals", () => {
+  it("a total OCR misread: the labelled total the money paid makes, of any total's rank", () => {
+    const rows = lines(
+      ["AGUA MINERAL", "10,16"],
+      ["TOTAL A PAGAR", "107,96 €"],
+      ["Redondeo", "-0,01"],
+      ["TOTAL REDONDEADO", "107,75"],
+      ["EFECTIVO", "120,00 €"],
+      ["Cambio", "12,25"]
+    )
+    assert.strictEqual(totalOf(rows), "107,75")
+    // `A devolver` is the change: the money paid and the subtotal make 100,88, not the label's 100,08.
+    const devolver = lines(
+      ["Subtotal:", "100,88 EUR"],
+      ["TOTAL FACTURA:", "100,08"],
+      ["ENTREGADO:", "110,00"],
+      ["A devolver:", "9,12 EUR"]
+    )
+    assert.strictEqual(totalOf(devolver), "100,88")
+    // A promotion is a discount: the subtotal less it makes 143,08, a digit from the label's 143,28.
+    const promocao = lines(["Subtotal:", "149,20"], ["Promoção:", "-6,12"], ["Total:", "143,28"])
+    assert.strictEqual(totalOf(promocao), "143,08")
+  })
+
+  it("an integer by a total label is no amount where the document prints cents (`TOTAL 53 | 990,71`, split)", () => {
+    const rows = [...lines(["Conseil", "26 495,36"], ["Formation", "27 495,35"]), cells([330, 420], "TOTAL", "53 €")]
+    assert.isNull(totalOf(rows))
+    // Its decimal mark printed, the reader lost the cents (`Net Total 25.`): it is the amount.
+    assert.strictEqual(
+      totalOf([...lines(["TAU SAR PNEAH 24PCS @12.50", "25.00 SR"]), ...lines(["Net Total", "25."])]),
+      "25"
+    )
+    // Amounts printed without cents: an integer is one.
+    assert.strictEqual(
+      totalOf([...lines(["Conseil", "26495"], ["Formation", "27495"]), cells([330, 420], "TOTAL", "53990 €")]),
+      "53990"
+    )
+  })
+
   it("a total label OCR lost: the amount paid that the tax summary's gross column makes too", () => {
     const xs = [40, 130, 220, 300]
     const receipt = (paid: string, summary: ReadonlyArray<ReadonlyArray<Cell>>) => [
@@ -51,6 +89,14 @@ describe("totals", () => {
       cells(xs, "Summe", "2,27", "17,63", "19,90")
     ]
     assert.strictEqual(totalOf(receipt("19,90", lidl)), "19,90")
+    // Gross by another name: `Umsatz`, a Spanish summary's `Total`.
+    const umsatz = [cells(xs, "Steuer", "Netto", "MwSt", "Umsatz"), cells(xs, "A 19%", "16,72", "3,18", "19,90")]
+    assert.strictEqual(totalOf(receipt("19,90", umsatz)), "19,90")
+    const total = [
+      cells([40, 130, 220, 300, 380], "IVA", "Base", "Cuota", "Total"),
+      cells(xs, "21 %", "16,45", "3,45", "19,90")
+    ]
+    assert.strictEqual(totalOf(receipt("19,90", total)), "19,90")
     // A total OCR misread by a digit (`15,89`) against the amount paid and the summary's gross that agree.
     const misread = [
       ...lines(["Hähnchen süß-sauer", "9,51 A"], ["Premium Vodka", "6,18 B"], ["zu zahlen", "15,89"]),
