@@ -43,14 +43,15 @@ const DAY = "(\\d{1,2})(?:st|nd|rd|th|er|o)?"
 
 const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boolean]> = [
   // Never a two-digit year cut from longer figures (`08-09-202:1`, a year OCR broke, is not `08-09-20`); a time may
-  // follow a four-digit year glued by a mark or by nothing, the space OCR lost (`05.03.2024/12:34`, `05.03.202412:34`).
+  // follow a four-digit year glued by a mark or by nothing, the space OCR lost (`05.03.2024/12:34`, `05.03.202412:34`),
+  // or a two-digit year (`07.04.2014:38` is 07.04.20 at 14:38: no year is printed with a colon after it).
   [
-    /(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}(?=[/-]?\d{1,2}:\d{2})|(?:\d{4}|\d{2})(?![\d/.-]?\d))/g,
+    /(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}(?=[/-]?\d{1,2}:\d{2})|\d{4}(?![\d/.-]?\d|:\d)|\d{2}(?=\d{1,2}:\d{2}(?!\d))|\d{2}(?![\d/.-]?\d))/g,
     (m) => plausible(Number(m[1]), Number(m[3]))
   ],
   // Spaced as OCR reads some receipts, or as some layouts print them: `08 / 02 / 23`, `24 - 05 - 20`.
   [
-    /(?<![\d/.-])(\d{2}) ?([/.-]) ?(\d{2}) ?\2 ?(\d{4}|\d{2})(?![\d/.-]?\d)/g,
+    /(?<![\d/.-])(\d{2}) ?([/.-]) ?(\d{2}) ?\2 ?(\d{4}(?!:\d)|\d{2})(?![\d/.-]?\d)/g,
     (m) => plausible(Number(m[1]), Number(m[3]))
   ],
   // Year first; a time may follow glued by a hyphen, as OCR reads the space before it (`2018-08-17-10:11`); OCR may

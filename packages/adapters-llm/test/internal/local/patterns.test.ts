@@ -65,13 +65,19 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("05 Mar 245")), [])
   })
 
-  it("dates: a time glued to a four-digit year, by a mark or none (05.03.2024/12:34), never a year cut short", () => {
+  it("dates: a time glued to a year, by a mark or none (05.03.2024/12:34, 07.04.2014:38), no year cut short", () => {
     assert.deepStrictEqual(texts(dates("05.03.2024/12:34")), ["05.03.2024"])
     assert.deepStrictEqual(texts(dates("05/03/2024-9:15")), ["05/03/2024"])
     assert.deepStrictEqual(texts(dates("05.03.2024/12")), [])
     // The space before the time lost by OCR; a year glued to figures that make no time is no date.
     assert.deepStrictEqual(texts(dates("05.03.202412:34")), ["05.03.2024"])
     assert.deepStrictEqual(texts(dates("05.03.20241 05.03.2024123")), [])
+    // A two-digit year glued to its time is no year of four (`07.04.2014:38`: the 7th of April 2020 at 14:38).
+    readAs([
+      ["07.04.2014:38", ["07.04.20"]],
+      ["Datum 08.10.1614:16 Uhr", ["08.10.16"]],
+      ["07/04/2014:38", ["07/04/20"]]
+    ])
   })
 
   it("dates: spaced and dotted numbers, month names in seven languages; a range is not a date", () => {
