@@ -30,7 +30,8 @@ export const verboseHalves = (): ReadonlyArray<Half> =>
   process.env.BENCH_VERBOSE === "all" ? ["first", "second"] : process.env.BENCH_VERBOSE === "1" ? ["first"] : []
 
 /** The halves whose figures are printed: both, or the first alone while tuning (`BENCH_HALF=first`). */
-const shownHalves = (): ReadonlyArray<Half> => (process.env.BENCH_HALF === "first" ? ["first"] : ["first", "second"])
+export const shownHalves = (): ReadonlyArray<Half> =>
+  process.env.BENCH_HALF === "first" ? ["first"] : ["first", "second"]
 
 /** The table of one set, as lines. */
 export const table = (title: string, scored: ReadonlyArray<Scored>): ReadonlyArray<string> => {
