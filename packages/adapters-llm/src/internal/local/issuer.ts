@@ -19,6 +19,7 @@ import { findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
 import { folded, tokens } from "./text.js"
 import {
   COPY_MARKS,
+  COURTESY_TITLES,
   DATE_LABELS,
   DOCUMENT_TITLES,
   NUMBER_WORDS,
@@ -35,6 +36,7 @@ const TITLES = new Set(DOCUMENT_TITLES)
 const RECIPIENT = vocabulary(RECIPIENT_LABELS.map((phrase) => ["recipient", [phrase]] as const))
 const RECIPIENT_FIRST = new Set(RECIPIENT.byFirst.keys())
 const SELLER = new Set(SELLER_LABELS)
+const COURTESY = new Set(COURTESY_TITLES)
 const BLOCK_LABELS = new Set([...SELLER_LABELS, ...RECIPIENT_LABELS])
 
 /** Whether a text is only the label over a party's block (`Bill To:`, `Facturar a`, `Seller:`): it names no one. */
@@ -184,6 +186,9 @@ export const recipientCells = (row: Row, figures = false): ReadonlyArray<Cell> =
     // The label alone in its cell, or before a colon: `AN NUR ENTERPRISE` is a name, `An` and `Cliente:` labels.
     // A plural's ending in brackets may follow it (`Señor(es):`, `Cliente(s)`).
     const rest = row.text.slice(end, start + cell.text.length).replace(/^\(\p{L}{1,2}\)/u, "")
+    // A courtesy title opens the block with the name after it: `Spett.le Bianchi S.r.l.`.
+    const phrase = inCell.slice(hit.from, hit.to).map((t) => t.text)
+    if (COURTESY.has(phrase.join(" "))) return true
     // A bracket may close it: `Exmo.(s) Sr.(s)`.
     return /^[\s.)]*$/.test(rest) || (/^[\s)]*:/.test(rest) && (figures || !/\d/.test(rest)))
   })
@@ -368,8 +373,9 @@ const TAX_CONDITION = /(?<![a-z])(?:inscripto|monotributo|monotributista|exento)
 /**
  * Whether the column under a part, down its block (up to six rows, none four lines below the last, before a
  * recipient's label or another party's tax id), declares a business's VAT condition (`IVA RESPONSABLE INSCRIPTO`):
- * a seller's block, which a buyer's under its own label never opens. A tax id there is no such mark: a logo's word over an address has one too (`HOLLAND` of
- * `TOKO HOLLAND`); right under the name it is (`registered`).
+ * a seller's block, which a buyer's under its own label never opens. A tax id there is no such mark: a logo's word
+ * over an address has one too (`HOLLAND` of `TOKO HOLLAND`), and so does a document's heading no title list holds
+ * (`Order Confirmation` over the seller's address and VAT number); right under the name it is (`registered`).
  */
 const declaresTax = (layout: Layout, part: Part): boolean => {
   let upper = part.row
@@ -437,11 +443,13 @@ const readLetterhead = (layout: Layout): Letterhead => {
   const registeredName = named !== undefined && registered(layout, named) ? named : undefined
   // So does a seller's label over it (`Datos del emisor`, `Seller:`, `Lieferant`).
   // So does its block's tax line, for the first plain line only.
-  // Not a sentence (a slogan over the name: `Todo para el hogar`), nor a line opening with `de` (`DE JUAN PEREZ`, a
-  // shop's owner, or `DE MARCO JUAN`, a surname: nothing says which).
+  // Not a sentence (a slogan over the name: `Todo para el hogar`), a title with a word left (`Order` of `Order
+  // Confirmation`), nor a line opening with `de` (`DE JUAN PEREZ`, a shop's owner, or `DE MARCO JUAN`, a surname:
+  // nothing says which).
   const declared =
     firstPlain !== undefined &&
     casing(firstPlain.text) !== "sentence" &&
+    !title(firstPlain.raw) &&
     !/^\s*d[ei]l?\s/i.test(firstPlain.raw) &&
     declaresTax(layout, firstPlain)
       ? firstPlain

@@ -988,8 +988,11 @@ export const MONTH_WORDS: ReadonlyArray<string> = Months.byMonth.flat().filter((
 /** Words of a document's title (folded): a cell holding one is the title, never the issuer's name. */
 export const DOCUMENT_TITLES: ReadonlyArray<string> = [
   ...["factura", "facturas", "recibo", "ticket", "albaran", "presupuesto", "proforma", "comprobante"],
-  ...["invoice", "receipt", "quotation"],
+  // ar: a delivery note, a quote, a settlement
+  ...["remito", "cotizacion", "liquidacion"],
+  ...["invoice", "receipt", "quotation", "estimate", "statement", "confirmation"],
   ...["rechnung", "verkaufsrechnung", "quittung", "kassenbon", "kassenbeleg", "gutschrift", "lieferschein"],
+  ...["angebot", "auftragsbestatigung"],
   ...["facture", "recu", "devis"],
   ...["fattura", "ricevuta", "scontrino", "preventivo"],
   ...["fatura", "talao", "orcamento"],
@@ -1041,29 +1044,39 @@ export const DELIVERY_LABELS: ReadonlyArray<string> = [
   ...["leveringsadres"]
 ]
 
+/**
+ * Courtesy titles before an addressee's name (folded phrases): a recipient's label even with the name right after it
+ * on its line (`Spett.le Bianchi S.r.l.`, `Messrs. Smith & Co.`, `Herrn Max Meier`), as no business name opens with
+ * one. The other recipient labels do so only alone or before a colon (`AN NUR ENTERPRISE` is a name).
+ */
+export const COURTESY_TITLES: ReadonlyArray<string> = [
+  ...["spett le", "spettabile", "spett", "egregio", "egr", "gentile", "gent mo", "gent ma", "messrs", "herrn"],
+  ...["senores", "sres", "exmo s sr s", "exmo sr", "exma sra", "exmos srs"]
+]
+
 /** Labels that open the recipient's block of an invoice (folded phrases): what follows is not the issuer. */
 export const RECIPIENT_LABELS: ReadonlyArray<string> = [
   // es
-  ...["facturar a", "facturado a", "cliente", "datos del cliente", "destinatario", "senor", "senores", "sr", "sres"],
+  ...["facturar a", "facturado a", "cliente", "datos del cliente", "destinatario", "senor", "sr"],
   // en
   ...["bill to", "billed to", "invoice to", "sold to", "customer", "client", "to", "recipient"],
   ...["invoiced to", "buyer"],
   // de
   ...["rechnungsempfanger", "empfanger", "rechnungsadresse", "kunde", "an", "rechnung an"],
-  // a letter's window: `Firma`, `Herrn`, `Frau`, `Messrs` alone over the addressee
-  ...["firma", "herrn", "herr", "frau", "messrs"],
+  // a letter's window: `Firma`, `Herr`, `Frau` alone over the addressee
+  ...["firma", "herr", "frau"],
   // a delivery's block
   ...DELIVERY_LABELS,
   // fr
   ...["facture a", "facturer a", "adresse de facturation", "destinataire", "client", "a l attention de"],
   // it
-  ...["spett le", "spettabile", "cliente", "destinatario", "intestatario", "fatturare a"],
+  ...["cliente", "destinatario", "intestatario", "fatturare a"],
   // pt
   ...["faturar a", "faturado a", "cliente", "destinatario", "exmo s", "exmos", "adquirente"],
-  // `Exmo.(s) Sr.(s)`, `Exmo. Sr.`, `Exma. Sra.`: the addressee's courtesy title
-  ...["exmo s sr s", "exmo sr", "exma sra", "exmos srs"],
   // nl
   ...["aan", "afnemer", "klant", "factuuradres", "geadresseerde", "ter attentie van", "factuur aan"],
+  // `Spett.le`, `Messrs.`, `Herrn`, `Señores`, `Exmo.(s) Sr.(s)`: an addressee's courtesy title
+  ...COURTESY_TITLES,
   // pl: the buyer, the recipient
   ...["nabywca", "odbiorca"]
 ]

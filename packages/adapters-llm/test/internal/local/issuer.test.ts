@@ -40,6 +40,19 @@ describe("issuer", () => {
     assert.isNull(issuerOf("IVA:Responsable Inscripto", "Ingresos Brutos: 901-123456-7"))
   })
 
+  it("a courtesy title opens the addressee's block, its name on the same line: never the issuer", () => {
+    const seller = ["Mario Rossi", "Via Roma 1", "20121 Milano"]
+    for (const addressee of ["Spett.le Bianchi S.r.l.", "Messrs. Smith & Co. Ltd", "Herrn Max Meier GmbH"])
+      assert.isNull(issuerOf(...seller, addressee, "Via Verdi 3"), addressee)
+    // Other recipient labels do so alone or before a colon only: `AN NUR ENTERPRISE` is a name.
+    assert.strictEqual(issuerOf("AN NUR ENTERPRISE", "NO 12 JALAN MERDEKA"), "AN NUR ENTERPRISE")
+  })
+
+  it("a document's title over the seller's block is no name, though the block declares its VAT condition", () => {
+    for (const heading of ["REMITO", "Order Confirmation", "COTIZACIÓN"])
+      assert.isNull(issuerOf(heading, "Av. San Martín 1234 - Rosario", "IVA RESPONSABLE INSCRIPTO"), heading)
+  })
+
   it("Argentina's sociedad de hecho is a legal form: GOMEZ HNOS. S.H.", () => {
     assert.strictEqual(issuerOf("GOMEZ HNOS. S.H.", "Av. San Martín 1234 - Rosario"), "GOMEZ HNOS. S.H.")
   })
