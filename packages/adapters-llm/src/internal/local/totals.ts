@@ -371,18 +371,23 @@ const LINES: Skill.SkillField = {
 }
 
 /**
- * Whether the document's lines (two or more) add up to an amount, alone or with the taxes printed. They only
- * confirm the chosen total: a list read from a page's columns may hold counts or codes, so it never picks one
- * (a first try that let it cost nine totals of the first halves).
+ * Whether the document's lines (two or more) add up to an amount, alone or with the taxes printed; the last "line"
+ * may be that amount itself, its label lost (`134,39` alone under the lines that make it). They only confirm the
+ * chosen total: a list read from a page's columns may hold counts or codes, so it never picks one (a first try that
+ * let it cost nine totals of the first halves).
  */
 const linesMake = (layout: Layout, figures: ReadonlyArray<Figure>, target: number): boolean => {
   const values = listValue(layout, LINES).items.map((item) =>
     typeof item === "string" || typeof item.amount !== "string" ? undefined : amountValue(item.amount)
   )
   if (values.length < 2 || values.some((v) => v === undefined)) return false
-  const sum = values.reduce((total: number, v) => total + cents(v ?? 0), 0)
+  const all = values.map((v) => cents(v ?? 0))
   const taxes = figures.filter((f) => f.role === "tax").reduce((total, f) => total + f.cents, 0)
-  return sum === target || (taxes > 0 && sum + taxes === target)
+  const make = (list: ReadonlyArray<number>) => {
+    const sum = list.reduce((total, v) => total + v, 0)
+    return list.length >= 2 && (sum === target || (taxes > 0 && sum + taxes === target))
+  }
+  return make(all) || (all.at(-1) === target && make(all.slice(0, -1)))
 }
 
 /** An amount in cents written as another literal of the document writes its amounts (mark, grouping). */

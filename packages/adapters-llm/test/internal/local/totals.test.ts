@@ -107,6 +107,14 @@ describe("totals", () => {
       cells(xs, "Summe", "1,61", "14,08", "15,69")
     ]
     assert.strictEqual(totalOf(misread), "15,69")
+    // No summary, but the lines add up to the amount paid, the total under them read as one more line (`Summe EUR`
+    // with `Summe` lost).
+    const ikea = [
+      ...lines(["POANG Pokis", "10,00"], ["SKANKA", "14,99"], ["DVALA Spblak 90x200", "7,99"]),
+      [[40, "EUR"], [330, "32,98"]] as ReadonlyArray<Cell>,
+      ...lines(["EC LASTSCHRIFT", "32,98 EUR"])
+    ]
+    assert.strictEqual(totalOf(ikea), "32,98")
     // The amount paid and the gross disagree, or no summary: nothing says what the total is.
     assert.isNull(totalOf(receipt("20,00", apotheke)))
     assert.isNull(totalOf(receipt("19,90", [])))
