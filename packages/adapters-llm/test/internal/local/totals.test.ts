@@ -111,7 +111,10 @@ describe("totals", () => {
     // with `Summe` lost).
     const ikea = [
       ...lines(["POANG Pokis", "10,00"], ["SKANKA", "14,99"], ["DVALA Spblak 90x200", "7,99"]),
-      [[40, "EUR"], [330, "32,98"]] as ReadonlyArray<Cell>,
+      [
+        [40, "EUR"],
+        [330, "32,98"]
+      ] as ReadonlyArray<Cell>,
       ...lines(["EC LASTSCHRIFT", "32,98 EUR"])
     ]
     assert.strictEqual(totalOf(ikea), "32,98")
