@@ -204,6 +204,12 @@ export const wordAt = (row: Row, offset: number): Word | undefined =>
     )
   ]
 
+/** Where a stretch of a row's text is printed, from its first word's left edge to its last word's right. */
+export const spanOf = (row: Row, start: number, end: number): readonly [number, number] => [
+  wordAt(row, start)?.x0 ?? 0,
+  wordAt(row, end - 1)?.x1 ?? 0
+]
+
 /** The cell of a row that holds the character at `offset` of its text. */
 export const cellAt = (row: Row, offset: number): Cell | undefined =>
   row.cells.find((c) => offset >= (row.starts[c.from] ?? 0) && offset < (row.starts[c.from] ?? 0) + c.text.length)

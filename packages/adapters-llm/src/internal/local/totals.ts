@@ -24,7 +24,7 @@ import {
 } from "./arithmetic.js"
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
 import { findLabels, type Label, type Target } from "./labels.js"
-import { cellAt, cellBelow, cellStart, type Layout, type Row, wordAt } from "./layout.js"
+import { cellAt, cellBelow, cellStart, type Layout, type Row, spanOf } from "./layout.js"
 import { type Amount, amounts, amountValue, dates } from "./patterns.js"
 import { doubted, findPhrases, lettersJoined, type RowToken, rowTokens, vocabulary } from "./phrases.js"
 import { listValue } from "./tables.js"
@@ -489,15 +489,16 @@ const summaryGross = (layout: Layout, amountsOf: AmountsOf, page: number): numbe
     const words = rowTokens(header)
     const gross = words.find((t) => GROSS.has(t.text))
     if (gross === undefined || !words.some((t) => NET.has(t.text)) || !words.some((t) => TAX.has(t.text))) continue
-    const column = { x0: wordAt(header, gross.start)?.x0 ?? 0, x1: wordAt(header, gross.end - 1)?.x1 ?? 0 }
+    const [x0, x1] = spanOf(header, gross.start, gross.end)
+    const width = x1 - x0
     const values: Array<number> = []
     for (const row of layout.rows.slice(header.order + 1, header.order + 7)) {
       // Its rows name a rate's code, a tax or their sum at most (`A 7%`, `B=19,0%`, `Summe`): a tender is past it.
       if (row.page !== page || !rowTokens(row).every((t) => SUMMARY_WORD.test(t.text) || TAX.has(t.text))) break
+      // Its amount under the column, give or take the header's width (figures are set right, the header left).
       const under = amountsOf(row).find((a) => {
-        const x0 = wordAt(row, a.start)?.x0 ?? 0
-        const x1 = wordAt(row, a.end - 1)?.x1 ?? 0
-        return a.decimals && x1 > column.x0 - (column.x1 - column.x0) && x0 < column.x1 + (column.x1 - column.x0)
+        const [left, right] = spanOf(row, a.start, a.end)
+        return a.decimals && right > x0 - width && left < x1 + width
       })
       if (under === undefined) break
       values.push(cents(under.value))

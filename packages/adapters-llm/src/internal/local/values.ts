@@ -25,7 +25,7 @@ import {
   type Target,
   TOTAL_TRIGGERS
 } from "./labels.js"
-import { cellAt, cellBelow, cellStart, type Layout, type Row, wordAt } from "./layout.js"
+import { cellAt, cellBelow, cellStart, type Layout, type Row, spanOf } from "./layout.js"
 import { withLegalForm } from "./legalForms.js"
 import { documentNumber } from "./numbers.js"
 import { blockAddress, blockName, inRecipientBlock } from "./parties.js"
@@ -181,12 +181,6 @@ const firstInDocument = (
     }
   return null
 }
-
-/** Where a stretch of a row's text is printed, from its first word's left edge to its last word's right. */
-const spanOf = (row: Row, start: number, end: number): readonly [number, number] => [
-  wordAt(row, start)?.x0 ?? 0,
-  wordAt(row, end - 1)?.x1 ?? 0
-]
 
 const NET = new Set(NET_WORDS)
 const TAX = new Set(TAX_WORDS)
