@@ -233,16 +233,28 @@ const letterheadParts = (layout: Layout): ReadonlyArray<Part> => {
 
 const taxIdFigures = (row: Row): ReadonlyArray<string> => taxIds(row.text).map((m) => m.text.replace(/\D/g, ""))
 
+// The document's first tax id (its figures) and the row it is printed on, read once per layout.
+const FIRST_TAX_IDS = new WeakMap<Layout, { readonly order: number; readonly figures: string } | null>()
+
+const firstTaxId = (layout: Layout): { readonly order: number; readonly figures: string } | null => {
+  const known = FIRST_TAX_IDS.get(layout)
+  if (known !== undefined) return known
+  const row = layout.rows.find((r) => taxIdFigures(r).length > 0)
+  const first = row === undefined ? null : { order: row.order, figures: taxIdFigures(row)[0] ?? "" }
+  FIRST_TAX_IDS.set(layout, first)
+  return first
+}
+
 /**
  * Whether a row holds only tax ids other than the document's first, printed on a row above it (the issuer's, in its
  * letterhead): a name labelled on it is another party's (`Razón Social: GOMEZ MARIA | C.U.I.T.: 27-22333444-5`
  * under the seller's `C.U.I.T.: 20-12345678-6`), whatever its label says.
  */
 export const otherPartysRow = (layout: Layout, row: Row): boolean => {
+  const first = firstTaxId(layout)
+  if (first === null || first.order >= row.order) return false
   const own = taxIdFigures(row)
-  if (own.length === 0) return false
-  const first = layout.rows.slice(0, row.order).flatMap(taxIdFigures)[0]
-  return first !== undefined && !own.includes(first)
+  return own.length > 0 && !own.includes(first.figures)
 }
 
 // Words that make a title word a field's label (`Invoice Number`, `Datum factuur`, `Fatura n.º`), not a title.

@@ -123,17 +123,17 @@ const pick = (concept: Concept, type: Target["type"], text: string): Match | und
   return value === "" ? undefined : { text: value, start: 0, end: value.length }
 }
 
-// "COMPANY NO", "COMPANY REG NO": the label of a registration number, not of the name (a number word in a cell
-// across the page is another label's: `Razón Social: | Nº 0005-00011643`).
-const numberLabel = (hit: Hit, concept: Concept): boolean =>
-  /^[\s:.]*#/.test(hit.row.text.slice(hit.end)) || /^(no|nro|reg|id)(?![a-z])/.test(folded(rightOf(hit, concept)))
+// "COMPANY NO", "COMPANY REG NO": the label of a registration number, not of the name, by the text `beside` it (a
+// number word in a cell across the page is another label's: `Razón Social: | Nº 0005-00011643`).
+const numberLabel = (hit: Hit, beside: string): boolean =>
+  /^[\s:.]*#/.test(hit.row.text.slice(hit.end)) || /^(no|nro|reg|id)(?![a-z])/.test(folded(beside))
 
 const candidates = (layout: Layout, target: Target, concept: Concept): Array<Candidate> =>
   findLabels(layout, labelsOf(target, concept)).flatMap((hit): Array<Candidate> => {
-    if ((concept === "company" || concept === "address") && numberLabel(hit, concept)) return []
-    const order = hit.row.order * 10_000 + hit.start
     const beside =
       typed(concept, target.type) === undefined && concept !== "total" ? rightOf(hit, concept) : restOfRow(hit)
+    if ((concept === "company" || concept === "address") && numberLabel(hit, beside)) return []
+    const order = hit.row.order * 10_000 + hit.start
     const right = pick(concept, target.type, beside)
     const evidence = labelEvidence(hit)
     const [x0, x1] = spanOf(hit.row, hit.start, hit.end)
