@@ -62,7 +62,7 @@ const DOTTED = /^\d{2}\.\d{2}\.\d{2,4}$/
 const SLASHED = /^\d{2}\/\d{2}\/\d{4}$/
 const AMOUNT = /^\d{1,4}[.,]\d{2}$/
 
-export const SLIPS: ReadonlyArray<Slip> = [
+const SLIPS: ReadonlyArray<Slip> = [
   { name: "none", lines: (lines) => lines },
   inWords("decimal comma read as a dot", /^\d{1,4},\d{2}$/, (w) => w.replace(",", ".")),
   inWords("decimal dot read as a comma", /^\d{1,4}\.\d{2}$/, (w) => w.replace(".", ",")),
