@@ -22,6 +22,8 @@ export interface Figure {
   readonly page: number
   /** As printed. */
   readonly text: string
+  /** A tax's rate in percent, where its row prints one (`Total IVA 10 %: 2 868,38`). */
+  readonly rate?: number
 }
 
 /**
@@ -98,7 +100,8 @@ export const totalsMade = (
   const discount = of("discount").reduce((sum, d) => sum + Math.abs(d), 0)
   // A subtotal alone makes the total only where no tax is printed (it would confirm any amount equal to the net).
   const taxSums = new Set<number>([...(taxes.length === 0 ? [0] : []), taxes.reduce((a, b) => a + b, 0), ...taxes])
-  for (const base of of("subtotal"))
+  const subtotals = of("subtotal")
+  for (const base of subtotals)
     for (const tax of taxSums)
       for (const r of roundings) {
         // A subtotal alone confirms a total equal to it, and no more: a discount its reader missed (`Remi se
@@ -106,8 +109,30 @@ export const totalsMade = (
         add(base + tax + r, tax === 0 && r === 0 ? "net" : "sum")
         if (discount > 0) add(base + tax - discount + r, "sum")
       }
-  for (const total of totals) for (const r of printed) add(total + r, "rounding")
+  // A labelled total that is the subtotal printed again (a tax summary's `Total: 106.10`) plus the rounding is the
+  // subtotal's sum again, not a second relation.
+  for (const total of totals.filter((t) => !subtotals.includes(t))) for (const r of printed) add(total + r, "rounding")
   return out
+}
+
+/**
+ * Whether the taxes' one printed rate on the subtotal (less the discounts, if any) makes the total, its tax rounded
+ * either way and with the rounding adjustment printed, if any: the arithmetic is then the total's, and a tax figure
+ * that disagrees with its own rate was misread (`Total IVA 10 %: 2 868,58` on 28 683,81, for 2 868,38).
+ */
+export const rateMakes = (figures: ReadonlyArray<Figure>, total: number): boolean => {
+  const rates = new Set(figures.flatMap((f) => (f.role === "tax" && f.rate !== undefined ? [f.rate] : [])))
+  const [rate] = rates
+  if (rate === undefined || rates.size !== 1) return false
+  const of = (role: Role) => figures.filter((f) => f.role === role).map((f) => f.cents)
+  const discount = of("discount").reduce((sum, d) => sum + Math.abs(d), 0)
+  const roundings = [0, ...of("rounding")]
+  return of("subtotal")
+    .flatMap((s) => [s, s - discount])
+    .some((base) => {
+      const tax = (base * rate) / 100
+      return base > 0 && [Math.floor(tax), Math.ceil(tax)].some((t) => roundings.some((r) => base + t + r === total))
+    })
 }
 
 /** Digits an amount needs for one misread digit to be told from another amount (`5,30` and `5,00` are both prices). */

@@ -18,6 +18,7 @@ import {
   misreadAmounts,
   oneDigitApart,
   paymentSlip,
+  rateMakes,
   roleOf,
   type Source,
   totalsMade
@@ -302,6 +303,9 @@ const aliasCandidates = (layout: Layout, target: Target): Array<Candidate> => {
 
 const cents = centsOf
 
+// A rate printed beside its tax word: `IVA 21%`, `MwSt. 19 %`, `VAT @ 20%`.
+const RATE = /(?<![\d.,])(\d{1,2}(?:[.,]\d{1,2})?)\s?%/
+
 /**
  * The figures of the totals block: each amount labelled as tendered, change, rounding, a discount, a tax or a
  * subtotal. An amount with no words before it on its row takes the role of the one before it (`IVA 21%  52,97
@@ -344,7 +348,14 @@ const figuresOf = (layout: Layout, amountsOf: AmountsOf): Array<Figure> => {
         previous = undefined
         continue
       }
-      const figure: Figure = { role, cents: cents(amount.value), page: row.page, text: amount.text }
+      const rate = role === "tax" ? RATE.exec(row.text)?.[1] : undefined
+      const figure: Figure = {
+        role,
+        cents: cents(amount.value),
+        page: row.page,
+        text: amount.text,
+        ...(rate === undefined ? {} : { rate: Number(rate.replace(",", ".")) })
+      }
       if (segment.length === 0 && previous !== undefined) out.splice(out.indexOf(previous), 1)
       out.push(figure)
       previous = figure
@@ -410,9 +421,6 @@ export const figureAmount = (layout: Layout, role: "tax" | "subtotal"): Found | 
   const first = all.find((f) => f.page === page)
   return first === undefined || values.size !== 1 ? null : found(first.text, "label")
 }
-
-// A rate printed beside its tax word: `IVA 21%`, `MwSt. 19 %`, `VAT @ 20%`.
-const RATE = /(?<![\d.,])(\d{1,2}(?:[.,]\d{1,2})?)\s?%/
 
 /**
  * The tax's rate: the percentage on the totals block's tax rows (a tax word, a rate and an amount with decimals on
@@ -555,7 +563,8 @@ const checked = (
           summaryGross(layout, amountsOf, page)
         )
   const sources = (value: number): ReadonlySet<Source> | undefined => made.get(cents(value))
-  if (sources(chosen.amount.value) !== undefined || linesMake(layout, figures, cents(chosen.amount.value)))
+  const target = cents(chosen.amount.value)
+  if (sources(chosen.amount.value) !== undefined || linesMake(layout, figures, target) || rateMakes(figures, target))
     return found(chosen.amount.text, "confirmed")
   // Figures that make no total (a tax printed alone) could not have confirmed the label: they say nothing.
   if (made.size === 0) return undefined
@@ -571,7 +580,6 @@ const checked = (
     )
     .sort((a, b) => RANKS.indexOf(a.rank) - RANKS.indexOf(b.rank) || a.order - b.order)[0]
   if (other !== undefined) return found(other.amount.text, other.evidence)
-  const target = cents(chosen.amount.value)
   // A labelled total plus its rounding makes a rounded total, not a reading of the labelled one: it does not
   // count alone against it.
   const agreed = [...made].filter(

@@ -168,7 +168,7 @@ export const TAX_ID_WORDS: ReadonlyArray<string> = [
 export const SAVING_WORDS: ReadonlyArray<string> = [
   ...["ventajas", "ahorro", "ahorrado", "descuento", "descuentos", "dto", "discount", "savings", "saved"],
   ...["rabatt", "ersparnis", "gespart", "nachlass", "preisvorteil", "remise", "economie", "sconto", "risparmio"],
-  ...["desconto"],
+  ...["desconto", "descontos", "sconti", "remises", "rabatte"],
   ...["poupanca", "korting", "besparing", "voucher", "cupon", "coupon", "puntos", "points"],
   // a promotion's reduction: `Promoção: -6,12`, `Promoción`, `Promozione`, `Actie`
   ...["promocion", "promocao", "promozione", "promotion", "actie"]
@@ -181,7 +181,9 @@ export const TENDER_WORDS: ReadonlyArray<string> = [
   ...["mastercard", "credit", "debit", "ec", "paid", "payment", "pagado", "pago", "bezahlt", "regle", "pagato"],
   ...["pagamento", "betaald", "pin", "girocard", "kartenzahlung", "maestro", "vpay", "bargeld", "geg"],
   // fr: `CB` (carte bancaire); it: `Bancomat`
-  ...["cb", "amex", "bancomat"]
+  ...["cb", "amex", "bancomat"],
+  // es: `ENTREGA 110,00` (the cash handed over) beside `A devolver`
+  "entrega"
 ]
 
 const PAYING = new Set(["paid", "payment", "pagado", "pago", "bezahlt", "regle", "pagato", "pagamento", "betaald"])

@@ -18,8 +18,19 @@ const lines = (...pairs: ReadonlyArray<readonly [string, string]>): ReadonlyArra
 const cells = (xs: ReadonlyArray<number>, ...texts: ReadonlyArray<string>): ReadonlyArray<Cell> =>
   texts.map((text, i) => [xs[i] ?? 0, text] as const)
 
+/** The total found on one page of rows, with its certainty. */
+const foundOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>, target: Target = TOTAL) =>
+  total(layout(document([page(1, rows)])), target)
+
+/** Asserts the total found on the rows, confirmed by the document's own arithmetic. */
+const assertConfirmed = (rows: ReadonlyArray<ReadonlyArray<Cell>>, text: string) => {
+  const found = foundOf(rows)
+  assert.strictEqual(found?.text, text)
+  assert.strictEqual(found?.certainty, LEVELS.confirmed)
+}
+
 const totalOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>, target: Target = TOTAL) =>
-  total(layout(document([page(1, rows)])), target)?.text ?? null
+  foundOf(rows, target)?.text ?? null
 
 /** The total of rows read by OCR: every word read with some doubt. */
 const ocrTotalOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>) => {
@@ -30,6 +41,18 @@ const ocrTotalOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>) => {
   }
   return total(layout(document([doubted])), TOTAL)?.text ?? null
 }
+
+/** SROIE's totals block as OCR read it (`X51005200938`), its GST row given. */
+const sroieTotals = (gst: readonly [string, string]) =>
+  lines(
+    ["[Excluded GST) Stb Total (RM)", "106.10"],
+    ["Discoumt (RM) :", "Q.DO"],
+    gst,
+    ["RoundIng (RM) :", "-0.02"],
+    ["Total (RM} :", "112.46"],
+    ["CASH :", "112.4&"],
+    ["Change (RM)", "0.00"]
+  )
 
 describe("totals", () => {
   it("a total OCR misread: the labelled total the money paid makes, of any total's rank", () => {
@@ -210,7 +233,7 @@ describe("totals", () => {
 
   it("a card's tender (CB, Amex, Bancomat) paid in full confirms the total", () => {
     for (const card of ["CB", "Amex", "Bancomat"]) {
-      const found = total(layout(document([page(1, lines(["Total TTC", "12,50"], [card, "12,50"]))])), TOTAL)
+      const found = foundOf(lines(["Total TTC", "12,50"], [card, "12,50"]))
       assert.strictEqual(found?.certainty, LEVELS.confirmed, card)
     }
   })
@@ -290,16 +313,34 @@ describe("totals", () => {
   })
 
   it("SROIE via OCR: 112.46 misread for the 112.45 that subtotal + GST + rounding make", () => {
+    assert.strictEqual(totalOf(sroieTotals(["Total GST (RM) :", "6.37"])), "112.45")
+  })
+
+  it("a tax its own rate disagrees with was misread, not the total its rate makes (2 868,58 for 2 868,38)", () => {
     const rows = lines(
-      ["[Excluded GST) Stb Total (RM)", "106.10"],
-      ["Discoumt (RM) :", "Q.DO"],
-      ["Total GST (RM) :", "6.37"],
-      ["RoundIng (RM) :", "-0.02"],
-      ["Total (RM} :", "112.46"],
-      ["CASH :", "112.4&"],
-      ["Change (RM)", "0.00"]
+      ["Incidência:", "30 193,48€"],
+      ["Descontos:", "-1 509,67€"],
+      ["Total IVA 10 %:", "2 868,58€"],
+      ["Valor total:", "31 552,19€"]
     )
-    assert.strictEqual(totalOf(rows), "112.45")
+    assertConfirmed(rows, "31 552,19")
+    // With the rounding printed: 106,10 + 6 % (6,37) − 0,02 makes the label's 112,45, not the 6,57 misread.
+    const rounded = lines(["Sub Total", "106.10"], ["GST 6%", "6.57"], ["Rounding", "-0.02"], ["Total", "112.45"])
+    assert.strictEqual(totalOf(rounded), "112.45")
+    // The total misread instead: the rate makes the sum, a digit from the label's, and the sum is taken.
+    const misread = lines(["Base imponible", "1 250,00"], ["IVA 21 %", "262,50"], ["TOTAL", "1 572,50"])
+    assert.strictEqual(totalOf(misread), "1.512,50")
+  })
+
+  it("a tax summary's total that is the subtotal again, plus the rounding, is no second relation", () => {
+    // The GST row's label lost: subtotal − rounding (106,08) and the summary's `Total: 106.10` − rounding are one.
+    const rows = [
+      ...sroieTotals(["", "6.37"]),
+      ...lines(["GST SUMMARY", ""]),
+      cells([40, 250, 330], "Total:", "106.10", "6.37")
+    ]
+    // The label stays, as read: no relation makes another amount.
+    assert.strictEqual(totalOf(rows), "112.46")
   })
 
   it("SROIE via OCR: TOTAL 14-10 read as 14.10, which CASH − CHANGE confirms", () => {
@@ -310,9 +351,7 @@ describe("totals", () => {
       ["CASH", "RM 20.00"],
       ["CHANGE", "RM 5.90"]
     )
-    const found = total(layout(document([page(1, rows)])), TOTAL)
-    assert.strictEqual(found?.text, "14.10")
-    assert.strictEqual(found?.certainty, LEVELS.confirmed)
+    assertConfirmed(rows, "14.10")
     const letters = lines(["Subtotal", "47.17"], ["GST 6%", "2.83"], ["TOTAL", "RM 5O.OO"], ["CASH", "100.00"])
     assert.strictEqual(totalOf(letters), "50.00")
     // Where the document's amounts do not show a decimal mark with two decimals, `14-10` is not read as money.
@@ -334,7 +373,7 @@ describe("totals", () => {
   })
 
   it("a total its own figures confirm is surer than the label alone", () => {
-    const alone = total(layout(document([page(1, lines(["Summe", "7,16"]))])), TOTAL)
+    const alone = foundOf(lines(["Summe", "7,16"]))
     const paid = total(
       layout(document([page(1, lines(["Summe", "7,16"], ["Bar", "10,00"], ["Rückgeld", "2,84"]))])),
       TOTAL
@@ -346,11 +385,9 @@ describe("totals", () => {
 
   it("a receipt's lines adding up to the total confirm it; they never pick another", () => {
     const receipt = lines(["PAN DE MOLDE", "1,20"], ["LECHE ENTERA", "0,95"], ["HUEVOS L", "2,10"], ["TOTAL", "4,25"])
-    const found = total(layout(document([page(1, receipt)])), TOTAL)
-    assert.strictEqual(found?.text, "4,25")
-    assert.strictEqual(found?.certainty, LEVELS.confirmed)
+    assertConfirmed(receipt, "4,25")
     const misread = lines(["PAN DE MOLDE", "1,20"], ["LECHE ENTERA", "0,95"], ["HUEVOS L", "2,10"], ["TOTAL", "4,26"])
-    const kept = total(layout(document([page(1, misread)])), TOTAL)
+    const kept = foundOf(misread)
     assert.strictEqual(kept?.text, "4,26")
     assert.isBelow(kept?.certainty ?? 1, LEVELS.confirmed)
   })
@@ -364,9 +401,7 @@ describe("totals", () => {
       ["Summe gerundet", "117,10"],
       ["Kreditkarte", "117,10"]
     )
-    const found = total(layout(document([page(1, rows)])), TOTAL)
-    assert.strictEqual(found?.text, "117,10")
-    assert.strictEqual(found?.certainty, LEVELS.confirmed)
+    assertConfirmed(rows, "117,10")
   })
 
   it("a labelled total the arithmetic confirms over one it does not, of the same rank", () => {
