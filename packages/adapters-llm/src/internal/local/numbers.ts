@@ -373,9 +373,13 @@ export const documentNumber = (layout: Layout, target: Target): Found | null => 
 
 /**
  * A number read by OCR with the letters it read for figures between two figures (`50s380`, `2O23-0042`) given back
- * as those figures: codes print none there (a capital `S` may be a series' own).
+ * as those figures: codes print none there. A capital `S` may be a series' own (`12S-0042`), but not one alone
+ * between runs of figures in a number of figures only (`50S380`).
  */
-const digitsReadBack = (text: string): string => text.replace(/(?<=\d)[OolIs](?=\d)/g, (c) => FIGURE_FOR[c] ?? c)
+const digitsReadBack = (text: string): string => {
+  const back = text.replace(/(?<=\d)[OolIs](?=\d)/g, (c) => FIGURE_FOR[c] ?? c)
+  return /^\d{2,}S\d{2,}$/.test(back) ? back.replace("S", "5") : back
+}
 
 /** Whether a row is a register's entry in its page's footer (its bottom quarter). */
 const footerRegister = (layout: Layout, row: Row): boolean =>
