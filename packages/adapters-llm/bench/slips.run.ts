@@ -1,10 +1,10 @@
 /**
  * What the `local` rules do when the OCR misreads what a receipt or an invoice prints, one slip at a time. Each slip
  * (a decimal mark read as the other, a date's dot read as a comma or lost, a slash read as a one or a bar, the
- * total's label lost or its amount misread by a digit, a time glued to a two-digit year…) is made in the OCR reads
- * of the real sets (receipts-de, SROIE, invoices-ar's JPEG pages) and of the generated worn scans, wherever it
- * applies, and every simple field is judged as `local.run.ts` judges it: right, wrong or empty. Precision comes
- * before recall: a slip may empty a field; it should never make it wrong.
+ * total's label lost, glued to its amount or its amount misread by a digit, a time glued to a two-digit year, the
+ * page askew…) is made in the OCR reads of the real sets (receipts-de, SROIE, invoices-ar's JPEG pages) and of the
+ * generated worn scans, wherever it applies, and every simple field is judged as `local.run.ts` judges it: right,
+ * wrong or empty. Precision comes before recall: a slip may empty a field; it should never make it wrong.
  *
  * Run: `npm run bench -w @legible/adapters-llm -- bench/slips.run.ts`; the options of `local.run.ts` apply
  * (`LEGIBLE_DATA`, `BENCH_HALF=first`, `BENCH_VERBOSE=1` to list the values a slip made wrong, `BENCH_CACHE=0`,
@@ -62,6 +62,26 @@ const DOTTED = /^\d{2}\.\d{2}\.\d{2,4}$/
 const SLASHED = /^\d{2}\/\d{2}\/\d{4}$/
 const AMOUNT = /^\d{1,4}[.,]\d{2}$/
 
+/**
+ * A page photographed askew: every word lower by `degrees` of slope across the page, as a row's words drift apart
+ * in height when the reader does not straighten the page.
+ */
+const skewed = (degrees: number): Slip => {
+  const slope = Math.tan((degrees * Math.PI) / 180)
+  return {
+    name: `page askew by ${degrees}°`,
+    lines: (lines) => {
+      const left = Math.min(...lines.flatMap((line) => line.map((w) => w.x0)))
+      return lines.map((line) =>
+        line.map((w) => {
+          const drop = ((w.x0 + w.x1) / 2 - left) * slope
+          return { ...w, y0: w.y0 + drop, y1: w.y1 + drop }
+        })
+      )
+    }
+  }
+}
+
 const SLIPS: ReadonlyArray<Slip> = [
   { name: "none", lines: (lines) => lines },
   inWords("decimal comma read as a dot", /^\d{1,4},\d{2}$/, (w) => w.replace(",", ".")),
@@ -92,7 +112,26 @@ const SLIPS: ReadonlyArray<Slip> = [
         })
       )
   },
-  inWords("legal form BHD read as BHO", /^BHD$/, () => "BHO")
+  inWords("legal form BHD read as BHO", /^BHD$/, () => "BHO"),
+  {
+    name: "total's label glued to its amount",
+    lines: (lines) => {
+      const at = lines.findIndex((line) => TOTAL_ROW.test(line.map((w) => w.word).join(" ")))
+      return lines.map((line, i) => {
+        const k = line.findIndex((w) => CENTS.test(w.word))
+        const label = line[k - 1]
+        const amount = line[k]
+        if (i !== at || label === undefined || amount === undefined || !/\p{L}$/u.test(label.word)) return line
+        return [
+          ...line.slice(0, k - 1),
+          { ...label, word: `${label.word}${amount.word}`, x1: amount.x1 },
+          ...line.slice(k + 1)
+        ]
+      })
+    }
+  },
+  skewed(2),
+  skewed(10)
 ]
 
 /** A document with a slip made on every page. */
