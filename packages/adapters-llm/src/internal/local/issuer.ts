@@ -606,9 +606,23 @@ const footerName = (layout: Layout): Found | null => {
  * form, for the other parts of such a line are an address, a register entry or a manager's name.
  */
 const registerLineName = (text: string): string | undefined => {
-  const segments = segmentsOf(text)
+  // The company's capital after its legal form ends the name, with or without a separator after it (`Free SAS au
+  // capital de 3 441 406 €`, `Rossi S.r.l. con capitale sociale di 10.000 €`).
+  const capital = SHARE_CAPITAL.exec(text)
+  const segments = capital === null ? segmentsOf(text) : [text.slice(0, capital.index), text.slice(capital.index)]
   const name = segments[0]?.trim() ?? ""
-  return segments.length > 1 && endsWithForm(name) && nameLike(name) && !/\d|@/.test(name) && !registerLine(name)
+  // A legal form alone (`SAS au capital de …`) names no one.
+  const named = name.split(/\s+/).some((w) => !legalForm(w))
+  return segments.length > 1 &&
+    named &&
+    endsWithForm(name) &&
+    nameLike(name) &&
+    !/\d|@/.test(name) &&
+    !registerLine(name)
     ? name
     : undefined
 }
+
+// A company's share capital, as a footer states it after the name (fr, es, pt, it, de, en).
+const SHARE_CAPITAL =
+  /\s+[-–,]?\s*(?:au capital|con capital|com capital|capital social|(?:con )?capitale sociale|mit einem stammkapital|stammkapital|share capital)\b/iu

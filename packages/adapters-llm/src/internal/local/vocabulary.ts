@@ -1107,7 +1107,8 @@ export const REGISTER_WORDS: ReadonlyArray<string> = [
   ...["registered office", "registered in", "company no", "company number", "company registration"],
   ...["sitz der gesellschaft", "handelsregister", "registergericht", "amtsgericht", "hrb", "hra"],
   ...["siege social", "capital de", "rcs", "siret"],
-  ...["sede legale", "capitale sociale", "registro imprese", "rea"],
+  // it: `P.IVA 01234567890`, `Partita IVA`, which every Italian business's footer prints
+  ...["sede legale", "capitale sociale", "registro imprese", "rea", "p.iva", "partita iva"],
   ...["capital social", "nipc", "matricula"],
   ...["statutair gevestigd", "kvk", "vestigingsadres"]
 ]

@@ -767,7 +767,15 @@ describe("issuer's address", () => {
       "Muster GmbH"
     )
     assert.strictEqual(read("Koffiehuis B.V.", "Weena 664", "3012 CN Rotterdam", "KvK 24275051"), "Koffiehuis B.V.")
+    // The share capital after the legal form ends the name, a separator after it or none.
+    const capital = "Dupont Télécom SAS au capital de 3 441 406 € - RCS Paris 421 938 861 - 8 rue Royale 75008 Paris"
+    assert.strictEqual(read(capital), "Dupont Télécom SAS")
+    assert.strictEqual(read("Martin SARL au capital de 10 000 € RCS Lyon 123 456 789"), "Martin SARL")
+    // An Italian footer's VAT number marks it (`P.IVA`), with no register named.
+    const italian = "Bianchi Caffè S.p.A. - Via Torricelli 1 - 40041 Gaggio Montano (BO) - P.IVA 01234567890"
+    assert.strictEqual(read(italian), "Bianchi Caffè S.p.A.")
     // What opens the line is a name only when it ends in its legal form.
+    assert.isNull(read("Capitale sociale € 10.000 i.v. - P.IVA 01234567890"))
     assert.isNull(read("Geschäftsführer: Hans Muster · Amtsgericht Berlin HRB 12345"))
     assert.isNull(read("Weena 664 · 3012 CN Rotterdam · KvK 24275051"))
     assert.isNull(read("Koffiehuis · Weena 664 · KvK 24275051"))
