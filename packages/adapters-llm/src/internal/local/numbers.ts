@@ -13,7 +13,7 @@ import { type Evidence, type Found, found } from "./evidence.js"
 import { registerLine } from "./issuer.js"
 import { findLabels, type Label, labelsOf, type Target } from "./labels.js"
 import { type Cell, cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
-import { codes, type Match, pointOfSaleNumbers } from "./patterns.js"
+import { codes, dates, type Match, pointOfSaleNumbers } from "./patterns.js"
 import { doubted, type RowToken, rowTokens } from "./phrases.js"
 import { FIGURE_FOR, folded, phraseTokens, tokens, wordMatcher } from "./text.js"
 import {
@@ -298,8 +298,22 @@ const valueAfter = (
   const next = nextCell(row, cell)
   const beside = next === undefined ? undefined : numberAlone(next.text)
   if (beside !== undefined) return beside
-  const under = cellBelow(layout, row, labelStart)
-  return under === undefined ? undefined : numberAlone(under.text)
+  return numberUnder(layout, row, labelStart)
+}
+
+/**
+ * The number alone in the cell under a label's, unless that cell is part of a date its row prints: the day of `19
+ * janvier 2021` under a `N°` whose value the reader cut is no document's number.
+ */
+const numberUnder = (layout: Layout, row: Row, offset: number): string | undefined => {
+  const under = cellBelow(layout, row, offset)
+  if (under === undefined) return undefined
+  const next = layout.rows.slice(row.order + 1, row.order + 3).find((r) => r.cells.includes(under))
+  const start = next === undefined ? 0 : cellStart(next, under)
+  const end = start + under.text.length
+  return next !== undefined && dates(next.text).some((d) => d.start < end && d.end > start)
+    ? undefined
+    : numberAlone(under.text)
 }
 
 /**

@@ -352,6 +352,22 @@ describe("document numbers", () => {
     assert.strictEqual(read([row("Folio: A-1234")]), "A-1234")
   })
 
+  it("the day of a date under a label whose value the reader cut is no number (N° | ticket: | 5 530772)", () => {
+    const label: ReadonlyArray<Cell> = [
+      [40, "N°"],
+      [65, "ticket:"],
+      [110, "5 530772"]
+    ]
+    const dated: ReadonlyArray<Cell> = [
+      [40, "19"],
+      [65, "janvier"],
+      [110, "2021 08:43"]
+    ]
+    assert.isNull(numberOf([[row("BRICOLAGE GARAGE"), label, dated]]))
+    // A code alone under the label is its value.
+    assert.strictEqual(numberOf([[row("BRICOLAGE GARAGE"), [[40, "N°"]], [[40, "19-0042"]]]]), "19-0042")
+  })
+
   it("letters OCR read for figures between figures are the figures; a text layer's number is as printed", () => {
     const ocrNumberOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>) => {
       const read = page(1, rows)
