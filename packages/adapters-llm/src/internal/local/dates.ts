@@ -161,6 +161,19 @@ const datedByNumber = (layout: Layout, row: Row, before: string): boolean => {
   )
 }
 
+/**
+ * Whether a label names the issue date and a delivery or order date as one, joined by a slash
+ * (`Rechnungsdatum/Lieferdatum`, `Invoice/Delivery date`): the date is both, the issue date among them.
+ */
+const issueAmong = (near: ReadonlyArray<Word>, before: string): boolean => {
+  const kinds = near.map((w) => kindOf([w]))
+  return (
+    kinds.includes("issue") &&
+    kinds.some((k) => k === "delivery" || k === "order") &&
+    /\p{L}\s*\/\s*\p{L}[^/\d]*$/u.test(before)
+  )
+}
+
 const classify = (layout: Layout, row: Row, list: ReadonlyArray<RowToken>, match: Match): Dated => {
   const before = row.text.slice(0, match.start)
   const after = row.text.slice(match.end)
@@ -168,7 +181,7 @@ const classify = (layout: Layout, row: Row, list: ReadonlyArray<RowToken>, match
     return { match, row, kind: "period", label: "before" }
   if (datedByNumber(layout, row, before)) return { match, row, kind: "issue", label: "before" }
   const near = wordsBefore(row, list, match.start)
-  const kind = kindOf(near)
+  const kind = issueAmong(near, before) ? "issue" : kindOf(near)
   // Words before the date label it, unless they are only the article or preposition a date is written with
   // (`le 27 mars 2022`, `am 12.03.2020`, `on 3 May`): then the cell above may.
   const filler = near.every((w) => DATE_FILLERS.has(w.text))

@@ -17,6 +17,19 @@ describe("dates", () => {
     assert.strictEqual(dateOf(rows), "08 / 02 / 23")
   })
 
+  it("a label naming the issue date and the delivery date as one, by a slash: the issue date", () => {
+    const cells = (label: string, value: string): ReadonlyArray<Cell> => [
+      [40, label],
+      [300, value]
+    ]
+    assert.strictEqual(dateOf([cells("Rechnungsdatum/Lieferdatum", "12 März 2019")]), "12 März 2019")
+    assert.strictEqual(dateOf([row("Invoice / Delivery date: 12/03/2019")]), "12/03/2019")
+    assert.strictEqual(dateOf([row("Fecha factura/pedido: 12/03/2019")]), "12/03/2019")
+    // A delivery date alone is none; nor is one whose slash parts no issue word names.
+    assert.isNull(dateOf([cells("Lieferdatum", "12 März 2019")]))
+    assert.isNull(dateOf([row("Liefer-/Versanddatum: 12.03.2019")]))
+  })
+
   it("an issue date by its label over due, delivery and order dates, in each language", () => {
     const cases: ReadonlyArray<readonly [string, string, string]> = [
       ["Fecha de vencimiento: 10/04/2024", "Fecha: 10/03/2024", "10/03/2024"],

@@ -448,6 +448,15 @@ describe("totals", () => {
     )
   })
 
+  it("Gesamtpreis labels a total on its row; over a column of line amounts it labels none", () => {
+    const rows = [
+      cells([40, 200, 330], "Artikel", "Menge", "Gesamtpreis"),
+      cells([40, 200, 330], "Kaffee", "2", "9,98 €")
+    ]
+    assert.isNull(totalOf(rows))
+    assert.strictEqual(totalOf([...rows, ...lines(["Gesamtpreis", "9,98 €"])]), "9,98")
+  })
+
   it("a tax table's sum row (Gesamtbetrag net, tax, gross) totals its last amount, not the net", () => {
     const table = [40, 200, 330]
     const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
