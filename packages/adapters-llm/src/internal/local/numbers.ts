@@ -38,6 +38,12 @@ const TAX_ID = new Set(TAX_ID_WORDS)
 // Date words (not the document nouns, which also label issue dates): `Invoice Date:` labels a date, not a number.
 const DATE_WORDS = new Set(DATE_LABELS.flatMap(([, words]) => words).filter((w) => !NOUNS.has(w)))
 
+/**
+ * Nouns that label a number only after their number word: `N. op.` (numero operazione), where `OP#` before a
+ * number is a till's operator on a receipt (`ST# 05483 OP# 009044 TE# 44`).
+ */
+const AFTER_NUMBER_WORD = new Set(["op"])
+
 /** Words that may stand between a document noun and its number word (`Factura A Nº`, `Nº de factura`). */
 const GAP = 2
 
@@ -116,7 +122,7 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
       const next = list[i + 1]
       push(i, next !== undefined && NUMBER.has(next.text) && !glued(row, next) ? i + 1 : i, sure)
     }
-    if (printed ? NOUNS.has(token.text) : slip && isNoun(token.text)) {
+    if (printed ? NOUNS.has(token.text) && !AFTER_NUMBER_WORD.has(token.text) : slip && isNoun(token.text)) {
       // `Factura Nº`, `Factura A Nº`: the noun, then its number word a word or two later; the title's kind is no
       // word between them (`Factura electrónica de venta No.`).
       const kinds = list.slice(i + 1).findIndex((t) => !KINDS.has(t.text))

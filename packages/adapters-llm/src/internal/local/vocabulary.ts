@@ -88,19 +88,8 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
     "total",
     // pl: `Razem` (together); not `Suma`, the lines' sum before a discount on Spanish invoices as often as a total
     [
-      ...[
-        "total",
-        "totales",
-        "summe",
-        "gesamt",
-        "gesamtpreis",
-        "totale",
-        "totaal",
-        "somme",
-        "nett total",
-        "net total",
-        "total neto"
-      ],
+      ...["total", "totales", "summe", "gesamt", "gesamtpreis", "totale", "totaal", "somme"],
+      ...["nett total", "net total", "total neto"],
       "bonsumme",
       "razem"
     ]

@@ -352,6 +352,11 @@ describe("document numbers", () => {
     assert.strictEqual(read([row("Folio: A-1234")]), "A-1234")
   })
 
+  it("OP# before a number is a till's operator; N. op. after its number word is an operation's number", () => {
+    assert.isNull(numberOf([[row("KWIKMART"), row("ST# 05483 OP# 009044 TE# 44 TR# 01684")]]))
+    assert.strictEqual(numberOf([[row("Scontrino"), row("N. op. 000123")]]), "000123")
+  })
+
   it("the day of a date under a label whose value the reader cut is no number (N° | ticket: | 5 530772)", () => {
     const label: ReadonlyArray<Cell> = [
       [40, "N°"],
