@@ -212,8 +212,12 @@ const letterheadParts = (layout: Layout): ReadonlyArray<Part> => {
     top.slice(0, i).some((above) => partsOf(above).some((p) => nameLike(p.text) && /\p{L}{3}/u.test(p.text)))
   // So does a row of another party's tax id (a buyer's block with no label of ours: `CUIT: 30500017704 | Apellido y
   // Nombre / Razón Social: LA SEGUNDA COOPERATIVA LTDA`).
+  // So does a receipt's stamp under a name, a date and a time alone on their row (`03/12/2019 10:42 AM`): the
+  // department or cashier after it (`GROCERY`) is the sale's.
+  const stamped = (r: Row, i: number) =>
+    stampRow(r) && top.slice(0, i).some((above) => partsOf(above).some((p) => nameLike(p.text)))
   const end = top.findIndex(
-    (r, i) => recipientCell(r) !== undefined || priced(r) || titled(r, i) || otherPartysRow(layout, r)
+    (r, i) => recipientCell(r) !== undefined || priced(r) || titled(r, i) || stamped(r, i) || otherPartysRow(layout, r)
   )
   if (end < 0) return top.flatMap(partsOf)
   const parts = top.slice(0, end).flatMap(partsOf)
@@ -229,6 +233,30 @@ const letterheadParts = (layout: Layout): ReadonlyArray<Part> => {
     r.cells.map((c: Cell) => ({ row: r, x0: c.x0, x1: c.x1, text: cleaned(c.text), raw: c.text }))
   )
   return [...parts, ...beside.filter((p) => p.x1 <= label.x0)]
+}
+
+/**
+ * Whether a name opens with its legal form, words of its own after it (`SARL Boulangerie Martin`, French style); a
+ * legal form alone (`UG (haftungsbeschränkt)`, `GmbH & Co. KG`) is none.
+ */
+const opensWithForm = (text: string): boolean => {
+  const [first, ...rest] = text.trim().split(/\s+/)
+  const own = rest.filter((w) => !/^\(.*\)$/.test(w)).join(" ")
+  return first !== undefined && legalForm(first) && /\p{L}{2}/u.test(own) && !legalForm(own)
+}
+
+/** Whether a name is trade words and a legal form, and nothing else (`Stores Ltd`, `Supermercados, S.A.`). */
+const tradeOnly = (text: string): boolean => {
+  const list = words(text).filter((w) => !legalForm(w))
+  return list.length > 0 && list.every((w) => SHOP.has(w))
+}
+
+/** Whether a row is a date and a time alone (`03/12/2019 10:42 AM`, `12.03.19 - 10:42:11`). */
+const stampRow = (row: Row): boolean => {
+  const [date] = dates(row.text)
+  if (date === undefined) return false
+  const rest = `${row.text.slice(0, date.start)} ${row.text.slice(date.end)}`
+  return /^[\s,-]*\d{1,2}:\d{2}(?::\d{2})?\s*(?:am|pm|h|uhr)?[\s.]*$/iu.test(rest)
 }
 
 const taxIdFigures = (row: Row): ReadonlyArray<string> => taxIds(row.text).map((m) => m.text.replace(/\D/g, ""))
@@ -491,8 +519,9 @@ const readLetterhead = (layout: Layout): Letterhead => {
     const letters = (part: Part) => folded(part.text).replace(/[^\p{L}\p{N}]/gu, "")
     if (letters(above).length >= 3 && letters(top).startsWith(letters(above))) break
     // A logo's word or a slogan set in another case (`BLUEWAVE`, `Creative studio` over `Bluewave Design Ltd`):
-    // the lines of one name are set alike.
-    if (casing(above.text) !== casing(top.text)) break
+    // the lines of one name are set alike; but a trade's words and a legal form alone are no name without the
+    // brand over them (`TESCO` over `Stores Ltd`).
+    if (casing(above.text) !== casing(top.text) && !tradeOnly(top.text)) break
     block.unshift(above)
   }
   for (;;) {
@@ -508,6 +537,12 @@ const readLetterhead = (layout: Layout): Letterhead => {
     // A line ending in a house number is the street, whatever trade its name says (`BÄCKEREI RING 161`).
     if (/\d+\s?\p{L}?$/u.test(below.text.trim()) && !legalForm(below.text)) break
     if (!business(below.text)) break
+    // A line that opens with a legal form names a company of its own (`SAS DISTRIBUTION DU CENTRE` under the
+    // shop's sign `CARREFOUR MARKET`): the company that issues, not the name's second line.
+    if (opensWithForm(below.text)) {
+      block.splice(0, block.length, below)
+      break
+    }
     block.push(below)
   }
   // A legal form on a line of its own under the name (`FRUTTA E VERDURA LOMBARDA` over `S.r.l.`) marks it too.

@@ -32,6 +32,38 @@ const addressOf = (texts: ReadonlyArray<string>, confidence: (word: string) => n
   address(layout(document([readPage(texts, confidence)])))?.text ?? null
 
 describe("issuer", () => {
+  it("a receipt's date and time end the letterhead: the department under them is the sale's", () => {
+    const rows = ["KWIKMART", "Springfield - 555-555-1234", "03/12/2019 10:42 AM", "GROCERY"]
+    assert.isNull(issuerOfRows([...rows.map(row), beside("BANANAS", "$1.24", 300)]))
+    // A date with other words on its row (a label) is no stamp: the block goes on.
+    const dated = ["Fecha: 03/12/2019", "SUPERMERCADO"]
+    assert.strictEqual(issuerOfRows([...dated.map(row), beside("PAN", "1,24", 300)]), "SUPERMERCADO")
+  })
+
+  it("a trade's words and a legal form under a brand in another case are the brand's name (KWIK over Stores Ltd)", () => {
+    assert.strictEqual(issuerOf("KWIK", "Stores Ltd", "VAT No: GB 220 4302 31"), "KWIK Stores Ltd")
+    // A name of its own under a logo's word keeps to itself.
+    assert.strictEqual(issuerOf("BLUEWAVE", "Bluewave Design Ltd", "12 High Street"), "Bluewave Design Ltd")
+  })
+
+  it("a line under a shop's sign that opens with a legal form is the company, not the sign's second line", () => {
+    assert.strictEqual(
+      issuerOf("PRIMEUR MARKET", "SAS DISTRIBUTION DU CENTRE", "12 AVENUE DE LA GARE", "75011 PARIS"),
+      "SAS DISTRIBUTION DU CENTRE"
+    )
+    // A legal form on a line of its own is the name's.
+    assert.strictEqual(
+      issuerOf("BÄCKEREI WEBER", "UG (haftungsbeschränkt)", "Hauptstr. 5"),
+      "BÄCKEREI WEBER UG (haftungsbeschränkt)"
+    )
+    assert.strictEqual(issuerOf("Werkstatt Süd", "GmbH & Co. KG", "Hauptstr. 5"), "Werkstatt Süd GmbH & Co. KG")
+    // A name wrapped over two lines, its form at the end, stays one name.
+    assert.strictEqual(
+      issuerOf("PRIMEUR MARKET", "DU CENTRE SAS", "12 AVENUE DE LA GARE"),
+      "PRIMEUR MARKET DU CENTRE SAS"
+    )
+  })
+
   it("never a tax-status line: IVA:Responsable Inscripto", () => {
     assert.strictEqual(
       issuerOf("IVA:Responsable Inscripto", "Distribuidora del Sur S.R.L.", "CUIT: 30-71234567-8"),
