@@ -2,7 +2,7 @@
  * The document's currency, as an ISO 4217 code (`EUR`): printed after a currency label (`Moneda: EUR`, `Currency:
  * USD`), else the one the document's amounts are printed with (`54,45 €`, `RM 12.50`, `SUMME EUR 12,34`) where they
  * show a single one. Only marks that name one currency count: a bare `$` is a dozen currencies' sign, `kr` three's
- * and `Rs.` several's (no value from them alone).
+ * and `Rs.` several's (no value from them alone; `Rs.` with the one rupee country the document names, that one's).
  */
 import { type Found, found } from "./evidence.js"
 import { conceptOf, findLabels, nameWords, type Target } from "./labels.js"
@@ -57,7 +57,29 @@ export const currency = (layout: Layout, target: Target): Found | null => {
     if (named.length === 1 && named[0] !== undefined) return found(named[0], hit.exact ? "exactLabel" : "label")
   }
   const printed = [...amountCurrencies(layout.rows)]
-  return printed.length === 1 && printed[0] !== undefined ? found(printed[0], "layout") : null
+  if (printed.length === 1 && printed[0] !== undefined) return found(printed[0], "layout")
+  const rupee = printed.length === 0 ? rupeeOf(layout.rows) : undefined
+  return rupee === undefined ? null : found(rupee, "layout")
+}
+
+// `Rs.` before an amount is the rupee of several countries; the country the document names says which.
+const RUPEE = /(?<!\p{L})rs\.?\s?-?\d/iu
+const RUPEE_COUNTRIES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/(?<!\p{L})india(?!\p{L})/iu, "INR"],
+  [/(?<!\p{L})pakistan(?!\p{L})/iu, "PKR"],
+  [/(?<!\p{L})sri lanka(?!\p{L})/iu, "LKR"],
+  [/(?<!\p{L})nepal(?!\p{L})/iu, "NPR"],
+  [/(?<!\p{L})mauritius(?!\p{L})/iu, "MUR"]
+]
+
+/**
+ * The rupee the amounts are printed with (`Rs -40.00`), where the document names one rupee country alone
+ * (`Bangalore, Karnataka, India`): none named, or two, leave it unknown.
+ */
+const rupeeOf = (rows: ReadonlyArray<Row>): string | undefined => {
+  if (!rows.some((row) => RUPEE.test(row.text) && amounts(row.text).some((a) => a.decimals))) return undefined
+  const named = RUPEE_COUNTRIES.filter(([country]) => rows.some((row) => country.test(row.text)))
+  return named.length === 1 ? named[0]?.[1] : undefined
 }
 
 const CURRENCY_WORDS = new Set(CURRENCY_LABELS.flatMap((label) => phraseTokens(label)))

@@ -30,6 +30,15 @@ describe("currency", () => {
     assert.strictEqual(currencyOf("Inversiones del Sur S.A.C.", "C/ Lima S/N", "Importe Total: S/ 1,234.56"), "PEN")
   })
 
+  it("Rs. before the amounts, with the one rupee country the document names", () => {
+    const sold = "Sold By : Acme Retail Pvt. Ltd., Bangalore, Karnataka, India - 560067"
+    assert.strictEqual(currencyOf(sold, "Price is inclusive of a discount of Rs -40.00", "Grand Total 319.00"), "INR")
+    assert.strictEqual(currencyOf("Acme (Pvt) Ltd, Karachi, Pakistan", "Total Rs. 1,250.00"), "PKR")
+    // No country named, or two: the rupee is unknown.
+    assert.isNull(currencyOf("Acme Pvt. Ltd.", "Total Rs. 1,250.00"))
+    assert.isNull(currencyOf("Acme Ltd, Colombo, Sri Lanka", "Ships to India", "Total Rs. 1,250.00"))
+  })
+
   it("its label says it; a bare $, two currencies or none give no value", () => {
     assert.strictEqual(currencyOf("Acme Inc", "Currency: USD", "Total $12.50"), "USD")
     assert.strictEqual(currencyOf("Acme S.A.", "Moneda: ARS", "Total $ 12.500,00"), "ARS")
