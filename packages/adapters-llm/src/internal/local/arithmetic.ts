@@ -152,6 +152,17 @@ export const oneDigitApart = (a: number, b: number): boolean => {
 }
 
 /**
+ * Whether an amount in cents is another with one figure lost, and enough figures left for that to be told from
+ * another amount (`12.45` read for `112.45`, `0424,25` for `10424,25`: faint ink).
+ */
+export const oneDigitLost = (whole: number, read: number): boolean => {
+  const x = String(Math.abs(whole))
+  if (String(Math.abs(read)).length < MISREAD_DIGITS || x.length < 2) return false
+  for (let i = 0; i < x.length; i++) if (Number(x.slice(0, i) + x.slice(i + 1)) === Math.abs(read)) return true
+  return false
+}
+
+/**
  * Whether an amount tendered with no change printed (a card's payment is the total, to the cent) is the total
  * misread, or the total is it: one figure more, less or other (`2,34` and `Girocard 12,34`). A note larger than the
  * total (`20,00` for `2,00`) is cash whose change was not printed, not a misread.

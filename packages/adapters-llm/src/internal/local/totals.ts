@@ -17,6 +17,7 @@ import {
   type Figure,
   misreadAmounts,
   oneDigitApart,
+  oneDigitLost,
   paymentSlip,
   rateMakes,
   roleOf,
@@ -542,8 +543,8 @@ const paidAndMade = (layout: Layout, amountsOf: AmountsOf): Found | null => {
 /**
  * The total the document's own arithmetic decides, if it decides: the chosen amount when a relation makes it
  * (certainty raised), else another labelled total a relation makes, else an amount two relations make (or one,
- * a digit away from the labelled one: OCR misread a digit). Undefined when the arithmetic says nothing; a weak
- * label the figures could have confirmed and did not abstains.
+ * a digit away from the labelled one or a digit longer: OCR misread or lost a digit). Undefined when the
+ * arithmetic says nothing; a weak label the figures could have confirmed and did not abstains.
  */
 const checked = (
   layout: Layout,
@@ -583,7 +584,9 @@ const checked = (
   // A labelled total plus its rounding makes a rounded total, not a reading of the labelled one: it does not
   // count alone against it.
   const agreed = [...made].filter(
-    ([value, by]) => by.size >= 2 || (oneDigitApart(value, target) && (by.has("sum") || by.has("payment")))
+    ([value, by]) =>
+      by.size >= 2 ||
+      ((oneDigitApart(value, target) || oneDigitLost(value, target)) && (by.has("sum") || by.has("payment")))
   )
   if (agreed.length === 1 && agreed[0] !== undefined)
     return found(writtenLike(agreed[0][0], chosen.amount.text), chosen.evidence)

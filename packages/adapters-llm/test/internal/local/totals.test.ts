@@ -332,6 +332,13 @@ describe("totals", () => {
     assert.strictEqual(totalOf(misread), "1.512,50")
   })
 
+  it("a total with a figure lost (faint ink) is the sum its figures make, one figure longer", () => {
+    const rows = lines(["Base imponible", "8 615,08"], ["IVA 21 %", "1 809,17"], ["Total factura", "0 424,25"])
+    assert.strictEqual(totalOf(rows), "10.424,25")
+    // Amounts too short to tell a lost figure from another price keep the label's.
+    assert.strictEqual(totalOf(lines(["Subtotal", "10.00"], ["Tax", "2.50"], ["Total", "2.50"])), "2.50")
+  })
+
   it("a tax summary's total that is the subtotal again, plus the rounding, is no second relation", () => {
     // The GST row's label lost: subtotal − rounding (106,08) and the summary's `Total: 106.10` − rounding are one.
     const rows = [
