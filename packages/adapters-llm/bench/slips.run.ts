@@ -92,6 +92,10 @@ const SLIPS: ReadonlyArray<Slip> = [
   inTotalRow("total's amount misread by a digit", (w) =>
     CENTS.test(w.word) ? { ...w, word: w.word.replace(/\d(?=\d\D{0,2}$)/, (d) => String((Number(d) + 2) % 10)) } : w
   ),
+  // Its first figure lost (faint ink), where two are left before the mark: `112,45` read `12,45`.
+  inTotalRow("total's amount with a figure lost", (w) =>
+    CENTS.test(w.word) && /^\D*\d{3}/.test(w.word) ? { ...w, word: w.word.replace(/\d/, "") } : w
+  ),
   inWords("date: a dot read as a comma", DOTTED, (w) => w.replace(".", ",")),
   inWords("date: the last dot lost", DOTTED, (w) => w.replace(/\.(?=\d{2,4}$)/, "")),
   inWords("date: an O for a zero", DOTTED, (w) => w.replace("0", "O")),
