@@ -641,12 +641,9 @@ const footerName = (layout: Layout): Found | null => {
  * form, for the other parts of such a line are an address, a register entry or a manager's name.
  */
 const registerLineName = (text: string): string | undefined => {
-  // The company's capital after its legal form ends the name, with or without a separator after it (`Free SAS au
-  // capital de 3 441 406 €`, `Rossi S.r.l. con capitale sociale di 10.000 €`).
-  const capital = SHARE_CAPITAL.exec(text)
-  const segments = capital === null ? segmentsOf(text) : [text.slice(0, capital.index), text.slice(capital.index)]
+  const segments = segmentsOf(text)
   const name = segments[0]?.trim() ?? ""
-  // A legal form alone (`SAS au capital de …`) names no one.
+  // A legal form alone (`SARL - RCS Lyon …`) names no one.
   const named = name.split(/\s+/).some((w) => !legalForm(w))
   return segments.length > 1 &&
     named &&
@@ -657,7 +654,3 @@ const registerLineName = (text: string): string | undefined => {
     ? name
     : undefined
 }
-
-// A company's share capital, as a footer states it after the name (fr, es, pt, it, de, en).
-const SHARE_CAPITAL =
-  /\s+[-–,]?\s*(?:au capital|con capital|com capital|capital social|(?:con )?capitale sociale|mit einem stammkapital|stammkapital|share capital)\b/iu

@@ -799,10 +799,8 @@ describe("issuer's address", () => {
       "Muster GmbH"
     )
     assert.strictEqual(read("Koffiehuis B.V.", "Weena 664", "3012 CN Rotterdam", "KvK 24275051"), "Koffiehuis B.V.")
-    // The share capital after the legal form ends the name, a separator after it or none.
-    const capital = "Dupont Télécom SAS au capital de 3 441 406 € - RCS Paris 421 938 861 - 8 rue Royale 75008 Paris"
-    assert.strictEqual(read(capital), "Dupont Télécom SAS")
-    assert.strictEqual(read("Martin SARL au capital de 10 000 € RCS Lyon 123 456 789"), "Martin SARL")
+    // A legal form alone opening the line names no one.
+    assert.isNull(read("SARL - RCS Lyon 123 456 789 - 8 rue Royale 69001 Lyon"))
     // An Italian footer's VAT number marks it (`P.IVA`), with no register named.
     const italian = "Bianchi Caffè S.p.A. - Via Torricelli 1 - 40041 Gaggio Montano (BO) - P.IVA 01234567890"
     assert.strictEqual(read(italian), "Bianchi Caffè S.p.A.")
