@@ -410,6 +410,20 @@ describe("Local: typed candidates", () => {
     assert.deepStrictEqual(extract([field("tipo_iva", "float")], twoRates), { tipo_iva: null })
   })
 
+  it("a name label that opens a name with its legal form is the name's word: EMPRESA EJEMPLO S.A. DE C.V.", () => {
+    const issuer = field("issuer", "string", "Name of the company that issued the invoice")
+    const rows = (name: string) => [
+      [[40, name]] as const,
+      [[40, "RFC: EEJ010101AB1"]] as const,
+      [[40, "FACTURA"]] as const
+    ]
+    assert.deepStrictEqual(extract([issuer], rows("EMPRESA EJEMPLO S.A. DE C.V.")), {
+      issuer: "EMPRESA EJEMPLO S.A. DE C.V."
+    })
+    // With its colon the word labels the name after it.
+    assert.deepStrictEqual(extract([issuer], rows("Empresa: Ejemplo S.A. de C.V.")), { issuer: "Ejemplo S.A. de C.V." })
+  })
+
   it("a company's registration label is no name, with a letter OCR added before it: Company I Reg. No.:", () => {
     const issuer = field("issuer", "string", "Name of the issuing company")
     const rows = (reg: string) => [

@@ -26,7 +26,7 @@ import {
   TOTAL_TRIGGERS
 } from "./labels.js"
 import { cellAt, cellBelow, cellStart, type Layout, type Row, spanOf } from "./layout.js"
-import { withLegalForm } from "./legalForms.js"
+import { legalForm, withLegalForm } from "./legalForms.js"
 import { documentNumber } from "./numbers.js"
 import { blockAddress, blockName, inRecipientBlock } from "./parties.js"
 import {
@@ -128,11 +128,24 @@ const pick = (concept: Concept, type: Target["type"], text: string): Match | und
 const numberLabel = (hit: Hit, beside: string): boolean =>
   /^[\s:.]*#/.test(hit.row.text.slice(hit.end)) || /^(no|nro|reg|id)(?![a-z])/.test(folded(beside))
 
+/**
+ * Whether a one-word name label opens a name rather than labels one: the first word of its cell, nothing between it
+ * and the next word, and a legal form in the rest (`EMPRESA EJEMPLO S.A. DE C.V.`, `COMPANY SHOP SDN BHD`).
+ */
+const nameOpening = (hit: Hit): boolean => {
+  const cell = cellAt(hit.row, hit.start)
+  if (cell === undefined || hit.label.tokens.length !== 1) return false
+  const start = cellStart(hit.row, cell)
+  const rest = hit.row.text.slice(hit.end, start + cell.text.length)
+  return hit.start === start && /^ \p{L}/u.test(rest) && legalForm(rest)
+}
+
 const candidates = (layout: Layout, target: Target, concept: Concept): Array<Candidate> =>
   findLabels(layout, labelsOf(target, concept)).flatMap((hit): Array<Candidate> => {
     const beside =
       typed(concept, target.type) === undefined && concept !== "total" ? rightOf(hit, concept) : restOfRow(hit)
     if ((concept === "company" || concept === "address") && numberLabel(hit, beside)) return []
+    if (concept === "company" && nameOpening(hit)) return []
     const order = hit.row.order * 10_000 + hit.start
     const right = pick(concept, target.type, beside)
     const evidence = labelEvidence(hit)
