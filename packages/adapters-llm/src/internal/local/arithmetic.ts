@@ -66,6 +66,10 @@ export const roleOf = (label: ReadonlyArray<RowToken>, doubted: (t: RowToken) =>
 
 export const centsOf = (value: number): number => Math.round(value * 100)
 
+/** The amounts (in cents) of the figures of one role. */
+const centsIn = (figures: ReadonlyArray<Figure>, role: Role): ReadonlyArray<number> =>
+  figures.filter((f) => f.role === role).map((f) => f.cents)
+
 /** At most this many taxes are summed (a tax summary repeats the taxes: every subset is not tried). */
 const MAX_TAXES = 4
 
@@ -84,7 +88,7 @@ export const totalsMade = (
     if (cents > 0) out.set(cents, (out.get(cents) ?? new Set<Source>()).add(source))
   }
   if (gross !== undefined) add(gross, "gross")
-  const of = (role: Role) => figures.filter((f) => f.role === role).map((f) => f.cents)
+  const of = (role: Role) => centsIn(figures, role)
   const tendered = of("tendered")
   const change = of("change").filter((c) => c > 0)
   for (const t of tendered) {
@@ -124,7 +128,7 @@ export const rateMakes = (figures: ReadonlyArray<Figure>, total: number): boolea
   const rates = new Set(figures.flatMap((f) => (f.role === "tax" && f.rate !== undefined ? [f.rate] : [])))
   const [rate] = rates
   if (rate === undefined || rates.size !== 1) return false
-  const of = (role: Role) => figures.filter((f) => f.role === role).map((f) => f.cents)
+  const of = (role: Role) => centsIn(figures, role)
   const discount = of("discount").reduce((sum, d) => sum + Math.abs(d), 0)
   const roundings = [0, ...of("rounding")]
   return of("subtotal")
