@@ -45,18 +45,46 @@ const inWords = (name: string, pattern: RegExp, read: (word: string) => string):
     )
 })
 
-// A total's row: its label first (`Summe`, `zu zahlen`, `TOTAL`, `Gesamt`, `Betrag`) and an amount with cents.
+// A total's row: its label first (`Summe`, `zu zahlen`, `TOTAL`, `Gesamt`, `Betrag`) and an amount with cents; not a
+// tax's total (`Total IVA 10 %`, `Total GST (RM)`), which names its tax right after the label.
+const TAX = "(?:iva|vat|gst|tva|mwst|ust|btw|tax|steuer)"
 const TOTAL_ROW = /^(?:zu zahlen|summe|total|gesamt|betrag)\b.*\d[.,]\d{2}/i
+const TAX_TOTAL = new RegExp(`^(?:total|summe|gesamt)\\s+${TAX}\\b`, "i")
+// A tax's row: a tax word, its rate and an amount with cents (`IVA 21 % 52,97`, `GST 6% 6.37`).
+const TAX_ROW = new RegExp(`\\b${TAX}\\b.*\\d\\s?%.*\\d[.,]\\d{2}`, "i")
 const CENTS = /\d[.,]\d{2}\D{0,2}$/
 
-/** A slip of the first total's row of the page: its words changed by `read` (an empty word is dropped). */
-const inTotalRow = (name: string, read: (word: Word) => Word | undefined): Slip => ({
-  name,
+const joined = (line: Line) => line.map((w) => w.word).join(" ")
+
+/** A slip of the first row of the page that `row` matches: its words changed by `read` (an empty word is dropped). */
+const inRow =
+  (row: (text: string) => boolean) =>
+  (name: string, read: (word: Word) => Word | undefined): Slip => ({
+    name,
+    lines: (lines) => {
+      const at = lines.findIndex((line) => row(joined(line)))
+      return lines.map((line, i) => (i === at ? line.flatMap((w) => read(w) ?? []) : line))
+    }
+  })
+
+const totalRow = (text: string) => TOTAL_ROW.test(text) && !TAX_TOTAL.test(text)
+const inTotalRow = inRow(totalRow)
+
+/** The first tax row's tax (its last amount) misread by a digit: the figure the total's arithmetic is checked with. */
+const taxMisread: Slip = {
+  name: "a tax's amount misread by a digit",
   lines: (lines) => {
-    const at = lines.findIndex((line) => TOTAL_ROW.test(line.map((w) => w.word).join(" ")))
-    return lines.map((line, i) => (i === at ? line.flatMap((w) => read(w) ?? []) : line))
+    const at = lines.findIndex((line) => TAX_ROW.test(joined(line)))
+    return lines.map((line, i) => {
+      const k = line.findLastIndex((w) => CENTS.test(w.word))
+      return i === at ? line.map((w, j) => (j === k ? digitMisread(w) : w)) : line
+    })
   }
-})
+}
+
+/** An amount with cents misread by a digit: its tens of cents read two more (`112.45` read `112.65`). */
+const digitMisread = (w: Word): Word =>
+  CENTS.test(w.word) ? { ...w, word: w.word.replace(/\d(?=\d\D{0,2}$)/, (d) => String((Number(d) + 2) % 10)) } : w
 
 const DOTTED = /^\d{2}\.\d{2}\.\d{2,4}$/
 const SLASHED = /^\d{2}\/\d{2}\/\d{4}$/
@@ -89,9 +117,8 @@ const SLIPS: ReadonlyArray<Slip> = [
   inWords("a space before the cents", AMOUNT, (w) => w.replace(/([.,])/, "$1 ")),
   inWords("currency glued after the amount", AMOUNT, (w) => `${w}€`),
   inTotalRow("total's label lost", (w) => (CENTS.test(w.word) ? w : undefined)),
-  inTotalRow("total's amount misread by a digit", (w) =>
-    CENTS.test(w.word) ? { ...w, word: w.word.replace(/\d(?=\d\D{0,2}$)/, (d) => String((Number(d) + 2) % 10)) } : w
-  ),
+  inTotalRow("total's amount misread by a digit", digitMisread),
+  taxMisread,
   // Its first figure lost (faint ink), where two are left before the mark: `112,45` read `12,45`.
   inTotalRow("total's amount with a figure lost", (w) =>
     CENTS.test(w.word) && /^\D*\d{3}/.test(w.word) ? { ...w, word: w.word.replace(/\d/, "") } : w
@@ -120,7 +147,7 @@ const SLIPS: ReadonlyArray<Slip> = [
   {
     name: "total's label glued to its amount",
     lines: (lines) => {
-      const at = lines.findIndex((line) => TOTAL_ROW.test(line.map((w) => w.word).join(" ")))
+      const at = lines.findIndex((line) => totalRow(joined(line)))
       return lines.map((line, i) => {
         const k = line.findIndex((w) => CENTS.test(w.word))
         const label = line[k - 1]
