@@ -56,35 +56,45 @@ const CENTS = /\d[.,]\d{2}\D{0,2}$/
 
 const joined = (line: Line) => line.map((w) => w.word).join(" ")
 
-/** A slip of the first row of the page that `row` matches: its words changed by `read` (an empty word is dropped). */
+/** A slip of the first row of the page that `row` matches: its words changed by `read`. */
 const inRow =
   (row: (text: string) => boolean) =>
-  (name: string, read: (word: Word) => Word | undefined): Slip => ({
+  (name: string, read: (line: Line) => Line): Slip => ({
     name,
     lines: (lines) => {
       const at = lines.findIndex((line) => row(joined(line)))
-      return lines.map((line, i) => (i === at ? line.flatMap((w) => read(w) ?? []) : line))
+      return lines.map((line, i) => (i === at ? read(line) : line))
     }
   })
 
 const totalRow = (text: string) => TOTAL_ROW.test(text) && !TAX_TOTAL.test(text)
-const inTotalRow = inRow(totalRow)
 
-/** The first tax row's tax (its last amount) misread by a digit: the figure the total's arithmetic is checked with. */
-const taxMisread: Slip = {
-  name: "a tax's amount misread by a digit",
-  lines: (lines) => {
-    const at = lines.findIndex((line) => TAX_ROW.test(joined(line)))
-    return lines.map((line, i) => {
-      const k = line.findLastIndex((w) => CENTS.test(w.word))
-      return i === at ? line.map((w, j) => (j === k ? digitMisread(w) : w)) : line
-    })
-  }
-}
+/** A slip of the first total's row, word by word (an empty word is dropped). */
+const inTotalRow = (name: string, read: (word: Word) => Word | undefined): Slip =>
+  inRow(totalRow)(name, (line) => line.flatMap((w) => read(w) ?? []))
 
 /** An amount with cents misread by a digit: its tens of cents read two more (`112.45` read `112.65`). */
 const digitMisread = (w: Word): Word =>
   CENTS.test(w.word) ? { ...w, word: w.word.replace(/\d(?=\d\D{0,2}$)/, (d) => String((Number(d) + 2) % 10)) } : w
+
+/** The first tax row's tax (its last amount) misread by a digit: the figure the total's arithmetic is checked with. */
+const taxMisread = inRow((text) => TAX_ROW.test(text))("a tax's amount misread by a digit", (line) => {
+  const k = line.findLastIndex((w) => CENTS.test(w.word))
+  return line.map((w, j) => (j === k ? digitMisread(w) : w))
+})
+
+/** The first total's row with its label's last word and its amount read as one word (`TOTAL7.00`). */
+const labelGlued = inRow(totalRow)("total's label glued to its amount", (line) => {
+  const k = line.findIndex((w) => CENTS.test(w.word))
+  const label = line[k - 1]
+  const amount = line[k]
+  if (label === undefined || amount === undefined || !/\p{L}$/u.test(label.word)) return line
+  return [
+    ...line.slice(0, k - 1),
+    { ...label, word: `${label.word}${amount.word}`, x1: amount.x1 },
+    ...line.slice(k + 1)
+  ]
+})
 
 const DOTTED = /^\d{2}\.\d{2}\.\d{2,4}$/
 const SLASHED = /^\d{2}\/\d{2}\/\d{4}$/
@@ -144,23 +154,7 @@ const SLIPS: ReadonlyArray<Slip> = [
       )
   },
   inWords("legal form BHD read as BHO", /^BHD$/, () => "BHO"),
-  {
-    name: "total's label glued to its amount",
-    lines: (lines) => {
-      const at = lines.findIndex((line) => totalRow(joined(line)))
-      return lines.map((line, i) => {
-        const k = line.findIndex((w) => CENTS.test(w.word))
-        const label = line[k - 1]
-        const amount = line[k]
-        if (i !== at || label === undefined || amount === undefined || !/\p{L}$/u.test(label.word)) return line
-        return [
-          ...line.slice(0, k - 1),
-          { ...label, word: `${label.word}${amount.word}`, x1: amount.x1 },
-          ...line.slice(k + 1)
-        ]
-      })
-    }
-  },
+  labelGlued,
   skewed(2),
   skewed(10)
 ]
