@@ -3,6 +3,7 @@
  * USD`), else the one the document's amounts are printed with (`54,45 €`, `RM 12.50`, `SUMME EUR 12,34`) where they
  * show a single one. Only marks that name one currency count: a bare `$` is a dozen currencies' sign, `kr` three's
  * and `Rs.` several's (no value from them alone; `Rs.` with the one rupee country the document names, that one's).
+ * Where the amounts print no mark, the total written out in words may name it (`… PESOS 00/100 M.N.`).
  */
 import { type Found, found } from "./evidence.js"
 import { conceptOf, findLabels, nameWords, type Target } from "./labels.js"
@@ -58,8 +59,32 @@ export const currency = (layout: Layout, target: Target): Found | null => {
   }
   const printed = [...amountCurrencies(layout.rows)]
   if (printed.length === 1 && printed[0] !== undefined) return found(printed[0], "layout")
-  const rupee = printed.length === 0 ? rupeeOf(layout.rows) : undefined
-  return rupee === undefined ? null : found(rupee, "layout")
+  const unmarked = printed.length === 0 ? (rupeeOf(layout.rows) ?? inWords(layout.rows)) : undefined
+  return unmarked === undefined ? null : found(unmarked, "layout")
+}
+
+// The total written out in words ends in its cents over a hundred and the currency's name: `SON: MIL CIENTO SESENTA
+// PESOS 00/100 M.N.`. Names that one currency alone bears; `pesos` and `dólares` are many countries', but Mexico's
+// `M.N.` (moneda nacional) after the cents is its own.
+const IN_WORDS = /\d{2}\s?\/\s?100(?!\d)/u
+const WORD_NAMES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\d{2}\s?\/\s?100\s*(?:m\.\s?n\.?|mn)(?!\p{L})/iu, "MXN"],
+  [/(?<!\p{L})(?:nuevos\s)?soles(?!\p{L})/iu, "PEN"],
+  [/(?<!\p{L})quetzal(?:es)?(?!\p{L})/iu, "GTQ"],
+  [/(?<!\p{L})lempiras?(?!\p{L})/iu, "HNL"],
+  [/(?<!\p{L})guaran[ií]es(?!\p{L})/iu, "PYG"],
+  [/(?<!\p{L})bol[ií]vares(?!\p{L})/iu, "VES"],
+  [/(?<!\p{L})reais(?!\p{L})/iu, "BRL"]
+]
+
+/** The currency the total written out in words names, where its rows name one alone. */
+const inWords = (rows: ReadonlyArray<Row>): string | undefined => {
+  const named = new Set(
+    rows
+      .filter((row) => IN_WORDS.test(row.text))
+      .flatMap((row) => WORD_NAMES.filter(([name]) => name.test(row.text)).map(([, code]) => code))
+  )
+  return named.size === 1 ? [...named][0] : undefined
 }
 
 // `Rs.` before an amount is the rupee of several countries; the country the document names says which.

@@ -39,6 +39,17 @@ describe("currency", () => {
     assert.isNull(currencyOf("Acme Ltd, Colombo, Sri Lanka", "Ships to India", "Total Rs. 1,250.00"))
   })
 
+  it("the total written out in words, where the amounts print no mark of one currency", () => {
+    const mexican = ["Total $1,160.00", "(MIL CIENTO SESENTA PESOS 00/100 M.N.)"]
+    assert.strictEqual(currencyOf("Acme S.A. de C.V.", ...mexican), "MXN")
+    assert.strictEqual(currencyOf("Acme S.A.C.", "Total 1,160.00", "SON: MIL CIENTO SESENTA Y 00/100 SOLES"), "PEN")
+    // Pesos and dollars are many countries': no value; nor from a currency's name outside the amount in words.
+    assert.isNull(currencyOf("Acme S.A.", "Total $ 1.160,00", "SON PESOS MIL CIENTO SESENTA CON 00/100"))
+    assert.isNull(currencyOf("Hotel Los Soles S.A.C.", "Total 1,160.00"))
+    // A sign on the amounts decides before the words.
+    assert.strictEqual(currencyOf("Acme S.A.", "Total 1.160,00 €", "MIL CIENTO SESENTA SOLES 00/100"), "EUR")
+  })
+
   it("its label says it; a bare $, two currencies or none give no value", () => {
     assert.strictEqual(currencyOf("Acme Inc", "Currency: USD", "Total $12.50"), "USD")
     assert.strictEqual(currencyOf("Acme S.A.", "Moneda: ARS", "Total $ 12.500,00"), "ARS")
