@@ -3,7 +3,16 @@
  * reader made) and, within a row, cells separated by wide gaps (columns, label/value pairs).
  */
 import type { Document } from "@legible/core"
-import { type Folded, fold } from "./text.js"
+import { type Folded, fold, folded, phraseTokens } from "./text.js"
+import {
+  CHANGE_WORDS,
+  NET_WORDS,
+  ROUNDING_WORDS,
+  SAVING_WORDS,
+  TAX_WORDS,
+  TENDER_WORDS,
+  TOTAL_LABELS
+} from "./vocabulary.js"
 
 /** A word with its box (PDF points, top-left origin). */
 export interface Word {
@@ -143,6 +152,31 @@ export const slopeOf = (page: Document.ReadPage): number => {
   return Math.abs(median) < SLOPE_MIN ? 0 : median
 }
 
+// The words that end an amount's label (`Total`, `Summe`, `GST`, `Cash`, `Change`), of three letters or more.
+const MONEY_WORDS: ReadonlySet<string> = new Set(
+  [
+    ...TOTAL_LABELS.flatMap(([, phrases]) => phrases.flatMap((p) => phraseTokens(p).slice(-1))),
+    ...[TAX_WORDS, NET_WORDS, SAVING_WORDS, TENDER_WORDS, CHANGE_WORDS, ROUNDING_WORDS].flat()
+  ].filter((w) => /^\p{L}{3,}$/u.test(w))
+)
+const GLUED = /^(\p{L}{3,})(-?\d{1,3}(?:[.,]?\d{3})*[.,]\d{2})$/u
+
+/**
+ * A word OCR read from a label and its amount that lost the space between them (`TOTAL7.00`, `Summe12,45`), as the
+ * two words printed, each with its share of the box; other letters glued to figures stay one word (a code, `SHO1`; a
+ * currency, `RM7.00`).
+ */
+const parted = (word: Word): ReadonlyArray<Word> => {
+  const m = GLUED.exec(word.text)
+  const [, label, amount] = m ?? []
+  if (label === undefined || amount === undefined || !MONEY_WORDS.has(folded(label))) return [word]
+  const cut = word.x0 + ((word.x1 - word.x0) * label.length) / word.text.length
+  return [
+    { ...word, text: label, x1: cut },
+    { ...word, text: amount, x0: cut }
+  ]
+}
+
 /** Builds the rows of a read document. */
 export const layout = (document: Document.ReadDocument): Layout => {
   const rows: Array<Row> = []
@@ -154,10 +188,10 @@ export const layout = (document: Document.ReadDocument): Layout => {
     const words = page.lines.flatMap((line) =>
       line.words
         .filter((w) => w.word.trim() !== "")
-        .map((w): Word => {
+        .flatMap((w): ReadonlyArray<Word> => {
           // Rows are banded in the page's deskewed frame: each word moved up or down by its line's drift.
           const drift = slope * ((w.x0 + w.x1) / 2 - middle)
-          return {
+          return parted({
             id: w.id,
             text: w.word.trim(),
             x0: w.x0,
@@ -166,7 +200,7 @@ export const layout = (document: Document.ReadDocument): Layout => {
             y1: w.y1 - drift,
             page: page.page,
             confidence: w.confidence
-          }
+          })
         })
     )
     for (const band of bands(words)) {

@@ -78,6 +78,19 @@ describe("totals", () => {
     assert.strictEqual(totalOf(promocao), "143,08")
   })
 
+  it("a label OCR glued to its amount (`TOTAL7.00`) is read as the two words printed", () => {
+    const receipt = [
+      cells([40], "KEDAI RUNCIT SDN BHD"),
+      ...lines(["BREAD", "3.50"], ["MILK", "3.50"]),
+      cells([40], "TOTAL7.00"),
+      ...lines(["CASH", "10.00"])
+    ]
+    assert.strictEqual(totalOf(receipt), "7.00")
+    assert.strictEqual(totalOf([cells([40], "Summe12,45"), cells([40], "BAR20,00")]), "12,45")
+    // Letters of no amount's label glued to figures are a code, no label and no amount.
+    assert.isNull(totalOf([cells([40, 330], "Total", "REF12.50")]))
+  })
+
   it("an integer by a total label is no amount where the document prints cents (`TOTAL 53 | 990,71`, split)", () => {
     const rows = [...lines(["Conseil", "26 495,36"], ["Formation", "27 495,35"]), cells([330, 420], "TOTAL", "53 €")]
     assert.isNull(totalOf(rows))
