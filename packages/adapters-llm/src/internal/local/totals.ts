@@ -19,6 +19,7 @@ import {
   oneDigitApart,
   oneDigitLost,
   paymentSlip,
+  type Role,
   rateMakes,
   roleOf,
   type Source,
@@ -193,6 +194,9 @@ const rowCandidates = (layout: Layout, row: Row, amountsOf: AmountsOf): Array<Ca
     // A label before a run of three amounts or more with nothing between them heads a tax table's row (`Summe
     // 137,31  26,09  163,40`: net, tax, gross): the last of the run is the amount it totals, not the first.
     const amount = ranked === undefined ? labelled : lastOfRun(list, found, i)
+    // Before two that are the page's net and its tax (`Total:  106.10  6.37` under `SR @ 6%`, or by `Sub Total
+    // 106.10` and `Total GST 6.37`): a tax summary's row, with no total among them.
+    if (ranked !== undefined && amount === labelled && netAndTax(layout, amountsOf, row, list, found, i)) continue
     // An amount read back from an OCR misread is one level less sure than one read as printed.
     if (ranked !== undefined)
       out.push({ ...candidateOf(ranked, amount.misread), amount, row, order: row.order * 10_000 + amount.start })
@@ -241,6 +245,37 @@ const itemsHeader = (row: Row): boolean =>
   row.cells.length >= 3 &&
   row.cells.some((cell) => DESCRIPTION_WORDS.has(tokens(folded(cell.text))[0]?.text ?? "")) &&
   amounts(row.text).length === 0
+
+/**
+ * Whether the amount `found[i]` and the one right after it, with no word between them and none after, are a net
+ * amount and its tax: the page's subtotal and tax figures, or a net and its tax at a rate the page prints (rounded
+ * either way).
+ */
+const netAndTax = (
+  layout: Layout,
+  amountsOf: AmountsOf,
+  row: Row,
+  list: ReadonlyArray<RowToken>,
+  found: ReadonlyArray<RowAmount>,
+  i: number
+): boolean => {
+  const [net, tax] = [found[i], found[i + 1]]
+  if (net === undefined || tax === undefined || found.length !== i + 2 || !net.decimals || !tax.decimals) return false
+  if (list.some((t) => t.start >= net.end && t.end <= tax.start)) return false
+  const [base, taxed] = [cents(net.value), cents(tax.value)]
+  if (taxed <= 0 || taxed >= base) return false
+  const figures = figuresOf(layout, amountsOf).filter((f) => f.page === row.page)
+  const printed = (role: Role, value: number) => figures.some((f) => f.role === role && f.cents === value)
+  if (printed("subtotal", base) && printed("tax", taxed)) return true
+  return layout.rows.some(
+    (r) =>
+      r.page === row.page &&
+      [...r.text.matchAll(new RegExp(RATE.source, "g"))].some((m) => {
+        const share = (base * Number((m[1] ?? "").replace(",", "."))) / 100
+        return Math.floor(share) === taxed || Math.ceil(share) === taxed
+      })
+  )
+}
 
 /** The last amount of the run that starts at `found[i]`, when it runs to three or more with no word between them. */
 const lastOfRun = (list: ReadonlyArray<RowToken>, found: ReadonlyArray<RowAmount>, i: number): RowAmount => {

@@ -91,6 +91,32 @@ describe("totals", () => {
     assert.isNull(totalOf([cells([40, 330], "Total", "REF12.50")]))
   })
 
+  it("a tax summary's total of a net amount and its tax at the printed rate is no total", () => {
+    const receipt = (due: ReadonlyArray<Cell>) => [
+      cells([40], "KEDAI RUNCIT SDN BHD"),
+      ...lines(["BREAD", "50.00"], ["RICE", "62.47"]),
+      due,
+      ...lines(["CASH", "120.00"], ["CHANGE", "7.53"]),
+      cells([40, 200, 300], "GST Summary", "Amount(RM)", "Tax(RM)"),
+      cells([40, 200, 300], "SR @ 6%", "106.10", "6.37"),
+      cells([40, 200, 300], "Total:", "106.10", "6.37")
+    ]
+    assert.strictEqual(totalOf(receipt(cells([40, 330], "Total (RM):", "112.47"))), "112.47")
+    // The total's label lost (OCR): the summary's net is not taken.
+    assert.notStrictEqual(totalOf(receipt(cells([330], "112.47"))), "106.10")
+    // No rate by a % sign (it heads a column): the page's subtotal and tax figures are the pair.
+    const unrated = [
+      ...lines(["BREAD", "50.00"], ["RICE", "56.10"], ["Sub Total (RM)", "106.10"], ["Total GST (RM) :", "6.37"]),
+      cells([330], "112.47"),
+      cells([40, 100, 200, 300], "Tax Code", "%", "Amount", "GST"),
+      cells([40, 100, 200, 300], "SR", "6", "106.10", "6.37"),
+      cells([40, 200, 300], "Total:", "106.10", "6.37")
+    ]
+    assert.notStrictEqual(totalOf(unrated), "106.10")
+    // A total beside the tax it includes is a total (112.47 at 6 % makes no 6.37).
+    assert.strictEqual(totalOf([cells([40, 200, 300], "Total:", "112.47", "6.37"), cells([40], "GST 6%")]), "112.47")
+  })
+
   it("an integer by a total label is no amount where the document prints cents (`TOTAL 53 | 990,71`, split)", () => {
     const rows = [...lines(["Conseil", "26 495,36"], ["Formation", "27 495,35"]), cells([330, 420], "TOTAL", "53 €")]
     assert.isNull(totalOf(rows))
