@@ -119,7 +119,26 @@ const withoutBlockLabel = (text: string): string => {
   return text
 }
 
-export const cleaned = (text: string): string => unlabelled(senderName(withoutBlockLabel(withoutTitle(text))))
+/**
+ * A name without the tax id printed after it on its line (`Woolworths Group Limited ABN 88 000 014 675`, `ACME SDN
+ * BHD (Co. Reg. No. 123456-X)`): it ends before the id's label, a figure within the label's next three words.
+ */
+const withoutTaxId = (text: string): string => {
+  const list = text.trim().split(/\s+/)
+  const opener = (w: string) => TAX_ID_OPENERS.has(words(w)[0] ?? "")
+  const k = list.findIndex((w, i) => i > 0 && opener(w) && /\d/.test(list.slice(i + 1, i + 4).join(" ")))
+  if (k < 0) return text
+  // `Co. Reg.`: the company's registration, the `Co.` no legal form of the name.
+  const from = /^\(?co\.?$/i.test(list[k - 1] ?? "") && /^reg/i.test(list[k] ?? "") ? k - 1 : k
+  const kept = list
+    .slice(0, from)
+    .join(" ")
+    .replace(/[\s(\-–,;:]+$/u, "")
+  return /\p{L}{3}/u.test(kept) ? kept : text
+}
+
+export const cleaned = (text: string): string =>
+  unlabelled(senderName(withoutBlockLabel(withoutTitle(withoutTaxId(text)))))
 
 /**
  * Where a name read as a whole row ends: at a cell before the last that ends with a legal form, unless a bracket

@@ -162,7 +162,9 @@ export const NET_WORDS: ReadonlyArray<string> = [
  */
 export const TAX_ID_WORDS: ReadonlyArray<string> = [
   ...["tax", "vat", "gst", "sst", "iva", "tva", "btw", "ust", "mwst", "steuer", "cif", "nif", "nie", "cuit", "rfc"],
-  ...["siret", "siren", "contribuinte", "company", "reg", "registration", "business", "kvk", "abn", "st"]
+  ...["siret", "siren", "contribuinte", "company", "reg", "registration", "business", "kvk", "abn", "st"],
+  // India's GSTIN, Australia's ACN, Singapore's UEN
+  ...["gstin", "acn", "uen"]
 ]
 
 /** Words of savings and discounts: an amount they label is taken off, never the total. */
