@@ -60,8 +60,9 @@ const REGION_AT_END = new RegExp(
  * Whether an address's last lines say where it ends: a postcode — five figures (`81200 JOHOR BAHRU`, OCR's `O`
  * for a zero kept: `456OO`), a country's letter and four or five (`D-63571`), four before the town (`8001
  * Zürich`, `1012 AB Amsterdam`), Portugal's four and three (`1000-001 Lisboa`), Britain's outward and inward codes
- * (`LS1 4AP`), with no figure after it on the line — or a state or country it closes with (`SELANGOR DARUL
- * EHSAN`, `MALAYSIA`). A street number (`LOT 1851-A`, `NO.53`) is none of these.
+ * (`LS1 4AP`), with no figure after it on the line; six figures ending it (India, Singapore), Canada's code
+ * (`M5H 2N2`), an Australian state's code and four (`NSW 2022`) — or a state or country it closes with
+ * (`SELANGOR DARUL EHSAN`, `MALAYSIA`). A street number (`LOT 1851-A`, `NO.53`) is none of these.
  */
 export const addressEnd = (text: string): boolean =>
   POSTCODES.some((postcode) => postcode.test(text)) || REGION_AT_END.test(folded(text))
@@ -75,5 +76,10 @@ const POSTCODES: ReadonlyArray<RegExp> = [
   /(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}(?![\p{L}\d])(?=\D*$)/u,
   /(?<![\p{L}\d-])\d{4}\s+\p{L}{2}(?=\D*$)/u,
   /(?<![\p{L}\d-])\d{4}-\d{3}(?![\p{L}\d-])(?=\D*$)/u,
-  /(?<![\p{L}\d])\p{Lu}{1,2}\d[\p{Lu}\d]?\s\d\p{Lu}{2}(?![\p{L}\d])(?=\D*$)/u
+  /(?<![\p{L}\d])\p{Lu}{1,2}\d[\p{Lu}\d]?\s\d\p{Lu}{2}(?![\p{L}\d])(?=\D*$)/u,
+  // Six figures after the town or state ending the line (India's `Bengaluru, Karnataka 560001`, `Mumbai - 400001`;
+  // `Singapore 629117`), Canada's code (`Toronto ON M5H 2N2`), an Australian state's code and four (`NSW 2022`).
+  /\p{L}{3,}[,.]?\s(?:-\s)?[1-9]\d{5}[\s.]*$/u,
+  /(?<![\p{L}\d])\p{Lu}\d\p{Lu}\s?\d\p{Lu}\d[\s.]*$/u,
+  /(?<![\p{L}\d])(?:NSW|VIC|QLD|SA|WA|TAS|ACT|NT)\s\d{4}[\s.]*$/u
 ]

@@ -47,19 +47,22 @@ describe("issuer", () => {
     assert.strictEqual(issuerOf("Acme Tax Services Ltd", "12 High Street"), "Acme Tax Services Ltd")
   })
 
-  it("a tax id printed after the name on its line is no part of it", () => {
-    const rows = ["Woolworths Group Limited ABN 88 000 014 675", "Bondi Junction NSW 2022", "TAX INVOICE"]
-    assert.strictEqual(issuerOf(...rows), "Woolworths Group Limited")
-    assert.strictEqual(
-      issuerOf("SHARMA TRADERS PVT. LTD. GSTIN: 29ABCDE1234F1Z5", "12, MG Road"),
-      "SHARMA TRADERS PVT. LTD."
+  it("an address ends in India's or Singapore's six figures, Canada's code or an Australian state's four", () => {
+    const india = [
+      "SHARMA ELECTRONICS PVT. LTD.",
+      "12, MG Road,",
+      "Bengaluru, Karnataka 560001",
+      "GSTIN: 29ABCDE1234F1Z5"
+    ]
+    assert.strictEqual(addressOf(india), "12, MG Road, Bengaluru, Karnataka 560001")
+    const canada = ["MAPLE HARDWARE INC.", "88 Queen St W, Toronto ON M5H 2N2", "HST# 123456789 RT0001"]
+    assert.strictEqual(addressOf(canada), "88 Queen St W, Toronto ON M5H 2N2")
+    const australia = ["Bondi Supplies Pty Ltd", "12 Oxford Street", "Bondi Junction NSW 2022", "ABN 88 000 014 675"]
+    assert.strictEqual(addressOf(australia), "12 Oxford Street Bondi Junction NSW 2022")
+    // Six figures after a number word are a number, no postcode: the block has no end.
+    assert.isNull(
+      addressOf(["ACME TRADING PTE LTD", "12 Oxford Street", "Receipt No 629117", "GST REG NO: M2-0021389-1"])
     )
-    assert.strictEqual(
-      issuerOf("KEDAI RUNCIT SDN BHD (Co. Reg. No. 123456-X)", "NO.5 JALAN SS2"),
-      "KEDAI RUNCIT SDN BHD"
-    )
-    // A label with no figure after it is no tax id: `VAT` is then a word of the name.
-    assert.strictEqual(issuerOf("Acme Tax Services Ltd", "12 High Street"), "Acme Tax Services Ltd")
   })
 
   it("an address ends in India's or Singapore's six figures, Canada's code or an Australian state's four", () => {
@@ -78,6 +81,20 @@ describe("issuer", () => {
     assert.isNull(
       addressOf(["ACME TRADING PTE LTD", "12 Oxford Street", "Receipt No 629117", "GST REG NO: M2-0021389-1"])
     )
+  })
+
+  it("a sender line's address after its name, up to its contact", () => {
+    const letter = (sender: string) => [sender, "Herrn", "Max Mustermann", "Lindenweg 3", "20095 Hamburg"]
+    assert.strictEqual(
+      addressOf(letter("Müller Elektro GmbH · Bahnhofstr. 5 · 10115 Berlin")),
+      "Bahnhofstr. 5, 10115 Berlin"
+    )
+    assert.strictEqual(
+      addressOf(letter("QualityHosting AG - Uferweg 40-42 - D-63571 Gelnhausen - Tel. 06051 12345")),
+      "Uferweg 40-42, D-63571 Gelnhausen"
+    )
+    // A segment that ends no address (a town alone, a slogan) gives none.
+    assert.isNull(addressOf(letter("Müller Elektro GmbH · Ihr Partner für Strom")))
   })
 
   it("a receipt's date and time end the letterhead: the department under them is the sale's", () => {
