@@ -4,7 +4,7 @@
  */
 import { addressEnd, addressLine, closesAddress, hasStreet, registration, STOP_PATTERN } from "./addressText.js"
 import { type Found, found } from "./evidence.js"
-import { cellBeside, companyParts, type Part } from "./issuer.js"
+import { cellBeside, companyParts, type Part, segmentsOf } from "./issuer.js"
 import type { Layout } from "./layout.js"
 import { folded } from "./text.js"
 
@@ -29,6 +29,8 @@ export const address = (layout: Layout): Found | null => {
   const last = name.at(-1)
   // Under a line no legal form or shop word marks as a name (a column's labels, a title) is no letterhead's address.
   if (last === undefined || !marked) return null
+  const sender = senderAddress(last)
+  if (sender !== undefined) return sender
   const parts: Array<Part> = []
   let closed = false
   for (const row of layout.rows.slice(last.row.order + 1, last.row.order + 10)) {
@@ -67,4 +69,18 @@ export const address = (layout: Layout): Found | null => {
       .replace(/\s+/g, " "),
     "position"
   )
+}
+
+/**
+ * The address a sender line prints after the name (`Müller Elektro GmbH · Bahnhofstr. 5 · 10115 Berlin`, the return
+ * address over a window envelope's recipient), up to a contact or tax id, ending as addresses end; or undefined.
+ */
+const senderAddress = (part: Part): Found | undefined => {
+  const [first, ...rest] = segmentsOf(part.raw)
+  if (first === undefined || rest.length === 0 || !folded(first).includes(folded(part.text))) return undefined
+  const end = rest.findIndex((s) => closesAddress(folded(s)))
+  const segments = end < 0 ? rest : rest.slice(0, end)
+  const text = segments.join(", ")
+  if (segments.length === 0 || doubted(part) || !addressEnd(segments.at(-1) ?? "")) return undefined
+  return hasStreet(text) || (text.match(/\d+/g) ?? []).length >= 2 ? found(text, "position") : undefined
 }

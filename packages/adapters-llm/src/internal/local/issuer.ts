@@ -84,7 +84,7 @@ const withoutTitle = (text: string): string => {
 }
 
 /** The parts of a line set apart by a dash, a dot or a bar between spaces (a sender line, a footer's register line). */
-const segmentsOf = (text: string): ReadonlyArray<string> => text.split(/\s+[-–·|•]\s+/u)
+export const segmentsOf = (text: string): ReadonlyArray<string> => text.split(/\s+[-–·|•]\s+/u)
 
 /**
  * A sender line's name without its address: `QualityHosting AG - Uferweg 40-42 - D-63571 Gelnhausen`; after commas
