@@ -137,8 +137,14 @@ const withoutTaxId = (text: string): string => {
   return /\p{L}{3}/u.test(kept) ? kept : text
 }
 
+/** A name without a lone character OCR read after its legal form (a speck: `MINI MARKET NORTHERN Inc. I`). */
+const withoutSpeck = (text: string): string => {
+  const kept = text.replace(/\s+[\p{L}|!]$/u, "")
+  return kept !== text && endsWithForm(kept) ? kept : text
+}
+
 export const cleaned = (text: string): string =>
-  unlabelled(senderName(withoutBlockLabel(withoutTitle(withoutTaxId(text)))))
+  unlabelled(senderName(withoutBlockLabel(withoutTitle(withoutSpeck(withoutTaxId(text))))))
 
 /**
  * Where a name read as a whole row ends: at a cell before the last that ends with a legal form, unless a bracket

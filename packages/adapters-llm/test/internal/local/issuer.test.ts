@@ -79,6 +79,14 @@ describe("issuer", () => {
     assert.isNull(addressOf(letter("Müller Elektro GmbH · Ihr Partner für Strom")))
   })
 
+  it("a lone character OCR read after the name's legal form is a speck, no part of the name", () => {
+    const rows = ["MINI MARKET NORTHERN Inc. I", "88 STATIONERY LANE", "48374 KUALA LUMPUR", "TEL 018 927 218"]
+    assert.strictEqual(issuerOf(...rows), "MINI MARKET NORTHERN Inc.")
+    assert.strictEqual(issuerOf("PANADERIA LA ESPIGA S.L. |", "C/ Mayor 1"), "PANADERIA LA ESPIGA S.L.")
+    // Without a legal form before it, a last letter may be the name's (`BLOCK C`): kept.
+    assert.strictEqual(issuerOf("CAFE BLOCK C", "12 HIGH STREET", "TEL 018 927 218"), "CAFE BLOCK C")
+  })
+
   it("a receipt's date and time end the letterhead: the department under them is the sale's", () => {
     const rows = ["KWIKMART", "Springfield - 555-555-1234", "03/12/2019 10:42 AM", "GROCERY"]
     assert.isNull(issuerOfRows([...rows.map(row), beside("BANANAS", "$1.24", 300)]))
