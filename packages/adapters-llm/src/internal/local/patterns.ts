@@ -106,7 +106,10 @@ const OCR_DATE_PATTERNS: ReadonlyArray<RegExp> = [
   // figures each for the day and the month, a four-digit year of this era.
   /(?<![\p{L}\d/.,|-])(\d{2})(\/|[|l1](?=\d{2}\/))(\d{2})((?<=\/\d{2})[|l1]|(?<=[|l1]\d{2})\/)((?:19|20)\d{2})(?![\d/.,-]?\d)/gu,
   // A till's date with one dot lost, the time after it (`07.0420 14:38`, `0704.20 14:38`, `07.042020 14:38`).
-  /(?<![\p{L}\d/.,-])(\d{2})(\.?)(\d{2})((?<=\d)\.|(?<=\.\d{2}))((?:20)?\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu
+  /(?<![\p{L}\d/.,-])(\d{2})(\.?)(\d{2})((?<=\d)\.|(?<=\.\d{2}))((?:20)?\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu,
+  // A till's date with its first mark lost and the space kept, the time after it (`14 09 . 2019 10:40`, `14
+  // 09.2019 10:40`): a four-digit year of this era.
+  /(?<![\p{L}\d/.,-])(\d{2})( )(\d{2}) {0,2}([/.-]) {0,2}((?:19|20)\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu
 ]
 
 // What a misread date shows (a letter by a digit, a comma or colon between digits, a spaced mark): only a text with
@@ -128,25 +131,26 @@ const ocrDate = (m: RegExpExecArray): string | undefined => {
 
 const DASHES = /[\u2010-\u2015\u2212]/gu
 
-// Month names with an `l` OCR may read as a one, an `I` or a bar (`23 1ug 2020`, `12 Ju1 2021`), folded.
-const SLIPPABLE = MONTH_WORDS.filter((w) => w.includes("l"))
+// Month names with an `l` OCR may read as a one, an `I` or a bar (`23 1ug 2020`, `12 Ju1 2021`), or an `o` it may
+// read as a zero (`2 de ag0sto de 2019`), folded.
+const SLIPPABLE = MONTH_WORDS.filter((w) => /[lo]/.test(w))
 const SLIPPED_MONTH = new RegExp(
-  `(?<![\\p{L}\\d])${DAY}\\.?\\s+(${SLIPPABLE.map((w) => w.replace(/l/g, "[l1i|]")).join("|")})\\.?\\s+((?:19|20)\\d{2})(?!\\d)`,
+  `(?<![\\p{L}\\d])${DAY}\\.?(?:\\s+(?:de|of)\\s+|\\s+)(${SLIPPABLE.map((w) => w.replace(/l/g, "[l1i|]").replace(/o/g, "[o0]")).join("|")})\\.?(?:\\s+(?:de|del|of)\\s+|\\s+)((?:19|20)\\d{2})(?!\\d)`,
   "gu"
 )
 
+/** Whether a month name's letter `c` reads as `read`: itself, or a figure or stroke OCR reads for it. */
+const slipOf = (c: string, read: string | undefined): boolean =>
+  c === read || (c === "l" && /[1i|]/.test(read ?? "")) || (c === "o" && read === "0")
+
 /**
- * Dates whose month name OCR misread, an `l` for a one or an `I`, between a day and a four-digit year: given with
- * the name as printed (`23 lug 2020`).
+ * Dates whose month name OCR misread, an `l` for a one or an `I`, an `o` for a zero, between a day and a four-digit
+ * year: given with the name as printed (`23 lug 2020`).
  */
 const slippedMonths = (source: string, text: string): Array<Match> =>
   [...source.matchAll(SLIPPED_MONTH)].flatMap((m): Array<Match> => {
     const [whole, day = "", month = ""] = m
-    const name = SLIPPABLE.find(
-      (w) =>
-        w.length === month.length &&
-        [...w].every((c, i) => c === month[i] || (c === "l" && /[1i|]/.test(month[i] ?? "")))
-    )
+    const name = SLIPPABLE.find((w) => w.length === month.length && [...w].every((c, i) => slipOf(c, month[i])))
     if (name === undefined || name === month || Number(day) < 1 || Number(day) > 31) return []
     const start = m.index ?? 0
     const at = whole.indexOf(month, day.length)
@@ -170,7 +174,7 @@ export const dates = (text: string): ReadonlyArray<Match> => {
   const named = MONTH_ANY.test(source)
   // Only a text with a year of this era and a stroke beside a letter can hold one.
   const slipped =
-    /(?:19|20)\d{2}/.test(source) && /[1i|][a-z]|[a-z][1i|]/.test(source) ? slippedMonths(source, hyphened) : []
+    /(?:19|20)\d{2}/.test(source) && /[1i|0][a-z]|[a-z][1i|0]/.test(source) ? slippedMonths(source, hyphened) : []
   if (!numeric && !named) return slipped
   const patterns = [...(numeric ? DATE_PATTERNS.slice(0, 3) : []), ...(named ? DATE_PATTERNS.slice(3) : [])]
   const found = patterns

@@ -91,6 +91,10 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("DATA: 23 1ug 2020")), ["23 lug 2020"])
     assert.deepStrictEqual(texts(dates("12 Ju1y 2021, 5 apriI 2019")), ["12 july 2021", "5 april 2019"])
     assert.deepStrictEqual(texts(dates("1 1ug 20")), [])
+    // An `o` read as a zero, the day and year apart by `de`.
+    assert.deepStrictEqual(texts(dates("FECHA: 2 de ag0sto de 2019 HORA: 20:50")), ["2 de agosto de 2019"])
+    assert.deepStrictEqual(texts(dates("14 0ttobre 2021")), ["14 ottobre 2021"])
+    assert.deepStrictEqual(texts(dates("Lote 2 a00 2019")), [])
     // A year first, each figure and mark a cell of its own (two spaces apart in the row's text).
     assert.deepStrictEqual(texts(dates("2024  -  06  -  26  12:25")), ["2024-06-26"])
     assert.deepStrictEqual(texts(dates("Berlin, den 1. März 2024")), ["1. März 2024"])
@@ -128,8 +132,13 @@ describe("patterns", () => {
       ["07.0420 14:38 Bon 1234", ["07.04.20"]],
       ["0704.20 14:38", ["07.04.20"]],
       ["07.042020 14:38", ["07.04.2020"]],
+      // The first mark lost, its space kept.
+      ["14 09 . 2019  10:40", ["14.09.2019"]],
+      ["14 09.2019 10:40", ["14.09.2019"]],
       // No time after the figures, two marks alike or no month: no date.
       ["Artikel 07.0420", []],
+      ["Nr 14 09.2019", []],
+      ["14 39.2019 10:40", []],
       ["1,23,456.00", []],
       ["12,34.56", []]
     ])
