@@ -479,20 +479,21 @@ export const total = (layout: Layout, target: Target): Found | null => {
     ...aliasCandidates(layout, target),
     ...layout.rows.flatMap((row) => rowCandidates(layout, row, amountsOf))
   ].filter((c) => c.amount.value > 0)
-  const rank = RANKS.find((r) => all.some((c) => c.rank === r))
-  if (rank === undefined) return paidAndMade(layout, amountsOf)
-  const ranked = all.filter((c) => c.rank === rank)
-  // The first page that shows a total: later pages are copies (ORIGINAL, DUPLICADO) or attachments.
-  const page = Math.min(...ranked.map((c) => c.row.page))
-  const near = ranked.filter((c) => c.row.page === page)
-  // Money has cents where the document prints them: an integer next to a total label is a code, a count or a
-  // part of the amount the reader split (`TOTAL 53 | 990,71 €`), unless its decimal mark is printed after it (the
-  // reader lost the cents: `Net Total 25.`).
+  // Money has cents where the document prints them: an integer next to a total label is a code, a count, a
+  // postcode or a part of the amount the reader split (`TOTAL 53 | 990,71 €`, `TE BETALEN VOOR | 8994 KE
+  // Amsterdam`), unless its decimal mark is printed after it (the reader lost the cents: `Net Total 25.`). A rank
+  // with no money is no rank.
   const withCents = layout.rows.some((row) => amountsOf(row).some((a) => a.decimals))
   const cut = (c: Candidate) =>
     c.row.text.slice(c.amount.start, c.amount.end) === c.amount.text &&
     /^[.,](?!\d)/.test(c.row.text.slice(c.amount.end))
-  const pool = withCents ? near.filter((c) => c.amount.decimals || cut(c)) : near
+  const money = (c: Candidate) => !withCents || c.amount.decimals || cut(c)
+  const rank = RANKS.find((r) => all.some((c) => c.rank === r && money(c)))
+  if (rank === undefined) return paidAndMade(layout, amountsOf)
+  const ranked = all.filter((c) => c.rank === rank && money(c))
+  // The first page that shows a total: later pages are copies (ORIGINAL, DUPLICADO) or attachments.
+  const page = Math.min(...ranked.map((c) => c.row.page))
+  const pool = ranked.filter((c) => c.row.page === page)
   const largest = [...pool].sort((a, b) => b.amount.value - a.amount.value || a.order - b.order)[0]
   if (largest === undefined) return null
   // Cash totals rounded to 5 cents: the rounded amount (by any total label) is the one paid, before or after the

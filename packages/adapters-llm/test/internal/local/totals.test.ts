@@ -117,6 +117,17 @@ describe("totals", () => {
     assert.strictEqual(totalOf([cells([40, 200, 300], "Total:", "112.47", "6.37"), cells([40], "GST 6%")]), "112.47")
   })
 
+  it("a due label over no money (a date's header beside the town's postcode) leaves the total to the next rank", () => {
+    const rows = [
+      cells([40, 300], "FACTUUR GPF-620065", "de Vries Dijkstra B.V."),
+      cells([300], "Techniekweg 208"),
+      cells([40, 300], "TE BETALEN VOOR", "8994 KE Amsterdam"),
+      cells([40], "30 - 09 - 2019"),
+      ...lines(["SUBTOTAAL:", "EUR 65.641,64"], ["BTW-BEDRAG 20 %:", "EUR 13.128,33"], ["TOTAAL:", "EUR 78.769,97"])
+    ]
+    assert.strictEqual(totalOf(rows), "78.769,97")
+  })
+
   it("an integer by a total label is no amount where the document prints cents (`TOTAL 53 | 990,71`, split)", () => {
     const rows = [...lines(["Conseil", "26 495,36"], ["Formation", "27 495,35"]), cells([330, 420], "TOTAL", "53 €")]
     assert.isNull(totalOf(rows))
