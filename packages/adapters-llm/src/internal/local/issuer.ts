@@ -16,7 +16,7 @@ import { type Cell, cellStart, type Layout, overlap, type Row } from "./layout.j
 import { endsWithForm, formAlone, legalForm, withLegalForm } from "./legalForms.js"
 import { amounts, dates, taxIds } from "./patterns.js"
 import { findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
-import { folded, tokens } from "./text.js"
+import { folded, nearWords, tokens } from "./text.js"
 import {
   COPY_MARKS,
   COURTESY_TITLES,
@@ -620,10 +620,22 @@ const ownerUnder = (layout: Layout, last: Part): string | undefined => {
   return name !== undefined && (name.match(/\p{Lu}\p{Ll}*/gu) ?? []).length >= 2 ? name : undefined
 }
 
-/** Whether a text names a company register or its entry (`Registro Mercantil …, Folio 87`, `RCS Lyon …`, `KvK`). */
-export const registerLine = (text: string): boolean => REGISTER.test(folded(text))
+/**
+ * Whether a text names a company register or its entry (`Registro Mercantil …, Folio 87`, `RCS Lyon …`, `KvK`),
+ * its long words read up to an OCR slip (`Compuny No. 03646416`).
+ */
+export const registerLine = (text: string): boolean => {
+  const read = folded(text)
+  if (REGISTER.test(read)) return true
+  const mended = read.replace(/\p{L}{5,}/gu, (w) => {
+    const near = nearRegister(w)
+    return near.length === 1 ? (near[0] ?? w) : w
+  })
+  return mended !== read && REGISTER.test(mended)
+}
 
 const REGISTER = new RegExp(`(?<![a-z])(?:${REGISTER_WORDS.map((w) => w.replace(/\s+/g, "\\s+")).join("|")})(?![a-z])`)
+const nearRegister = nearWords(REGISTER_WORDS.flatMap((w) => w.split(/\s+/)))
 
 /**
  * The name a letterhead without one (a logo) leaves to the footer: the line right over the first page's legal

@@ -775,6 +775,12 @@ describe("issuer's address", () => {
     assert.isNull(read([...top, ...netpresse]))
     assert.strictEqual(read([...top, row("Titulaire du compte : NETPRESSE"), ...netpresse]), "NETPRESSE")
     assert.isNull(read([...top, { y: 781, cells: [[249, "Merci de votre confiance"]] }]))
+    // The register line's long word with a letter OCR misread.
+    assert.strictEqual(
+      read([...top, ...foot("Harbour Pioneer SDN BHD", "Compuny No. 03646416")]),
+      "Harbour Pioneer SDN BHD"
+    )
+    assert.isNull(read([...top, ...foot("Harbour Pioneer SDN BHD", "Compute No. 03646416")]))
   })
 
   it("a Malaysian company's registration number marks the name it is printed under or after", () => {
