@@ -109,7 +109,7 @@ const OCR_DATE_PATTERNS: ReadonlyArray<RegExp> = [
   /(?<![\p{L}\d/.,-])(\d{2})(\.?)(\d{2})((?<=\d)\.|(?<=\.\d{2}))((?:20)?\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu,
   // A till's date with its first mark lost and the space kept, the time after it (`14 09 . 2019 10:40`, `14
   // 09.2019 10:40`): a four-digit year of this era.
-  /(?<![\p{L}\d/.,-])(\d{2})( )(\d{2}) {0,2}([/.-]) {0,2}((?:19|20)\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu
+  /(?<![\p{L}\d/.,-])(\d{2})( {1,2})(\d{2}) {0,2}([/.-]) {0,2}((?:19|20)\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu
 ]
 
 // What a misread date shows (a letter by a digit, a comma or colon between digits, a spaced mark): only a text with

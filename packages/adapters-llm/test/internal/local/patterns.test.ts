@@ -134,6 +134,7 @@ describe("patterns", () => {
       ["07.042020 14:38", ["07.04.2020"]],
       // The first mark lost, its space kept.
       ["14 09 . 2019  10:40", ["14.09.2019"]],
+      ["14  09 . 2019  10:40", ["14.09.2019"]],
       ["14 09.2019 10:40", ["14.09.2019"]],
       // No time after the figures, two marks alike or no month: no date.
       ["Artikel 07.0420", []],
