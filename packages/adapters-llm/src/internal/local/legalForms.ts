@@ -64,15 +64,29 @@ const misreadForm = (name: string): { readonly words: number; readonly form: str
   return undefined
 }
 
+// The words of legal forms, which no language writes with a mark (`UG`, `Lda.`, `Unipessoal`).
+const UNMARKED_FORMS = new Set([...LEGAL_FORMS, "unipessoal"])
+
+/** A word of a legal form without the marks OCR invented on it (`ÜG`, `Únipessoal`); other words as read. */
+const unmarked = (word: string): string =>
+  /[^\p{ASCII}]/u.test(word) && UNMARKED_FORMS.has(folded(word).replace(/[^\p{L}\d]/gu, ""))
+    ? word.normalize("NFD").replace(/\p{M}/gu, "")
+    : word
+
 /**
- * A name with its legal form as written: a form OCR misread restored (`WAHIN HARDWARE SIN BHI`), and the stray
- * dot OCR adds after a form never abbreviated with one dropped (`GmbH.`).
+ * A name with its legal form as written: a form OCR misread restored (`WAHIN HARDWARE SIN BHI`), the marks it
+ * invented on a form's words dropped (`Müller Schneider ÜG`), and the stray dot OCR adds after a form never
+ * abbreviated with one dropped (`GmbH.`).
  */
 export const withLegalForm = (name: string): string => {
   const misread = misreadForm(name)
   const restored =
     misread === undefined ? name : [...name.split(/\s+/).slice(0, -misread.words), misread.form].join(" ")
-  return restored.replace(/(?<![\p{L}.])(GmbH|AG|UG|KG|BHD|Bhd|SARL|SRL|SpA)\.$/u, "$1")
+  return restored
+    .split(" ")
+    .map(unmarked)
+    .join(" ")
+    .replace(/(?<![\p{L}.])(GmbH|AG|UG|KG|BHD|Bhd|SARL|SRL|SpA)\.$/u, "$1")
 }
 
 /** Whether a text's last words are a legal form (`…, S.L.`, `… GmbH`, `… SDN BHD`). */

@@ -685,6 +685,9 @@ describe("issuer's address", () => {
     assert.strictEqual(issuerOf("AEON CO. BH0"), "AEON CO. BHD")
     assert.strictEqual(issuerOf("Panadería Sin Gluten S.L."), "Panadería Sin Gluten S.L.")
     assert.isNull(issuerOf("Precios sin IVA"))
+    // A mark OCR invented on a form's word is dropped: forms are written without them; the name's own marks stay.
+    assert.strictEqual(issuerOf("Müller Schneider ÜG (haftungsbeschränkt)"), "Müller Schneider UG (haftungsbeschränkt)")
+    assert.strictEqual(issuerOf("Distribuição Lusitana Únipessoal Lda."), "Distribuição Lusitana Unipessoal Lda.")
   })
 
   it("the seller's block printed beside the buyer's: the seller's, left of the buyer's label", () => {
