@@ -160,6 +160,25 @@ const slippedMonths = (source: string, text: string): Array<Match> =>
     ]
   })
 
+// A day of two figures with a one read as an `l`, an `I` or a bar, before a month's name and a four-digit year (`1l
+// ene de 2025`), folded.
+const SLIPPED_DAY = new RegExp(
+  `(?<![\\p{L}\\d])(\\d[li|]|[li|]\\d)\\.?(?:\\s+(?:de|of)\\s+|\\s+)${MONTH}(?:\\s+(?:de|del|of)\\s+|,?\\s+)((?:19|20)\\d{2})(?!\\d)`,
+  "gu"
+)
+
+/** Dates whose day OCR misread, a one for an `l` (`1l ene de 2025`): given with the day as printed (`11 ene de 2025`). */
+const slippedDays = (source: string, text: string): Array<Match> =>
+  [...source.matchAll(SLIPPED_DAY)].flatMap((m): Array<Match> => {
+    const [whole, day = ""] = m
+    const read = day.replace(/[li|]/g, "1")
+    if (Number(read) < 1 || Number(read) > 31) return []
+    const start = m.index ?? 0
+    return [
+      { text: `${read}${text.slice(start + day.length, start + whole.length)}`, start, end: start + whole.length }
+    ]
+  })
+
 /** Dates in a text (month names matched accent- and case-insensitively), in order of appearance. */
 export const dates = (text: string): ReadonlyArray<Match> => {
   if (!/\d/.test(text)) return []
@@ -174,7 +193,9 @@ export const dates = (text: string): ReadonlyArray<Match> => {
   const named = MONTH_ANY.test(source)
   // Only a text with a year of this era and a stroke beside a letter can hold one.
   const slipped =
-    /(?:19|20)\d{2}/.test(source) && /[1i|0][a-z]|[a-z][1i|0]/.test(source) ? slippedMonths(source, hyphened) : []
+    /(?:19|20)\d{2}/.test(source) && /[1i|0][a-z]|[a-z][1i|0]|[li|]\d/.test(source)
+      ? [...slippedMonths(source, hyphened), ...slippedDays(source, hyphened)]
+      : []
   if (!numeric && !named) return slipped
   const patterns = [...(numeric ? DATE_PATTERNS.slice(0, 3) : []), ...(named ? DATE_PATTERNS.slice(3) : [])]
   const found = patterns

@@ -95,6 +95,13 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("FECHA: 2 de ag0sto de 2019 HORA: 20:50")), ["2 de agosto de 2019"])
     assert.deepStrictEqual(texts(dates("14 0ttobre 2021")), ["14 ottobre 2021"])
     assert.deepStrictEqual(texts(dates("Lote 2 a00 2019")), [])
+    // A day's one read as an `l`.
+    assert.deepStrictEqual(texts(dates("FJE-770443  1l ene de 2025  26 ene de 2025")), [
+      "11 ene de 2025",
+      "26 ene de 2025"
+    ])
+    assert.deepStrictEqual(texts(dates("Datum: l2 März 2024")), ["12 März 2024"])
+    assert.deepStrictEqual(texts(dates("Art. 4l ene 2025")), [])
     // A year first, each figure and mark a cell of its own (two spaces apart in the row's text).
     assert.deepStrictEqual(texts(dates("2024  -  06  -  26  12:25")), ["2024-06-26"])
     assert.deepStrictEqual(texts(dates("Berlin, den 1. März 2024")), ["1. März 2024"])
