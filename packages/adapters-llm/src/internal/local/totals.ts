@@ -473,7 +473,25 @@ export const taxRate = (layout: Layout): Found | null => {
 }
 
 /** The total and the rules' certainty of it, or null when no labelled amount qualifies. */
+/**
+ * The total, its amount written with one mark for the cents and the other for thousands: OCR may read a grouping
+ * mark as the decimal one (`€39,876,19` for `€39.876,19`, `6.646.03`), and the value is read from the last mark.
+ */
 export const total = (layout: Layout, target: Target): Found | null => {
+  const found = totalOf(layout, target)
+  return found === null ? null : { ...found, text: wellMarked(found.text) }
+}
+
+// An amount whose thousands are grouped by the mark its cents follow.
+const MARKED_ALIKE = /(?<!\d)(\d{1,3})([.,])(\d{3}(?:\2\d{3})*)\2(\d{2})(?!\d)/
+
+const wellMarked = (text: string): string =>
+  text.replace(MARKED_ALIKE, (_, head: string, mark: string, groups: string, cents: string) => {
+    const other = mark === "," ? "." : ","
+    return `${head}${other}${groups.split(mark).join(other)}${mark}${cents}`
+  })
+
+const totalOf = (layout: Layout, target: Target): Found | null => {
   const amountsOf = amountsOfRows(layout)
   const all = [
     ...aliasCandidates(layout, target),

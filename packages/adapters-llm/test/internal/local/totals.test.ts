@@ -128,6 +128,14 @@ describe("totals", () => {
     assert.strictEqual(totalOf(rows), "78.769,97")
   })
 
+  it("a total whose thousands OCR marked as its cents is written with the other mark for them", () => {
+    const rows = (total: string) =>
+      lines(["Subtotale:", "€34.979,12"], ["IVA 20 %:", "€6.996,00"], ["Importo totale:", total])
+    assert.strictEqual(totalOf(rows("€41,975,12")), "41.975,12")
+    assert.strictEqual(totalOf(lines(["Subtotal", "5,400.00"], ["VAT", "1,080.00"], ["Total", "6.480.00"])), "6,480.00")
+    assert.strictEqual(totalOf(rows("€41.975,12")), "41.975,12")
+  })
+
   it("an integer by a total label is no amount where the document prints cents (`TOTAL 53 | 990,71`, split)", () => {
     const rows = [...lines(["Conseil", "26 495,36"], ["Formation", "27 495,35"]), cells([330, 420], "TOTAL", "53 €")]
     assert.isNull(totalOf(rows))
