@@ -73,13 +73,15 @@ const glued = (row: Row, token: RowToken): boolean =>
   /^(?:-\d|\.(?![oº°])\p{L}\.)/iu.test(row.text.slice(token.end, token.end + 3))
 
 /**
- * A row's tokens, a number word glued to its value by its ordinal sign cut from it: `n°12345678` (folded
- * `no12345678`) is `no` and `12345678`, as `No.12345678` is.
+ * A row's tokens, a number word glued to its value or to its document's noun by its ordinal sign cut from it:
+ * `n°12345678` (folded `no12345678`) is `no` and `12345678`, as `No.12345678` is; `Nºfacture` (the space OCR lost)
+ * is `no` and `facture`.
  */
 const labelTokens = (row: Row): ReadonlyArray<RowToken> =>
   rowTokens(row).flatMap((t) => {
     const cut = t.start + 2
-    return /^no\d/.test(t.text) && /[º°]/u.test(row.text[t.start + 1] ?? "")
+    return (/^no\d/.test(t.text) || (/^no\p{L}/u.test(t.text) && NOUNS.has(t.text.slice(2)))) &&
+      /[º°]/u.test(row.text[t.start + 1] ?? "")
       ? [
           { text: "no", start: t.start, end: cut },
           { text: t.text.slice(2), start: cut, end: t.end }
@@ -120,7 +122,13 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
     // is read from there, a series' letter and all.
     if (COMPOUND_SET.has(token.text) || (slip && isCompound(token.text))) {
       const next = list[i + 1]
-      push(i, next !== undefined && NUMBER.has(next.text) && !glued(row, next) ? i + 1 : i, sure)
+      // A compound that names the number itself (`Factuurnummer`, `Rechnungsnummer`) has no number word after it:
+      // a capital `N` alone before figures is the series' letter (`Factuurnummer N 62670`).
+      const series =
+        next?.text === "n" &&
+        /(?:nummer|number|numero|nr)$/.test(token.text) &&
+        /^N\s\d/.test(row.text.slice(next.start))
+      push(i, next !== undefined && NUMBER.has(next.text) && !glued(row, next) && !series ? i + 1 : i, sure)
     }
     if (printed ? NOUNS.has(token.text) && !AFTER_NUMBER_WORD.has(token.text) : slip && isNoun(token.text)) {
       // `Factura Nº`, `Factura A Nº`: the noun, then its number word a word or two later; the title's kind is no

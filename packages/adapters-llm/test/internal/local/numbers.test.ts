@@ -97,6 +97,11 @@ describe("document numbers", () => {
     assert.strictEqual(numberOf([[row("Factura Nº0005-00011643")]]), "0005-00011643")
     // A street number stays one, the sign or not.
     assert.isNull(numberOf([[row("Nº53 JALAN PUTRA")]]))
+    // Glued to its noun (the space OCR lost), the value under them.
+    assert.strictEqual(
+      numberOf([[row("Date"), row("16 févr. 2023"), row("Nºfacture"), row("H-5616-601")]]),
+      "H-5616-601"
+    )
   })
 
   it("an electronic invoice's title: its kind between the noun and its number word, its number under it", () => {
@@ -118,6 +123,9 @@ describe("document numbers", () => {
     assert.strictEqual(numberOf([[row("Rechnungs-Nr. I 86023")]]), "I 86023")
     assert.strictEqual(numberOf([[row("Rechnungs-Nr.: A 86023")]]), "A 86023")
     assert.strictEqual(numberOf([[row("Rechnungsnr. 2024-0815")]]), "2024-0815")
+    // A compound that names the number itself has no number word after it: a capital `N` alone is the series'.
+    assert.strictEqual(numberOf([[row("Factuurnummer N 62670")]]), "N 62670")
+    assert.strictEqual(numberOf([[row("Rechnungsnummer Nr. 2024-0815")]]), "2024-0815")
   })
 
   it("a document type's code before its series and number (Portugal): Fatura FT A/245, Nº Fatura: FT A/245", () => {
