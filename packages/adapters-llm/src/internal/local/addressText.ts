@@ -18,12 +18,13 @@ export const hasStreet = (text: string): boolean =>
 
 /**
  * Whether a text is an address line: a street word (or a compound ending in one), Spain's `C/` (calle), or a
- * postcode and town.
+ * postcode and town (the Netherlands' letters after its figures: `2394 SA Den Haag`, whose `SA` is no legal form).
  */
 export const addressLine = (text: string): boolean =>
   hasStreet(text) ||
   /(?<![\p{L}\d])[Cc]\/\s?\p{L}/u.test(text) ||
-  /(?<![\d-])\d{4,5}\s+\p{L}{3}|(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}\s+\p{L}{3}/u.test(text)
+  /(?<![\d-])\d{4,5}\s+\p{L}{3}|(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}\s+\p{L}{3}/u.test(text) ||
+  /(?<![\p{L}\d-])\d{4}\s?\p{Lu}{2}\s+\p{Lu}\p{L}{2}/u.test(text)
 
 export const STOP_PATTERN =
   /(?<![a-z])(tel|telf|tlf|phone|telefono|fax|gst|email|e-mail|www|http|invoice|receipt|factura|date|fecha|cashier|cajero|doc|tax|cif|nif|cuit|iva|vat|reg|hp|mobile)(?![a-z])/

@@ -87,6 +87,35 @@ describe("issuer", () => {
     assert.strictEqual(issuerOf("CAFE BLOCK C", "12 HIGH STREET", "TEL 018 927 218"), "CAFE BLOCK C")
   })
 
+  it("a Dutch postcode's letters are no legal form: the town's line is no name", () => {
+    const rows = ["FACTUUR", "Vissergracht 177", "2394 SA Den Haag", "Btw-id: 09275656", "FACTUURNR.", "D-8727-126"]
+    assert.isNull(issuerOf(...rows))
+    assert.strictEqual(
+      issuerOf("Visser Transport B.V.", "Vissergracht 177", "2394 SA Den Haag"),
+      "Visser Transport B.V."
+    )
+    assert.strictEqual(issuerOf("Bouw 2000 SA", "Rue Haute 5"), "Bouw 2000 SA")
+  })
+
+  it("a Dutch postcode's letters are no legal form: the town's line is no name", () => {
+    const rows = ["FACTUUR", "Vissergracht 177", "2394 SA Den Haag", "Btw-id: 09275656", "FACTUURNR.", "D-8727-126"]
+    assert.isNull(issuerOf(...rows))
+    assert.strictEqual(
+      issuerOf("Visser Transport B.V.", "Vissergracht 177", "2394 SA Den Haag"),
+      "Visser Transport B.V."
+    )
+    assert.strictEqual(issuerOf("Bouw 2000 SA", "Rue Haute 5"), "Bouw 2000 SA")
+  })
+
+  it("a one-word recipient label OCR split by a space still opens the buyer's block", () => {
+    const top = ["RECHNUNG", "Müller Platz 98", "99208 Leipzig", "Steuernummer: 24/716/63691"]
+    const buyer = ["Elektro Technik GmbH & Co. KG", "Schneider Weg 112", "32709 München"]
+    assert.isNull(issuerOf(...top, "RECHNUNGSEMPF ÄNGER", ...buyer))
+    assert.isNull(issuerOf(...top, "Rechnungs empfänger:", ...buyer))
+    // Two words that make no label stay a name.
+    assert.strictEqual(issuerOf("ELEKTRO TECHNIK GmbH", "Schneider Weg 112", "32709 München"), "ELEKTRO TECHNIK GmbH")
+  })
+
   it("a receipt's date and time end the letterhead: the department under them is the sale's", () => {
     const rows = ["KWIKMART", "Springfield - 555-555-1234", "03/12/2019 10:42 AM", "GROCERY"]
     assert.isNull(issuerOfRows([...rows.map(row), beside("BANANAS", "$1.24", 300)]))
