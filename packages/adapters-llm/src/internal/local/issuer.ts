@@ -200,9 +200,11 @@ export const recipientCell = (row: Row, figures = false): Cell | undefined => re
 
 /** Every cell of a row that opens a party's block (`Bill To: | Ship To:`), as `recipientCell` tells. */
 export const recipientCells = (row: Row, figures = false): ReadonlyArray<Cell> => {
-  if (!row.cells.some((cell) => RECIPIENT_FIRST.has(words(cell.text.slice(0, 24))[0] ?? ""))) return []
+  if (!row.cells.some((cell) => RECIPIENT_FIRST.has(words(cell.text.slice(0, 24))[0] ?? "") || splitLabel(cell)))
+    return []
   const list = rowTokens(row)
   return row.cells.filter((cell) => {
+    if (splitLabel(cell)) return true
     const start = cellStart(row, cell)
     const inCell = list.filter((t: RowToken) => t.start >= start && t.end <= start + cell.text.length)
     const hit = findPhrases(inCell, RECIPIENT)[0]
@@ -217,6 +219,15 @@ export const recipientCells = (row: Row, figures = false): ReadonlyArray<Cell> =
     // A bracket may close it: `Exmo.(s) Sr.(s)`.
     return /^[\s.)]*$/.test(rest) || (/^[\s)]*:/.test(rest) && (figures || !/\d/.test(rest)))
   })
+}
+
+// One-word recipient labels long enough that OCR splits them with a space (`RECHNUNGSEMPF ÄNGER`).
+const SPLIT_LABELS = new Set(RECIPIENT_LABELS.filter((label) => /^\p{L}{8,}$/u.test(label)))
+
+/** Whether a cell is a one-word recipient label OCR read in two words, alone in it (a colon may follow). */
+const splitLabel = (cell: Cell): boolean => {
+  const parts = cell.text.replace(/:\s*$/, "").trim().split(/\s+/)
+  return parts.length === 2 && SPLIT_LABELS.has(folded(parts.join("")))
 }
 
 /**
