@@ -330,6 +330,8 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
       "entro",
       "antes",
       "before",
+      // `Pay by`
+      "pay",
       // Polish: `Termin płatności` (the term of payment)
       "termin",
       "platnosci"

@@ -12,6 +12,41 @@ const dateOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>, target: Target = FECHA
 const row = (text: string): ReadonlyArray<Cell> => [[40, text]]
 
 describe("dates", () => {
+  it("another column's label on the date's row is not its label where a date's header is over it", () => {
+    const rows = (vat: ReadonlyArray<Cell>) => [
+      [
+        [60, "Pioneer Supplies Corp."],
+        [385, "INVOICE"]
+      ] as ReadonlyArray<Cell>,
+      [
+        [60, "London JS2 2BE"],
+        [385, "Date"]
+      ] as ReadonlyArray<Cell>,
+      vat,
+      [[102, "GB717 4967 42"]] as ReadonlyArray<Cell>,
+      [[385, "Pay by"]] as ReadonlyArray<Cell>,
+      [[385, "02/10/2022"]] as ReadonlyArray<Cell>
+    ]
+    assert.strictEqual(
+      dateOf(
+        rows([
+          [60, "VAT No."],
+          [385, "12/12/2021"]
+        ])
+      ),
+      "12/12/2021"
+    )
+    // `Pay by` labels a due date, never the issue date.
+    assert.isNull(
+      dateOf(
+        rows([
+          [60, "VAT No."],
+          [385, "Ref 4711"]
+        ])
+      )
+    )
+  })
+
   it("AFIP: the spaced issue date, not the CAE expiry printed first", () => {
     const rows = [row("CAE N°: 73064284586911 Fecha de Vto. de CAE: 18/02/2023"), row("Fecha de Emisión: 08 / 02 / 23")]
     assert.strictEqual(dateOf(rows), "08 / 02 / 23")
