@@ -118,6 +118,9 @@ const chunkOf = (text: string, token: RowToken): string => {
   return text.slice(from, to)
 }
 
+/** The most words a column header over a date has (`Fecha de emisión de factura`). */
+const HEADER_WORDS = 5
+
 /** The words of the cell right above a date (a column header, no figures), on one of the two rows above on its page. */
 const wordsAbove = (layout: Layout, row: Row, start: number): ReadonlyArray<Word> => {
   const cell = cellAt(row, start)
@@ -132,9 +135,11 @@ const wordsAbove = (layout: Layout, row: Row, start: number): ReadonlyArray<Word
     // with an amount is a figure's label and value (`BALANCE DUE | 3.29` over a receipt's date), no header row.
     if (/\d/.test(over.text) || amounts(above.text).some((a) => a.decimals)) return []
     const start = cellStart(above, over)
-    return rowTokens(above)
-      .filter((t) => t.start >= start && t.end <= start + over.text.length)
-      .map((t) => ({ text: t.text, doubted: doubted(above, t) }))
+    const words = rowTokens(above).filter((t) => t.start >= start && t.end <= start + over.text.length)
+    // A header is a few words: a sentence over a receipt's date (`Thank you for shopping with us`) labels nothing,
+    // whatever label its words, misread, may look like (`shopping` for `shipping`).
+    if (words.length > HEADER_WORDS) return []
+    return words.map((t) => ({ text: t.text, doubted: doubted(above, t) }))
   }
   return []
 }

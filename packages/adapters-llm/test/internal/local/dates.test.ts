@@ -12,6 +12,18 @@ const dateOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>, target: Target = FECHA
 const row = (text: string): ReadonlyArray<Cell> => [[40, text]]
 
 describe("dates", () => {
+  it("a sentence over a receipt's date is no header, whatever label its words misread may look like", () => {
+    const read = (texts: ReadonlyArray<string>) => {
+      const p = page(1, texts.map(row))
+      const doubted = { ...p, lines: p.lines.map((l) => ({ words: l.words.map((w) => ({ ...w, confidence: 0.9 })) })) }
+      return date(layout(document([doubted])), FECHA)?.text ?? null
+    }
+    const receipt = ["MINI MARKET FOODS Ltd", "Total Due: 96.50", "CHANGE: 3.50"]
+    assert.strictEqual(read([...receipt, "Thank you for shopping with us", "28-05-2019 08:28"]), "28-05-2019")
+    // A short header read with a slip still labels (`Shopping` for `Shipping`): a delivery date.
+    assert.isNull(read([...receipt, "Shopping date", "28-05-2019 08:28"]))
+  })
+
   it("another column's label on the date's row is not its label where a date's header is over it", () => {
     const rows = (vat: ReadonlyArray<Cell>) => [
       [
