@@ -293,7 +293,7 @@ const numberAlone = (text: string): string | undefined => {
 
 /**
  * The value after a label: the rest of its cell, else the next cell, else the cell under the label. A bare
- * number word takes only a number alone (`NO.53 JALAN PUTRA` is an address).
+ * number word takes only a number alone (`NO.53 JALAN PUTRA` is an address), and only from a cell near it.
  */
 const valueAfter = (
   layout: Layout,
@@ -310,10 +310,16 @@ const valueAfter = (
   if (inRest !== undefined) return inRest
   if (/[\p{L}\p{N}]/u.test(rest.replace(/\b(no|nr|nro|n)\b|[º°ª]/giu, ""))) return undefined
   const next = nextCell(row, cell)
-  const beside = next === undefined ? undefined : numberAlone(next.text)
+  // A bare number word's value is near it: a cell across a column's gap is the other column's (`Nº | 27101`, a
+  // postcode whose town OCR set on the next row), and the value is under the label.
+  const far = next !== undefined && bare && next.x0 - cell.x1 > COLUMN_GAP * (row.y1 - row.y0)
+  const beside = next === undefined || far ? undefined : numberAlone(next.text)
   if (beside !== undefined) return beside
   return numberUnder(layout, row, labelStart)
 }
+
+/** Line heights between a row's cells beyond which they are columns (as the letterhead's names read them). */
+const COLUMN_GAP = 8
 
 /**
  * The number alone in the cell under a label's, unless that cell is part of a date its row prints: the day of `19

@@ -97,6 +97,34 @@ describe("document numbers", () => {
     assert.strictEqual(numberOf([[row("Factura Nº0005-00011643")]]), "0005-00011643")
     // A street number stays one, the sign or not.
     assert.isNull(numberOf([[row("Nº53 JALAN PUTRA")]]))
+    // A bare number word's value is near it or under it, not a column away (a postcode whose town OCR set lower).
+    const letterhead = (right: string): ReadonlyArray<ReadonlyArray<Cell>> => [
+      [
+        [54, "Fattura n."],
+        [335, "Officina Meccanica S.p.A."]
+      ],
+      [[334, "Viale Ricci 217"]],
+      [
+        [54, "Nº"],
+        [334, right]
+      ],
+      [
+        [54, "X 79522"],
+        [359, "Roma"]
+      ]
+    ]
+    assert.strictEqual(numberOf([letterhead("27101")]), "X 79522")
+    assert.strictEqual(
+      numberOf([
+        [
+          [
+            [54, "Nº"],
+            [90, "27101"]
+          ]
+        ]
+      ]),
+      "27101"
+    )
     // Glued to its noun (the space OCR lost), the value under them.
     assert.strictEqual(
       numberOf([[row("Date"), row("16 févr. 2023"), row("Nºfacture"), row("H-5616-601")]]),
