@@ -282,11 +282,12 @@ const bareText = (text: string): string => text.replace(/^[\s:#.º°ª]+|[\s:;,.
 
 /**
  * The number a cell other than the label's holds, only when it holds nothing else: `53969 Lille` (a postcode and
- * its town) and `Manchester HJ4 1HR` are another column's text, not the number.
+ * its town) and `Manchester HJ4 1HR` are another column's text, not the number; nor is a tax id (`TVA 799`).
  */
 const numberAlone = (text: string): string | undefined => {
   const value = bareText(text)
-  if (SERIES.test(value)) return value
+  // A tax's letters before figures are a tax id's (`Nº | TVA 799 | 217 …`, French `N° TVA` read in cells), no series.
+  if (SERIES.test(value)) return TAX_ID.has(folded(value.split(" ")[0] ?? "")) ? undefined : value
   const code = numberIn(value)
   return code !== undefined && code.start === 0 && code.end === value.length ? code.text : undefined
 }

@@ -125,6 +125,15 @@ describe("document numbers", () => {
       ]),
       "27101"
     )
+    // `N° TVA` read in cells (`Nº | TVA 799 | 217 | 196 | 00656`) labels the tax id: no number.
+    const tva: ReadonlyArray<Cell> = [
+      [15, "Nº"],
+      [40, "TVA 799"],
+      [90, "217"],
+      [115, "196"],
+      [140, "00656"]
+    ]
+    assert.isNull(numberOf([[tva]]))
     // Glued to its noun (the space OCR lost), the value under them.
     assert.strictEqual(
       numberOf([[row("Date"), row("16 févr. 2023"), row("Nºfacture"), row("H-5616-601")]]),
