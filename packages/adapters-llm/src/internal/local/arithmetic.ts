@@ -124,6 +124,12 @@ export const totalsMade = (
  * either way and with the rounding adjustment printed, if any: the arithmetic is then the total's, and a tax figure
  * that disagrees with its own rate was misread (`Total IVA 10 %: 2 868,58` on 28 683,81, for 2 868,38).
  */
+/** A base's tax at a rate in percent, in cents, rounded down and up (prints round either way). */
+export const taxesAt = (base: number, rate: number): readonly [number, number] => {
+  const tax = (base * rate) / 100
+  return [Math.floor(tax), Math.ceil(tax)]
+}
+
 export const rateMakes = (figures: ReadonlyArray<Figure>, total: number): boolean => {
   const rates = new Set(figures.flatMap((f) => (f.role === "tax" && f.rate !== undefined ? [f.rate] : [])))
   const [rate] = rates
@@ -133,10 +139,7 @@ export const rateMakes = (figures: ReadonlyArray<Figure>, total: number): boolea
   const roundings = [0, ...of("rounding")]
   return of("subtotal")
     .flatMap((s) => [s, s - discount])
-    .some((base) => {
-      const tax = (base * rate) / 100
-      return base > 0 && [Math.floor(tax), Math.ceil(tax)].some((t) => roundings.some((r) => base + t + r === total))
-    })
+    .some((base) => base > 0 && taxesAt(base, rate).some((t) => roundings.some((r) => base + t + r === total)))
 }
 
 /** Digits an amount needs for one misread digit to be told from another amount (`5,30` and `5,00` are both prices). */

@@ -193,17 +193,19 @@ const classify = (layout: Layout, row: Row, list: ReadonlyArray<RowToken>, match
   if (kind !== "none") return { match, row, kind, label: "before" }
   // A place before the date (`Paderborn, 15.04.2020`, `Madrid, 12 de marzo`) dates the letter it heads.
   // A date word's compound of unknown kind (`Kaufdatum`) is no such word either: it names a date, as a bare one is.
-  const above = kindOf(wordsAbove(layout, row, match.start))
+  const above = () => kindOf(wordsAbove(layout, row, match.start))
   if (near.length > 0 && !filler) {
     // Words of another cell, under a date's header over the date's own (`VAT No. | 12/12/2021` under `Date`, the
     // tax id fallen to the next row): another column's label; the header names the date.
     const last = list.filter((t) => t.end <= match.start).at(-1)
     const apart = last !== undefined && cellAt(row, last.start) !== cellAt(row, match.start)
-    if (apart && above !== "none") return { match, row, kind: above, label: "above" }
+    const header = apart ? above() : "none"
+    if (header !== "none") return { match, row, kind: header, label: "above" }
     const named = near.some((w) => dateCompound(w.text)) || /\p{L},\s*$/u.test(before)
     return { match, row, kind, label: "none", worded: !named }
   }
-  return { match, row, kind: above, label: above === "none" ? "none" : "above" }
+  const header = above()
+  return { match, row, kind: header, label: header === "none" ? "none" : "above" }
 }
 
 /**

@@ -12,7 +12,7 @@
  */
 import { addressLine, closesAddress } from "./addressText.js"
 import { type Found, found } from "./evidence.js"
-import { type Cell, cellStart, type Layout, overlap, type Row } from "./layout.js"
+import { type Cell, cellStart, columnsApart, type Layout, overlap, type Row } from "./layout.js"
 import { endsWithForm, formAlone, legalForm, withLegalForm } from "./legalForms.js"
 import { amounts, dates, taxIds } from "./patterns.js"
 import { findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
@@ -189,7 +189,7 @@ const partsOf = (row: Row): ReadonlyArray<Part> =>
 
 /** Whether a row's cells are at most eight line heights apart (a column gap is more). */
 const near = (row: Row): boolean =>
-  row.cells.every((cell, i) => i === 0 || cell.x0 - (row.cells[i - 1]?.x1 ?? cell.x0) < 8 * (row.y1 - row.y0))
+  row.cells.every((cell, i) => i === 0 || !columnsApart(row, row.cells[i - 1] ?? cell, cell))
 
 /**
  * The cell of a row that opens the recipient's block: a recipient label alone in it, or before a colon and a name

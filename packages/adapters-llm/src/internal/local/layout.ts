@@ -258,6 +258,13 @@ export const overlap = (a: { x0: number; x1: number }, b: { x0: number; x1: numb
   return shorter <= 0 ? 0 : Math.max(0, shared) / shorter
 }
 
+/** Line heights between two cells of a row beyond which they are columns, not a label and its value or one name. */
+const COLUMN_GAP = 8
+
+/** Whether two cells of a row, `left` before `right`, are set a column apart. */
+export const columnsApart = (row: Row, left: { x1: number }, right: { x0: number }): boolean =>
+  right.x0 - left.x1 > COLUMN_GAP * (row.y1 - row.y0)
+
 /** The cell under the cell holding `offset` of a row, on one of the next two rows of its page, if any. */
 export const cellBelow = (layout: Layout, row: Row, offset: number): Cell | undefined => {
   const cell = cellAt(row, offset)

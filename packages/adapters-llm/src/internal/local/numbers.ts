@@ -12,7 +12,7 @@ import { hasStreet } from "./addressText.js"
 import { type Evidence, type Found, found } from "./evidence.js"
 import { registerLine } from "./issuer.js"
 import { findLabels, type Label, labelsOf, type Target } from "./labels.js"
-import { type Cell, cellAt, cellBelow, cellStart, type Layout, type Row } from "./layout.js"
+import { type Cell, cellAt, cellBelow, cellStart, columnsApart, type Layout, type Row } from "./layout.js"
 import { codes, dates, type Match, pointOfSaleNumbers } from "./patterns.js"
 import { doubted, type RowToken, rowTokens } from "./phrases.js"
 import { FIGURE_FOR, folded, phraseTokens, tokens, wordMatcher } from "./text.js"
@@ -313,14 +313,11 @@ const valueAfter = (
   const next = nextCell(row, cell)
   // A bare number word's value is near it: a cell across a column's gap is the other column's (`Nº | 27101`, a
   // postcode whose town OCR set on the next row), and the value is under the label.
-  const far = next !== undefined && bare && next.x0 - cell.x1 > COLUMN_GAP * (row.y1 - row.y0)
+  const far = next !== undefined && bare && columnsApart(row, cell, next)
   const beside = next === undefined || far ? undefined : numberAlone(next.text)
   if (beside !== undefined) return beside
   return numberUnder(layout, row, labelStart)
 }
-
-/** Line heights between a row's cells beyond which they are columns (as the letterhead's names read them). */
-const COLUMN_GAP = 8
 
 /**
  * The number alone in the cell under a label's, unless that cell is part of a date its row prints: the day of `19

@@ -23,6 +23,7 @@ import {
   rateMakes,
   roleOf,
   type Source,
+  taxesAt,
   totalsMade
 } from "./arithmetic.js"
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
@@ -270,10 +271,7 @@ const netAndTax = (
   return layout.rows.some(
     (r) =>
       r.page === row.page &&
-      [...r.text.matchAll(new RegExp(RATE.source, "g"))].some((m) => {
-        const share = (base * Number((m[1] ?? "").replace(",", "."))) / 100
-        return Math.floor(share) === taxed || Math.ceil(share) === taxed
-      })
+      [...r.text.matchAll(RATES)].some((m) => taxesAt(base, rateValue(m[1] ?? "")).includes(taxed))
   )
 }
 
@@ -341,6 +339,10 @@ const cents = centsOf
 
 // A rate printed beside its tax word: `IVA 21%`, `MwSt. 19 %`, `VAT @ 20%`.
 const RATE = /(?<![\d.,])(\d{1,2}(?:[.,]\d{1,2})?)\s?%/
+const RATES = new RegExp(RATE.source, "g")
+
+/** A printed rate's percent (`19,0` → 19). */
+const rateValue = (printed: string): number => Number(printed.replace(",", "."))
 
 /**
  * The figures of the totals block: each amount labelled as tendered, change, rounding, a discount, a tax or a
@@ -390,7 +392,7 @@ const figuresOf = (layout: Layout, amountsOf: AmountsOf): Array<Figure> => {
         cents: cents(amount.value),
         page: row.page,
         text: amount.text,
-        ...(rate === undefined ? {} : { rate: Number(rate.replace(",", ".")) })
+        ...(rate === undefined ? {} : { rate: rateValue(rate) })
       }
       if (segment.length === 0 && previous !== undefined) out.splice(out.indexOf(previous), 1)
       out.push(figure)
@@ -468,11 +470,10 @@ export const taxRate = (layout: Layout): Found | null => {
     const taxed = rowTokens(row).some((t) => TAX.has(t.text))
     return rate?.[1] !== undefined && taxed && amounts(row.text).some((a) => a.decimals) ? [rate[1]] : []
   })
-  const values = new Set(rates.map((r) => Number(r.replace(",", "."))))
+  const values = new Set(rates.map(rateValue))
   return rates[0] === undefined || values.size !== 1 ? null : found(rates[0], "label")
 }
 
-/** The total and the rules' certainty of it, or null when no labelled amount qualifies. */
 /**
  * The total, its amount written with one mark for the cents and the other for thousands: OCR may read a grouping
  * mark as the decimal one (`€39,876,19` for `€39.876,19`, `6.646.03`), and the value is read from the last mark.
@@ -491,6 +492,7 @@ const wellMarked = (text: string): string =>
     return `${head}${other}${groups.split(mark).join(other)}${mark}${cents}`
   })
 
+/** The total and the rules' certainty of it, or null when no labelled amount qualifies. */
 const totalOf = (layout: Layout, target: Target): Found | null => {
   const amountsOf = amountsOfRows(layout)
   const all = [

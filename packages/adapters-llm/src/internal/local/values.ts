@@ -25,7 +25,7 @@ import {
   type Target,
   TOTAL_TRIGGERS
 } from "./labels.js"
-import { cellAt, cellBelow, cellStart, type Layout, type Row, spanOf } from "./layout.js"
+import { cellAt, cellBelow, cellStart, columnsApart, type Layout, type Row, spanOf } from "./layout.js"
 import { legalForm, withLegalForm } from "./legalForms.js"
 import { documentNumber } from "./numbers.js"
 import { blockAddress, blockName, inRecipientBlock } from "./parties.js"
@@ -82,7 +82,7 @@ const rightOf = (hit: Hit, concept: Concept): string => {
   const next = row.cells[row.cells.indexOf(cell) + 1]
   if (next === undefined) return ""
   const party = concept === "company" || concept === "address"
-  return party && next.x0 - cell.x1 > 8 * (row.y1 - row.y0) ? "" : clean(next.text)
+  return party && columnsApart(row, cell, next) ? "" : clean(next.text)
 }
 
 /** The rest of the label's row after it (for typed values that may sit a few cells away). */
