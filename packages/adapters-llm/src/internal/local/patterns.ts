@@ -254,8 +254,10 @@ export const amountValue = (literal: string): number | undefined => {
 const CURRENCY_PREFIX = /(?:^|[^\p{L}])(?:rm|us|usd|eur|ars|mxn|clp|cop|pen|gbp|r|s|rs|bs)\$?$/iu
 
 /** Amounts in a text, not counting the numbers inside dates, times, phone numbers and codes. */
-export const amounts = (text: string): ReadonlyArray<Amount> => {
-  if (!/\d/.test(text)) return []
+export const amounts = (printed: string): ReadonlyArray<Amount> => {
+  if (!/\d/.test(printed)) return []
+  // The rupee's `Rs.` glued to its amount (`Rs.500.00`): its dot is no figure's mark (offsets kept).
+  const text = printed.replace(/(?<!\p{L})(rs)\.(?=-?\d)/giu, "$1 ")
   const inDates = dates(text)
   return (
     all(AMOUNT, text)

@@ -4,6 +4,7 @@
  */
 import { type Row, wordAt } from "./layout.js"
 import { nearWords, phraseTokens, sameToken, type Token, tokens } from "./text.js"
+import { EXCLUDING_WORDS, INCLUDING_WORDS, TOTAL_LABELS } from "./vocabulary.js"
 
 /** A token of a row with its offsets in the row's (unfolded) text. */
 export interface RowToken {
@@ -91,10 +92,18 @@ export interface Vocabulary<T> {
   readonly byFirst: ReadonlyMap<string, ReadonlyArray<Phrase<T>>>
   /** The first tokens a row token may be read for up to OCR slips. */
   readonly nearFirsts: (token: string) => ReadonlyArray<string>
+  /** Words read as themselves, never as a slip of another: the phrases' own and the known words given. */
+  readonly words: ReadonlySet<string>
 }
 
-/** Builds a vocabulary from tagged phrase lists. */
-export const vocabulary = <T>(lists: ReadonlyArray<readonly [T, ReadonlyArray<string>]>): Vocabulary<T> => {
+/**
+ * Builds a vocabulary from tagged phrase lists; `known` are words printed beside its phrases that are no slip of
+ * them (`including`, two letters from `excluding`).
+ */
+export const vocabulary = <T>(
+  lists: ReadonlyArray<readonly [T, ReadonlyArray<string>]>,
+  known: ReadonlyArray<string> = []
+): Vocabulary<T> => {
   const phrases = lists
     .flatMap(([tag, list]) => list.map((p) => ({ tag, tokens: phraseTokens(p) })))
     .filter((p) => p.tokens.length > 0)
@@ -104,7 +113,8 @@ export const vocabulary = <T>(lists: ReadonlyArray<readonly [T, ReadonlyArray<st
     const first = p.tokens[0] ?? ""
     byFirst.set(first, [...(byFirst.get(first) ?? []), p])
   }
-  return { phrases, byFirst, nearFirsts: nearWords(byFirst.keys()) }
+  const words = new Set([...phrases.flatMap((p) => p.tokens), ...known.flatMap(phraseTokens)])
+  return { phrases, byFirst, nearFirsts: nearWords(byFirst.keys()), words }
 }
 
 /** The phrases that may start at a token: its own, and those whose long first token it equals up to OCR slips. */
@@ -115,13 +125,17 @@ const startingWith = <T>(vocab: Vocabulary<T>, token: string): ReadonlyArray<Phr
   return [...own, ...near.flatMap((f) => vocab.byFirst.get(f) ?? [])].sort((a, b) => b.tokens.length - a.tokens.length)
 }
 
+/** Whether a row's token reads as a phrase's: the same, or a slip of it unless it is a word of its own. */
+const read = <T>(vocab: Vocabulary<T>, phrase: string, token: string): boolean =>
+  phrase === token || (!vocab.words.has(token) && sameToken(phrase, token))
+
 /** The phrases of a vocabulary in a token list, longest first at each place, never overlapping. */
 export const findPhrases = <T>(list: ReadonlyArray<RowToken>, vocab: Vocabulary<T>): Array<PhraseHit<T>> => {
   const hits: Array<PhraseHit<T>> = []
   let i = 0
   while (i < list.length) {
     const found = startingWith(vocab, list[i]?.text ?? "").find(
-      (p) => i + p.tokens.length <= list.length && p.tokens.every((t, k) => sameToken(t, list[i + k]?.text ?? ""))
+      (p) => i + p.tokens.length <= list.length && p.tokens.every((t, k) => read(vocab, t, list[i + k]?.text ?? ""))
     )
     if (found === undefined) i += 1
     else {
@@ -136,3 +150,6 @@ export const findPhrases = <T>(list: ReadonlyArray<RowToken>, vocab: Vocabulary<
 /** Whether any token of the list is one of the words (compared as folded tokens, OCR-tolerant). */
 export const hasWord = (list: ReadonlyArray<RowToken>, words: ReadonlySet<string>): boolean =>
   list.some((t) => words.has(t.text))
+
+/** The amounts' labels by rank; the words that say a total includes or excludes a tax read as themselves. */
+export const TOTAL_PHRASES = vocabulary(TOTAL_LABELS, [...INCLUDING_WORDS, ...EXCLUDING_WORDS])

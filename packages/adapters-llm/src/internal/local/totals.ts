@@ -28,9 +28,9 @@ import {
 } from "./arithmetic.js"
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
 import { findLabels, type Label, type Target } from "./labels.js"
-import { cellAt, cellBelow, cellStart, type Layout, type Row, spanOf } from "./layout.js"
+import { type Cell, cellAt, cellBelow, cellStart, type Layout, type Row, spanOf } from "./layout.js"
 import { type Amount, amounts, amountValue, dates } from "./patterns.js"
-import { doubted, findPhrases, lettersJoined, type RowToken, rowTokens, vocabulary } from "./phrases.js"
+import { doubted, findPhrases, lettersJoined, type RowToken, rowTokens, TOTAL_PHRASES } from "./phrases.js"
 import { listValue } from "./tables.js"
 import { folded, phraseTokens, tokens, wordMatcher } from "./text.js"
 import {
@@ -42,7 +42,6 @@ import {
   ITEM_COLUMNS,
   NOT_TOTAL_WORDS,
   TAX_WORDS,
-  TOTAL_LABELS,
   type TotalRank
 } from "./vocabulary.js"
 
@@ -52,18 +51,17 @@ type Rank = "alias" | TotalRank
 /** The ranks that may give the total, best first: a subtotal only tells a rounded total from an exact one. */
 const RANKS: ReadonlyArray<Rank> = ["alias", "due", "total"]
 
-const LABELS = vocabulary(TOTAL_LABELS)
 const TAX = new Set(TAX_WORDS)
 const NOT_TOTAL = new Set(NOT_TOTAL_WORDS)
 // `Efectlvo`, `Ruckqeld`: a saving, tender or change word OCR misread still says the amount is not the total — where
 // the reader doubted the word (a text layer's `Montant` is not the Dutch `contant` misread).
 const nearNotTotal = wordMatcher(NOT_TOTAL_WORDS)
 
-// A word of the total labels is read as itself, never as a slip of another (`montant`, not `contant`).
-const LABEL_WORDS = new Set(LABELS.phrases.flatMap((p) => p.tokens))
-
-/** Whether a token could be a word OCR misread: one the reader doubted, and no word of the total labels. */
-const misreadable = (row: Row, t: RowToken): boolean => !LABEL_WORDS.has(t.text) && doubted(row, t)
+/**
+ * Whether a token could be a word OCR misread: one the reader doubted, and no word of the total labels (`montant`
+ * is read as itself, not as `contant`).
+ */
+const misreadable = (row: Row, t: RowToken): boolean => !TOTAL_PHRASES.words.has(t.text) && doubted(row, t)
 
 /** Whether a row's token is a not-total word, as printed or (in a word the reader doubted) misread. */
 const notTotalIn =
@@ -152,7 +150,7 @@ const rankOf = (
   notTotal: (t: RowToken) => boolean
 ): Ranked | undefined => {
   const segment = lettersJoined(words)
-  const hit = findPhrases(segment, LABELS).at(-1)
+  const hit = findPhrases(segment, TOTAL_PHRASES).at(-1)
   const head = segment[hit?.from ?? 0]
   if (hit === undefined || head === undefined || segment.length - hit.to > MAX_BETWEEN) return undefined
   const before = segment.slice(0, hit.from).filter((t) => cellOf(t) === cellOf(head))
@@ -192,9 +190,11 @@ const rowCandidates = (layout: Layout, row: Row, amountsOf: AmountsOf): Array<Ca
     // is the amount's after it.
     carried = ranked !== undefined && !labelled.decimals && found[i + 1]?.decimals === true ? ranked : undefined
     if (carried !== undefined) continue
-    // A label before a run of three amounts or more with nothing between them heads a tax table's row (`Summe
-    // 137,31  26,09  163,40`: net, tax, gross): the last of the run is the amount it totals, not the first.
-    const amount = ranked === undefined ? labelled : lastOfRun(list, found, i)
+    // A label before a run of amounts with nothing between them heads a table's row: the amount under a column
+    // headed as a total (`Tax Amount | Total Amount`); else, in a run of three or more, the last (`Summe  137,31
+    // 26,09  163,40`: a tax table's net, tax, gross), not the first.
+    const run = ranked === undefined ? [] : runFrom(list, found, i)
+    const amount = headedTotal(layout, row, run) ?? (run.length >= 3 ? (run.at(-1) ?? labelled) : labelled)
     // Before two that are the page's net and its tax (`Total:  106.10  6.37` under `SR @ 6%`, or by `Sub Total
     // 106.10` and `Total GST 6.37`): a tax summary's row, with no total among them.
     if (ranked !== undefined && amount === labelled && netAndTax(layout, amountsOf, row, list, found, i)) continue
@@ -275,16 +275,60 @@ const netAndTax = (
   )
 }
 
-/** The last amount of the run that starts at `found[i]`, when it runs to three or more with no word between them. */
-const lastOfRun = (list: ReadonlyArray<RowToken>, found: ReadonlyArray<RowAmount>, i: number): RowAmount => {
-  const first = found[i] as RowAmount
+// Currency codes and names printed before amounts: no word between a label and its amount (`Sales Tax 21 %: RM
+// 3,255.34`), nor between amounts of a row's columns (`Rs. 76.27  Rs. 500.00`).
+const CURRENCIES = new Set([...CURRENCY_CODES, "rm", "zl", "kr", "rs", "kc", "fr", "sfr", "euro", "euros"])
+
+/** The amounts from `found[i]` on with no word but a currency between them: a run of columns. */
+const runFrom = (
+  list: ReadonlyArray<RowToken>,
+  found: ReadonlyArray<RowAmount>,
+  i: number
+): ReadonlyArray<RowAmount> => {
   let last = i
   while (last + 1 < found.length) {
     const [a, b] = [found[last], found[last + 1]]
-    if (a === undefined || b === undefined || list.some((t) => t.start >= a.end && t.end <= b.start)) break
+    if (a === undefined || b === undefined) break
+    if (list.some((t) => t.start >= a.end && t.end <= b.start && !CURRENCIES.has(t.text))) break
     last++
   }
-  return last - i >= 2 ? (found[last] ?? first) : first
+  return found.slice(i, last + 1)
+}
+
+/** How many rows above an amount its column's header may stand (the line items between). */
+const HEADER_REACH = 15
+
+/** The words-only cell over an amount, past the figures of its column (the line items' values), if any. */
+const headerOver = (layout: Layout, row: Row, amount: Span): Cell | undefined => {
+  const [x0, x1] = spanOf(row, amount.start, amount.end)
+  for (const above of layout.rows.slice(Math.max(0, row.order - HEADER_REACH), row.order).reverse()) {
+    if (above.page !== row.page) break
+    const shared = (c: Cell) => Math.min(c.x1, x1) - Math.max(c.x0, x0)
+    const cell = above.cells.filter((c) => shared(c) > 0).sort((a, b) => shared(b) - shared(a))[0]
+    if (cell !== undefined && !/\d/.test(cell.text)) return cell
+  }
+  return undefined
+}
+
+/**
+ * Of a total's label before a run of amounts in columns (`TOTAL:  Rs.76.27  Rs.500.00`), the one amount whose
+ * column's header names a total (`Tax Amount | Total Amount`), if one alone does.
+ */
+const headedTotal = (layout: Layout, row: Row, run: ReadonlyArray<RowAmount>): RowAmount | undefined => {
+  if (run.length < 2) return undefined
+  const totals = run.filter((a) => {
+    const header = headerOver(layout, row, a)
+    const rank =
+      header === undefined
+        ? undefined
+        : rankOf(
+            tokens(folded(header.text)),
+            () => header,
+            () => false
+          )
+    return rank?.rank === "due" || rank?.rank === "total"
+  })
+  return totals.length === 1 ? totals[0] : undefined
 }
 
 /** A candidate's rank and evidence; an amount under its label (not beside it) is one level less sure. */
@@ -301,7 +345,7 @@ const amountIn = (text: string): Amount | undefined => {
 /** The vocabulary's rank of a phrase that is one of its labels as a whole (`Total`, `Importe total`), if any. */
 const knownRank = (phrase: ReadonlyArray<string>): TotalRank | undefined => {
   const list = phrase.map((text, i) => ({ text, start: i, end: i + 1 }))
-  const hit = findPhrases(list, LABELS)[0]
+  const hit = findPhrases(list, TOTAL_PHRASES)[0]
   return hit !== undefined && hit.from === 0 && hit.to === list.length ? hit.tag : undefined
 }
 
@@ -378,7 +422,7 @@ const figuresOf = (layout: Layout, amountsOf: AmountsOf): Array<Figure> => {
               ? "subtotal"
               : undefined
       // A total of savings (`TOTAL VENTAJAS`) sums the discounts printed above it: it is not one more.
-      if (role === "discount" && findPhrases(segment, LABELS).length > 0) {
+      if (role === "discount" && findPhrases(segment, TOTAL_PHRASES).length > 0) {
         previous = undefined
         continue
       }
@@ -401,9 +445,6 @@ const figuresOf = (layout: Layout, amountsOf: AmountsOf): Array<Figure> => {
   }
   return out
 }
-
-// Currency codes and a rate's digits between a figure's label and its amount (`Sales Tax 21 %: RM 3,255.34`).
-const CURRENCIES = new Set([...CURRENCY_CODES, "rm", "zl", "kr"])
 
 // The lines of a document as a list field of descriptions and amounts gives them (`tables.ts`).
 const LINES: Skill.SkillField = {

@@ -207,6 +207,9 @@ describe("patterns", () => {
     // OCR reads a pound sign as `f` before an amount with its pence; a code's letter stays a code's.
     assert.deepStrictEqual(texts(amounts("Grand Total f3,021.71")), ["3,021.71"])
     assert.deepStrictEqual(texts(amounts("Invoice F1234 ref f2024 elf5.00")), [])
+    // The rupee's `Rs.` glued to its amount; a number word's dot before figures stays no amount's.
+    assert.deepStrictEqual(texts(amounts("TOTAL: Rs.76.27 Rs.500.00 Rs.-40.00")), ["76.27", "500.00", "-40.00"])
+    assert.deepStrictEqual(texts(amounts("No.500.00 Nos.12.50")), [])
   })
 
   it("amounts: thousands grouped by a space, with decimals; a quantity two spaces (a cell) before a price", () => {

@@ -337,6 +337,33 @@ describe("totals", () => {
     assert.strictEqual(totalOf(lines(["Totaal", "12,10"], ["BTW 21%", "2,10"])), "12,10")
   })
 
+  it("Total including VAT is the total, not a slip of Total excluding VAT (a subtotal)", () => {
+    const bill = (label: string) => lines(["Monthly charges", "£35.00"], ["Usage charges", "£3.50"], [label, "£38.50"])
+    assert.strictEqual(totalOf(bill("Total including VAT")), "38.50")
+    assert.strictEqual(totalOf(bill("Total (including VAT at 20%)")), "38.50")
+    // The other word, as printed or misread, still names a net amount.
+    assert.isNull(totalOf(bill("Total excluding VAT")))
+    assert.isNull(ocrTotalOf(bill("Total excludinq VAT")))
+  })
+
+  it("a total's label before amounts in columns: the one under the column headed as a total", () => {
+    const xs = [40, 200, 330, 420]
+    const invoice = (...total: ReadonlyArray<string>) => [
+      cells(xs, "Description", "Net Amount", "Tax Amount", "Total Amount"),
+      cells(xs, "Boat Earphones", "Rs.423.73", "Rs.76.27", "Rs.500.00"),
+      cells(xs, "USB cable", "Rs.84.75", "Rs.15.25", "Rs.100.00"),
+      cells([40, 330, 420], ...total)
+    ]
+    assert.strictEqual(totalOf(invoice("TOTAL:", "Rs.91.52", "Rs.600.00")), "600.00")
+    assert.strictEqual(totalOf(invoice("TOTAL:", "Rs. 91.52", "Rs. 600.00")), "600.00")
+    // The total's column first: its amount, not the tax after it.
+    const first = [
+      cells(xs, "Description", "Net Amount", "Total Amount", "Tax Amount"),
+      cells([40, 330, 420], "TOTAL:", "600.00", "91.52")
+    ]
+    assert.strictEqual(totalOf(first), "600.00")
+  })
+
   it("SROIE: the rounded total, printed before or after the exact one", () => {
     assert.strictEqual(
       totalOf(lines(["TOTAL INCL. GST", "112.46"], ["ROUNDING ADJ", "-0.01"], ["TOTAL", "112.45"])),
