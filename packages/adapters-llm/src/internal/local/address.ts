@@ -4,8 +4,8 @@
  */
 import { addressEnd, addressLine, closesAddress, hasStreet, registration, STOP_PATTERN } from "./addressText.js"
 import { type Found, found } from "./evidence.js"
-import { cellBeside, companyParts, type Part, segmentsOf } from "./issuer.js"
-import type { Layout } from "./layout.js"
+import { cellBeside, cleaned, companyParts, type Part, segmentsOf, title } from "./issuer.js"
+import { type Layout, overlap } from "./layout.js"
 import { folded } from "./text.js"
 
 /** Below this confidence the reader doubts a word (text layers read 1). */
@@ -27,15 +27,22 @@ const doubted = (part: Part): boolean =>
 export const address = (layout: Layout): Found | null => {
   const { parts: name, marked } = companyParts(layout)
   const last = name.at(-1)
-  // Under a line no legal form or shop word marks as a name (a column's labels, a title) is no letterhead's address.
-  if (last === undefined || !marked) return null
-  const sender = senderAddress(last)
-  if (sender !== undefined) return sender
+  // Under a line no legal form or shop word marks as a name (a column's labels, a title) is no letterhead's address:
+  // the letterhead may print none (a logo's).
+  if (last === undefined || !marked) return headless(layout)
+  return senderAddress(last) ?? blockFrom(layout, last.row.order + 1, last, true)
+}
+
+/**
+ * The address block read down a column from row `from`, as the part `column` sets it, or null: see `address`.
+ * `underName`: the block follows a name, so registration lines before it are skipped.
+ */
+const blockFrom = (layout: Layout, from: number, column: Part, underName: boolean): Found | null => {
   const parts: Array<Part> = []
   let closed = false
-  for (const row of layout.rows.slice(last.row.order + 1, last.row.order + 10)) {
-    if (row.page !== last.row.page || parts.length >= 5) break
-    const part = cellBeside(row, last)
+  for (const row of layout.rows.slice(from, from + 9)) {
+    if (row.page !== column.row.page || parts.length >= 5) break
+    const part = cellBeside(row, column)
     if (part === undefined) break
     const text = folded(part.raw)
     // The contact may share the address's last line: `… 43000 KAJANG, SELANGOR. TEL: 03-1234567`.
@@ -47,7 +54,7 @@ export const address = (layout: Layout): Found | null => {
       break
     }
     // Registration numbers and tax ids printed under the name come before the address: skip them.
-    if (parts.length === 0 && (registration(text) || closesAddress(text))) continue
+    if (underName && parts.length === 0 && (registration(text) || closesAddress(text))) continue
     if (closesAddress(text)) {
       closed = true
       break
@@ -69,6 +76,29 @@ export const address = (layout: Layout): Found | null => {
       .replace(/\s+/g, " "),
     "position"
   )
+}
+
+/** How many rows from the top of the first page a letterhead with no name (a logo's) may start its address at. */
+const HEADLESS_ROWS = 4
+
+/**
+ * The address of a letterhead whose name is no text (a logo): a street line heading its column in the page's top
+ * rows — no name, label or other text over it (a title aside) — read down as a block closed by a contact or tax
+ * line (`Avda. del Sur 197 | 02752 Zaragoza | CIF: B22316525`). A recipient's block always has a name or a label
+ * over it.
+ */
+const headless = (layout: Layout): Found | null => {
+  const page = layout.rows[0]?.page
+  const top = layout.rows.filter((r) => r.page === page).slice(0, HEADLESS_ROWS)
+  for (const row of top)
+    for (const cell of row.cells) {
+      if (!addressLine(cell.text) || !/\d/.test(cell.text)) continue
+      const part: Part = { row, x0: cell.x0, x1: cell.x1, text: cleaned(cell.text), raw: cell.text }
+      const over = top.slice(0, top.indexOf(row)).flatMap((r) => r.cells.filter((c) => overlap(c, part) > 0.3))
+      if (over.some((c) => !title(c.text))) return null
+      return blockFrom(layout, row.order, part, false)
+    }
+  return null
 }
 
 /**

@@ -330,7 +330,7 @@ const LABEL_WORD = new Set([
 ])
 const COPY_MARK = new Set(COPY_MARKS)
 
-const title = (text: string): boolean => words(text).some((w) => TITLES.has(w))
+export const title = (text: string): boolean => words(text).some((w) => TITLES.has(w))
 
 /**
  * Whether a row is the document's title alone: one cell of a few words, a title word among them and no business

@@ -919,6 +919,28 @@ describe("issuer's address", () => {
     )
   })
 
+  it("a letterhead with no name (a logo's): the street line heading its column, down to its tax or contact line", () => {
+    const rowsOf = (...rows: ReadonlyArray<ReadonlyArray<Cell>>) => address(layout(document([page(1, rows)])))?.text
+    const logo = (title: ReadonlyArray<Cell>) =>
+      rowsOf(
+        title,
+        beside("Número de factura: Q 07524", "Avda. del Sur 197", 330),
+        beside("Fecha: 02/09/2021", "02752 Zaragoza", 330),
+        beside("Cliente: 3261", "CIF: B22316525", 330),
+        row("Datos del cliente"),
+        row("Distribuciones Ibérica S.A."),
+        row("Calle Norte 224"),
+        row("52142 Málaga")
+      )
+    assert.strictEqual(logo(row("FACTURA")), "Avda. del Sur 197 02752 Zaragoza")
+    assert.strictEqual(logo([[330, "FACTURA COMPLETA"]]), "Avda. del Sur 197 02752 Zaragoza")
+    // A name no legal form marks over it (a person's trade), or a label: not a letterhead with no name.
+    assert.isUndefined(logo([[330, "Jane Doe Design"]]))
+    assert.isUndefined(logo([[330, "Remitente:"]]))
+    // A block nothing closes (the items follow) is no address to vouch for.
+    assert.isUndefined(rowsOf(row("FACTURA"), row("Avda. del Sur 197"), row("02752 Zaragoza"), row("Tornillos 4,00")))
+  })
+
   it("Portuguese courtesy titles and Adquirente open the buyer's block: its name is not the issuer", () => {
     for (const label of ["Exmo.(s) Sr.(s)", "Adquirente", "Exmo. Sr."])
       assert.isNull(issuerOf("FATURA", "Rua Ferreira 14", label, "Padaria Lusitana Lda."), label)
