@@ -21,7 +21,7 @@ import { decideLanguages, type LanguageDecision, profileWords, ruleMarks } from 
 import { correctDiacritics, ownLettersOf, withAlternatives } from "./lexicon.js"
 import { preprocess } from "./preprocess.js"
 import { degreeRings } from "./ring.js"
-import { type OcrWord, wordsOnPage } from "./words.js"
+import { type OcrWord, withoutEchoes, wordsOnPage } from "./words.js"
 
 /** A line of recognised words in reading order. */
 export interface OcrLine {
@@ -345,7 +345,7 @@ export const pageDecision = (lines: ReadonlyArray<ReadonlyArray<CtcChar>>): Lang
 /**
  * The page's lines with their marks checked and ruled (`pageMarks`), against the lists of the page's languages,
  * loaded on the first page that needs them (`pageWordLists`; none for a page with no line); lines with no word left
- * are dropped.
+ * and the detector's echoes (`withoutEchoes`) are dropped.
  */
 const ruledLines = Effect.fnUntraced(function* (engine: OcrEngine, lines: ReadonlyArray<ReadLine>, config: OcrConfig) {
   const chars = lines.map((l) => l.chars)
@@ -354,13 +354,14 @@ const ruledLines = Effect.fnUntraced(function* (engine: OcrEngine, lines: Readon
       ? undefined
       : yield* pageWordLists(engine.lexicon, pageDecision(chars).languages)
   const marked = pageMarks(chars, lexicon, config)
-  return lines.flatMap((line, k) => {
+  const read = lines.flatMap((line, k) => {
     const spaced = restoreSpaces(marked[k]!, line.ink, config.spaceGap * config.recHeight, line.stride)
     const words = cropWords(spaced, line.ink, line.stride)
     return words.length === 0
       ? []
       : [{ box: line.box, score: line.score, words: wordsOnPage(line.crop, words, config.foldFullWidth) }]
   })
+  return withoutEchoes(read)
 })
 
 const millis = (d: Duration.Duration): number => Duration.toMillis(d)

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest"
+import { type OcrWord, withoutEchoes } from "../../src/internal/ocr/words.js"
+
+/** A word at columns [x0, x1) of a row 100–120 px down the page. */
+const word = (text: string, x0: number, x1: number, confidence = 0.95): OcrWord => ({
+  text,
+  confidence,
+  x0,
+  x1,
+  y0: 100,
+  y1: 120
+})
+
+const texts = (lines: ReadonlyArray<{ readonly words: ReadonlyArray<OcrWord> }>) =>
+  lines.map((l) => l.words.map((w) => w.text).join(" "))
+
+describe("withoutEchoes", () => {
+  it("drops a doubted one-character word lying on another line's word: DISH H SOAP, 2 X K 10.64", () => {
+    // The detector boxed a sliver of the H's edge with the next word; the recognizer read it as a letter.
+    const dish = [{ words: [word("DISH", 40, 92)] }, { words: [word("H", 86, 92, 0.35), word("SOAP", 106, 160)] }]
+    expect(texts(withoutEchoes(dish))).toEqual(["DISH", "SOAP"])
+    // Alone in its box: the line goes.
+    const times = [{ words: [word("2", 70, 80), word("X", 95, 108)] }, { words: [word("K", 102, 106, 0.36)] }]
+    expect(texts(withoutEchoes(times))).toEqual(["2 X"])
+  })
+
+  it("keeps a one-character word with room of its own, read surely, or on no other line's word", () => {
+    // A tax code after the amount, a quantity's x: apart from their neighbours.
+    const code = [{ words: [word("2,32", 300, 340)] }, { words: [word("B", 352, 362, 0.41)] }]
+    expect(texts(withoutEchoes(code))).toEqual(["2,32", "B"])
+    const sure = [{ words: [word("DISH", 40, 92)] }, { words: [word("H", 86, 92, 0.9)] }]
+    expect(texts(withoutEchoes(sure))).toEqual(["DISH", "H"])
+    // On the line's own word (a line is one box): not another line's.
+    const own = [{ words: [word("DISH", 40, 92), word("H", 86, 92, 0.35)] }]
+    expect(texts(withoutEchoes(own))).toEqual(["DISH H"])
+    // On the row above or below: no overlap of half the height.
+    const below = [{ words: [word("DISH", 40, 92)] }, { words: [{ ...word("H", 86, 92, 0.35), y0: 115, y1: 135 }] }]
+    expect(texts(withoutEchoes(below))).toEqual(["DISH", "H"])
+  })
+})
