@@ -27,7 +27,7 @@ export const addressLine = (text: string): boolean =>
   /(?<![\p{L}\d-])\d{4}\s?\p{Lu}{2}\s+\p{Lu}\p{L}{2}/u.test(text)
 
 export const STOP_PATTERN =
-  /(?<![a-z])(tel|telf|tlf|phone|telefono|fax|gst|email|e-mail|www|http|invoice|receipt|factura|date|fecha|cashier|cajero|doc|tax|cif|nif|cuit|iva|vat|reg|hp|mobile)(?![a-z])/
+  /(?<![a-z])(tel|telf|tlf|phone|telefono|fax|gst|email|e-mail|www|http|invoice|inv|receipt|factura|date|fecha|cashier|cajero|doc|tax|cif|nif|cuit|iva|vat|reg|hp|mobile|order|ref|account|customer)(?![a-z])/
 
 // Contact and register words, and the tax id words but `st` (a street's abbreviation).
 const STOP_WORDS = new Set([...CONTACT_WORDS, ...TAX_ID_WORDS.filter((w) => w !== "st")])

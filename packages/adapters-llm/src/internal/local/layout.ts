@@ -159,17 +159,17 @@ const MONEY_WORDS: ReadonlySet<string> = new Set(
     ...[TAX_WORDS, NET_WORDS, SAVING_WORDS, TENDER_WORDS, CHANGE_WORDS, ROUNDING_WORDS].flat()
   ].filter((w) => /^\p{L}{3,}$/u.test(w))
 )
-const GLUED = /^(\p{L}{3,})(-?\d{1,3}(?:[.,]?\d{3})*[.,]\d{2})$/u
+const GLUED = /^(\p{L}{3,}:?)(-?\d{1,3}(?:[.,]?\d{3})*[.,]\d{2})$/u
 
 /**
- * A word OCR read from a label and its amount that lost the space between them (`TOTAL7.00`, `Summe12,45`), as the
- * two words printed, each with its share of the box; other letters glued to figures stay one word (a code, `SHO1`; a
- * currency, `RM7.00`).
+ * A word OCR read from a label and its amount that lost the space between them (`TOTAL7.00`, `Summe12,45`; after a
+ * colon, `Total:1,200.00`, as some text layers print it too), as the two words printed, each with its share of the
+ * box; other letters glued to figures stay one word (a code, `SHO1`; a currency, `RM7.00`).
  */
 const parted = (word: Word): ReadonlyArray<Word> => {
   const m = GLUED.exec(word.text)
   const [, label, amount] = m ?? []
-  if (label === undefined || amount === undefined || !MONEY_WORDS.has(folded(label))) return [word]
+  if (label === undefined || amount === undefined || !MONEY_WORDS.has(folded(label.replace(/:$/, "")))) return [word]
   const cut = word.x0 + ((word.x1 - word.x0) * label.length) / word.text.length
   return [
     { ...word, text: label, x1: cut },

@@ -638,7 +638,12 @@ describe("issuer's address", () => {
       "BTW nummer NL123456789B01",
       "N° TVA FR12345678901",
       "St.-Nr. DE584839266",
-      "St.-Nr. 52/368/09216"
+      "St.-Nr. 52/368/09216",
+      // A document's own line with no colon: its number, an order, a reference, an account.
+      "Inv. No. 2023-1187",
+      "Order No 4711",
+      "Our ref AB/12",
+      "Customer 10023"
     ]
     for (const closer of closers)
       assert.strictEqual(

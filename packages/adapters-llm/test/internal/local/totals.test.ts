@@ -87,6 +87,8 @@ describe("totals", () => {
     ]
     assert.strictEqual(totalOf(receipt), "7.00")
     assert.strictEqual(totalOf([cells([40], "Summe12,45"), cells([40], "BAR20,00")]), "12,45")
+    // After a colon, as some text layers print it.
+    assert.strictEqual(totalOf([cells([40], "Subtotal:1,000.00"), cells([40], "Total:1,200.00")]), "1,200.00")
     // Letters of no amount's label glued to figures are a code, no label and no amount.
     assert.isNull(totalOf([cells([40, 330], "Total", "REF12.50")]))
   })
