@@ -15,7 +15,7 @@ import { findLabels, type Label, labelsOf, type Target } from "./labels.js"
 import { type Cell, cellAt, cellBelow, cellStart, columnsApart, type Layout, type Row } from "./layout.js"
 import { codes, dates, type Match, pointOfSaleNumbers } from "./patterns.js"
 import { doubted, type RowToken, rowTokens } from "./phrases.js"
-import { FIGURE_FOR, folded, phraseTokens, tokens, wordMatcher } from "./text.js"
+import { FIGURE_FOR, folded, phraseTokens, tokens, wordLike, wordMatcher } from "./text.js"
 import {
   COPY_MARKS,
   DATE_LABELS,
@@ -56,6 +56,9 @@ interface NumberLabel {
 }
 
 const isCode = (word: string) => /\d/.test(word)
+
+/** A word with figures OCR reads for letters, and three letters or more (`inv0ice`, `n0mero`). */
+const misreadWord = (word: string) => wordLike(word) && /\p{L}{3}/u.test(word)
 
 /** Whether two tokens of a row may be one label: in one cell, or in the next cell within three line heights. */
 const oneLabel = (row: Row, a: RowToken, b: RowToken): boolean => {
@@ -104,7 +107,8 @@ const rowLabels = (row: Row): Array<NumberLabel> => {
   }
   for (let i = 0; i < list.length; i++) {
     const token = list[i]
-    if (token === undefined || isCode(token.text)) continue
+    // A word the reader doubted may hold a figure OCR read for a letter (`INV0ICE NO:`): it may be a label's.
+    if (token === undefined || (isCode(token.text) && !(doubted(row, token) && misreadWord(token.text)))) continue
     const push = (from: number, to: number, strength: number) => {
       const first = list[from]
       const last = list[to]

@@ -437,6 +437,18 @@ describe("document numbers", () => {
     assert.strictEqual(numberOf([[row("Factura Nº F-2O23-0l42")]]), "F-2O23-0l42")
   })
 
+  it("a label's word with a figure OCR read for its letter (INV0ICE NO:) is the label, where the reader doubted it", () => {
+    const read = (text: string, confidence: number) => {
+      const printed = page(1, [row("Brightline Software GmbH"), row(text), row("Date: 17/04/2023")])
+      const lines = printed.lines.map((l) => ({ words: l.words.map((w) => ({ ...w, confidence })) }))
+      return documentNumber(layout(document([{ ...printed, lines }])), NUMERO)?.text ?? null
+    }
+    assert.strictEqual(read("INV0ICE NO: 2023-1187", 0.93), "2023-1187")
+    assert.strictEqual(read("Inv0ice No: 2023-1187", 0.93), "2023-1187")
+    // Printed so on a text layer, the word is a code, no label.
+    assert.isNull(read("INV0ICE NO: 2023-1187", 1))
+  })
+
   it("another document's number in the column beside the label's leaves the label whole", () => {
     const columns = (...texts: ReadonlyArray<string>): ReadonlyArray<Cell> => texts.map((t, i) => [40 + i * 200, t])
     const pairs: ReadonlyArray<readonly [string, string]> = [
