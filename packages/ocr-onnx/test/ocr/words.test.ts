@@ -24,12 +24,21 @@ describe("withoutEchoes", () => {
     expect(texts(withoutEchoes(times))).toEqual(["2 X"])
   })
 
-  it("keeps a one-character word with room of its own, read surely, or on no other line's word", () => {
+  it("drops one read surely too: MINIMERCADO S SERVIÇOS, KOFFIE S SNELFILTER (the next word's first letter)", () => {
+    const lines = [
+      { words: [word("KOFFIE", 40, 90), word("SNELFILTER", 100, 180)] },
+      { words: [word("S", 100, 106, 1)] }
+    ]
+    expect(texts(withoutEchoes(lines))).toEqual(["KOFFIE SNELFILTER"])
+  })
+
+  it("keeps a one-character word with a place of its own on the row, or on its own line's word", () => {
     // A tax code after the amount, a quantity's x: apart from their neighbours.
     const code = [{ words: [word("2,32", 300, 340)] }, { words: [word("B", 352, 362, 0.41)] }]
     expect(texts(withoutEchoes(code))).toEqual(["2,32", "B"])
-    const sure = [{ words: [word("DISH", 40, 92)] }, { words: [word("H", 86, 92, 0.9)] }]
-    expect(texts(withoutEchoes(sure))).toEqual(["DISH", "H"])
+    // Touching a word by less than half its width: its own place.
+    const touching = [{ words: [word("DISH", 40, 92)] }, { words: [word("H", 89, 97, 0.35)] }]
+    expect(texts(withoutEchoes(touching))).toEqual(["DISH", "H"])
     // On the line's own word (a line is one box): not another line's.
     const own = [{ words: [word("DISH", 40, 92), word("H", 86, 92, 0.35)] }]
     expect(texts(withoutEchoes(own))).toEqual(["DISH H"])

@@ -38,29 +38,24 @@ export const wordsOnPage = (
   })
 }
 
-/** Below this confidence a one-character word on another line's word is an echo (`withoutEchoes`). */
-const ECHO_CONFIDENCE = 0.7
-
-/** Whether two words share columns and half the shorter one's height. */
+/** Whether word `a` lies on word `b`: half its width over `b`'s, and half the shorter one's height. */
 const onTop = (a: OcrWord, b: OcrWord): boolean =>
-  Math.min(a.x1, b.x1) > Math.max(a.x0, b.x0) &&
+  Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) >= 0.5 * (a.x1 - a.x0) &&
   Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) >= 0.5 * Math.min(a.y1 - a.y0, b.y1 - b.y0)
 
 /**
- * The lines without the detector's echoes: a one-character word the recognizer doubted (under 0.7) lying on a word
- * of another line — a sliver of a glyph's edge the detector boxed again with the next word and the recognizer read
- * as a letter (`DISH H SOAP`, `2 X K 10.64`, `ORANGE G JUICE` on clean 200 DPI rasters, read 0.35–0.61). A
- * character printed on its own (a tax code, a quantity's `x`) stands apart from its neighbours (MEASUREMENTS.md,
- * "Echoes"). A line left with no word is dropped.
+ * The lines without the detector's echoes: a one-character word lying on a word of another line — a sliver of a
+ * glyph's edge the detector boxed again, alone or with the next word, and the recognizer read as a letter or figure
+ * (`DISH H SOAP`, `2 X K 10.64`, `MINIMERCADO S SERVIÇOS`, `KOFFIE S SNELFILTER` on 200 DPI rasters and worn scans,
+ * read at 0.35–1.00). A character printed on its own (a tax code, a quantity's `x`) has its own place on the row
+ * (MEASUREMENTS.md, "Echoes"). A line left with no word is dropped.
  */
 export const withoutEchoes = <L extends { readonly words: ReadonlyArray<OcrWord> }>(
   lines: ReadonlyArray<L>
 ): Array<L> =>
   lines.flatMap((line) => {
     const echo = (word: OcrWord) =>
-      [...word.text].length === 1 &&
-      word.confidence < ECHO_CONFIDENCE &&
-      lines.some((other) => other !== line && other.words.some((w) => onTop(word, w)))
+      [...word.text].length === 1 && lines.some((other) => other !== line && other.words.some((w) => onTop(word, w)))
     if (!line.words.some(echo)) return [line]
     const words = line.words.filter((w) => !echo(w))
     return words.length === 0 ? [] : [{ ...line, words }]
