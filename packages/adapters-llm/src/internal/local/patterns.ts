@@ -135,8 +135,9 @@ const ocrDate = (m: RegExpExecArray): string | undefined => {
 const DASHES = /[\u2010-\u2015\u2212]/gu
 
 // Month names with an `l` OCR may read as a one, an `I` or a bar (`23 1ug 2020`, `12 Ju1 2021`), or an `o` it may
-// read as a zero (`2 de ag0sto de 2019`), folded.
-const SLIPPABLE = MONTH_WORDS.filter((w) => /[lo]/.test(w))
+// read as a zero (`2 de ag0sto de 2019`, `23 0ut de 2021`: Portuguese `out` too, read here between a day and a
+// year alone), folded.
+const SLIPPABLE = [...MONTH_WORDS, "out"].filter((w) => /[lo]/.test(w))
 const SLIPPED_MONTH = new RegExp(
   `(?<![\\p{L}\\d])${DAY}\\.?(?:\\s+(?:de|of)\\s+|\\s+)(${SLIPPABLE.map((w) => w.replace(/l/g, "[l1i|]").replace(/o/g, "[o0]")).join("|")})\\.?(?:\\s+(?:de|del|of)\\s+|\\s+)((?:19|20)\\d{2})(?!\\d)`,
   "gu"

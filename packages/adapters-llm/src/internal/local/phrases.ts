@@ -65,6 +65,30 @@ export const lettersJoined = (list: ReadonlyArray<RowToken>): ReadonlyArray<RowT
   return out
 }
 
+/**
+ * A label's tokens with a long word OCR split in two joined again, where the halves make one of the vocabulary's
+ * words of eight letters or more and neither half is one (`Zwi schensumme` → `zwischensumme`).
+ */
+export const splitsJoined = <T>(list: ReadonlyArray<RowToken>, vocab: Vocabulary<T>): ReadonlyArray<RowToken> => {
+  const out: Array<RowToken> = []
+  for (let i = 0; i < list.length; i++) {
+    const [a, b] = [list[i], list[i + 1]]
+    if (a === undefined) continue
+    const joined = b === undefined ? "" : a.text + b.text
+    if (
+      b !== undefined &&
+      joined.length >= 8 &&
+      vocab.words.has(joined) &&
+      !vocab.words.has(a.text) &&
+      !vocab.words.has(b.text)
+    ) {
+      out.push({ text: joined, start: a.start, end: b.end })
+      i++
+    } else out.push(a)
+  }
+  return out
+}
+
 /** Whether the reader doubted the word a token of a row is in (confidence under 1; text layers read 1). */
 export const doubted = (row: Row, token: RowToken): boolean => (wordAt(row, token.start)?.confidence ?? 1) < 1
 

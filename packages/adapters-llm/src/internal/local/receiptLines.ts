@@ -7,7 +7,7 @@
 import { type Concept, conceptOf, fieldWords, type Target } from "./labels.js"
 import type { Layout, Row } from "./layout.js"
 import { type Amount, amounts, dates } from "./patterns.js"
-import { findPhrases, rowTokens, TOTAL_PHRASES } from "./phrases.js"
+import { findPhrases, rowTokens, splitsJoined, TOTAL_PHRASES } from "./phrases.js"
 import { folded } from "./text.js"
 import { CARRIED_FORWARD, ITEM_COLUMNS, NAME_WORDS, NOT_TOTAL_WORDS, TAX_WORDS } from "./vocabulary.js"
 
@@ -180,7 +180,8 @@ const BARE = new RegExp(`^${SPECK}?$`)
 const bare = (rest: string): boolean => BARE.test(rest.trim())
 
 /** Whether a row starts the totals: a total or subtotal label (`Balance Due`, `Incidência`) opening it. */
-const endsItems = (row: Row): boolean => findPhrases(rowTokens(row), TOTAL_PHRASES)[0]?.from === 0
+const endsItems = (row: Row): boolean =>
+  findPhrases(splitsJoined(rowTokens(row), TOTAL_PHRASES), TOTAL_PHRASES)[0]?.from === 0
 
 // A row that is only a quantity and a unit price: `4 ud. 9,23`, `6 x ( 0,95 )`, `0,465 kg x 1,48 EUR/kg`; or a
 // count glued to a unit of count (`2UD 3,37`, `5.un 2,07`, `3u6,54`, as OCR reads them), given to a line only where

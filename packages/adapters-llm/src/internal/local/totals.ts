@@ -30,7 +30,15 @@ import { type Evidence, type Found, found, weaker } from "./evidence.js"
 import { findLabels, type Label, type Target } from "./labels.js"
 import { type Cell, cellAt, cellBelow, cellStart, type Layout, type Row, spanOf } from "./layout.js"
 import { type Amount, amounts, amountValue, dates } from "./patterns.js"
-import { doubted, findPhrases, lettersJoined, type RowToken, rowTokens, TOTAL_PHRASES } from "./phrases.js"
+import {
+  doubted,
+  findPhrases,
+  lettersJoined,
+  type RowToken,
+  rowTokens,
+  splitsJoined,
+  TOTAL_PHRASES
+} from "./phrases.js"
 import { listValue } from "./tables.js"
 import { folded, phraseTokens, tokens, wordMatcher } from "./text.js"
 import {
@@ -149,7 +157,7 @@ const rankOf = (
   cellOf: (t: RowToken) => unknown,
   notTotal: (t: RowToken) => boolean
 ): Ranked | undefined => {
-  const segment = lettersJoined(words)
+  const segment = splitsJoined(lettersJoined(words), TOTAL_PHRASES)
   const hit = findPhrases(segment, TOTAL_PHRASES).at(-1)
   const head = segment[hit?.from ?? 0]
   if (hit === undefined || head === undefined || segment.length - hit.to > MAX_BETWEEN) return undefined

@@ -254,6 +254,16 @@ describe("receipt lines", () => {
     )
   })
 
+  it("a totals label OCR split in two (Zwi schensumme) ends the items: no line of its own", () => {
+    const rows = [
+      line("BÄCKEREI"),
+      line("EIER 10ER", "9,53"),
+      line("BROT", "8,92"),
+      line("Zwi schensumme: EUR", "18,45")
+    ]
+    assert.deepStrictEqual(itemsOf(rows), [item("EIER 10ER", null, null, "9,53"), item("BROT", null, null, "8,92")])
+  })
+
   it("OCR's strays on a line: a count between price and amount, a one before the class, specks among the words", () => {
     assert.deepStrictEqual(
       itemsOf([

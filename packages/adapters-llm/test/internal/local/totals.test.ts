@@ -366,6 +366,11 @@ describe("totals", () => {
     assert.strictEqual(totalOf(first), "600.00")
   })
 
+  it("a total's label OCR split in two (Rech nungsbetrag) is the label; halves that are words stay apart", () => {
+    assert.strictEqual(totalOf(lines(["Netto", "10,00"], ["MwSt 19%", "1,90"], ["Rech nungsbetrag", "11,90"])), "11,90")
+    assert.isNull(totalOf(lines(["Netto", "10,00"], ["Rech nungs betrag", "11,90"])))
+  })
+
   it("SROIE: the rounded total, printed before or after the exact one", () => {
     assert.strictEqual(
       totalOf(lines(["TOTAL INCL. GST", "112.46"], ["ROUNDING ADJ", "-0.01"], ["TOTAL", "112.45"])),
