@@ -49,7 +49,7 @@ const offByOne = (word: string, form: string): boolean => {
 /**
  * A name's last words that are a legal form OCR misread, and how the form is written: `SDN BHI` and `SIN BHI` are
  * `SDN BHD` (each word one letter off at most: two words of three letters this close to the pair are no other
- * words), `(M) BHO` is `(M) BHD`, `GmbI` is `GmbH`. Undefined when the name ends otherwise.
+ * words), `(M) BHO` is `(M) BHD`, `GmbI` is `GmbH`, `S.r.1` is `S.r.l.`. Undefined when the name ends otherwise.
  */
 const misreadForm = (name: string): { readonly words: number; readonly form: string } | undefined => {
   const list = name.split(/\s+/).map((w) => folded(w).replace(/[^\p{L}\d]/gu, ""))
@@ -61,7 +61,20 @@ const misreadForm = (name: string): { readonly words: number; readonly form: str
   if ((second === "m" || second === "co") && last !== "bhd" && offByOne(last, "bhd"))
     return { words: 1, form: upper ? "BHD" : "Bhd" }
   if (last !== "gmbh" && offByOne(last, "gmbh") && last.startsWith("gmb")) return { words: 1, form: "GmbH" }
-  return undefined
+  const dotted = dottedForm(name.split(/\s+/).at(-1) ?? "")
+  return dotted === undefined ? undefined : { words: 1, form: dotted }
+}
+
+/**
+ * A dotted form whose `l` OCR read as a one (`S.r.1` for `S.r.l.`, `S.R.1` for `S.R.L.`), written as the form with its
+ * last dot; undefined for any other word.
+ */
+const dottedForm = (word: string): string | undefined => {
+  const letters = word.split(".").filter((c) => c !== "")
+  if (letters.length < 2 || !letters.every((c) => c.length === 1) || !letters.includes("1")) return undefined
+  const upper = letters.filter((c) => /\p{L}/u.test(c)).every((c) => c === c.toUpperCase())
+  const read = letters.map((c) => (c === "1" ? (upper ? "L" : "l") : c))
+  return LEGAL.has(read.join("").toLowerCase()) ? `${read.join(".")}.` : undefined
 }
 
 // The words of legal forms, which no language writes with a mark (`UG`, `Lda.`, `Unipessoal`).

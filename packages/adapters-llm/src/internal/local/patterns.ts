@@ -27,7 +27,9 @@ const plausible = (a: number, b: number): boolean =>
   (a >= 1 && a <= 31 && b >= 1 && b <= 12) || (b >= 1 && b <= 31 && a >= 1 && a <= 12)
 
 // Longest names first, so that `marzo` is not read as `mar` and a trailing `zo`.
-const MONTH = `(?:${[...MONTH_WORDS].sort((x, y) => y.length - x.length).join("|")})\\.?`
+const MONTH_NAMES = `(?:${[...MONTH_WORDS].sort((x, y) => y.length - x.length).join("|")})`
+const MONTH = `${MONTH_NAMES}\\.?`
+const MONTH_DOTTED = `${MONTH_NAMES}\\.`
 
 // `out` (pt: outubro) is an English word too: a month only between a day and a four-digit year (`25 out 2022`,
 // `27 out de 2022`).
@@ -83,8 +85,9 @@ const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boo
     (m) => Number(m[1]) >= 1 && Number(m[1]) <= 31
   ],
   [
-    // The space after the comma may be missing, as OCR reads it or some prints set it (`June 12,2020`).
-    new RegExp(`(?<![\\p{L}])${MONTH}\\s+${DAY}(?:,\\s*|\\s+)(\\d{4})(?!\\d)`, "gu"),
+    // The space after the comma may be missing, as OCR reads it or some prints set it (`June 12,2020`); so may the
+    // space after an abbreviation's dot (`Apr.17, 2019`).
+    new RegExp(`(?<![\\p{L}])(?:${MONTH}\\s+|${MONTH_DOTTED})${DAY}(?:,\\s*|\\s+)(\\d{4})(?!\\d)`, "gu"),
     (m) => Number(m[1]) >= 1 && Number(m[1]) <= 31
   ]
 ]

@@ -703,6 +703,10 @@ describe("issuer's address", () => {
     assert.strictEqual(issuerOf("GOGIANT ENGINEERING (M) SDN BHI"), "GOGIANT ENGINEERING (M) SDN BHD")
     assert.strictEqual(issuerOf("Elektro Wagner GmbH.", "Hauptstraße 5"), "Elektro Wagner GmbH")
     assert.strictEqual(issuerOf("Druckerei Neumann Gmbl"), "Druckerei Neumann GmbH")
+    // A dotted form's `l` read as a one, its last dot lost.
+    assert.strictEqual(issuerOf("PANIFICIO ESPOSITO S.r.1", "LARGO BIANCHI 186"), "PANIFICIO ESPOSITO S.r.l.")
+    assert.strictEqual(issuerOf("OFFICINA ROSSI S.R.1.", "VIA ROMA 12"), "OFFICINA ROSSI S.R.L.")
+    assert.strictEqual(issuerOf("Studio Verdi S.r.l.", "Via Roma 12"), "Studio Verdi S.r.l.")
     // A name printed right, and a Spanish `sin` that no legal form follows, stay as printed.
     assert.strictEqual(issuerOf("AEON CO. (M) BHD"), "AEON CO. (M) BHD")
     assert.strictEqual(issuerOf("AEON CO. (M) BHO"), "AEON CO. (M) BHD")

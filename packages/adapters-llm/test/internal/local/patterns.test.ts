@@ -94,6 +94,9 @@ describe("patterns", () => {
     // An `o` read as a zero, the day and year apart by `de`.
     assert.deepStrictEqual(texts(dates("FECHA: 2 de ag0sto de 2019 HORA: 20:50")), ["2 de agosto de 2019"])
     assert.deepStrictEqual(texts(dates("14 0ttobre 2021")), ["14 ottobre 2021"])
+    // A month's abbreviation with the space after its dot lost (`Apr.17, 2019`); no month, no date.
+    assert.deepStrictEqual(texts(dates("Issue date: Apr.17, 2019 TIME: 13:12")), ["Apr.17, 2019"])
+    assert.deepStrictEqual(texts(dates("Ref No.17, 2019")), [])
     // Portuguese `out` (outubro) too, between a day and a year; not the English word.
     assert.deepStrictEqual(texts(dates("DATA: 23 0ut de 2021 HORA: 20:34")), ["23 out de 2021"])
     assert.deepStrictEqual(texts(dates("sold 0ut 2021")), [])
