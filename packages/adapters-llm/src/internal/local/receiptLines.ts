@@ -224,6 +224,28 @@ interface Line {
 }
 
 /**
+ * The count a read count is with its ones mended: those OCR lost put back (`1` for `11`, `2` for `12`), or those it
+ * read twice taken out (`11` for `1`, a lone one read again) — the whole number of units the amount is at the unit
+ * price, when the read count is it but for ones; undefined when the read count makes the amount, or nothing does.
+ */
+export const onesMended = (text: string, unit: string, total: string): string | undefined => {
+  if (!/^\d{1,3}$/.test(text) || makesAmount(text, unit, total)) return undefined
+  const [price] = amounts(unit)
+  const [amount] = amounts(total)
+  if (price === undefined || amount === undefined || price.value <= 0) return undefined
+  const count = Math.round(amount.value / price.value)
+  const whole = String(count)
+  if (count < 1 || !makesAmount(whole, unit, total) || whole === text) return undefined
+  // The longer of the two is the shorter with some ones more, the other figures in order.
+  const [long, short] = whole.length > text.length ? [whole, text] : [text, whole]
+  let at = 0
+  for (const c of long)
+    if (at < short.length && c === short[at]) at++
+    else if (c !== "1") return undefined
+  return at === short.length ? whole : undefined
+}
+
+/**
  * A row's line: the last amount is the line's; before it, a quantity and unit price (`2 x 1,25`), or a count
  * opening the row and a unit price before the amount that multiply to it (`4  BUTTER 250G  14.76  59.04`).
  */
@@ -249,7 +271,11 @@ const lineOf = (text: string, amount: Amount): Omit<Line, "row" | "amount"> => {
       makes(countCell[2], price.text, amount.value)
     )
       return { description: countCell[1].trim(), quantity: countCell[2], price: price.text }
-    const count = lead?.[1]
+    // The opening count as read, or with a one OCR lost or read twice (`11  TOMATOES  14.56  14.56`).
+    const count =
+      lead?.[1] === undefined || makes(lead[1], price.text, amount.value)
+        ? lead?.[1]
+        : onesMended(lead[1], price.text, amount.text)
     const counted = between !== undefined && makes(between, price.text, amount.value)
     if (count !== undefined && makes(count, price.text, amount.value) && (between === undefined || counted))
       return { description: rest.slice(lead?.[0].length ?? 0).trim(), quantity: count, price: price.text }

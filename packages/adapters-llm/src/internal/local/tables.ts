@@ -9,8 +9,16 @@ import type { Extractor, Skill } from "@legible/core"
 import type { Evidence } from "./evidence.js"
 import { findLabels, type Hit, labelsOf, type Target } from "./labels.js"
 import { cellStart, type Layout, type Row } from "./layout.js"
-import { amounts, dates } from "./patterns.js"
-import { completeItem, headerlessLines, itemConcept, type LineRoles, makesAmount, rolesOf } from "./receiptLines.js"
+import { dates } from "./patterns.js"
+import {
+  completeItem,
+  headerlessLines,
+  itemConcept,
+  type LineRoles,
+  makesAmount,
+  onesMended,
+  rolesOf
+} from "./receiptLines.js"
 import { CARRIED_FORWARD } from "./vocabulary.js"
 
 type Dict = { readonly [name: string]: Extractor.ExtractedValue }
@@ -45,6 +53,7 @@ const strayMark = (text: string): string =>
 
 /**
  * A count as OCR read it, mended where the line's arithmetic shows how, else left as read:
+ * - with ones OCR lost or read twice (`1` for `11`, `11` for `1`): the count the amount makes at its unit price;
  * - with strokes among or for its figures (`1I1` for `11`, `1I`, a `T` for a `1`): the reading, each stroke a one or
  *   nothing, that makes the line's amount at its unit price;
  * - run into the unit price's cell (`1 1395,20€` under the count, nothing under the price): the two, when they make
@@ -69,9 +78,9 @@ const mendCount = (item: Record<string, string | null>, roles: LineRoles, countC
     return
   }
   if (unit == null) return
-  const lost = lostOnes(text, unit, total)
-  if (lost !== undefined) {
-    item[quantity.name] = lost
+  const ones = onesMended(text, unit, total)
+  if (ones !== undefined) {
+    item[quantity.name] = ones
     return
   }
   if (!/^[\dIl|!\]T]+$/.test(text) || !/[Il|!\]T]/.test(text)) return
@@ -79,27 +88,6 @@ const mendCount = (item: Record<string, string | null>, roles: LineRoles, countC
     (q) => q !== "" && makesAmount(q, unit, total)
   )
   if (mended !== undefined) item[quantity.name] = mended
-}
-
-/**
- * The count a read count is with the ones OCR lost put back (`1` for `11`, `2` for `12`): the whole number of units
- * the amount is at the unit price, when the read count is it but for ones; undefined when the read count makes the
- * amount, or nothing does.
- */
-const lostOnes = (text: string, unit: string, total: string): string | undefined => {
-  if (!/^\d{1,3}$/.test(text) || makesAmount(text, unit, total)) return undefined
-  const [price] = amounts(unit)
-  const [amount] = amounts(total)
-  if (price === undefined || amount === undefined || price.value <= 0) return undefined
-  const count = Math.round(amount.value / price.value)
-  const whole = String(count)
-  if (count < 1 || !makesAmount(whole, unit, total) || whole.length <= text.length) return undefined
-  // The read count is the whole one with some of its ones left out, the other figures in order.
-  let at = 0
-  for (const c of whole)
-    if (at < text.length && c === text[at]) at++
-    else if (c !== "1") return undefined
-  return at === text.length ? whole : undefined
 }
 
 /** A piece of a header row: a cell, or the part of a cell where one sub-field's label starts. */

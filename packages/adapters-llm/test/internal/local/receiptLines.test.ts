@@ -105,6 +105,45 @@ describe("receipt lines", () => {
   const itemsOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>) =>
     Local.extractFields([ITEMS], document([page(1, rows)])).items
 
+  it("a count with a one OCR read twice (11 for 1) is the count the amount makes at its unit price", () => {
+    const header = row("Description", "Qty", "Unit Price", "Amount")
+    const got = itemsOf([
+      header,
+      row("TOMATOES", "11", "14.56", "14.56"),
+      row("Lizenz", "11", "665.82", "7324.02"),
+      row("Webhosting", "12", "10.00", "25.00")
+    ]) as ReadonlyArray<Record<string, string | null>>
+    // Printed 11 where it makes the amount; neither reading makes 25.00: as read.
+    assert.deepStrictEqual(
+      got.map((l) => l.quantity),
+      ["1", "11", "12"]
+    )
+    // A till's line opening with its count, no header: the same.
+    const till = itemsOf([
+      line("PHARMACY SYSTEMS"),
+      [
+        [40, "11"],
+        [70, "TOMATOES"],
+        [250, "14.56"],
+        [330, "14.56"]
+      ],
+      [
+        [40, "2"],
+        [70, "APPLES"],
+        [250, "1.50"],
+        [330, "3.00"]
+      ],
+      line("TOTAL AMOUNT:", "17.56")
+    ]) as ReadonlyArray<Record<string, string | null>>
+    assert.deepStrictEqual(
+      till.map((l) => [l.description, l.quantity, l.unit_price]),
+      [
+        ["TOMATOES", "1", "14.56"],
+        ["APPLES", "2", "1.50"]
+      ]
+    )
+  })
+
   it("a line under an item with a date that runs into the figures' columns is the item's description", () => {
     const header = row("Description", "Qty", "Unit Price", "Amount")
     assert.deepStrictEqual(
