@@ -46,4 +46,12 @@ describe("withoutEchoes", () => {
     const below = [{ words: [word("DISH", 40, 92)] }, { words: [{ ...word("H", 86, 92, 0.35), y0: 115, y1: 135 }] }]
     expect(texts(withoutEchoes(below))).toEqual(["DISH", "H"])
   })
+
+  it("keeps one of two one-character words on each other: one glyph boxed twice (FUNSD's <)", () => {
+    const twice = [{ words: [word("<", 40, 50, 0.8)] }, { words: [word("<", 41, 51, 0.9)] }]
+    expect(withoutEchoes(twice).map((l) => l.words[0]?.confidence)).toEqual([0.9])
+    // Read alike: the first stays.
+    const alike = [{ words: [word("A", 40, 50)] }, { words: [word("A", 41, 51)] }]
+    expect(withoutEchoes(alike)).toEqual([alike[0]])
+  })
 })

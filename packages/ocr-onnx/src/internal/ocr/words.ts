@@ -47,15 +47,20 @@ const onTop = (a: OcrWord, b: OcrWord): boolean =>
  * The lines without the detector's echoes: a one-character word lying on a word of another line — a sliver of a
  * glyph's edge the detector boxed again, alone or with the next word, and the recognizer read as a letter or figure
  * (`DISH H SOAP`, `2 X K 10.64`, `MINIMERCADO S SERVIÇOS`, `KOFFIE S SNELFILTER` on 200 DPI rasters and worn scans,
- * read at 0.35–1.00). A character printed on its own (a tax code, a quantity's `x`) has its own place on the row
- * (MEASUREMENTS.md, "Echoes"). A line left with no word is dropped.
+ * read at 0.35–1.00). Of one character boxed twice, the surer read stays. A character printed on its own (a tax
+ * code, a quantity's `x`) has its own place on the row (MEASUREMENTS.md, "Echoes"). A line left with no word is
+ * dropped.
  */
 export const withoutEchoes = <L extends { readonly words: ReadonlyArray<OcrWord> }>(
   lines: ReadonlyArray<L>
 ): Array<L> =>
-  lines.flatMap((line) => {
+  lines.flatMap((line, k) => {
+    // Of two one-character words on each other (one glyph boxed twice), the surer one stays (the first, if alike).
+    const under = (word: OcrWord, w: OcrWord, j: number) =>
+      [...w.text].length > 1 || w.confidence > word.confidence || (w.confidence === word.confidence && j < k)
     const echo = (word: OcrWord) =>
-      [...word.text].length === 1 && lines.some((other) => other !== line && other.words.some((w) => onTop(word, w)))
+      [...word.text].length === 1 &&
+      lines.some((other, j) => j !== k && other.words.some((w) => onTop(word, w) && under(word, w, j)))
     if (!line.words.some(echo)) return [line]
     const words = line.words.filter((w) => !echo(w))
     return words.length === 0 ? [] : [{ ...line, words }]
