@@ -1155,7 +1155,18 @@ export const ITEM_COLUMNS: ReadonlyArray<readonly [ItemColumn, ReadonlyArray<str
   [
     "price",
     [
-      ...["precio", "precio unit", "precio unitario", "p unit", "pvp", "precio ud"],
+      ...[
+        "precio",
+        "precio unit",
+        "precio unitario",
+        "p unit",
+        "p unitario",
+        "pr unit",
+        "unitario",
+        "pvp",
+        "precio ud"
+      ],
+      ...["valor unitario", "valor unit", "vlr unit", "vl unit"],
       ...["unit price", "price", "rate", "unit cost", "s price", "price each", "u price"],
       ...["einzelpreis", "preis", "e preis", "stuckpreis", "ep"],
       ...["prix unitaire", "prix", "pu", "pu ht", "p u", "prix u"],

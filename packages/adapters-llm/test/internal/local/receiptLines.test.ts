@@ -159,6 +159,16 @@ describe("receipt lines", () => {
         item("Red gadget", "1", "5.50", "5.50")
       ]
     )
+    // AFIP's net amount under the lines, its label and amount in the description's column, is no wrapped text.
+    assert.deepStrictEqual(
+      itemsOf([
+        row("Producto / Servicio", "Cantidad", "Precio Unit.", "Subtotal"),
+        row("Servicio de mantenimiento", "1,00", "10000,00", "10000,00"),
+        line("Importe Neto Gravado: $ 10000,00"),
+        line("Importe Otros Tributos: $ 0,00")
+      ]),
+      [item("Servicio de mantenimiento", "1,00", "10000,00", "10000,00")]
+    )
     // A speck OCR read alone under a figure is nobody's text.
     assert.deepStrictEqual(
       itemsOf([header, row("Reparatur", "1", "602,73", "602,73"), row("", "T"), row("", "", "Summe", "602,73")]),
@@ -662,6 +672,8 @@ describe("receipt lines", () => {
       ["DESCRIZIONE", "QTA", "PREZZO", "TOTALE"],
       ["Artikel", "Menge", "Einzelpreis", "Summe"],
       ["Designação", "Qtd.", "Preço un.", "Montante"],
+      ["Descripción", "Cant.", "P. Unitario", "Importe"],
+      ["Produto", "Qtde", "Valor unitário", "Valor total"],
       ["OMSCHRIJVING", "Aant.", "Prijs per stuk", "BEDRAG"],
       ["Details", "Quantity", "Rate", "Total"],
       // A service's hours and their rate
