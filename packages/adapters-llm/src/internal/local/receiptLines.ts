@@ -180,7 +180,7 @@ const BARE = new RegExp(`^${SPECK}?$`)
 const bare = (rest: string): boolean => BARE.test(rest.trim())
 
 /** Whether a row starts the totals: a total or subtotal label (`Balance Due`, `Incidência`) opening it. */
-const endsItems = (row: Row): boolean =>
+export const endsItems = (row: Row): boolean =>
   findPhrases(splitsJoined(rowTokens(row), TOTAL_PHRASES), TOTAL_PHRASES)[0]?.from === 0
 
 // A row that is only a quantity and a unit price: `4 ud. 9,23`, `6 x ( 0,95 )`, `0,465 kg x 1,48 EUR/kg`; or a

@@ -12,6 +12,7 @@ import { cellStart, type Layout, type Row } from "./layout.js"
 import { dates } from "./patterns.js"
 import {
   completeItem,
+  endsItems,
   headerlessLines,
   itemConcept,
   type LineRoles,
@@ -207,7 +208,7 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
     for (; i < layout.rows.length; i++) {
       const row = layout.rows[i]
       if (row === undefined || row.page !== header.page) break
-      if (row.y0 - last.y1 > 3 * (header.y1 - header.y0) || STOP.test(row.folded.text)) break
+      if (row.y0 - last.y1 > 3 * (header.y1 - header.y0) || STOP.test(row.folded.text) || endsItems(row)) break
       if (CARRIED.test(row.folded.text)) {
         last = row
         continue

@@ -169,6 +169,17 @@ describe("receipt lines", () => {
       ]),
       [item("Servicio de mantenimiento", "1,00", "10000,00", "10000,00")]
     )
+    // Totals labels in the description's column, in any language the totals know, end the lines.
+    for (const [header, first, label] of [
+      [["Descrizione", "Q.tà", "Prezzo", "Importo"], "Macchina da caffè X200", "Totale imponibile"],
+      [["Omschrijving", "Aantal", "Prijs", "Totaal"], "Wasmachine WX 800", "Totaal excl. btw"],
+      [["Artikel", "Menge", "Preis", "Betrag"], "Waschmaschine", "Zwischensumme"]
+    ] as const)
+      assert.deepStrictEqual(
+        itemsOf([row(...header), row(first, "1", "299,00", "299,00"), row(label, "", "", "245,08")]),
+        [item(first, "1", "299,00", "299,00")],
+        label
+      )
     // A speck OCR read alone under a figure is nobody's text.
     assert.deepStrictEqual(
       itemsOf([header, row("Reparatur", "1", "602,73", "602,73"), row("", "T"), row("", "", "Summe", "602,73")]),
