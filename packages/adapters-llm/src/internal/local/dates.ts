@@ -151,19 +151,26 @@ const DATED_BY_NUMBER = new RegExp(
   `(?<![a-z])(?:${DOCUMENT_NOUNS.join("|")})(?![a-z])[^\\d]{0,16}\\S*\\d\\S*\\s+${DATED}\\s*$`
 )
 const DATED_WORD = new RegExp(`^\\s*${DATED}\\s*$`)
+// An invoice's own noun and the word that dates it, no number between (`Facture du`, `Votre facture` over `du 12 mars
+// 2024`, `Fattura del`, `Your bill of`): only the nouns of an invoice, for a delivery note's or an order's date is
+// another document's.
+const DATED_INVOICE = new RegExp(
+  `(?<![a-z])(?:factura|facture|fattura|fatura|factuur|rechnung|invoice|bill|faktura)\\s+${DATED}\\s*$`
+)
 
 /**
- * Whether a date is the one a document's number is given with, its issue date (though `du`, `dal` and `van` open
- * periods too); the number may end the row above (`FACTURE FA190301234` over `du 12 mars 2019`).
+ * Whether a date is the one a document's number is given with, or the invoice itself (`Facture du`), its issue date
+ * (though `du`, `dal` and `van` open periods too); the number may end the row above (`FACTURE FA190301234` over `du
+ * 12 mars 2019`).
  */
 const datedByNumber = (layout: Layout, row: Row, before: string): boolean => {
   const previous = layout.rows[row.order - 1]
   const text = folded(before)
-  return DATED_BY_NUMBER.test(
+  const dated =
     previous !== undefined && previous.page === row.page && DATED_WORD.test(text)
       ? `${folded(previous.text)} ${text}`
       : text
-  )
+  return DATED_BY_NUMBER.test(dated) || DATED_INVOICE.test(dated)
 }
 
 /**

@@ -413,7 +413,11 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
   ["order", ["pedido", "order", "bestell", "bestelldatum", "commande", "ordine", "encomenda", "bestelling", "orden"]],
   [
     "other",
-    ["nacimiento", "birth", "geburtsdatum", "inicio", "start", "beginn", "debut", "inizio", "alta", "impresion"]
+    [
+      ...["nacimiento", "birth", "geburtsdatum", "inicio", "start", "beginn", "debut", "inizio", "alta", "impresion"],
+      // a direct debit's day: `Montant prélevé le`, `wird am … abgebucht`, `Fecha de cargo`, `addebito il`
+      ...["preleve", "prelevement", "abgebucht", "abbuchung", "debited", "cargo", "addebito", "geincasseerd"]
+    ]
   ],
   [
     "issue",

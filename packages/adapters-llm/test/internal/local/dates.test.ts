@@ -156,7 +156,16 @@ describe("dates", () => {
     assert.strictEqual(dateOf([row("Fattura n. 7/2019 del 15/03/2019"), row("Scadenza 15/04/2019")]), "15/03/2019")
     assert.strictEqual(dateOf([row("Rechnung Nr. 2019-5 vom 12.03.2019"), row("Fällig am 26.03.2019")]), "12.03.2019")
     assert.strictEqual(dateOf([row("FACTURE FA190301234 du 12 mars 2019"), due]), "12 mars 2019")
+    // The invoice's noun with no number between (`Facture du`, `Votre facture` over `du …`, `Your bill of`).
+    const debit = row("Montant prélevé le 20/03/2024")
+    assert.strictEqual(dateOf([row("Facture du 12/03/2024"), debit]), "12/03/2024")
+    assert.strictEqual(dateOf([row("Votre facture"), row("du 12 mars 2024"), debit]), "12 mars 2024")
+    assert.strictEqual(dateOf([row("Your bill of 12 March 2024"), row("Debited on 20/03/2024")]), "12 March 2024")
+    // A direct debit's day dates no invoice; a delivery note's date is another document's.
+    assert.isNull(dateOf([row("Votre relevé"), debit]))
+    assert.isNull(dateOf([row("Bon de livraison du 12/03/2024")]))
     // A period stays a period, numbered or not.
+    assert.isNull(dateOf([row("Facture du 01/03/2019 au 31/03/2019")]))
     assert.isNull(dateOf([row("Facture n° 123 du 01/03/2019 au 31/03/2019")]))
     assert.isNull(dateOf([row("Consommation du 01/03/2019")]))
   })
