@@ -166,11 +166,11 @@ const SPECK = "[.,':;]"
 
 // What may follow a line's amount: nothing, or the till's tax class (`1,99 A`, `2,50 B`, `0,99 *`, `3,49 1`),
 // or a GST code (Malaysia's standard and zero rate and exempt: `5.20 SR`, `3.00 ZR`, `1.50 E`); OCR may read a
-// speck after the amount (glued to the class too: `5,39.B`), a stroke before the class (`54,04 IB`, or apart from it
+// speck after the amount (glued to the class too: `5,39.B`; or the class glued to it: `0,38A`), a stroke before the class (`54,04 IB`, or apart from it
 // and read as a one: `21,02 1 B`), and the class twice (`62,28 A A`). The currency may stand between them (`3,30 €
 // A`).
 const TAX_CLASS = new RegExp(
-  `^(?:\\s?(?:€|£|\\$|EUR|GBP|CHF))?(?:${SPECK}?|(?:${SPECK}\\s*|\\s+)(?:SR|ZR|(?:[Il|]|[Il|1]\\s)?([\\p{Lu}\\d])(?:\\s+\\1)?))\\s*\\*?\\s*$`,
+  `^(?:\\s?(?:€|£|\\$|EUR|GBP|CHF))?(?:${SPECK}?|[A-E]|(?:${SPECK}\\s*|\\s+)(?:SR|ZR|(?:[Il|]|[Il|1]\\s)?([\\p{Lu}\\d])(?:\\s+\\1)?))\\s*\\*?\\s*$`,
   "u"
 )
 
@@ -259,7 +259,10 @@ const lineOf = (text: string, amount: Amount): Omit<Line, "row" | "amount"> => {
   // A count may stand between the unit price and the amount (`10,71 1 10,71`, `Bulgur 0,89 × 2  1,78`): taken where
   // it makes the amount.
   const between = price === undefined ? undefined : COUNT_AFTER_PRICE.exec(before.slice(price.end))?.[1]
-  if (price !== undefined && (bare(before.slice(price.end)) || between !== undefined)) {
+  // A minus OCR read after the unit price (`6 APPELS 1,40- 8,40`) is a speck where the count and price make the
+  // amount: a price taken off is no line's unit price.
+  const minus = price !== undefined && before.slice(price.end).trim() === "-"
+  if (price !== undefined && (bare(before.slice(price.end)) || minus || between !== undefined)) {
     const rest = before.slice(0, price.start).trim()
     // A count may stand in a cell of its own between the description and the unit price (`BANANAS | 2 | 1.25 |
     // 2.50`), taken where it makes the amount.

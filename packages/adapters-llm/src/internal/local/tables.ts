@@ -42,15 +42,26 @@ const numeric = (t: Target | undefined): boolean => t !== undefined && (t.type =
 /** Whether a figures' column holds a figure in a row: digits that are no date. */
 const figure = (text: string): boolean => /\d/.test(text) && dates(text).length === 0
 
+// An amount whose thousands' and cents' marks are the same (`5.636.80`), which no amount prints.
+const SAME_MARKS = /(?<![\d.,])\d{1,3}(?:([.,])\d{3})(?:\1\d{3})*\1\d{2}(?![\d.,])/u
+
 /**
  * A figure as OCR misreads it in a numeric column: without a mark read after it (`8.`, `40,81.€`: a speck, before a
- * currency sign too; a trailing minus is a sign), a lone `I`, `l` or `|` for the one it stands for, and an `f` before
- * an amount with its pence for the pound sign it stands for (`f 2,287.80`, as `amounts` reads it).
+ * currency sign too; a trailing minus is a sign), a lone `I`, `l` or `|` for the one it stands for, an `f` before
+ * an amount with its pence for the pound sign it stands for (`f 2,287.80`, as `amounts` reads it), and the thousands'
+ * marks of an amount whose cents' mark is the same (`5.636.80`, `1,234,56`: a comma read as a dot, or the other way)
+ * as the other mark, the only one they can be.
  */
 const strayMark = (text: string): string =>
   /^[Il|]$/.test(text)
     ? "1"
-    : text.replace(/(\d)[.,:;']+(?=\s?[€$£]?$)/u, "$1").replace(/^f(?=\s?\d[\d.,' ]*[.,]\d{2}$)/u, "£")
+    : text
+        .replace(/(\d)[.,:;']+(?=\s?[€$£]?$)/u, "$1")
+        .replace(/^f(?=\s?\d[\d.,' ]*[.,]\d{2}$)/u, "£")
+        .replace(SAME_MARKS, (amount, mark: string) => {
+          const cents = amount.length - 3
+          return amount.slice(0, cents).replaceAll(mark, mark === "." ? "," : ".") + amount.slice(cents)
+        })
 
 /**
  * A count as OCR read it, mended where the line's arithmetic shows how, else left as read:

@@ -283,6 +283,35 @@ describe("receipt lines", () => {
     )
   })
 
+  it("OCR on a till's line: the class glued to the amount (0,38A); a minus read after the unit price (1,40- 8,40)", () => {
+    assert.deepStrictEqual(
+      itemsOf([
+        line("FACTURA SIMPLIFICADA"),
+        line("ACEITE OLIVA 1L 0,38A"),
+        line("4 UD 6,55"),
+        line("LECHE ENTERA 26,20 B"),
+        line("6 APPELS 1,40- 8,40"),
+        line("TOTAL FACTURA: 35,98")
+      ]),
+      [
+        item("ACEITE OLIVA 1L", null, null, "0,38"),
+        item("LECHE ENTERA", "4", "6,55", "26,20"),
+        item("APPELS", "6", "1,40", "8,40")
+      ]
+    )
+    // A size glued to its unit is no amount; a minus where the count and price make no amount stays the text's.
+    assert.deepStrictEqual(
+      itemsOf([
+        line("TICKET"),
+        line("AGUA MINERAL 1,5L"),
+        line("2 UD 0,60", "1,20"),
+        line("PEREN 1,40- 8,40"),
+        line("TOTAL", "9,60")
+      ]),
+      [item("AGUA MINERAL 1,5L", "2", "0,60", "1,20"), item("PEREN 1,40-", null, null, "8,40")]
+    )
+  })
+
   it("a quantity row with a speck around its price (5 X 1,72., 3 UN .7,91) or a mark on its unit (6 ÚDS 12, 72)", () => {
     assert.deepStrictEqual(
       itemsOf([
@@ -312,6 +341,17 @@ describe("receipt lines", () => {
       itemsOf([line("SUPERMERCADO"), line("PLÁTANO", "29,82"), line(".3 X 9, 94"), line("Subtotal", "29,82")]),
       [item("PLÁTANO", "3", "9,94", "29,82")]
     )
+  })
+
+  it("an amount OCR read with its thousands' mark as its cents' (5.636.80, 1,234,56): the other mark", () => {
+    const header = row("Description", "Qty", "Unit Price", "Amount")
+    assert.deepStrictEqual(
+      itemsOf([header, row("Design work", "4", "RM 1,409.20", "RM 5.636.80"), row("Audit", "1", "1.234.567", "12")]),
+      [item("Design work", "4", "RM 1,409.20", "RM 5,636.80"), item("Audit", "1", "1.234.567", "12")]
+    )
+    assert.deepStrictEqual(itemsOf([header, row("Wartung", "1", "1,234,56", "1.234,56")]), [
+      item("Wartung", "1", "1.234,56", "1.234,56")
+    ])
   })
 
   it("a totals label OCR split in two (Zwi schensumme) ends the items: no line of its own", () => {
