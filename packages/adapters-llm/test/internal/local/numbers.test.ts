@@ -431,10 +431,16 @@ describe("document numbers", () => {
       ["2S0042", "2S0042"],
       ["F-2O23-0l42", "F-2023-0142"],
       ["INV-2023O", "INV-2023O"],
-      ["A1B2", "A1B2"]
+      ["A1B2", "A1B2"],
+      // A capital read small where the two have one shape; a small letter of its own shape, or two, stay.
+      ["x849-86638", "X849-86638"],
+      ["INV-2023-v2", "INV-2023-V2"],
+      ["2023-a12", "2023-a12"],
+      ["ab-123", "ab-123"]
     ])
       assert.strictEqual(ocrNumberOf([row(`Factura Nº ${printed}`)]), want, printed)
     assert.strictEqual(numberOf([[row("Factura Nº F-2O23-0l42")]]), "F-2O23-0l42")
+    assert.strictEqual(numberOf([[row("Factura Nº x849-86638")]]), "x849-86638")
   })
 
   it("a label's word with a figure OCR read for its letter (INV0ICE NO:) is the label, where the reader doubted it", () => {
