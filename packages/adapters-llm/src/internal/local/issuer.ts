@@ -16,7 +16,7 @@ import { type Cell, cellStart, columnsApart, type Layout, overlap, type Row } fr
 import { endsWithForm, formAlone, legalForm, withLegalForm } from "./legalForms.js"
 import { amounts, dates, taxIds } from "./patterns.js"
 import { findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
-import { folded, nearWords, tokens } from "./text.js"
+import { folded, nearWords, ocrKey, tokens, wordLike } from "./text.js"
 import {
   COPY_MARKS,
   COURTESY_TITLES,
@@ -633,20 +633,24 @@ const ownerUnder = (layout: Layout, last: Part): string | undefined => {
 
 /**
  * Whether a text names a company register or its entry (`Registro Mercantil …, Folio 87`, `RCS Lyon …`, `KvK`),
- * its long words read up to an OCR slip (`Compuny No. 03646416`).
+ * its long words read up to an OCR slip (`Compuny No. 03646416`, a figure for a letter: `Capitale s0ciale`).
  */
 export const registerLine = (text: string): boolean => {
   const read = folded(text)
   if (REGISTER.test(read)) return true
-  const mended = read.replace(/\p{L}{5,}/gu, (w) => {
+  const mended = read.replace(/[\p{L}\p{N}]{5,}/gu, (w) => {
+    if (!/\p{L}/u.test(w) || !wordLike(w) || REGISTER_WORD.has(w)) return w
+    // One near word, or the one read alike but for figures OCR reads for letters (`s0ciale`: `sociale`, not `social`).
     const near = nearRegister(w)
-    return near.length === 1 ? (near[0] ?? w) : w
+    const alike = near.filter((n) => ocrKey(n) === ocrKey(w))
+    return (alike.length === 1 ? alike[0] : near.length === 1 ? near[0] : undefined) ?? w
   })
   return mended !== read && REGISTER.test(mended)
 }
 
 const REGISTER = new RegExp(`(?<![a-z])(?:${REGISTER_WORDS.map((w) => w.replace(/\s+/g, "\\s+")).join("|")})(?![a-z])`)
-const nearRegister = nearWords(REGISTER_WORDS.flatMap((w) => w.split(/\s+/)))
+const REGISTER_WORD = new Set(REGISTER_WORDS.flatMap((w) => w.split(/\s+/)))
+const nearRegister = nearWords(REGISTER_WORD)
 
 /**
  * The name a letterhead without one (a logo) leaves to the footer: the line right over the first page's legal

@@ -812,6 +812,11 @@ describe("issuer's address", () => {
       "Harbour Pioneer SDN BHD"
     )
     assert.isNull(read([...top, ...foot("Harbour Pioneer SDN BHD", "Compute No. 03646416")]))
+    // A figure OCR read for a letter (`s0ciale`), the register's short word misread too (`REZ` for `REA`).
+    assert.strictEqual(
+      read([...top, ...foot("Rossi Trasporti S.a.s.", "REZ MI-9681686 - Capitale s0ciale € 10.000 i.v.")]),
+      "Rossi Trasporti S.a.s."
+    )
   })
 
   it("a Malaysian company's registration number marks the name it is printed under or after", () => {
