@@ -66,14 +66,15 @@ const misreadForm = (name: string): { readonly words: number; readonly form: str
 }
 
 /**
- * A dotted form whose `l` OCR read as a one (`S.r.1` for `S.r.l.`, `S.R.1` for `S.R.L.`), written as the form with its
- * last dot; undefined for any other word.
+ * A dotted form whose `l` OCR read as a one (`S.r.1` for `S.r.l.`, `S.R.1` for `S.R.L.`), or as a capital `I` among
+ * small letters (`S.r.I.`), written as the form with its last dot; undefined for any other word.
  */
 const dottedForm = (word: string): string | undefined => {
   const letters = word.split(".").filter((c) => c !== "")
-  if (letters.length < 2 || !letters.every((c) => c.length === 1) || !letters.includes("1")) return undefined
+  if (letters.length < 2 || !letters.every((c) => c.length === 1)) return undefined
   const upper = letters.filter((c) => /\p{L}/u.test(c)).every((c) => c === c.toUpperCase())
-  const read = letters.map((c) => (c === "1" ? (upper ? "L" : "l") : c))
+  if (!letters.includes("1") && (upper || !letters.includes("I"))) return undefined
+  const read = letters.map((c) => (c === "1" ? (upper ? "L" : "l") : c === "I" && !upper ? "l" : c))
   return LEGAL.has(read.join("").toLowerCase()) ? `${read.join(".")}.` : undefined
 }
 

@@ -707,6 +707,9 @@ describe("issuer's address", () => {
     assert.strictEqual(issuerOf("PANIFICIO ESPOSITO S.r.1", "LARGO BIANCHI 186"), "PANIFICIO ESPOSITO S.r.l.")
     assert.strictEqual(issuerOf("OFFICINA ROSSI S.R.1.", "VIA ROMA 12"), "OFFICINA ROSSI S.R.L.")
     assert.strictEqual(issuerOf("Studio Verdi S.r.l.", "Via Roma 12"), "Studio Verdi S.r.l.")
+    // Or as a capital I among small letters; among capitals an I is an I.
+    assert.strictEqual(issuerOf("SUPERMERCATO OFFICINA S.r.I.", "VIA ROMA 12"), "SUPERMERCATO OFFICINA S.r.l.")
+    assert.strictEqual(issuerOf("MERCATO ROSSI S.R.I.", "VIA ROMA 12"), "MERCATO ROSSI S.R.I.")
     // A name printed right, and a Spanish `sin` that no legal form follows, stay as printed.
     assert.strictEqual(issuerOf("AEON CO. (M) BHD"), "AEON CO. (M) BHD")
     assert.strictEqual(issuerOf("AEON CO. (M) BHO"), "AEON CO. (M) BHD")
