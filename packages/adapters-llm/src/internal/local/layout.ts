@@ -65,13 +65,23 @@ const median = (values: ReadonlyArray<number>): number => {
   return sorted[Math.floor(sorted.length / 2)] ?? 0
 }
 
-const bands = (words: ReadonlyArray<Word>): Array<Array<Word>> => {
+/**
+ * The words in rows. A word joins the row whose band (its first word's box) holds its vertical center; bands do not
+ * drift. A word no band holds joins the row of a word of its own reader's line whose box holds its center: the
+ * reader put them on one line, and a band cut by a hair between them (`VAT` a tenth of a point under the band of
+ * `No.: 237342-M` that a date in another column opened) would leave the label's first word a row of its own.
+ */
+const bands = (words: ReadonlyArray<Word>, lineOf: ReadonlyMap<Word, number>): Array<Array<Word>> => {
   const sorted = [...words].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0)
   const rows: Array<{ y0: number; y1: number; words: Array<Word> }> = []
   for (const word of sorted) {
     const center = (word.y0 + word.y1) / 2
-    // A word joins the row whose band (its first word's box) holds its vertical center; bands do not drift.
-    const row = rows.find((r) => center >= r.y0 && center <= r.y1 && word.y1 - word.y0 < 2.5 * (r.y1 - r.y0))
+    const line = lineOf.get(word)
+    const row =
+      rows.find((r) => center >= r.y0 && center <= r.y1 && word.y1 - word.y0 < 2.5 * (r.y1 - r.y0)) ??
+      rows.find((r) =>
+        r.words.some((w) => line !== undefined && lineOf.get(w) === line && center >= w.y0 && center <= w.y1)
+      )
     if (row === undefined) rows.push({ y0: word.y0, y1: word.y1, words: [word] })
     else row.words.push(word)
   }
@@ -185,13 +195,14 @@ export const layout = (document: Document.ReadDocument): Layout => {
     pageHeight.set(page.page, page.height)
     const slope = slopeOf(page)
     const middle = page.width / 2
-    const words = page.lines.flatMap((line) =>
+    const lineOf = new Map<Word, number>()
+    const words = page.lines.flatMap((line, index) =>
       line.words
         .filter((w) => w.word.trim() !== "")
         .flatMap((w): ReadonlyArray<Word> => {
           // Rows are banded in the page's deskewed frame: each word moved up or down by its line's drift.
           const drift = slope * ((w.x0 + w.x1) / 2 - middle)
-          return parted({
+          const parts = parted({
             id: w.id,
             text: w.word.trim(),
             x0: w.x0,
@@ -201,9 +212,11 @@ export const layout = (document: Document.ReadDocument): Layout => {
             page: page.page,
             confidence: w.confidence
           })
+          for (const part of parts) lineOf.set(part, index)
+          return parts
         })
     )
-    for (const band of bands(words)) {
+    for (const band of bands(words, lineOf)) {
       const starts: Array<number> = []
       const gaps = cellGaps(band)
       let text = ""

@@ -37,3 +37,42 @@ describe("layout of a scan turned askew", () => {
     assert.deepStrictEqual(items(tilted(invoicePage(), slope)), items(invoicePage()))
   })
 })
+
+describe("rows of words the reader put on one line", () => {
+  const word = (id: string, text: string, x0: number, y0: number, y1: number): Document.ReadWord => ({
+    id,
+    word: text,
+    x0,
+    x1: x0 + 6 * text.length,
+    y0,
+    y1,
+    page: 1,
+    confidence: 0.9
+  })
+  const scan = (lines: ReadonlyArray<ReadonlyArray<Document.ReadWord>>): Document.ReadPage => ({
+    page: 1,
+    width: 600,
+    height: 800,
+    source: "ocr",
+    lines: lines.map((words) => ({ words })),
+    markdown: ""
+  })
+  const rowsOf = (page: Document.ReadPage) => layout(document([page])).rows.map((r) => r.text)
+
+  it("keeps a word with its line where another column's band misses its centre by a hair", () => {
+    // A date in the right column opens the band 86.8–98.4; `VAT`'s centre is 98.45, its line-mates' 98.3–98.4 (the
+    // line too short to vote on a slope).
+    const page = scan([
+      [word("d", "2023-04-11", 331, 86.8, 98.4)],
+      [word("v", "VAT", 51, 91.8, 105.1), word("n", "No.:", 66, 91.8, 105.0), word("c", "237342-M", 84, 91.6, 105)]
+    ])
+    assert.deepStrictEqual(rowsOf(page), ["VAT No.: 237342-M  2023-04-11"])
+    // A word of another line at that height still starts its own row.
+    const apart = scan([
+      [word("d", "2023-04-11", 331, 86.8, 98.4)],
+      [word("n", "No.:", 71, 91.8, 105.0)],
+      [word("v", "VAT", 51, 91.8, 105.1)]
+    ])
+    assert.deepStrictEqual(rowsOf(apart), ["No.:  2023-04-11", "VAT"])
+  })
+})
