@@ -687,23 +687,17 @@ const footerName = (layout: Layout): Found | null => {
   return business(name) || repeated ? found(withLegalForm(name), "position") : null
 }
 
-// Where a register line's name runs on into its entry without a dash or a bar: a comma (`CloudHost Ltd, registered
-// in England and Wales no. 08123456`), or its share capital (`NetCom SAS au capital de 3 441 812 €`).
-const RUN_ON = /,\s+|\s+(?=(?:au\s+capital|capital\s+social|con\s+capitale|share\s+capital)(?!\p{L}))/iu
-
 /**
  * The name a register line opens with, its parts apart by dots or bars (`Koffiehuis B.V. · Weena 664 · 3012 CN
- * Rotterdam · KvK 24275051`, `Muster GmbH | Amtsgericht Berlin HRB 12345`, `Muster GmbH, Amtsgericht …`): given only
- * when it ends in its legal form, for the other parts of such a line are an address, a register entry or a manager's
- * name.
+ * Rotterdam · KvK 24275051`, `Muster GmbH | Amtsgericht Berlin HRB 12345`): given only when it ends in its legal
+ * form, for the other parts of such a line are an address, a register entry or a manager's name.
  */
 const registerLineName = (text: string): string | undefined => {
   const segments = segmentsOf(text)
-  const first = segments[0]?.trim() ?? ""
-  const name = first.split(RUN_ON)[0]?.trim() ?? ""
+  const name = segments[0]?.trim() ?? ""
   // A legal form alone (`SARL - RCS Lyon …`) names no one.
   const named = name.split(/\s+/).some((w) => !legalForm(w))
-  return (segments.length > 1 || name.length < first.length) &&
+  return segments.length > 1 &&
     named &&
     endsWithForm(name) &&
     nameLike(name) &&
