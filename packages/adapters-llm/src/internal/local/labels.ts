@@ -7,7 +7,7 @@
  */
 import type { Field } from "@legible/core"
 import { cellAt, cellStart, type Layout, type Row } from "./layout.js"
-import { foldedTokens } from "./phrases.js"
+import { foldedTokens, splitsJoined } from "./phrases.js"
 import { folded, nearWords, phraseTokens, sameToken, tokens } from "./text.js"
 import { ITEM_COLUMNS, type ItemColumn } from "./vocabulary.js"
 
@@ -300,9 +300,11 @@ export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>): Array<
   // Labels by first token: a row token looks up the labels that may start at it (its own, and those whose long
   // first token it reads up to OCR slips) instead of trying every label at every token.
   const { byFirst, near } = indexOf(labels)
+  // A label's long word OCR split in two (`BESCHREIB UNG` over a table's descriptions) is read joined.
+  const words = { words: new Set(labels.flatMap((l) => l.tokens)) }
   const hits: Array<Hit> = []
   for (const row of layout.rows) {
-    const rowTokens = foldedTokens(row)
+    const rowTokens = splitsJoined(foldedTokens(row), words)
     // Label order first, then place: the order the hits were always given in.
     const starts: Array<readonly [number, number]> = []
     rowTokens.forEach((token, i) => {

@@ -69,7 +69,10 @@ export const lettersJoined = (list: ReadonlyArray<RowToken>): ReadonlyArray<RowT
  * A label's tokens with a long word OCR split in two joined again, where the halves make one of the vocabulary's
  * words of eight letters or more and neither half is one (`Zwi schensumme` → `zwischensumme`).
  */
-export const splitsJoined = <T>(list: ReadonlyArray<RowToken>, vocab: Vocabulary<T>): ReadonlyArray<RowToken> => {
+export const splitsJoined = (
+  list: ReadonlyArray<RowToken>,
+  vocab: { readonly words: ReadonlySet<string> }
+): ReadonlyArray<RowToken> => {
   const out: Array<RowToken> = []
   for (let i = 0; i < list.length; i++) {
     const [a, b] = [list[i], list[i + 1]]

@@ -722,6 +722,8 @@ describe("receipt lines", () => {
       ["Descrizione", "Q.tà", "Prezzo unitario", "Prezzo"],
       ["DESCRIZIONE", "QTA", "PREZZO", "TOTALE"],
       ["Artikel", "Menge", "Einzelpreis", "Summe"],
+      // A header's long word OCR split in two
+      ["BESCHREIB UNG", "STK.", "STÜCKPREIS", "GESAMTPREIS"],
       ["Designação", "Qtd.", "Preço un.", "Montante"],
       ["Descripción", "Cant.", "P. Unitario", "Importe"],
       ["Produto", "Qtde", "Valor unitário", "Valor total"],
