@@ -25,6 +25,8 @@ export interface Word {
   readonly page: number
   /** The reader's confidence in the word (1 for text layers). */
   readonly confidence: number
+  /** The index of the reader's line the word is on, on its page. */
+  readonly line?: number
 }
 
 /** A run of words in a row with no wide gap inside. */
@@ -71,19 +73,25 @@ const median = (values: ReadonlyArray<number>): number => {
  * reader put them on one line, and a band cut by a hair between them (`VAT` a tenth of a point under the band of
  * `No.: 237342-M` that a date in another column opened) would leave the label's first word a row of its own.
  */
-const bands = (words: ReadonlyArray<Word>, lineOf: ReadonlyMap<Word, number>): Array<Array<Word>> => {
+const bands = (words: ReadonlyArray<Word>): Array<Array<Word>> => {
   const sorted = [...words].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0)
-  const rows: Array<{ y0: number; y1: number; words: Array<Word> }> = []
+  type Band = { y0: number; y1: number; words: Array<Word> }
+  const rows: Array<Band> = []
+  // The words of each reader's line placed so far, with their rows.
+  const placed = new Map<number, Array<readonly [Word, Band]>>()
   for (const word of sorted) {
     const center = (word.y0 + word.y1) / 2
-    const line = lineOf.get(word)
-    const row =
+    const line = word.line
+    const mates = line === undefined ? undefined : placed.get(line)
+    let row =
       rows.find((r) => center >= r.y0 && center <= r.y1 && word.y1 - word.y0 < 2.5 * (r.y1 - r.y0)) ??
-      rows.find((r) =>
-        r.words.some((w) => line !== undefined && lineOf.get(w) === line && center >= w.y0 && center <= w.y1)
-      )
-    if (row === undefined) rows.push({ y0: word.y0, y1: word.y1, words: [word] })
-    else row.words.push(word)
+      mates?.find(([w]) => center >= w.y0 && center <= w.y1)?.[1]
+    if (row === undefined) {
+      row = { y0: word.y0, y1: word.y1, words: [word] }
+      rows.push(row)
+    } else row.words.push(word)
+    if (mates !== undefined) mates.push([word, row])
+    else if (line !== undefined) placed.set(line, [[word, row]])
   }
   return rows.map((r) => r.words.sort((a, b) => a.x0 - b.x0))
 }
@@ -195,14 +203,13 @@ export const layout = (document: Document.ReadDocument): Layout => {
     pageHeight.set(page.page, page.height)
     const slope = slopeOf(page)
     const middle = page.width / 2
-    const lineOf = new Map<Word, number>()
     const words = page.lines.flatMap((line, index) =>
       line.words
         .filter((w) => w.word.trim() !== "")
         .flatMap((w): ReadonlyArray<Word> => {
           // Rows are banded in the page's deskewed frame: each word moved up or down by its line's drift.
           const drift = slope * ((w.x0 + w.x1) / 2 - middle)
-          const parts = parted({
+          return parted({
             id: w.id,
             text: w.word.trim(),
             x0: w.x0,
@@ -210,13 +217,12 @@ export const layout = (document: Document.ReadDocument): Layout => {
             x1: w.x1,
             y1: w.y1 - drift,
             page: page.page,
-            confidence: w.confidence
+            confidence: w.confidence,
+            line: index
           })
-          for (const part of parts) lineOf.set(part, index)
-          return parts
         })
     )
-    for (const band of bands(words, lineOf)) {
+    for (const band of bands(words)) {
       const starts: Array<number> = []
       const gaps = cellGaps(band)
       let text = ""
