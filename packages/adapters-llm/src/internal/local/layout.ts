@@ -70,8 +70,8 @@ const median = (values: ReadonlyArray<number>): number => {
 /**
  * The words in rows. A word joins the row whose band (its first word's box) holds its vertical center; bands do not
  * drift. A word no band holds joins the row of a word of its own reader's line whose box holds its center: the
- * reader put them on one line, and a band cut by a hair between them (`VAT` a tenth of a point under the band of
- * `No.: 237342-M` that a date in another column opened) would leave the label's first word a row of its own.
+ * reader put them on one line, and a band cut by a hair between them (`VAT` 0.05 pt under the band of `No.:
+ * 237342-M` that a date in another column opened) would leave the label's first word a row of its own.
  */
 const bands = (words: ReadonlyArray<Word>): Array<Array<Word>> => {
   const sorted = [...words].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0)

@@ -166,9 +166,9 @@ const SPECK = "[.,':;]"
 
 // What may follow a line's amount: nothing, or the till's tax class (`1,99 A`, `2,50 B`, `0,99 *`, `3,49 1`),
 // or a GST code (Malaysia's standard and zero rate and exempt: `5.20 SR`, `3.00 ZR`, `1.50 E`); OCR may read a
-// speck after the amount (glued to the class too: `5,39.B`; or the class glued to it: `0,38A`), a stroke before the class (`54,04 IB`, or apart from it
-// and read as a one: `21,02 1 B`), and the class twice (`62,28 A A`). The currency may stand between them (`3,30 €
-// A`).
+// speck after the amount (glued to the class too: `5,39.B`), the class glued to it (`0,38A`: A to E, no unit's
+// letter), a stroke before the class (`54,04 IB`, or apart from it and read as a one: `21,02 1 B`), and the class
+// twice (`62,28 A A`). The currency may stand between them (`3,30 € A`).
 const TAX_CLASS = new RegExp(
   `^(?:\\s?(?:€|£|\\$|EUR|GBP|CHF))?(?:${SPECK}?|[A-E]|(?:${SPECK}\\s*|\\s+)(?:SR|ZR|(?:[Il|]|[Il|1]\\s)?([\\p{Lu}\\d])(?:\\s+\\1)?))\\s*\\*?\\s*$`,
   "u"

@@ -32,7 +32,7 @@ interface Column {
 }
 
 const STOP =
-  /^[^\p{L}]*(total|sub ?total|base imponible|iva|impuestos?|tax|observaciones|importe (?:total|neto|otros)|suma|neto|rounding|cash|change)(?![\p{L}])/u
+  /^[^\p{L}]*(total|sub ?total|base imponible|iva|impuestos?|tax|observaciones|importe total|suma|neto|rounding|cash|change)(?![\p{L}])/u
 
 // A page's sum carried to the next (`Übertrag 37,00` under a page's lines, over the next page's).
 const CARRIED = new RegExp(`^[^\\p{L}]*(?:${CARRIED_FORWARD.join("|")})(?![\\p{L}])`, "u")

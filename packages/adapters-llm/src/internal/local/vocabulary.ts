@@ -121,7 +121,9 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "netto bedrag",
       "net amount",
       "montant ht",
-      "base ht"
+      "base ht",
+      // es (AFIP): `Importe Neto Gravado`, the lines' sum before IVA
+      "importe neto"
     ]
   ]
 ]
