@@ -270,6 +270,8 @@ export interface Hit {
 interface LabelIndex {
   readonly byFirst: ReadonlyMap<string, ReadonlyArray<number>>
   readonly near: (token: string) => ReadonlyArray<string>
+  /** Every token of the labels: a long one OCR split in two is read joined (`splitsJoined`). */
+  readonly words: ReadonlySet<string>
 }
 
 // A skill's fields ask for the same labels on every document: each set of labels is indexed once (a bounded cache
@@ -286,7 +288,7 @@ const indexOf = (labels: ReadonlyArray<Label>): LabelIndex => {
     const first = label.tokens[0] ?? ""
     byFirst.set(first, [...(byFirst.get(first) ?? []), n])
   })
-  const index = { byFirst, near: nearWords(byFirst.keys()) }
+  const index = { byFirst, near: nearWords(byFirst.keys()), words: new Set(labels.flatMap((l) => l.tokens)) }
   if (INDEXES.size >= INDEXES_KEPT) INDEXES.clear()
   INDEXES.set(key, index)
   return index
@@ -299,12 +301,12 @@ const indexOf = (labels: ReadonlyArray<Label>): LabelIndex => {
 export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>): Array<Hit> => {
   // Labels by first token: a row token looks up the labels that may start at it (its own, and those whose long
   // first token it reads up to OCR slips) instead of trying every label at every token.
-  const { byFirst, near } = indexOf(labels)
-  // A label's long word OCR split in two (`BESCHREIB UNG` over a table's descriptions) is read joined.
-  const words = { words: new Set(labels.flatMap((l) => l.tokens)) }
+  const index = indexOf(labels)
+  const { byFirst, near } = index
   const hits: Array<Hit> = []
   for (const row of layout.rows) {
-    const rowTokens = splitsJoined(foldedTokens(row), words)
+    // A label's long word OCR split in two (`BESCHREIB UNG` over a table's descriptions) is read joined.
+    const rowTokens = splitsJoined(foldedTokens(row), index)
     // Label order first, then place: the order the hits were always given in.
     const starts: Array<readonly [number, number]> = []
     rowTokens.forEach((token, i) => {
