@@ -294,6 +294,9 @@ const indexOf = (labels: ReadonlyArray<Label>): LabelIndex => {
   return index
 }
 
+// A table's position column headed apart from the description by one space: `Pos.`, `Lfd. Nr.`, `#`.
+export const POSITION_HEADER = /^\s*(?:pos\.?|lfd\.?\s*nr\.?|#)\s+/iu
+
 /**
  * Where the labels occur in the document, each within one cell. A one-word label must open its cell (`TOTAL`, not `SUB TOTAL`); a
  * lexicon label may follow one word (`Tax Invoice No`) but not a sentence (`GST included in total RM`).
@@ -331,8 +334,10 @@ export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>): Array<
       const before =
         (cell === undefined ? "" : row.text.slice(cellStart(row, cell), start)).split(/\s[·|•]\s|\s[-–]\s/u).at(-1) ??
         ""
-      // Words as printed: `Q.TÀ` before `PREZZO UNITARIO` is one word, as `QTA` is.
-      if (before.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length > allowed) continue
+      // Words as printed: `Q.TÀ` before `PREZZO UNITARIO` is one word, as `QTA` is. A position column's header set
+      // close before a label is no word of it (`Pos. Bezeichnung`).
+      const words = before.replace(POSITION_HEADER, "").split(/\s+/)
+      if (words.filter((w) => /[\p{L}\p{N}]/u.test(w)).length > allowed) continue
       const exact = label.tokens.every((t, k) => t === rowTokens[i + k]?.text)
       hits.push({ row, label, start, end, exact })
     }

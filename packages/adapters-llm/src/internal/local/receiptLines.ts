@@ -81,7 +81,7 @@ const PRICE = "(\\d{1,6}[.,] ?\\d{2})"
 
 // `2 x 1,25`, `6 x ( 0,95 )`, `1,000 kg x 2,99 €/kg`, `2 UD 1,25`, `3 Stk x 0,99`.
 const CURRENCY = "(?:€|\\$|£|eur|usd|gbp|chf|rm|myr)"
-const CURRENCY_BEFORE = new RegExp(`(?<![\\p{L}])${CURRENCY}\\s?$`, "iu")
+const CURRENCY_BEFORE = new RegExp(`(?<![\\p{L}])${CURRENCY}\\s*$`, "iu")
 // What a quantity row leaves of a line's text: a unit and its `x` (`6 Stk x 0,45` leaves `Stk x`), no description.
 const UNIT_ONLY = new RegExp(`^${UNIT}?\\.?\\s*${TIMES}?$`, "iu")
 
@@ -89,18 +89,24 @@ const UNIT_ONLY = new RegExp(`^${UNIT}?\\.?\\s*${TIMES}?$`, "iu")
 // between them is no matter: `6. St 6,46`, `3. X 8,07`, `3 UN .7,91`; nor a stray figure between a weight and its
 // `kg`, or a stroke glued to the `x` after it, `1,854 4 kg x 4,21 €/kg`, `0,904 kg x1 12,26 €/kg`: a line takes them
 // only where they make its amount).
-const QUANTITY_PRICE_BODY = `(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?: \\d(?= kg))?(?:\\s*${UNIT}\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?|\\.?\\s+${UNIT}\\.?|\\.?\\s*${TIMES})\\s*\\(?\\s*(?:${CURRENCY}\\s?)?(?:[.,'](?=\\d))?${PRICE}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`
-const QUANTITY_PRICE = new RegExp(`(?<![\\p{L}\\d.,])${QUANTITY_PRICE_BODY}`, "iu")
+const quantityPriceBody = (price: string) =>
+  `(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?: \\d(?= kg))?(?:\\s*${UNIT}\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?|\\.?\\s+${UNIT}\\.?|\\.?\\s*${TIMES})\\s*\\(?\\s*(?:${CURRENCY}\\s?)?(?:[.,'](?=\\d))?${price}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`
+const QUANTITY_PRICE = new RegExp(`(?<![\\p{L}\\d.,])${quantityPriceBody(PRICE)}`, "iu")
 
 // A count after the unit price, maybe after its times sign as a German till prints it (`0,89 × 2`).
 const COUNT_AFTER_PRICE = new RegExp(`^\\s*(?:${TIMES}\\s*)?(\\d{1,3})\\s*$`, "iu")
 
-// A count opening a line: `1 PATATAS GAJO`.
-const LEADING_COUNT = /^(\d{1,3})\s+(?=[+*]?\p{L}{2})/u
+// A count opening a line, maybe with its times sign as tills and bars print it: `1 PATATAS GAJO`, `2 x Brötchen`,
+// `3X COLA`.
+const TIMES_AFTER_COUNT = "(?:\\s*[x×*]\\s)?"
+const LEADING_COUNT = new RegExp(`^(\\d{1,3})${TIMES_AFTER_COUNT}\\s*(?<=\\s)(?=[+*]?\\p{L}{2})`, "iu")
 
 // A count with a stray mark OCR read after it (`3. PARMIGIANO 14,58 43,74`, `1' QUESO TIERNO 13,78 13,78`): taken
 // only where it makes the amount with the unit price (an item's number, `1. Apple`, does not).
-const LEADING_COUNT_MARKED = /^(\d{1,3})[.,']?\s+(?=[+*]?\p{L}{2})/u
+const LEADING_COUNT_MARKED = new RegExp(`^(\\d{1,3})[.,']?${TIMES_AFTER_COUNT}\\s*(?<=\\s)(?=[+*]?\\p{L}{2})`, "iu")
+
+// The word a unit price is printed after (`2 x Brötchen á 0,45`, `2 CAFE @ 1,20`, `3 LATAS c/u 0,80`).
+const EACH = /\s+(?:à|á|@|je|c\/u|each|ea\.?)\s*$/iu
 
 /** A figure without the spaces OCR read into it (`2, 133` → `2,133`). */
 const spaceless = (text: string): string => text.replace(/\s+/g, "")
@@ -140,6 +146,35 @@ export const splitQuantity = (text: string): Split => {
 
 type Item = Record<string, string | null>
 
+// A weight alone (`0,856 kg`): the quantity of a weighed article, on the row under its name.
+const WEIGHT = /^(\d{1,4}[.,]\d{1,3})\s*(?:kg|g|gr|l|lt)\.?$/iu
+// A price per unit of weight after its figure (`2,10 €/kg`).
+const PER_UNIT = new RegExp(`\\s*${CURRENCY}?\\s*\\/\\s*(?:kg|g|gr|l|lt)\\.?$`, "iu")
+
+/**
+ * A weighed article as a till prints it over two rows (`1 PLATANO` over `0,856 kg  2,10 €/kg  1,80`): its name
+ * without the count of one, and the weight for its quantity; undefined where the rows are not such a pair.
+ */
+export const weighed = (name: string, under: string): { description: string; quantity: string } | undefined => {
+  const lead = LEADING_COUNT.exec(name)
+  const weight = WEIGHT.exec(under.trim())
+  return lead?.[1] === "1" && weight?.[1] !== undefined
+    ? { description: name.slice(lead[0].length).trim(), quantity: weight[1] }
+    : undefined
+}
+
+/**
+ * A name printed over its quantity's row, without a count of its own (`1 PLATANO` over `0,856 kg 2,10 €/kg 1,80`):
+ * a count of one, or the row's quantity, opening it.
+ */
+const uncounted = (name: string, quantity: string | null): string => {
+  const lead = quantity === null ? null : LEADING_COUNT.exec(name)
+  return lead?.[1] !== undefined && (lead[1] === "1" || lead[1] === quantity) ? name.slice(lead[0].length).trim() : name
+}
+
+/** A unit price without its unit of weight (`2,10 €/kg` → `2,10`). */
+export const perUnitless = (price: string): string => price.replace(PER_UNIT, "")
+
 /**
  * Fills an item's quantity and unit price from its description when the table had no column for them; a count
  * of one makes the unit price the line amount.
@@ -158,6 +193,10 @@ export const completeItem = (item: Item, roles: LineRoles): Item => {
   }
   return out
 }
+
+// The words an amount's column is headed with (`Betrag`, `Amount`, `Importe`): a row of only one and an amount is a
+// label's, not an item's.
+const AMOUNT_WORDS = new Set(ITEM_COLUMNS.flatMap(([column, phrases]) => (column === "amount" ? phrases : [])))
 
 const NOT_ITEM = new Set([...NOT_TOTAL_WORDS, ...TAX_WORDS, ...CARRIED_FORWARD.filter((w) => !w.includes(" "))])
 
@@ -189,7 +228,12 @@ export const endsItems = (row: Row): boolean =>
 // OCR may read a speck after the price (`5 X 1,72.`) and a mark on a unit's capital (`6 ÚDS 12,72`): rows are
 // matched folded.
 // A row of only a quantity and its price; a speck OCR read before it is no matter (`.3 X 9, 94`).
-const QUANTITY_ROW = new RegExp(`^\\s*(?:${SPECK}\\s?)?${QUANTITY_PRICE_BODY}\\s*${SPECK}?\\s*$`, "iu")
+// A row's unit price may have three decimals, as a litre of fuel or a kilo is priced (`38,52 l x 1,799 EUR/l`): the
+// row is given to a line only where it makes its amount.
+const QUANTITY_ROW = new RegExp(
+  `^\\s*(?:${SPECK}\\s?)?${quantityPriceBody("(\\d{1,6}[.,] ?\\d{2,3})")}\\s*${SPECK}?\\s*$`,
+  "iu"
+)
 const COUNT_ROW = new RegExp(
   `^\\s*(\\d{1,3})\\.?(?:ud|uds|un|und|unid|u|st|stk|pcs|pc|pce|pces|pz|pzs)\\.?\\s*${PRICE}\\s*${CURRENCY}?\\s*$`,
   "iu"
@@ -263,7 +307,7 @@ const lineOf = (text: string, amount: Amount): Omit<Line, "row" | "amount"> => {
   // amount: a price taken off is no line's unit price.
   const minus = price !== undefined && before.slice(price.end).trim() === "-"
   if (price !== undefined && (bare(before.slice(price.end)) || minus || between !== undefined)) {
-    const rest = before.slice(0, price.start).trim()
+    const rest = before.slice(0, price.start).replace(EACH, "").trim()
     // A count may stand in a cell of its own between the description and the unit price (`BANANAS | 2 | 1.25 |
     // 2.50`), taken where it makes the amount.
     const countCell = /^(.*\p{L}.*?)\s{2,}(\d{1,3})$/u.exec(rest)
@@ -326,9 +370,10 @@ export const headerlessLines = (layout: Layout, roles: LineRoles, names: Readonl
       continue
     }
     const split = lineOf(row.text, last)
-    if (/:\s*$/.test(row.text.slice(0, last.start))) break
+    // A label's row ends the lines: a colon before the amount, or only an amount's word (`Betrag EUR 70,59`).
+    if (/:\s*$/.test(row.text.slice(0, last.start)) || AMOUNT_WORDS.has(folded(split.description))) break
     const described = /\p{L}{2}/u.test(split.description) && !UNIT_ONLY.test(split.description)
-    const text = described ? split.description : pending
+    const text = described ? split.description : pending === undefined ? undefined : uncounted(pending, split.quantity)
     pending = undefined
     if (text === undefined) continue
     lines.push({ row: index, ...split, description: withoutSpecks(text), amount: last })
@@ -349,7 +394,9 @@ export const headerlessLines = (layout: Layout, roles: LineRoles, names: Readonl
     item[description.name] = line.description
     item[target.name] = line.amount.text
     if (roles.quantity !== undefined && quantity !== null) item[roles.quantity.name] = quantity
-    if (roles.price !== undefined && target !== roles.price && price !== null) item[roles.price.name] = price
+    // A count of one makes the unit price the line amount (as `completeItem` has it for tables).
+    const unit = price ?? (quantity !== null && numberOf(quantity) === 1 ? line.amount.text : null)
+    if (roles.price !== undefined && target !== roles.price && unit !== null) item[roles.price.name] = unit
     return item
   })
 }

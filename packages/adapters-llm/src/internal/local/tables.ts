@@ -7,7 +7,7 @@
  */
 import type { Extractor, Skill } from "@legible/core"
 import type { Evidence } from "./evidence.js"
-import { findLabels, type Hit, labelsOf, type Target } from "./labels.js"
+import { findLabels, type Hit, labelsOf, POSITION_HEADER, type Target } from "./labels.js"
 import { cellStart, type Layout, type Row } from "./layout.js"
 import { dates } from "./patterns.js"
 import {
@@ -18,7 +18,9 @@ import {
   type LineRoles,
   makesAmount,
   onesMended,
-  rolesOf
+  perUnitless,
+  rolesOf,
+  weighed
 } from "./receiptLines.js"
 import { CARRIED_FORWARD } from "./vocabulary.js"
 
@@ -123,7 +125,11 @@ const unitsOf = (row: Row, hits: ReadonlyArray<readonly [Target, Hit]>): Readonl
       .sort((a, b) => b[1].label.tokens.length - a[1].label.tokens.length || a[1].start - b[1].start)
     const kept: Array<readonly [Target, Hit]> = []
     for (const hit of inCell) if (kept.every(([, h]) => hit[1].end <= h.start || hit[1].start >= h.end)) kept.push(hit)
-    const cuts = [...new Set(kept.filter(([t]) => kept.some(([u]) => u !== t)).map(([, h]) => h.start))]
+    // A position column's header before a label in its cell (`Pos. Bezeichnung`) is a column of its own.
+    const positioned = kept.filter(([, h]) => row.text.slice(from, h.start).replace(POSITION_HEADER, "") === "")
+    const cuts = [
+      ...new Set([...kept.filter(([t]) => kept.some(([u]) => u !== t)), ...positioned].map(([, h]) => h.start))
+    ]
       .filter((at) => at > from)
       .sort((a, b) => a - b)
     const bounds = [from, ...cuts, from + c.text.length]
@@ -216,6 +222,8 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
     if (header === undefined || columns === undefined) continue
     let last: Row = header
     let previous: Record<string, string | null> | undefined
+    let weighedName: string | undefined
+    const described = descriptionTarget === undefined ? -1 : columns.findIndex((c) => c.target === descriptionTarget)
     for (; i < layout.rows.length; i++) {
       const row = layout.rows[i]
       if (row === undefined || row.page !== header.page) break
@@ -225,6 +233,8 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
         continue
       }
       const texts = cellsOfRow(row, columns)
+      const weighedAbove = weighedName
+      weighedName = undefined
       const filled = columns.flatMap((c, k) => (c.target !== undefined && texts[k] !== "" ? [c] : []))
       if (filled.length === 0) continue
       if (anyNumeric && !filled.some((c) => numeric(c.target) && figure(texts[columns.indexOf(c)] ?? ""))) {
@@ -232,6 +242,16 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
         // into a figures' column (`Order ref 12345, delivered 01/03/2024`) is the description's too.
         if (previous === undefined) continue
         if (row.y0 - last.y1 > 1.5 * (row.y1 - row.y0)) break
+        // A weighed article's name over its weight's row (`1 PLATANO` over `0,856 kg  2,10 €/kg  1,80`) is the next
+        // item's, not this one's.
+        const next = layout.rows[i + 1]
+        const name = texts[described]
+        const under = next === undefined ? undefined : cellsOfRow(next, columns)[described]
+        if (name !== undefined && under !== undefined && weighed(name, under) !== undefined) {
+          weighedName = name
+          last = row
+          continue
+        }
         for (const c of filled) {
           const into = numeric(c.target) && descriptionTarget !== undefined ? descriptionTarget : c.target
           const name = into?.name ?? ""
@@ -245,19 +265,20 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
         continue
       }
       // Figures with no description under a table are its totals (`Subtotal: 27449,28`), and a label is no line.
-      const described =
-        descriptionTarget === undefined ? undefined : columns.findIndex((c) => c.target === descriptionTarget)
-      if (
-        described !== undefined &&
-        described >= 0 &&
-        (texts[described] === "" || /:\s*$/.test(texts[described] ?? ""))
-      )
-        break
+      if (described >= 0 && (texts[described] === "" || /:\s*$/.test(texts[described] ?? ""))) break
       const item: Record<string, string | null> = Object.fromEntries(targets.map((t) => [t.name, null]))
       columns.forEach((c, k) => {
         const text = texts[k] ?? ""
         if (c.target !== undefined && text !== "") item[c.target.name] = numeric(c.target) ? strayMark(text) : text
       })
+      const weight = weighedAbove === undefined ? undefined : weighed(weighedAbove, texts[described] ?? "")
+      if (weight !== undefined && descriptionTarget !== undefined) {
+        item[descriptionTarget.name] = weight.description
+        if (roles.quantity !== undefined && item[roles.quantity.name] === null)
+          item[roles.quantity.name] = weight.quantity
+        if (roles.price !== undefined && item[roles.price.name] !== null)
+          item[roles.price.name] = perUnitless(item[roles.price.name] ?? "")
+      }
       mendCount(
         item,
         roles,

@@ -93,6 +93,40 @@ describe("receipt lines", () => {
     })
   })
 
+  it("Mercadona: a weighed article's name over its weight's row (1 PLATANO over 0,856 kg 2,10 €/kg 1,80)", () => {
+    const weighedRows = (header: boolean): ReadonlyArray<ReadonlyArray<Cell>> => [
+      ...(header
+        ? [
+            [
+              [40, "Descripción"],
+              [250, "P. Unit"],
+              [330, "Importe"]
+            ] as const
+          ]
+        : []),
+      line("1 LECHE ENTERA", "0,95"),
+      line("1 PLATANO"),
+      [
+        [60, "0,856 kg"],
+        [250, "2,10 €/kg"],
+        [330, "1,80"]
+      ],
+      line("1 PAN DE MOLDE", "1,35"),
+      line("TOTAL (€)", "4,10")
+    ]
+    const want = [
+      { descripcion: "LECHE ENTERA", cantidad: "1", precio: "0,95", importe: "0,95" },
+      { descripcion: "PLATANO", cantidad: "0,856", precio: "2,10", importe: "1,80" },
+      { descripcion: "PAN DE MOLDE", cantidad: "1", precio: "1,35", importe: "1,35" }
+    ]
+    for (const header of [true, false])
+      assert.deepStrictEqual(
+        Local.extractFields([LINEAS], document([page(1, weighedRows(header))])),
+        { lineas: want },
+        header ? "under a header" : "no header"
+      )
+  })
+
   const item = (description: string, quantity: string | null, unit_price: string | null, line_total: string) => ({
     description,
     quantity,
@@ -283,6 +317,66 @@ describe("receipt lines", () => {
     )
   })
 
+  it("a position column headed one space before the description (Pos. Bezeichnung) is a column of its own", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [40, "Pos. Bezeichnung"],
+        [300, "Menge"],
+        [380, "Einzelpreis"],
+        [480, "Gesamt"]
+      ],
+      [
+        [40, "1"],
+        [65, "Druckerpapier A4"],
+        [300, "5"],
+        [380, "4,50"],
+        [480, "22,50"]
+      ],
+      [
+        [40, "2"],
+        [65, "Toner schwarz"],
+        [300, "1"],
+        [380, "39,90"],
+        [480, "39,90"]
+      ],
+      [
+        [380, "Nettobetrag"],
+        [480, "62,40"]
+      ]
+    ]
+    assert.deepStrictEqual(itemsOf(rows), [
+      item("Druckerpapier A4", "5", "4,50", "22,50"),
+      item("Toner schwarz", "1", "39,90", "39,90")
+    ])
+  })
+
+  it("a bakery's and a filling station's till: 2 x Brötchen á 0,45, a litre at 1,799, a currency cell, Betrag", () => {
+    assert.deepStrictEqual(splitQuantity("2 x Brötchen"), { description: "Brötchen", quantity: "2", price: null })
+    assert.deepStrictEqual(splitQuantity("3X COLA"), { description: "COLA", quantity: "3", price: null })
+    assert.deepStrictEqual(splitQuantity("1 XL SHIRT"), { description: "XL SHIRT", quantity: "1", price: null })
+    const cells = (...texts: ReadonlyArray<string>): ReadonlyArray<Cell> =>
+      texts.map((t, i) => [[40, 280, 330][i] ?? 0, t] as const)
+    assert.deepStrictEqual(
+      itemsOf([
+        line("Bäckerei Müller"),
+        line("2 x Brötchen á 0,45", "0,90"),
+        line("1 x Bauernbrot", "3,80"),
+        line("Säule 4 Super E10"),
+        line("38,52 l x 1,799 EUR/l"),
+        cells("", "EUR", "69,30"),
+        cells("Snickers", "EUR", "1,29"),
+        cells("Betrag", "EUR", "75,79"),
+        cells("EC-Karte", "EUR", "75,79")
+      ]),
+      [
+        item("Brötchen", "2", "0,45", "0,90"),
+        item("Bauernbrot", "1", "3,80", "3,80"),
+        item("Säule 4 Super E10", "38,52", "1,799", "69,30"),
+        item("Snickers", null, null, "1,29")
+      ]
+    )
+  })
+
   it("OCR on a till's line: the class glued to the amount (0,38A); a minus read after the unit price (1,40- 8,40)", () => {
     assert.deepStrictEqual(
       itemsOf([
@@ -424,7 +518,8 @@ describe("receipt lines", () => {
     ]
     assert.deepStrictEqual(itemsOf(rows), [
       item("AGUA MINERAL 1,5L", "1,182", "6,15", "7,27"),
-      item("ACEITE OLIVA 1L", "1", null, "2,54")
+      // One unit costs the line.
+      item("ACEITE OLIVA 1L", "1", "2,54", "2,54")
     ])
   })
 
