@@ -552,7 +552,6 @@ const readLetterhead = (layout: Layout): Letterhead => {
     if (recipientCell(above.row) !== undefined) break
     // A brand printed over the name that repeats its first words (`TECK SENG` over `TECK SENG TRADING SDN BHD`),
     // however it spaces and dots them (`MR.D.I.Y` over `MR. D.I.Y. (M) SDN BHD`).
-    const letters = (part: Part) => folded(part.text).replace(/[^\p{L}\p{N}]/gu, "")
     if (letters(above).length >= 3 && letters(top).startsWith(letters(above))) break
     // A logo's word or a slogan set in another case (`BLUEWAVE`, `Creative studio` over `Bluewave Design Ltd`):
     // the lines of one name are set alike; but a trade's words and a legal form alone are no name without the
@@ -575,7 +574,10 @@ const readLetterhead = (layout: Layout): Letterhead => {
     if (!business(below.text)) break
     // A line that opens with a legal form names a company of its own (`SAS DISTRIBUTION DU CENTRE` under the
     // shop's sign `CARREFOUR MARKET`): the company that issues, not the name's second line.
-    if (opensWithForm(below.text)) {
+    // So does a line that repeats the name above it as its first words (`dm-drogerie markt` over `dm-drogerie
+    // markt GmbH + Co. KG`): the brand's sign, then its company's full name.
+    const sign = block.map(letters).join("")
+    if (opensWithForm(below.text) || (sign.length >= 3 && letters(below).startsWith(sign))) {
       block.splice(0, block.length, below)
       break
     }
@@ -584,6 +586,9 @@ const readLetterhead = (layout: Layout): Letterhead => {
   // A legal form on a line of its own under the name (`FRUTTA E VERDURA LOMBARDA` over `S.r.l.`) marks it too.
   return { parts: block, marked: marked !== undefined || business(block.map((p) => p.text).join(" ")) }
 }
+
+/** A part's letters and figures, folded: how a brand and the name it opens are compared, however spaced and dotted. */
+const letters = (part: Part): string => folded(part.text).replace(/[^\p{L}\p{N}]/gu, "")
 
 /**
  * A business name without the registration number or tax id printed after it: "AEON CO. (M) BHD (126926-H)",
@@ -663,7 +668,7 @@ const footerName = (layout: Layout): Found | null => {
   if (height === 0) return null
   const footer = layout.rows.filter((r) => r.page === first && r.y0 > 0.75 * height)
   const legal = footer.find((r) => registerLine(r.text))
-  if (legal === undefined) return null
+  if (legal === undefined) return contactLineName(footer)
   const inLine = registerLineName(legal.text)
   if (inLine !== undefined) return found(withLegalForm(inLine), "position")
   // The name may stand over two lines of its address or contacts (`Koffiehuis B.V.`, `Weena 664`, `3012 CN
@@ -685,6 +690,21 @@ const footerName = (layout: Layout): Found | null => {
   const again = new RegExp(`(?<![\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "iu")
   const repeated = layout.rows.some((r) => r !== above && again.test(r.text))
   return business(name) || repeated ? found(withLegalForm(name), "position") : null
+}
+
+/**
+ * The name a footer's contact line opens with, where no register line is printed (`Acme Web Services LLC · 500
+ * Market St, San Francisco, CA 94105 · billing@acmeweb.com`): its first part, ended by its legal form, the others
+ * an address or a contact.
+ */
+const contactLineName = (footer: ReadonlyArray<Row>): Found | null => {
+  for (const row of footer) {
+    const name = registerLineName(row.text)
+    const contact = (part: string) =>
+      addressLine(part) || /@|www\.|(?<![a-z])(?:tel|phone|fax)(?![a-z])/.test(folded(part))
+    if (name !== undefined && segmentsOf(row.text).slice(1).some(contact)) return found(withLegalForm(name), "position")
+  }
+  return null
 }
 
 /**

@@ -81,9 +81,12 @@ const dottedForm = (word: string): string | undefined => {
 // The words of legal forms, which no language writes with a mark (`UG`, `Lda.`, `Unipessoal`).
 const UNMARKED_FORMS = new Set([...LEGAL_FORMS, "unipessoal"])
 
+// The forms French writes with a mark: `S.à r.l.`, Switzerland's `Sàrl`.
+const MARKED_FORMS = /^(?:s\.?)?à\.?(?:\s?r\.?l\.?)?$/iu
+
 /** A word of a legal form without the marks OCR invented on it (`ÜG`, `Únipessoal`); other words as read. */
 const unmarked = (word: string): string =>
-  /[^\p{ASCII}]/u.test(word) && UNMARKED_FORMS.has(folded(word).replace(/[^\p{L}\d]/gu, ""))
+  /[^\p{ASCII}]/u.test(word) && !MARKED_FORMS.test(word) && UNMARKED_FORMS.has(folded(word).replace(/[^\p{L}\d]/gu, ""))
     ? word.normalize("NFD").replace(/\p{M}/gu, "")
     : word
 

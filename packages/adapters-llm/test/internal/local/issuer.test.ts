@@ -461,11 +461,13 @@ describe("issuer", () => {
     )
   })
 
-  it("a brand printed over the name that repeats its first words is not part of it", () => {
+  it("a brand printed over the name (or a sign over its full name) that repeats its first words is not part of it", () => {
     named([
       [["TECK SENG", "TECK SENG TRADING SDN BHD", "(039487-X)", "NO.93, JALAN ANGSA 2,"], "TECK SENG TRADING SDN BHD"],
       // Spaced and dotted otherwise than the name (a logo's text).
       [["MR.D.I.Y", "MR. D.I.Y. (M) SDN BHD", "(860671-D)", "NO.12, JALAN SS 2/3,"], "MR. D.I.Y. (M) SDN BHD"],
+      // The sign over the company's full name that opens with it: the full name alone.
+      [["dm-drogerie markt", "dm-drogerie markt GmbH + Co. KG", "Am dm-Platz 1"], "dm-drogerie markt GmbH + Co. KG"],
       // A name wrapped over two lines is still joined.
       [["GL HANDICRAFT &", "TAILORING SDN BHD", "19, JALAN KANCIL,"], "GL HANDICRAFT & TAILORING SDN BHD"]
     ])
@@ -719,6 +721,9 @@ describe("issuer's address", () => {
     // A mark OCR invented on a form's word is dropped: forms are written without them; the name's own marks stay.
     assert.strictEqual(issuerOf("Müller Schneider ÜG (haftungsbeschränkt)"), "Müller Schneider UG (haftungsbeschränkt)")
     assert.strictEqual(issuerOf("Distribuição Lusitana Únipessoal Lda."), "Distribuição Lusitana Unipessoal Lda.")
+    // Forms French writes with a mark keep it.
+    assert.strictEqual(issuerOf("Example Retail EU S.à r.l."), "Example Retail EU S.à r.l.")
+    assert.strictEqual(issuerOf("Atelier Genevois Sàrl"), "Atelier Genevois Sàrl")
   })
 
   it("the seller's block printed beside the buyer's: the seller's, left of the buyer's label", () => {
@@ -911,6 +916,12 @@ describe("issuer's address", () => {
     assert.isNull(read("Koffiehuis · Weena 664 · KvK 24275051"))
     // Three lines of address between are too far for the name to be the register's.
     assert.isNull(read("Koffiehuis B.V.", "Weena 664", "Gebouw 3", "3012 CN Rotterdam", "KvK 24275051"))
+    // With no register, the name opening a contact line, ended by its legal form.
+    const contacts = "Acme Web Services LLC · 500 Market St, San Francisco, CA 94105 · billing@acmeweb.com"
+    assert.strictEqual(read(contacts), "Acme Web Services LLC")
+    assert.strictEqual(read("Studio Rossi S.r.l. | Tel. 02 1234567 | www.studiorossi.it"), "Studio Rossi S.r.l.")
+    assert.isNull(read("Acme Web Services · 500 Market St, San Francisco, CA 94105 · billing@acmeweb.com"))
+    assert.isNull(read("Thank you for your business · Acme Web Services LLC"))
   })
 
   it("an address whose last line the contact line shares: … SELANGOR. TEL: 03-1234567", () => {

@@ -31,10 +31,17 @@ describe("marks OCR invents on names", () => {
     assert.isUndefined(languageIn("TOTAL 12,00"))
   })
 
-  it("English and Malay write no marks: SELAÑGOR, AEÒN, SDÑ BHD, TAMÁN", () => {
+  it("English and Malay write no marks: SELAÑGOR, AEÒN, SDÑ BHD, TAMÁN; French forms keep theirs: S.à r.l.", () => {
     assert.strictEqual(withoutInventedMarks("AEÒN CO. (M) BHD", "en"), "AEON CO. (M) BHD")
     assert.strictEqual(withoutInventedMarks("TAMÁN SRI PUTRA, 40000 SELAÑGOR", "en"), "TAMAN SRI PUTRA, 40000 SELANGOR")
     assert.strictEqual(withoutInventedMarks("ÁIK HUÁT HÁRUWÁRE", "en"), "AIK HUAT HARUWARE")
+    // But French's legal forms keep their mark, whatever the document's language; the words around them do not.
+    assert.strictEqual(
+      withoutInventedMarks("Sold by Example Retail EU S.à r.l.", "en"),
+      "Sold by Example Retail EU S.à r.l."
+    )
+    assert.strictEqual(withoutInventedMarks("Atelier Genevois Sàrl", "en"), "Atelier Genevois Sàrl")
+    assert.strictEqual(withoutInventedMarks("Rétail S.à r.l.", "en"), "Retail S.à r.l.")
   })
 
   it("ñ before a vowel only, a diaeresis on i or e after a vowel only, whatever the language", () => {
