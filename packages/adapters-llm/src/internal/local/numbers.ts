@@ -235,6 +235,8 @@ const titledNumbers = (layout: Layout, row: Row): ReadonlyArray<string> => {
     const series = SERIES_START.exec(rest.slice(gap))?.[0]
     const code = codes(rest)[0]
     if (gap === 0 || code === undefined || (code.start !== gap && series === undefined)) return []
+    // Figures in groups (`Ticket 0012 345 6789`): the first group alone is no number (`SPACED`).
+    if (series === undefined && /^\d+$/.test(code.text) && /^ \d{2,}(?![.,]\d)/.test(rest.slice(code.end))) return []
     const text = series ?? code.text
     return plausibleTitled(text) ? [text] : []
   })

@@ -70,6 +70,9 @@ describe("document numbers", () => {
     assert.strictEqual(numberOf([[row("N° TVA : TVA 545 207 881 80705")], [row("Facture N° K 73521")]]), "K 73521")
     // A date after the number is not one of its groups.
     assert.strictEqual(numberOf([[row("Factura Nº 4711 12/03/2023")]]), "4711")
+    // After a title with no number word too (`Ticket 0012 345 6789`), but not before an amount (`Ticket 4711 12,50`).
+    assert.isNull(numberOf([[row("Ticket 0012 345 6789")]]))
+    assert.strictEqual(numberOf([[row("Ticket 4711 12,50")]]), "4711")
   })
 
   it("a column header that is a document's noun alone, among headers with a date's, heads its number", () => {
