@@ -1,7 +1,8 @@
 /**
  * The document's own arithmetic around its total: the figures a receipt or an invoice prints beside it (amount
- * tendered and change, subtotal, taxes, discounts, a rounding adjustment) and the totals they make — tendered −
- * change (or a payment with no change), subtotal + taxes − discounts (+ rounding), an exact total + its rounding.
+ * tendered and change, subtotal, taxes, discounts, charges such as shipping, a rounding adjustment) and the totals
+ * they make — tendered − change (or a payment with no change), subtotal + taxes − discounts (+ charges, + rounding),
+ * an exact total + its rounding.
  * A labelled total one of these makes is confirmed; one none makes, where they agree on another amount, was
  * misread (the sum of the lines only confirms: `totals.ts`). Also amounts OCR misread in their punctuation
  * (`14-10`, `14,1O`), read only where the document's other amounts show its decimal mark with two decimals.
@@ -10,10 +11,10 @@ import { EditDistance } from "@legible/core"
 import type { Amount } from "./patterns.js"
 import { lettersJoined, type RowToken } from "./phrases.js"
 import { FIGURE_FOR, nearWords } from "./text.js"
-import { CHANGE_WORDS, ROUNDING_WORDS, SAVING_WORDS, TAX_WORDS, TENDER_WORDS } from "./vocabulary.js"
+import { CHANGE_WORDS, CHARGE_WORDS, ROUNDING_WORDS, SAVING_WORDS, TAX_WORDS, TENDER_WORDS } from "./vocabulary.js"
 
 /** What a figure beside the total is. */
-export type Role = "tendered" | "change" | "rounding" | "discount" | "tax" | "subtotal"
+export type Role = "tendered" | "change" | "rounding" | "discount" | "charge" | "tax" | "subtotal"
 
 /** A labelled figure of the totals block. */
 export interface Figure {
@@ -40,6 +41,7 @@ const ROLES: ReadonlyArray<readonly [Role, ReadonlyArray<string>]> = [
   ["rounding", ROUNDING_WORDS],
   ["tendered", TENDER_WORDS],
   ["discount", SAVING_WORDS],
+  ["charge", CHARGE_WORDS],
   ["tax", TAX_WORDS]
 ]
 const ROLE_OF = new Map<string, Role>()
@@ -102,6 +104,7 @@ export const totalsMade = (
     .filter((t) => t > 0)
     .slice(0, MAX_TAXES)
   const discount = of("discount").reduce((sum, d) => sum + Math.abs(d), 0)
+  const charge = of("charge").reduce((sum, c) => sum + Math.max(c, 0), 0)
   // A subtotal alone makes the total only where no tax is printed (it would confirm any amount equal to the net).
   const taxSums = new Set<number>([...(taxes.length === 0 ? [0] : []), taxes.reduce((a, b) => a + b, 0), ...taxes])
   const subtotals = of("subtotal")
@@ -112,6 +115,8 @@ export const totalsMade = (
         // -0,80`) is between them as often as nothing is.
         add(base + tax + r, tax === 0 && r === 0 ? "net" : "sum")
         if (discount > 0) add(base + tax - discount + r, "sum")
+        // A charge printed under the subtotal (shipping) may be in it already, or added after it.
+        if (charge > 0) add(base + tax - discount + charge + r, "sum")
       }
   // A labelled total that is the subtotal printed again (a tax summary's `Total: 106.10`) plus the rounding is the
   // subtotal's sum again, not a second relation.

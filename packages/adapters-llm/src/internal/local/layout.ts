@@ -60,6 +60,8 @@ export interface Row {
 export interface Layout {
   readonly rows: ReadonlyArray<Row>
   readonly pageHeight: ReadonlyMap<number, number>
+  /** The pages read by OCR (the others are a text layer's: their figures are as printed, never misread). */
+  readonly ocrPages: ReadonlySet<number>
 }
 
 const median = (values: ReadonlyArray<number>): number => {
@@ -199,8 +201,10 @@ const parted = (word: Word): ReadonlyArray<Word> => {
 export const layout = (document: Document.ReadDocument): Layout => {
   const rows: Array<Row> = []
   const pageHeight = new Map<number, number>()
+  const ocrPages = new Set<number>()
   for (const page of document.pages) {
     pageHeight.set(page.page, page.height)
+    if (page.source === "ocr") ocrPages.add(page.page)
     const slope = slopeOf(page)
     const middle = page.width / 2
     const words = page.lines.flatMap((line, index) =>
@@ -245,7 +249,7 @@ export const layout = (document: Document.ReadDocument): Layout => {
       })
     }
   }
-  return { rows, pageHeight }
+  return { rows, pageHeight, ocrPages }
 }
 
 /** The word of a row that holds the character at `offset` of its text (the row's first word before any). */

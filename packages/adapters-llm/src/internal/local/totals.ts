@@ -189,8 +189,11 @@ const rowCandidates = (layout: Layout, row: Row, amountsOf: AmountsOf): Array<Ca
   const out: Array<Candidate> = []
   let from = 0
   let carried: Ranked | undefined
+  // A date between a label and its amount is none of the label's words (`Total amount due on June 2, 2023  $40.20`).
+  const inDates = found.length === 0 ? [] : dates(row.text)
+  const dated = (t: RowToken) => inDates.some((d) => t.start >= d.start && t.end <= d.end)
   for (const [i, labelled] of found.entries()) {
-    const segment = list.filter((t) => t.start >= from && t.end <= labelled.start)
+    const segment = list.filter((t) => t.start >= from && t.end <= labelled.start && !dated(t))
     from = labelled.end
     const own = rankOf(segment, cellOf, notTotal)
     const ranked = own ?? (segment.some((t) => notTotal(t) && !COUNT.has(t.text)) ? undefined : carried)
@@ -688,10 +691,15 @@ const checked = (
   if (other !== undefined) return found(other.amount.text, other.evidence)
   // A labelled total plus its rounding makes a rounded total, not a reading of the labelled one: it does not
   // count alone against it.
+  // A text layer's figures are as printed: no misread to mend, and no total the page does not print.
+  const read = layout.ocrPages.has(page)
+  const printed = (value: number) =>
+    layout.rows.some((r) => r.page === page && amountsOf(r).some((a) => cents(a.value) === value))
   const agreed = [...made].filter(
     ([value, by]) =>
-      by.size >= 2 ||
-      ((oneDigitApart(value, target) || oneDigitLost(value, target)) && (by.has("sum") || by.has("payment")))
+      (read || printed(value)) &&
+      (by.size >= 2 ||
+        (read && (oneDigitApart(value, target) || oneDigitLost(value, target)) && (by.has("sum") || by.has("payment"))))
   )
   if (agreed.length === 1 && agreed[0] !== undefined)
     return found(writtenLike(agreed[0][0], chosen.amount.text), chosen.evidence)

@@ -90,6 +90,8 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
     [
       ...["total", "totales", "summe", "gesamt", "gesamtpreis", "totale", "totaal", "somme"],
       ...["nett total", "net total", "total neto"],
+      // the gross amount under the net and the tax (`Gross amount`, `Total gross`)
+      ...["gross amount", "gross total", "total gross"],
       "bonsumme",
       "razem"
     ]
@@ -198,6 +200,17 @@ export const CHANGE_WORDS: ReadonlyArray<string> = [
   ...["cambio", "vuelto", "change", "ruckgeld", "wechselgeld", "zuruck", "rendu", "resto", "troco", "wisselgeld"],
   // es: `A devolver`, fr: `Monnaie rendue`, nl: `Terug`
   ...["devolver", "monnaie", "terug"]
+]
+
+/**
+ * Words of a charge added to the goods under the subtotal (`Shipping`, `Versandkosten`, `Frais de port`, `Envío`):
+ * the total is the subtotal with it.
+ */
+export const CHARGE_WORDS: ReadonlyArray<string> = [
+  ...["shipping", "freight", "postage", "handling", "delivery"],
+  ...["versand", "versandkosten", "porto", "fracht", "frachtkosten", "lieferkosten"],
+  ...["envio", "portes", "livraison", "port", "spedizione", "trasporto", "frete"],
+  ...["verzendkosten", "verzending", "bezorgkosten"]
 ]
 
 /** Words of a rounding adjustment (`Rounding adj`, `Redondeo`, `Rundungsdifferenz`, `Arrondi`, `Afronding`). */

@@ -18,9 +18,12 @@ const lines = (...pairs: ReadonlyArray<readonly [string, string]>): ReadonlyArra
 const cells = (xs: ReadonlyArray<number>, ...texts: ReadonlyArray<string>): ReadonlyArray<Cell> =>
   texts.map((text, i) => [xs[i] ?? 0, text] as const)
 
-/** The total found on one page of rows, with its certainty. */
-const foundOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>, target: Target = TOTAL) =>
-  total(layout(document([page(1, rows)])), target)
+/**
+ * The total found on one page of rows, with its certainty: read by OCR (its figures may be misread), unless read
+ * from a text layer.
+ */
+const foundOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>, target: Target = TOTAL, source: "ocr" | "text" = "ocr") =>
+  total(layout(document([{ ...page(1, rows), source }])), target)
 
 /** Asserts the total found on the rows, confirmed by the document's own arithmetic. */
 const assertConfirmed = (rows: ReadonlyArray<ReadonlyArray<Cell>>, text: string) => {
@@ -404,6 +407,32 @@ describe("totals", () => {
     assert.strictEqual(totalOf(lines(["Total", "90,00"], ["Importe a liquidar", "75,00"]), target), "75,00")
   })
 
+  it("a charge under the subtotal (Shipping, Versandkosten, Frais de port) is part of the total", () => {
+    for (const shipping of ["Shipping", "Versandkosten", "Frais de port", "Gastos de envío"]) {
+      const rows = lines(["Sub Total", "100.00"], ["Discount", "-10.00"], [shipping, "5.00"], ["Grand Total", "95.00"])
+      assertConfirmed(rows, "95.00")
+    }
+    // Taxed with it: (100 + 5) + 21 %.
+    assertConfirmed(
+      lines(["Subtotal", "100,00"], ["Versand", "5,00"], ["MwSt 21 %", "22,05"], ["Gesamt", "127,05"]),
+      "127,05"
+    )
+  })
+
+  it("a text layer's figures are as printed: no misread mended, no total the page does not print", () => {
+    // A gift wrap is no relation's figure: subtotal − discount makes 90.00, a digit from the 95.00 printed.
+    const wrapped = lines(
+      ["Sub Total", "100.00"],
+      ["Discount", "-10.00"],
+      ["Gift wrap", "5.00"],
+      ["Grand Total", "95.00"]
+    )
+    assert.strictEqual(foundOf(wrapped, TOTAL, "text")?.text, "95.00")
+    assert.strictEqual(foundOf(wrapped, TOTAL, "ocr")?.text, "90.00")
+    const misread = lines(["Base imponible", "1 250,00"], ["IVA 21 %", "262,50"], ["TOTAL", "1 572,50"])
+    assert.strictEqual(foundOf(misread, TOTAL, "text")?.text, "1 572,50")
+  })
+
   it("SROIE via OCR: 112.46 misread for the 112.45 that subtotal + GST + rounding make", () => {
     assert.strictEqual(totalOf(sroieTotals(["Total GST (RM) :", "6.37"])), "112.45")
   })
@@ -568,6 +597,13 @@ describe("totals", () => {
     assert.strictEqual(totalOf(rows.slice(3)), "163,40")
   })
 
+  it("a date between the label and its amount (Total amount due on June 2, 2023) is none of the label's words", () => {
+    const rows = (due: string) => lines(["Charges", "45.20"], ["Credits", "-5.00"], [due, "40.20"])
+    assert.strictEqual(totalOf(rows("Total amount due on June 2, 2023")), "40.20")
+    assert.strictEqual(totalOf(rows("Montant total dû au 02/06/2023")), "40.20")
+    assert.strictEqual(totalOf(rows("Zu zahlen bis zum 02.06.2023")), "40.20")
+  })
+
   it("two amount-due labels that disagree, with no arithmetic to decide, give no total", () => {
     assert.isNull(totalOf(lines(["Gesamtbetrag", "25,47"], ["zu zahlen", "5,30"])))
     // The figures decide: 10,00 tendered − 4,70 change makes 5,30.
@@ -600,6 +636,11 @@ describe("totals", () => {
       totalOf(lines(["SUBTOTAL", "30,47"], ["DTO. CHEQUE AHORRO", "-25,47"], ["TOTAL A PAGAR", "5,30"])),
       "5,30"
     )
+  })
+
+  it("the gross amount under the net and the tax is the total: Gross amount, Total gross", () => {
+    for (const label of ["Gross amount", "Total gross", "Gross total"])
+      assertConfirmed(lines(["Net amount", "100.00"], ["VAT 20%", "20.00"], [label, "120.00"]), "120.00")
   })
 
   it("Polish invoices: Należność ogółem and Do zapłaty are the amount due, Razem a total", () => {
