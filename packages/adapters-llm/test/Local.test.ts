@@ -422,6 +422,9 @@ describe("Local: typed candidates", () => {
     })
     // With its colon the word labels the name after it.
     assert.deepStrictEqual(extract([issuer], rows("Empresa: Ejemplo S.A. de C.V.")), { issuer: "Ejemplo S.A. de C.V." })
+    // The legal form on the line under the name.
+    const twoLines = [[[40, "EMPRESA EJEMPLO"]] as const, [[40, "S.A. DE C.V."]] as const, ...rows("FACTURA").slice(1)]
+    assert.deepStrictEqual(extract([issuer], twoLines), { issuer: "EMPRESA EJEMPLO S.A. DE C.V." })
   })
 
   it("a marketplace's seller by its label (Sold by, Verkauft von), its French form's accent kept: S.à r.l.", () => {

@@ -278,7 +278,7 @@ const letterheadParts = (layout: Layout): ReadonlyArray<Part> => {
 const opensWithForm = (text: string): boolean => {
   const [first, ...rest] = text.trim().split(/\s+/)
   const own = rest.filter((w) => !/^\(.*\)$/.test(w)).join(" ")
-  return first !== undefined && legalForm(first) && /\p{L}{2}/u.test(own) && !legalForm(own)
+  return first !== undefined && legalForm(first) && /\p{L}{3}/u.test(own) && !legalForm(own)
 }
 
 /** Whether a name is trade words and a legal form, and nothing else (`Stores Ltd`, `Supermercados, S.A.`). */
@@ -557,6 +557,9 @@ const readLetterhead = (layout: Layout): Letterhead => {
     // the lines of one name are set alike; but a trade's words and a legal form alone are no name without the
     // brand over them (`TESCO` over `Stores Ltd`).
     if (casing(above.text) !== casing(top.text) && !tradeOnly(top.text)) break
+    // A line that opens with a legal form names a company of its own, not a name's second line (`SARL LPB` under
+    // the sign `LE PETIT BISTROT`), as below.
+    if (opensWithForm(top.text)) break
     block.unshift(above)
   }
   for (;;) {

@@ -130,14 +130,17 @@ const numberLabel = (hit: Hit, beside: string): boolean =>
 
 /**
  * Whether a one-word name label opens a name rather than labels one: the first word of its cell, nothing between it
- * and the next word, and a legal form in the rest (`EMPRESA EJEMPLO S.A. DE C.V.`, `COMPANY SHOP SDN BHD`).
+ * and the next word, and a legal form in the rest (`EMPRESA EJEMPLO S.A. DE C.V.`, `COMPANY SHOP SDN BHD`) or alone
+ * on the line under it (`EMPRESA EJEMPLO` over `S.A. DE C.V.`).
  */
-const nameOpening = (hit: Hit): boolean => {
+const nameOpening = (layout: Layout, hit: Hit): boolean => {
   const cell = cellAt(hit.row, hit.start)
   if (cell === undefined || hit.label.tokens.length !== 1) return false
   const start = cellStart(hit.row, cell)
   const rest = hit.row.text.slice(hit.end, start + cell.text.length)
-  return hit.start === start && /^ \p{L}/u.test(rest) && legalForm(rest)
+  const under = below(layout, hit)
+  const formUnder = legalForm(under) && !/\d/.test(under) && under.split(/\s+/).length <= 4
+  return hit.start === start && /^ \p{L}/u.test(rest) && (legalForm(rest) || formUnder)
 }
 
 const candidates = (layout: Layout, target: Target, concept: Concept): Array<Candidate> =>
@@ -145,7 +148,7 @@ const candidates = (layout: Layout, target: Target, concept: Concept): Array<Can
     const beside =
       typed(concept, target.type) === undefined && concept !== "total" ? rightOf(hit, concept) : restOfRow(hit)
     if ((concept === "company" || concept === "address") && numberLabel(hit, beside)) return []
-    if (concept === "company" && nameOpening(hit)) return []
+    if (concept === "company" && nameOpening(layout, hit)) return []
     const order = hit.row.order * 10_000 + hit.start
     const right = pick(concept, target.type, beside)
     const evidence = labelEvidence(hit)

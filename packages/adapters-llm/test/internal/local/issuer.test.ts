@@ -473,6 +473,23 @@ describe("issuer", () => {
     ])
   })
 
+  it("a line opening with a legal form names a company of its own, under a sign or over it: SARL LPB", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [[40, "LE PETIT BISTROT"]],
+      [[40, "SARL LPB - 12 rue des Lilas"]],
+      [[40, "69003 LYON"]],
+      [[40, "SIRET 123 456 789 00012"]],
+      [
+        [40, "Table 5"],
+        [120, "Couverts 2"],
+        [200, "Serveur: Marc"]
+      ]
+    ]
+    assert.strictEqual(issuerOfRows(rows), "SARL LPB")
+    // A legal form alone on the line under the name is the name's (`EMPRESA EJEMPLO` over `S.A. DE C.V.`).
+    assert.strictEqual(issuerOf("ACME COMERCIAL", "S.A. DE C.V.", "Av. Reforma 100"), "ACME COMERCIAL S.A. DE C.V.")
+  })
+
   it("a market's name by its shop word: MARCHÉ MARTIN", () => {
     assert.strictEqual(issuerOf("MARCHÉ MARTIN", "149 DUPONT CHEMIN", "64671 NANTES"), "MARCHÉ MARTIN")
   })
