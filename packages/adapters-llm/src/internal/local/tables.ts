@@ -165,10 +165,15 @@ const headerColumns = (
     byCell.set(claim.cell, claim.target)
   }
   if (byCell.size < Math.min(2, targets.length)) return undefined
-  // A table's last column is its lines' amount when no header said so (`Prezzo unitario | Prezzo`).
-  const amount = rolesOf(targets).amount
+  // A table's last column is its lines' amount when no header said so (`Prezzo unitario | Prezzo`); a price's
+  // header over it, with no quantity's column, heads the amount a till's line costs (`DESCRIZIONE | IVA |
+  // Prezzo(€)`).
+  const { amount, price, quantity } = rolesOf(targets)
   const lastCell = units.length - 1
-  if (amount !== undefined && ![...byCell.values()].includes(amount) && lastCell > 0 && !byCell.has(lastCell))
+  const claimed = [...byCell.values()]
+  const priceLast =
+    price !== undefined && byCell.get(lastCell) === price && (quantity === undefined || !claimed.includes(quantity))
+  if (amount !== undefined && !claimed.includes(amount) && lastCell > 0 && (!byCell.has(lastCell) || priceLast))
     byCell.set(lastCell, amount)
   return units.map((u, i) => ({ x0: u.x0, x1: u.x1, target: byCell.get(i) }))
 }

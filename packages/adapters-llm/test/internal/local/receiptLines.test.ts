@@ -317,6 +317,28 @@ describe("receipt lines", () => {
     )
   })
 
+  it("a price's header over a till's last column, with no quantity's column, heads the line's amount", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [40, "DESCRIZIONE"],
+        [250, "IVA"],
+        [330, "Prezzo(€)"]
+      ],
+      [
+        [40, "CAPPUCCINO"],
+        [250, "10%"],
+        [330, "1,50"]
+      ],
+      [
+        [40, "BRIOCHE"],
+        [250, "10%"],
+        [330, "1,30"]
+      ],
+      line("TOTALE COMPLESSIVO", "2,80")
+    ]
+    assert.deepStrictEqual(itemsOf(rows), [item("CAPPUCCINO", null, null, "1,50"), item("BRIOCHE", null, null, "1,30")])
+  })
+
   it("a position column headed one space before the description (Pos. Bezeichnung) is a column of its own", () => {
     const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
       [
