@@ -87,10 +87,11 @@ const UNIT_ONLY = new RegExp(`^${UNIT}?\\.?\\s*${TIMES}?$`, "iu")
 
 // A unit with no `x` after it must stand apart from the quantity: `2 UD 1,25`, not `MILK 1L  3.20` (a speck OCR read
 // between them is no matter: `6. St 6,46`, `3. X 8,07`, `3 UN .7,91`; nor a stray figure between a weight and its
-// `kg`, or a stroke glued to the `x` after it, `1,854 4 kg x 4,21 €/kg`, `0,904 kg x1 12,26 €/kg`: a line takes them
-// only where they make its amount).
+// `kg`, or a stroke glued to the `x` after it, `1,854 4 kg x 4,21 €/kg`, `0,904 kg x1 12,26 €/kg`, `3x1 10,94`: a
+// line takes them only where they make its amount). The euro sign of a price per unit may be read as a `c` (`3,08
+// c/kg`), as Spain's `c/u` (each) prints it.
 const quantityPriceBody = (price: string) =>
-  `(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?: \\d(?= kg))?(?:\\s*${UNIT}\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?|\\.?\\s+${UNIT}\\.?|\\.?\\s*${TIMES})\\s*\\(?\\s*(?:${CURRENCY}\\s?)?(?:[.,'](?=\\d))?${price}\\s*\\)?\\s*${CURRENCY}?(?:\\s*\\/\\s*${UNIT})?(?![\\d])`
+  `(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?: \\d(?= kg))?(?:\\s*${UNIT}\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?|\\.?\\s+${UNIT}\\.?|\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?)\\s*\\(?\\s*(?:${CURRENCY}\\s?)?(?:[.,'](?=\\d))?${price}\\s*\\)?\\s*${CURRENCY}?(?:\\s*c?\\s*\\/\\s*${UNIT})?(?![\\d])`
 const QUANTITY_PRICE = new RegExp(`(?<![\\p{L}\\d.,])${quantityPriceBody(PRICE)}`, "iu")
 
 // A count after the unit price, maybe after its times sign as a German till prints it (`0,89 × 2`).
@@ -200,8 +201,8 @@ const AMOUNT_WORDS = new Set(ITEM_COLUMNS.flatMap(([column, phrases]) => (column
 
 const NOT_ITEM = new Set([...NOT_TOTAL_WORDS, ...TAX_WORDS, ...CARRIED_FORWARD.filter((w) => !w.includes(" "))])
 
-// A speck OCR read after a figure as a mark (`7,34.`, `12,97.`).
-const SPECK = "[.,':;]"
+// A speck OCR read after a figure as a mark (`7,34.`, `12,97.`, `6,11\``).
+const SPECK = "[.,':;`´‘’]"
 
 // What may follow a line's amount: nothing, or the till's tax class (`1,99 A`, `2,50 B`, `0,99 *`, `3,49 1`),
 // or a GST code (Malaysia's standard and zero rate and exempt: `5.20 SR`, `3.00 ZR`, `1.50 E`); OCR may read a

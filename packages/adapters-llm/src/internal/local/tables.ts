@@ -49,7 +49,8 @@ const SAME_MARKS = /(?<![\d.,])\d{1,3}(?:([.,])\d{3})(?:\1\d{3})*\1\d{2}(?![\d.,
 
 /**
  * A figure as OCR misreads it in a numeric column: without a mark read after it (`8.`, `40,81.€`: a speck, before a
- * currency sign too; a trailing minus is a sign), a lone `I`, `l` or `|` for the one it stands for, an `f` before
+ * currency sign too; a trailing minus is a sign) or between the currency sign and an amount with its cents
+ * (`€.1147,94`), a lone `I`, `l` or `|` for the one it stands for, an `f` before
  * an amount with its pence for the pound sign it stands for (`f 2,287.80`, as `amounts` reads it), and the thousands'
  * marks of an amount whose cents' mark is the same (`5.636.80`, `1,234,56`: a comma read as a dot, or the other way)
  * as the other mark, the only one they can be.
@@ -60,6 +61,7 @@ const strayMark = (text: string): string =>
     : text
         .replace(/(\d)[.,:;']+(?=\s?[€$£]?$)/u, "$1")
         .replace(/^f(?=\s?\d[\d.,' ]*[.,]\d{2}$)/u, "£")
+        .replace(/^([€$£])[.,:;'`]\s?(?=\d[\d.,' ]*[.,]\d{2}$)/u, "$1 ")
         .replace(SAME_MARKS, (amount, mark: string) => {
           const cents = amount.length - 3
           return amount.slice(0, cents).replaceAll(mark, mark === "." ? "," : ".") + amount.slice(cents)

@@ -642,7 +642,7 @@ describe("receipt lines", () => {
     assert.deepStrictEqual(splitQuantity("PACK 5, 3 x 1,25"), { description: "PACK 5,", quantity: "3", price: "1,25" })
   })
 
-  it("OCR's specks on a till's lines: after an amount or price, before or doubling a tax class, after a count", () => {
+  it("OCR's specks on a till's lines: after an amount (7,34. 6,11`) or price, before or doubling a tax class, after a count", () => {
     const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
       line("3u 10,52"),
       line("PATES 500G", "31,56"),
@@ -652,6 +652,11 @@ describe("receipt lines", () => {
       line("3. X 8,07"),
       line("YOGHURT"),
       line("0,939 kg x 7,82 €/kg", "7,34."),
+      line("BANANE", "6,11`"),
+      line("PASTA 500G", "32,82"),
+      line("3x1 10,94"),
+      line("IOGURTE NATURAL"),
+      line("1, 634 kg x 3, 08 c/kg", "5,03"),
       [
         [40, "6"],
         [80, "JAMÓN COCIDO"],
@@ -683,6 +688,10 @@ describe("receipt lines", () => {
       item("BEURRE DOUX", "3", "6,54", "19,62"),
       item("BEURRE DOUX", "3", "8,07", "24,21"),
       item("YOGHURT", "0,939", "7,82", "7,34"),
+      item("BANANE", null, null, "6,11"),
+      // A stroke glued to the times sign; the euro sign of a price per kilo read as a `c`.
+      item("PASTA 500G", "3", "10,94", "32,82"),
+      item("IOGURTE NATURAL", "1,634", "3,08", "5,03"),
       item("JAMÓN COCIDO", "6", "12,97", "77,82"),
       item("ACEITE OLIVA 1L", "4", "13,51", "54,04"),
       item("MANZANA", "6", "10,38", "62,28"),
@@ -762,7 +771,7 @@ describe("receipt lines", () => {
       [
         [40, "Hosting"],
         [300, "€537,68"],
-        [450, "€537,68"]
+        [450, "€.537,68"]
       ],
       [
         [40, "Lizenz"],
@@ -786,6 +795,8 @@ describe("receipt lines", () => {
     // A speck read between a price and its currency sign is no mark of it; an `f` before an amount is a pound sign.
     assert.strictEqual(got.at(-6)?.precio, "40,81€")
     assert.strictEqual(got.at(-5)?.importe, "£ 2,287.80")
+    // Nor one read between the currency sign and an amount with its cents.
+    assert.strictEqual(got.at(-4)?.importe, "€ 537,68")
     // A count not read where the price is the amount is one; a count run into the price's cell is split from it;
     // where the price is not the amount, no count is made up.
     assert.deepStrictEqual(
