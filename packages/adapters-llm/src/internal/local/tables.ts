@@ -50,10 +50,10 @@ const SAME_MARKS = /(?<![\d.,])\d{1,3}(?:([.,])\d{3})(?:\1\d{3})*\1\d{2}(?![\d.,
 /**
  * A figure as OCR misreads it in a numeric column: without a mark read after it (`8.`, `40,81.€`: a speck, before a
  * currency sign too; a trailing minus is a sign) or between the currency sign and an amount with its cents
- * (`€.1147,94`), a lone `I`, `l` or `|` for the one it stands for, an `f` before
- * an amount with its pence for the pound sign it stands for (`f 2,287.80`, as `amounts` reads it), and the thousands'
- * marks of an amount whose cents' mark is the same (`5.636.80`, `1,234,56`: a comma read as a dot, or the other way)
- * as the other mark, the only one they can be.
+ * (`€.1147,94`), a lone `I`, `l` or `|` for the one it stands for, an `f` before an amount with its pence for the
+ * pound sign it stands for (`f 2,287.80`, as `amounts` reads it), and the thousands' marks of an amount whose cents'
+ * mark is the same (`5.636.80`, `1,234,56`: a comma read as a dot, or the other way) as the other mark, the only one
+ * they can be.
  */
 const strayMark = (text: string): string =>
   /^[Il|]$/.test(text)
@@ -247,8 +247,6 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
       if (anyNumeric && !filled.some((c) => numeric(c.target) && figure(texts[columns.indexOf(c)] ?? ""))) {
         // Text without figures under an item: the item's description wrapped onto another line. A date that ran
         // into a figures' column (`Order ref 12345, delivered 01/03/2024`) is the description's too.
-        if (previous === undefined) continue
-        if (row.y0 - last.y1 > 1.5 * (row.y1 - row.y0)) break
         // A weighed article's name over its weight's row (`1 PLATANO` over `0,856 kg  2,10 €/kg  1,80`) is the next
         // item's, not this one's.
         const next = layout.rows[i + 1]
@@ -259,6 +257,8 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
           last = row
           continue
         }
+        if (previous === undefined) continue
+        if (row.y0 - last.y1 > 1.5 * (row.y1 - row.y0)) break
         for (const c of filled) {
           const into = numeric(c.target) && descriptionTarget !== undefined ? descriptionTarget : c.target
           const name = into?.name ?? ""

@@ -104,19 +104,19 @@ describe("receipt lines", () => {
             ] as const
           ]
         : []),
-      line("1 LECHE ENTERA", "0,95"),
       line("1 PLATANO"),
       [
         [60, "0,856 kg"],
         [250, "2,10 €/kg"],
         [330, "1,80"]
       ],
+      line("1 LECHE ENTERA", "0,95"),
       line("1 PAN DE MOLDE", "1,35"),
       line("TOTAL (€)", "4,10")
     ]
     const want = [
-      { descripcion: "LECHE ENTERA", cantidad: "1", precio: "0,95", importe: "0,95" },
       { descripcion: "PLATANO", cantidad: "0,856", precio: "2,10", importe: "1,80" },
+      { descripcion: "LECHE ENTERA", cantidad: "1", precio: "0,95", importe: "0,95" },
       { descripcion: "PAN DE MOLDE", cantidad: "1", precio: "1,35", importe: "1,35" }
     ]
     for (const header of [true, false])
