@@ -90,8 +90,6 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
     [
       ...["total", "totales", "summe", "gesamt", "gesamtpreis", "totale", "totaal", "somme"],
       ...["nett total", "net total", "total neto"],
-      // the gross amount under the net and the tax (`Gross amount`, `Total gross`)
-      ...["gross amount", "gross total", "total gross"],
       "bonsumme",
       "razem"
     ]

@@ -638,9 +638,18 @@ describe("totals", () => {
     )
   })
 
-  it("the gross amount under the net and the tax is the total: Gross amount, Total gross", () => {
-    for (const label of ["Gross amount", "Total gross", "Gross total"])
-      assertConfirmed(lines(["Net amount", "100.00"], ["VAT 20%", "20.00"], [label, "120.00"]), "120.00")
+  it("a Gross Amount is no total's label: on a Malaysian receipt it is the goods' amount before GST", () => {
+    // `Gross Amount 40.00 | Total GST Amt 2.40 | Sub Total 42.40`, the total's label lost.
+    const rows = lines(
+      ["Gross Amount 1", "40.00"],
+      ["Total GST Amt :", "2.40"],
+      ["Sub Total", "42.40"],
+      ["Rounding Adj. :", "0.00"],
+      ["(RM)", "42.40"],
+      ["Amount Paid", "42.40"],
+      ["Amount Change :", "0.00"]
+    )
+    assert.isNull(totalOf(rows))
   })
 
   it("Polish invoices: Należność ogółem and Do zapłaty are the amount due, Razem a total", () => {
