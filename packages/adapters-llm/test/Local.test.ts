@@ -427,18 +427,6 @@ describe("Local: typed candidates", () => {
     assert.deepStrictEqual(extract([issuer], twoLines), { issuer: "EMPRESA EJEMPLO S.A. DE C.V." })
   })
 
-  it("a marketplace's seller by its label (Sold by, Verkauft von), its French form's accent kept: S.à r.l.", () => {
-    const issuer = field("issuer", "string", "Name of the company that issued the invoice")
-    const rows = (label: string) => [
-      [[40, "Invoice"]] as const,
-      [[40, "Invoice number DE1A2B3CDEF"]] as const,
-      row2(40, label, 120, "Example Retail EU S.à r.l."),
-      [[40, "38 avenue John F. Kennedy, L-1855 Luxembourg"]] as const
-    ]
-    for (const label of ["Sold by", "Verkauft von", "Vendu par"])
-      assert.deepStrictEqual(extract([issuer], rows(label)), { issuer: "Example Retail EU S.à r.l." }, label)
-  })
-
   it("a company's registration label is no name, with a letter OCR added before it: Company I Reg. No.:", () => {
     const issuer = field("issuer", "string", "Name of the issuing company")
     const rows = (reg: string) => [

@@ -130,11 +130,7 @@ const LEXICONS: Readonly<Record<Exclude<Concept, "none">, ReadonlyArray<string>>
     "ticket no",
     "folio"
   ],
-  company: [
-    ...["razon social", "empresa", "company", "emisor", "proveedor", "vendor", "merchant", "seller"],
-    // the seller a marketplace's invoice names (`Sold by  Example Retail EU S.à r.l.`)
-    ...["sold by", "verkauft von", "vendu par", "venduto da", "vendido por", "verkocht door"]
-  ],
+  company: ["razon social", "empresa", "company", "emisor", "proveedor", "vendor", "merchant", "seller"],
   address: ["direccion", "domicilio", "domicilio comercial", "address"],
   email: ["email", "e mail", "correo", "correo electronico", "mail", "courriel", "posta elettronica"],
   phone: ["tel", "telefono", "phone", "telephone", "telefon", "telefoon", "movil", "mobile", "cel", "celular"],
