@@ -41,7 +41,7 @@ export interface Label {
   readonly strength: number
 }
 
-const columnLabels = (column: ItemColumn): ReadonlyArray<string> =>
+export const columnLabels = (column: ItemColumn): ReadonlyArray<string> =>
   ITEM_COLUMNS.flatMap(([c, phrases]) => (c === column ? phrases : []))
 
 const LEXICONS: Readonly<Record<Exclude<Concept, "none">, ReadonlyArray<string>>> = {

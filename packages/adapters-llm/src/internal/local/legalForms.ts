@@ -81,14 +81,25 @@ const dottedForm = (word: string): string | undefined => {
 // The words of legal forms, which no language writes with a mark (`UG`, `Lda.`, `Unipessoal`).
 const UNMARKED_FORMS = new Set([...LEGAL_FORMS, "unipessoal"])
 
-// The forms French writes with a mark: `S.à r.l.`, Switzerland's `Sàrl`.
-const MARKED_FORMS = /^(?:s\.?)?à\.?(?:\s?r\.?l\.?)?$/iu
-
 /** A word of a legal form without the marks OCR invented on it (`ÜG`, `Únipessoal`); other words as read. */
 const unmarked = (word: string): string =>
-  /[^\p{ASCII}]/u.test(word) && !MARKED_FORMS.test(word) && UNMARKED_FORMS.has(folded(word).replace(/[^\p{L}\d]/gu, ""))
+  /[^\p{ASCII}]/u.test(word) && UNMARKED_FORMS.has(folded(word).replace(/[^\p{L}\d]/gu, ""))
     ? word.normalize("NFD").replace(/\p{M}/gu, "")
     : word
+
+// The legal forms French writes with a mark, in a document of any language: `S.à r.l.`, Switzerland's `Sàrl`.
+const MARKED_FORM = /(?<!\p{L})S\.?\s?à\.?\s?r\.?\s?l(?!\p{L})|(?<!\p{L})Sàrl(?!\p{L})/giu
+
+/**
+ * A text with `repair` applied to each match of `pattern` (a global pattern without groups: words, runs of letters),
+ * but to none inside a legal form French writes with a mark, which keeps it (`S.à r.l.`, `Sàrl`).
+ */
+export const outsideMarkedForms = (text: string, pattern: RegExp, repair: (word: string) => string): string => {
+  const forms = [...text.matchAll(MARKED_FORM)].map((m) => [m.index, m.index + m[0].length] as const)
+  return text.replace(pattern, (word: string, at: number) =>
+    forms.some(([from, to]) => at >= from && at < to) ? word : repair(word)
+  )
+}
 
 /**
  * A name with its legal form as written: a form OCR misread restored (`WAHIN HARDWARE SIN BHI`), the marks it
@@ -99,11 +110,10 @@ export const withLegalForm = (name: string): string => {
   const misread = misreadForm(name)
   const restored =
     misread === undefined ? name : [...name.split(/\s+/).slice(0, -misread.words), misread.form].join(" ")
-  return restored
-    .split(" ")
-    .map(unmarked)
-    .join(" ")
-    .replace(/(?<![\p{L}.])(GmbH|AG|UG|KG|BHD|Bhd|SARL|SRL|SpA)\.$/u, "$1")
+  return outsideMarkedForms(restored, /[^ ]+/gu, unmarked).replace(
+    /(?<![\p{L}.])(GmbH|AG|UG|KG|BHD|Bhd|SARL|SRL|SpA)\.$/u,
+    "$1"
+  )
 }
 
 /** Whether a text's last words are a legal form (`…, S.L.`, `… GmbH`, `… SDN BHD`). */

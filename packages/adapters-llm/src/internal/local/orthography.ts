@@ -8,6 +8,7 @@
  * language writes there stays, even when OCR invented it (`Atlántico` for the Portuguese `Atlântico` cannot be told).
  */
 import type { Layout } from "./layout.js"
+import { outsideMarkedForms } from "./legalForms.js"
 import { tokens } from "./text.js"
 import { LANGUAGE_WORDS, type Language, MARKED_LETTERS } from "./vocabulary.js"
 
@@ -61,15 +62,11 @@ const repairedWord = (word: string, language: Language | undefined): string => {
   return out
 }
 
-// The legal forms French writes with a mark, in a document of any language: `S.à r.l.`, Switzerland's `Sàrl`.
-const MARKED_FORM = /(?<!\p{L})S\.?\s?à\.?\s?r\.?\s?l(?!\p{L})|(?<!\p{L})Sàrl(?!\p{L})/giu
-
-/** A text OCR read with the marks its language does not write where they stand taken off (pure). */
-export const withoutInventedMarks = (text: string, language: Language | undefined): string => {
-  if (!/[^\p{ASCII}]/u.test(text)) return text
-  const nfc = text.normalize("NFC")
-  const forms = [...nfc.matchAll(MARKED_FORM)].map((m) => [m.index, m.index + m[0].length] as const)
-  return nfc.replace(/\p{L}+/gu, (w, at: number) =>
-    forms.some(([from, to]) => at >= from && at < to) ? w : repairedWord(w, language)
-  )
-}
+/**
+ * A text OCR read with the marks its language does not write where they stand taken off (pure); French's marked
+ * legal forms (`S.à r.l.`) keep theirs in a document of any language.
+ */
+export const withoutInventedMarks = (text: string, language: Language | undefined): string =>
+  /[^\p{ASCII}]/u.test(text)
+    ? outsideMarkedForms(text.normalize("NFC"), /\p{L}+/gu, (w) => repairedWord(w, language))
+    : text

@@ -4,7 +4,7 @@
  * with no header row, the lines themselves: rows above the first total that end in an amount (and maybe the till's
  * tax class, `1,99 A`), a row of only a quantity and price completing the description printed on the row above it.
  */
-import { type Concept, conceptOf, fieldWords, type Target } from "./labels.js"
+import { type Concept, columnLabels, conceptOf, fieldWords, type Target } from "./labels.js"
 import type { Layout, Row } from "./layout.js"
 import { type Amount, amounts, dates } from "./patterns.js"
 import { findPhrases, rowTokens, splitsJoined, TOTAL_PHRASES } from "./phrases.js"
@@ -197,7 +197,7 @@ export const completeItem = (item: Item, roles: LineRoles): Item => {
 
 // The words an amount's column is headed with (`Betrag`, `Amount`, `Importe`): a row of only one and an amount is a
 // label's, not an item's.
-const AMOUNT_WORDS = new Set(ITEM_COLUMNS.flatMap(([column, phrases]) => (column === "amount" ? phrases : [])))
+const AMOUNT_WORDS = new Set(columnLabels("amount"))
 
 const NOT_ITEM = new Set([...NOT_TOTAL_WORDS, ...TAX_WORDS, ...CARRIED_FORWARD.filter((w) => !w.includes(" "))])
 

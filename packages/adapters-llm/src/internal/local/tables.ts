@@ -229,7 +229,8 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
     if (header === undefined || columns === undefined) continue
     let last: Row = header
     let previous: Record<string, string | null> | undefined
-    let weighedName: string | undefined
+    // A weighed article's name and weight, read on the row over its figures' row.
+    let weighedAbove: ReturnType<typeof weighed>
     const described = descriptionTarget === undefined ? -1 : columns.findIndex((c) => c.target === descriptionTarget)
     for (; i < layout.rows.length; i++) {
       const row = layout.rows[i]
@@ -240,8 +241,8 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
         continue
       }
       const texts = cellsOfRow(row, columns)
-      const weighedAbove = weighedName
-      weighedName = undefined
+      const weight = weighedAbove
+      weighedAbove = undefined
       const filled = columns.flatMap((c, k) => (c.target !== undefined && texts[k] !== "" ? [c] : []))
       if (filled.length === 0) continue
       if (anyNumeric && !filled.some((c) => numeric(c.target) && figure(texts[columns.indexOf(c)] ?? ""))) {
@@ -252,8 +253,8 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
         const next = layout.rows[i + 1]
         const name = texts[described]
         const under = next === undefined ? undefined : cellsOfRow(next, columns)[described]
-        if (name !== undefined && under !== undefined && weighed(name, under) !== undefined) {
-          weighedName = name
+        weighedAbove = name === undefined || under === undefined ? undefined : weighed(name, under)
+        if (weighedAbove !== undefined) {
           last = row
           continue
         }
@@ -278,7 +279,6 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
         const text = texts[k] ?? ""
         if (c.target !== undefined && text !== "") item[c.target.name] = numeric(c.target) ? strayMark(text) : text
       })
-      const weight = weighedAbove === undefined ? undefined : weighed(weighedAbove, texts[described] ?? "")
       if (weight !== undefined && descriptionTarget !== undefined) {
         item[descriptionTarget.name] = weight.description
         if (roles.quantity !== undefined && item[roles.quantity.name] === null)

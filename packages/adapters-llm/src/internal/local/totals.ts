@@ -693,11 +693,12 @@ const checked = (
   // count alone against it.
   // A text layer's figures are as printed: no misread to mend, and no total the page does not print.
   const read = layout.ocrPages.has(page)
-  const printed = (value: number) =>
-    layout.rows.some((r) => r.page === page && amountsOf(r).some((a) => cents(a.value) === value))
+  const printed = read
+    ? undefined
+    : new Set(layout.rows.flatMap((r) => (r.page === page ? amountsOf(r).map((a) => cents(a.value)) : [])))
   const agreed = [...made].filter(
     ([value, by]) =>
-      (read || printed(value)) &&
+      (printed === undefined || printed.has(value)) &&
       (by.size >= 2 ||
         (read && (oneDigitApart(value, target) || oneDigitLost(value, target)) && (by.has("sum") || by.has("payment"))))
   )
