@@ -16,7 +16,7 @@ import { type Cell, cellStart, columnsApart, type Layout, overlap, type Row } fr
 import { endsWithForm, formAlone, legalForm, withLegalForm } from "./legalForms.js"
 import { amounts, dates, taxIds } from "./patterns.js"
 import { findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
-import { folded, nearWords, ocrKey, tokens, wordLike } from "./text.js"
+import { fold, folded, nearWords, ocrKey, tokens, wordLike } from "./text.js"
 import {
   COPY_MARKS,
   COURTESY_TITLES,
@@ -53,8 +53,14 @@ const NUMBER_WORD = new Set(NUMBER_WORDS)
 const BRANCH = new Set(["filiale", "sucursal", "branch", "succursale", "filiaal", "outlet", "kasse", "caja", "till"])
 
 /** Whether a text has a shop or trade word (`PANADERÍA`, `Apotheke`, `HARDWARE`) or a legal form. */
-const business = (text: string): boolean =>
-  legalForm(text) || words(text).some((w) => SHOP.has(w)) || /(?<![a-z])(s\/b|co\.)/.test(folded(text))
+const business = (text: string): boolean => {
+  const read = text.replace(WEB_ADDRESS, " ")
+  return legalForm(read) || words(read).some((w) => SHOP.has(w)) || /(?<![a-z])(s\/b|co\.)/.test(folded(read))
+}
+
+// A web or mail address (`www.gadgetzone.co.uk`, `billing@acme.com`): its `co.` is no company's.
+const WEB_ADDRESS =
+  /\S*(?:[wW]{3}\.|:\/\/|@)\S*|[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.(?:com|net|org|info|biz|io|eu|uk|de|fr|es|it|nl|pt|be|at|ch|my|in|ar|mx)(?![\p{L}\p{N}])/gu
 
 // Greetings and copy marks printed at the top of receipts and invoices.
 const GREETINGS = ["welcome", "bienvenido", "bienvenue", "willkommen", "benvenuto", "bem-vindo", "welkom"]
@@ -619,10 +625,12 @@ const misread = (part: Part): boolean =>
  */
 export const company = (layout: Layout): Found | null => {
   const { parts, marked } = companyParts(layout)
-  if (parts.length === 0 || !marked) return footerName(layout)
+  if (parts.length === 0 || !marked) return footerName(layout) ?? payeeName(layout)
   if (parts.some(misread)) return null
   const name = ownerUnder(layout, parts.at(-1) as Part) ?? parts.map((p) => p.text.trim()).join(" ")
-  return found(withLegalForm(nameOnly(name).replace(/\s+/g, " ")), "layout")
+  const registered = beforeRegister(name)
+  const named = endsWithForm(registered) ? registered : name
+  return found(withLegalForm(nameOnly(named).replace(/\s+/g, " ")), "layout")
 }
 
 // A trading name's owner on the line under it, as Argentine, Spanish and Italian shops print it (`EL TALLER DEL
@@ -684,6 +692,9 @@ const footerName = (layout: Layout): Found | null => {
     row.y0 > 0.75 * height &&
     below.y0 - row.y1 <= 1.5 * (below.y1 - below.y0)
   for (let skipped = 0; skipped < 2 && close(above) && /\d/.test(above.text); skipped += 1) {
+    // …or open a contact line of its own over the register's (`Musterhandel GmbH · Hauptstraße 1 · 10115 Berlin`).
+    const opening = registerLineName(above.text)
+    if (opening !== undefined) return found(withLegalForm(opening), "position")
     below = above
     above = layout.rows[above.order - 1]
   }
@@ -693,6 +704,20 @@ const footerName = (layout: Layout): Found | null => {
   const again = new RegExp(`(?<![\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "iu")
   const repeated = layout.rows.some((r) => r !== above && again.test(r.text))
   return business(name) || repeated ? found(withLegalForm(name), "position") : null
+}
+
+// Where cheques are made out to (`Please make all checks payable to Brightline Web Services Inc.`, `Chèques à
+// l'ordre de …`, `a la orden de …`): the business that asks to be paid, whatever its letterhead.
+const PAYEE =
+  /(?:payable\s+to|made\s+out\s+to|(?:à|a)\s+(?:la\s+|l['’])?ord(?:re|en|em)\s+d[ei]|all['’]ordine\s+di):?\s+(.+?)[,;]?\s*$/iu
+
+/** The business cheques are to be made out to, its name ended by its legal form. */
+const payeeName = (layout: Layout): Found | null => {
+  for (const row of layout.rows) {
+    const name = PAYEE.exec(row.text)?.[1]?.trim()
+    if (name !== undefined && formedName(name)) return found(withLegalForm(name), "position")
+  }
+  return null
 }
 
 /**
@@ -717,15 +742,40 @@ const contactLineName = (footer: ReadonlyArray<Row>): Found | null => {
  */
 const registerLineName = (text: string): string | undefined => {
   const segments = segmentsOf(text)
-  const name = segments[0]?.trim() ?? ""
-  // A legal form alone (`SARL - RCS Lyon …`) names no one.
-  const named = name.split(/\s+/).some((w) => !legalForm(w))
-  return segments.length > 1 &&
-    named &&
+  const first = segments[0]?.trim() ?? ""
+  // The name may be followed in its part by the register's words (`GadgetZone Ltd, registered in England…`,
+  // `Télécom Exemple SAS au capital de 1 000 000 €`, `Muster GmbH Amtsgericht Berlin HRB 12345`).
+  const openings = [...(segments.length > 1 ? [first] : []), beforeRegister(first)]
+  return openings.map((name) => name.trim()).find(formedName)
+}
+
+/** A text up to the register's words it goes on with (`… SAS au capital de 1 000 000 €`: `… SAS`), or all of it. */
+const beforeRegister = (text: string): string => {
+  const read = fold(text)
+  const register = REGISTER.exec(read.text)
+  return register === null
+    ? text
+    : text.slice(0, read.origin[register.index]).replace(/[\s,]+(?:au|con|mit|with)?[\s,]*$/u, "")
+}
+
+/**
+ * Whether a text is a name ended by its legal form, nothing else: a legal form alone names no one (`SARL`), nor does
+ * a label's line (`Bankverbindung: Commerzbank AG`), a sentence (`Paiement par virement à BNP Paribas SA`) or a
+ * parent company's line (`Ein Unternehmen der Beispiel Holding AG`).
+ */
+const formedName = (name: string): boolean => {
+  const words = name.split(/\s+/)
+  return (
+    words.some((w) => !legalForm(w)) &&
     endsWithForm(name) &&
     nameLike(name) &&
-    !/\d|@/.test(name) &&
-    !registerLine(name)
-    ? name
-    : undefined
+    !/\d|@|:/.test(name) &&
+    !registerLine(name) &&
+    casing(words.slice(0, -2).join(" ")) !== "sentence" &&
+    !GROUP.test(folded(name))
+  )
 }
+
+// A parent company's line: `Ein Unternehmen der …`, `A member of …`, `Une société du groupe …`.
+const GROUP =
+  /^(?:ein(?:e)? (?:unternehmen|tochter)|an? (?:member|company|subsidiary|division) of|part of|une (?:societe|filiale)|membre d|una (?:empresa|sociedad|filial)|un'azienda|onderdeel van|uma empresa)/

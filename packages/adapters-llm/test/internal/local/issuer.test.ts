@@ -16,8 +16,14 @@ const beside = (left: string, right: string, x: number): ReadonlyArray<Cell> => 
 
 const issuerOf = (...texts: ReadonlyArray<string>) => company(layout(document([page(1, texts.map(row))])))?.text ?? null
 
-const issuerOfRows = (rows: ReadonlyArray<ReadonlyArray<Cell>>) =>
-  company(layout(document([page(1, rows)])))?.text ?? null
+const issuerOfRows = (rows: Parameters<typeof page>[1]) => company(layout(document([page(1, rows)])))?.text ?? null
+
+/** The issuer of a page of one-cell rows at the top and footer lines at its bottom. */
+const issuerWithFooter = (top: ReadonlyArray<string>, footer: ReadonlyArray<string>) =>
+  issuerOfRows([
+    ...top.map(row),
+    ...footer.map((text, i) => ({ y: 770 + 12 * i, cells: [[40, text]] as ReadonlyArray<Cell> }))
+  ])
 
 /** A page of one-cell rows whose words the reader read with the given confidence (by word). */
 const readPage = (texts: ReadonlyArray<string>, confidence: (word: string) => number): Document.ReadPage => {
@@ -903,18 +909,8 @@ describe("issuer's address", () => {
   })
 
   it("a letterhead that is a logo: the name opening the footer's register line, or over its address", () => {
-    const top = [row("Factuur"), row("Jan de Vries"), row("Kerkstraat 12"), row("1234 AB Amsterdam")]
     const read = (...footer: ReadonlyArray<string>) =>
-      company(
-        layout(
-          document([
-            page(1, [
-              ...top,
-              ...footer.map((text, i) => ({ y: 770 + 12 * i, cells: [[40, text]] as ReadonlyArray<Cell> }))
-            ])
-          ])
-        )
-      )?.text ?? null
+      issuerWithFooter(["Factuur", "Jan de Vries", "Kerkstraat 12", "1234 AB Amsterdam"], footer)
     assert.strictEqual(read("Koffiehuis B.V. · Weena 664 · 3012 CN Rotterdam · KvK 24275051"), "Koffiehuis B.V.")
     assert.strictEqual(
       read("Muster GmbH | Amtsgericht Charlottenburg HRB 12345 | Geschäftsführer: H. Muster"),
@@ -939,6 +935,64 @@ describe("issuer's address", () => {
     assert.strictEqual(read("Studio Rossi S.r.l. | Tel. 02 1234567 | www.studiorossi.it"), "Studio Rossi S.r.l.")
     assert.isNull(read("Acme Web Services · 500 Market St, San Francisco, CA 94105 · billing@acmeweb.com"))
     assert.isNull(read("Thank you for your business · Acme Web Services LLC"))
+  })
+
+  it("a footer's name followed by a comma or its register's words, or on the contact line over the register", () => {
+    const top = ["Rechnung", "Max Mustermann", "Lindenweg 4", "80331 München"]
+    const read = (...footer: ReadonlyArray<string>) => issuerWithFooter(top, footer)
+    const capital =
+      "Télécom Exemple SAS au capital de 1 000 000 € - 12 avenue de France 75013 Paris - RCS Paris 421 938 861"
+    assert.strictEqual(read(capital), "Télécom Exemple SAS")
+    const english = "GadgetZone Ltd, registered in England and Wales, company no. 08812345. VAT GB 123 4567 89"
+    assert.strictEqual(read(english), "GadgetZone Ltd")
+    assert.strictEqual(read("Muster GmbH Amtsgericht Berlin HRB 12345"), "Muster GmbH")
+    const contact = "Musterhandel GmbH · Hauptstraße 1 · 10115 Berlin · Geschäftsführer: Hans Beispiel"
+    assert.strictEqual(read(contact, "Amtsgericht Berlin HRB 123456 · USt-IdNr. DE123456789"), "Musterhandel GmbH")
+    // What goes before is a name only when it ends in its legal form.
+    assert.isNull(read("Company registered in England and Wales, No. 08812345"))
+    assert.isNull(read("Télécom Exemple au capital de 1 000 000 € - RCS Paris 421 938 861"))
+    assert.isNull(read("Thank you for your order", "Amtsgericht Berlin HRB 123456"))
+    // Nor a label's line, a sentence or a parent company's line: a bank, an agent, a group is not the issuer.
+    const bank = "Bankverbindung: Commerzbank AG, IBAN DE02 1203 0000 0000 2020 51 · Amtsgericht Berlin HRB 12345"
+    assert.isNull(read(bank))
+    assert.isNull(read("Paiement par virement à BNP Paribas SA, RCS Paris 662 042 449"))
+    assert.isNull(read("Ein Unternehmen der Beispiel Holding AG, Amtsgericht München HRB 99999"))
+    // Columns of a footer: the name heads the first, the register's entry the next.
+    const columns: ReadonlyArray<Cell> = [
+      [40, "Musterhandel GmbH"],
+      [200, "Amtsgericht Berlin HRB 12345"],
+      [400, "Commerzbank AG"]
+    ]
+    const rows = [...top.map(row), { y: 770, cells: columns }]
+    assert.strictEqual(issuerOfRows(rows), "Musterhandel GmbH")
+  })
+
+  it("a web or mail address is no letterhead's name, its `co.` no company's", () => {
+    const footer = "GadgetZone Ltd, registered in England and Wales, company no. 08812345"
+    const rows = [
+      { y: 40, cells: [[40, "www.gadgetzone.co.uk"]] as ReadonlyArray<Cell> },
+      { y: 56, cells: [[300, "VAT Invoice"]] as ReadonlyArray<Cell> },
+      { y: 72, cells: [[40, "Invoice number: GZ-UK-88213"]] as ReadonlyArray<Cell> },
+      { y: 780, cells: [[40, footer]] as ReadonlyArray<Cell> }
+    ]
+    assert.strictEqual(issuerOfRows(rows), "GadgetZone Ltd")
+    assert.isNull(issuerOf("John Carter Photography", "12 Mill Lane, Bristol BS1 5QT", "john@cartershots.co.uk"))
+    assert.isNull(issuerOf("WWW.SHOPNOW.COM.MY", "TAX INVOICE"))
+  })
+
+  it("a letterhead's name goes on with its share capital: the name ends at its legal form", () => {
+    const rows = ["BOULANGERIE DUPAIN SARL au capital de 8 000 €", "14 place du Marché 33000 Bordeaux", "Facture"]
+    assert.strictEqual(issuerOf(...rows), "BOULANGERIE DUPAIN SARL")
+  })
+
+  it("the business cheques are made out to, when no letterhead or footer names one", () => {
+    const rows = (line: string) => ["INVOICE", "Invoice #: 20931", "Bill To:", "Jane Smith", line, "Thank you!"]
+    const english = "Please make all checks payable to Brightline Web Services Inc."
+    assert.strictEqual(issuerOf(...rows(english)), "Brightline Web Services Inc.")
+    assert.strictEqual(issuerOf(...rows("Chèques à l'ordre de Atelier Martin SARL")), "Atelier Martin SARL")
+    assert.strictEqual(issuerOf(...rows("Cheques a la orden de Reformas Gómez S.L.")), "Reformas Gómez S.L.")
+    // A name no legal form ends is no business's for sure.
+    assert.isNull(issuerOf(...rows("Please make all checks payable to John Carter")))
   })
 
   it("an address whose last line the contact line shares: … SELANGOR. TEL: 03-1234567", () => {
