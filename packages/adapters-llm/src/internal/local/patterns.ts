@@ -46,9 +46,10 @@ const DAY = "(\\d{1,2})(?:st|nd|rd|th|er|o)?"
 const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boolean]> = [
   // Never a two-digit year cut from longer figures (`08-09-202:1`, a year OCR broke, is not `08-09-20`); a time may
   // follow a four-digit year glued by a mark or by nothing, the space OCR lost (`05.03.2024/12:34`, `05.03.202412:34`),
-  // or a two-digit year (`07.04.2014:38` is 07.04.20 at 14:38: no year is printed with a colon after it).
+  // or a two-digit year glued by a slash or by nothing (`07.03.24/14:22`; `07.04.2014:38` is 07.04.20 at 14:38: no
+  // year is printed with a colon after it).
   [
-    /(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}(?=[/-]?\d{1,2}:\d{2})|\d{4}(?![\d/.-]?\d|:\d)|\d{2}(?=\d{1,2}:\d{2}(?!\d))|\d{2}(?![\d/.-]?\d))/g,
+    /(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}(?=[/-]?\d{1,2}:\d{2})|\d{4}(?![\d/.-]?\d|:\d)|\d{2}(?=\/?\d{1,2}:\d{2}(?!\d))|\d{2}(?![\d/.-]?\d))/g,
     (m) => plausible(Number(m[1]), Number(m[3]))
   ],
   // Spaced as OCR reads some receipts, or as some layouts print them: `08 / 02 / 23`, `24 - 05 - 20`.
@@ -114,13 +115,16 @@ const OCR_DATE_PATTERNS: ReadonlyArray<RegExp> = [
   // 09.2019 10:40`): a four-digit year of this era.
   /(?<![\p{L}\d/.,-])(\d{2})( {1,2})(\d{2}) {0,2}([/.-]) {0,2}((?:19|20)\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu,
   // Its second mark lost (`14.03 2023 10:23`).
-  /(?<![\p{L}\d/.,-])(\d{2}) {0,2}([/.-]) {0,2}(\d{2})( {1,2})((?:19|20)\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu
+  /(?<![\p{L}\d/.,-])(\d{2}) {0,2}([/.-]) {0,2}(\d{2})( {1,2})((?:19|20)\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu,
+  // Both lost (`07 03 2024 14:22`), no figures grouped before them (a phone number's): given with dots, as such
+  // tills print them.
+  /(?<![\p{L}\d/.,-]|\d )(\d{2})( )(\d{2})( )((?:19|20)\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu
 ]
 
 // What a misread date shows (a letter by a digit, a comma or colon between digits, a spaced mark): only a text with
 // one is searched for them.
 const OCR_SLIP =
-  /\d[oli|]|[oli|]\d|\d ?[,:] ?\d|\d {1,2}[/.-]|[/.-] {2}\d|\d[/.-]\d{1,2}(?:-\d|[/.]\d)|\d\/\d{2}1\d{4}|\d[/.-]\d{2} {1,2}(?:19|20)\d{2} /
+  /\d[oli|]|[oli|]\d|\d ?[,:] ?\d|\d {1,2}[/.-]|[/.-] {2}\d|\d[/.-]\d{1,2}(?:-\d|[/.]\d)|\d\/\d{2}1\d{4}|\d[/.-]\d{2} {1,2}(?:19|20)\d{2} |\d{2} \d{2} (?:19|20)\d{2} {1,3}\d{1,2}:\d{2}/
 
 const zeros = (s: string): string => s.replace(/o/g, "0").replace(/[li]/g, "1")
 

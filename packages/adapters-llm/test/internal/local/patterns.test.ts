@@ -76,7 +76,10 @@ describe("patterns", () => {
     readAs([
       ["07.04.2014:38", ["07.04.20"]],
       ["Datum 08.10.1614:16 Uhr", ["08.10.16"]],
-      ["07/04/2014:38", ["07/04/20"]]
+      ["07/04/2014:38", ["07/04/20"]],
+      // …or glued by a slash (`07.03.24/14:22`); figures that make no time after it, no date.
+      ["Datum 07.03.24/14:22", ["07.03.24"]],
+      ["07.03.24/1422", []]
     ])
   })
 
@@ -152,6 +155,11 @@ describe("patterns", () => {
       // The second mark lost, its space kept.
       ["14.03 2023   10:23   Bon-Nr.:4711", ["14.03.2023"]],
       ["14 . 03  2023 10:23", ["14.03.2023"]],
+      // Both lost, the time after them: given with dots.
+      ["07 03 2024 14:22 UHR", ["07.03.2024"]],
+      ["07 03 2024", []],
+      ["07 33 2024 14:22", []],
+      ["Tel 0221 07 03 2024 14:22", []],
       // No time after the figures, two marks alike or no month: no date.
       ["Artikel 07.0420", []],
       ["Nr 14 09.2019", []],
