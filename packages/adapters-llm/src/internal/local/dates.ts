@@ -61,6 +61,9 @@ const kindOf = (words: ReadonlyArray<Word>): DateKind | "none" => {
   const read = words.flatMap((w) =>
     LABEL_WORDS.has(w.text) || !w.doubted ? [...compounded(w.text)] : [w.text, ...nearLabelWords(w.text)]
   )
+  // A German till's security module stamps the sale's start and end (`TSE-Start: 2024-03-07T14:22:30`): the sale's
+  // own date as a bare one is, not a period's start.
+  if (read.includes("tse")) return "none"
   for (const [kind, set] of KINDS) if (read.some((w) => set.has(w))) return kind
   return "none"
 }

@@ -12,6 +12,14 @@ const dateOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>, target: Target = FECHA
 const row = (text: string): ReadonlyArray<Cell> => [[40, text]]
 
 describe("dates", () => {
+  it("a German till's security module's start is the sale's date; another start, a period's", () => {
+    const till = ["EDEKA Center Muster", "BANANE 1,29 B", "SUMME EUR 1,29"]
+    assert.strictEqual(dateOf([...till, "TSE-Start: 2024-03-07T14:22:30"].map(row)), "2024-03-07")
+    assert.strictEqual(dateOf([...till, "TSE Start 2024-03-07 14:22:30"].map(row)), "2024-03-07")
+    assert.isNull(dateOf([...till, "Start: 2024-03-07T14:22:30"].map(row)))
+    assert.isNull(dateOf([...till, "Beginn 01.03.2024"].map(row)))
+  })
+
   it("a sentence over a receipt's date is no header, whatever label its words misread may look like", () => {
     const read = (texts: ReadonlyArray<string>) => {
       const p = page(1, texts.map(row))
