@@ -536,11 +536,23 @@ const readLetterhead = (layout: Layout): Letterhead => {
     declaresTax(layout, firstPlain)
       ? firstPlain
       : undefined
+  // So does the document's web address, for the first plain line only (`Bluewave Design` and
+  // `www.bluewavedesign.com`): the name spelled as its domain. Not a mail address: a customer's is printed in its
+  // block (`accounts@northwindtraders.com` under `Northwind Traders`), a web address seldom.
+  const domained =
+    firstPlain !== undefined &&
+    casing(firstPlain.text) !== "sentence" &&
+    !title(firstPlain.raw) &&
+    letters(firstPlain).length >= 4 &&
+    domainLabels(layout, firstPlain.row.page).has(letters(firstPlain))
+      ? firstPlain
+      : undefined
   const marked =
     find((p) => business(p.text)) ??
     registeredName ??
     find((p) => plainIn(p.text) && underSeller(layout, p)) ??
-    declared
+    declared ??
+    domained
   const first = marked ?? firstPlain
   if (first === undefined) return { parts: [], marked: false }
   const block = [first]
@@ -595,6 +607,19 @@ const readLetterhead = (layout: Layout): Letterhead => {
   // A legal form on a line of its own under the name (`FRUTTA E VERDURA LOMBARDA` over `S.r.l.`) marks it too.
   return { parts: block, marked: marked !== undefined || business(block.map((p) => p.text).join(" ")) }
 }
+
+/**
+ * The labels of the web addresses a page prints, their hyphens dropped (`www.bluewave-design.co.uk`:
+ * `bluewavedesign`, `co`, `uk`).
+ */
+const domainLabels = (layout: Layout, page: number): ReadonlySet<string> =>
+  new Set(
+    layout.rows
+      .filter((r) => r.page === page)
+      .flatMap((r) => [...folded(r.text).matchAll(/(?:www\.|:\/\/)([\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+)/gu)])
+      .flatMap((m) => (m[1] ?? "").split("."))
+      .map((label) => label.replace(/-/g, ""))
+  )
 
 /** A part's letters and figures, folded: how a brand and the name it opens are compared, however spaced and dotted. */
 const letters = (part: Part): string => folded(part.text).replace(/[^\p{L}\p{N}]/gu, "")

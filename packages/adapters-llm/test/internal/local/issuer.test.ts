@@ -980,6 +980,18 @@ describe("issuer's address", () => {
     assert.isNull(issuerOf("WWW.SHOPNOW.COM.MY", "TAX INVOICE"))
   })
 
+  it("a plain letterhead name spelled as the page's web address is marked by it; a mail address marks none", () => {
+    const invoice = (...head: ReadonlyArray<string>) =>
+      issuerOf(...head, "INVOICE", "Invoice No: 2024-017", "Bill to:", "Northwind Traders", "1 Harbour Road, Leeds")
+    const street = "22 Canal Street, Manchester M1 3HE"
+    assert.strictEqual(invoice("BLUEWAVE DESIGN", street, "www.bluewave-design.co.uk"), "BLUEWAVE DESIGN")
+    assert.strictEqual(invoice("Bluewave", street, "https://bluewave.io"), "Bluewave")
+    // Another name, a slogan, or a mail address (a customer's is printed in its block): no mark.
+    assert.isNull(invoice("Jane Smith", street, "www.bluewave.io"))
+    assert.isNull(invoice("Creative studio for brands", street, "www.bluewave.io"))
+    assert.isNull(invoice("Bluewave Design", street, "hello@bluewavedesign.com"))
+  })
+
   it("a letterhead's name goes on with its share capital: the name ends at its legal form", () => {
     const rows = ["BOULANGERIE DUPAIN SARL au capital de 8 000 €", "14 place du Marché 33000 Bordeaux", "Facture"]
     assert.strictEqual(issuerOf(...rows), "BOULANGERIE DUPAIN SARL")
