@@ -734,7 +734,7 @@ const footerName = (layout: Layout): Found | null => {
 // Where cheques are made out to (`Please make all checks payable to Brightline Web Services Inc.`, `Chèques à
 // l'ordre de …`, `a la orden de …`): the business that asks to be paid, whatever its letterhead.
 const PAYEE =
-  /(?:payable\s+to|made\s+out\s+to|(?:à|a)\s+(?:la\s+|l['’])?ord(?:re|en|em)\s+d[ei]|all['’]ordine\s+di):?\s+(.+?)[,;]?\s*$/iu
+  /(?:payable\s+to|(?:à|a)\s+(?:la\s+|l['’])?ord(?:re|en|em)\s+d[ei]|all['’]ordine\s+di):?\s+(.+?)[,;]?\s*$/iu
 
 /** The business cheques are to be made out to, its name ended by its legal form. */
 const payeeName = (layout: Layout): Found | null => {

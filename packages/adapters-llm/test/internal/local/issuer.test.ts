@@ -1005,6 +1005,8 @@ describe("issuer's address", () => {
     assert.strictEqual(issuerOf(...rows("Cheques a la orden de Reformas Gómez S.L.")), "Reformas Gómez S.L.")
     // A name no legal form ends is no business's for sure.
     assert.isNull(issuerOf(...rows("Please make all checks payable to John Carter")))
+    // An invoice made out to someone names its customer.
+    assert.isNull(issuerOf(...rows("This invoice is made out to Northwind Traders Ltd")))
   })
 
   it("an address whose last line the contact line shares: … SELANGOR. TEL: 03-1234567", () => {
