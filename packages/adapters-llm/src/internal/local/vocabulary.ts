@@ -941,7 +941,9 @@ export const ADDRESS_WORDS: ReadonlyArray<string> = [
   "lane",
   "suite",
   "floor",
+  // folding keeps `ß`: `Straße` and `Strasse` both
   "strasse",
+  "straße",
   "str",
   "weg",
   "platz",
@@ -999,7 +1001,7 @@ export const CONTACT_WORDS: ReadonlyArray<string> = [
 
 /** Endings of street names written as one word (Uferweg, Hauptstraße, Dijkstralaan), never a business name. */
 export const ADDRESS_SUFFIXES: ReadonlyArray<string> = [
-  ...["strasse", "str", "weg", "platz", "allee", "gasse", "damm", "ufer"],
+  ...["strasse", "straße", "str", "weg", "platz", "allee", "gasse", "damm", "ufer"],
   ...["straat", "laan", "plein", "gracht", "kade", "steeg", "dijk"]
 ]
 
@@ -1236,7 +1238,7 @@ export const LANGUAGE_WORDS: ReadonlyArray<readonly [Language, ReadonlyArray<str
     "de",
     [
       ...["rechnung", "menge", "preis", "betrag", "summe", "bar", "ruckgeld", "mwst", "vielen", "dank"],
-      ...["gesamt", "zu", "zahlen", "und", "der", "die", "das", "strasse", "str", "bitte", "kasse", "gegeben"]
+      ...["gesamt", "zu", "zahlen", "und", "der", "die", "das", "strasse", "straße", "str", "bitte", "kasse", "gegeben"]
     ]
   ],
   [
