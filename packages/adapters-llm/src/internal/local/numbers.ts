@@ -235,6 +235,9 @@ const titledNumbers = (layout: Layout, row: Row): ReadonlyArray<string> => {
     const series = SERIES_START.exec(rest.slice(gap))?.[0]
     const code = codes(rest)[0]
     if (gap === 0 || code === undefined || (code.start !== gap && series === undefined)) return []
+    // A code across a column's gap is the other column's (`Número de factura | 75537 Valencia`, a postcode).
+    const [own, other] = [cellAt(row, token.start), cellAt(row, token.end + code.start)]
+    if (own !== undefined && other !== undefined && own !== other && columnsApart(row, own, other)) return []
     // Figures in groups (`Ticket 0012 345 6789`): the first group alone is no number (`SPACED`).
     if (series === undefined && /^\d+$/.test(code.text) && /^ \d{2,}(?![.,]\d)/.test(rest.slice(code.end))) return []
     const text = series ?? code.text

@@ -256,6 +256,21 @@ describe("document numbers", () => {
       [[40, "0722/43616"]]
     ]
     assert.strictEqual(numberOf([cityBeside]), "0722/43616")
+    // The value under the label unread (a series OCR read as a bar): the postcode across the gap is not the
+    // number the label's noun, read as a title, has after it.
+    const unread: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [55, "Número de factura"],
+        [335, "75537 Valencia"]
+      ],
+      [
+        [54, "|24099"],
+        [335, "NIF: E99039456"]
+      ]
+    ]
+    assert.isNull(numberOf([unread]))
+    // A title's number in its own cell is still its number.
+    assert.strictEqual(numberOf([[row("Factuur 2021-0001")]]), "2021-0001")
   })
 
   it("another document's number is not taken; a field that asks for one gets it by its own label", () => {
