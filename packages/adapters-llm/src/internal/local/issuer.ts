@@ -274,8 +274,21 @@ const letterheadParts = (layout: Layout): ReadonlyArray<Part> => {
   const beside = (stop < 0 ? rest : rest.slice(0, stop)).flatMap((r) =>
     r.cells.map((c: Cell) => ({ row: r, x0: c.x0, x1: c.x1, text: cleaned(c.text), raw: c.text }))
   )
-  return [...parts, ...beside.filter((p) => p.x1 <= label.x0)]
+  return [...parts, ...formsJoined(beside.filter((p) => p.x1 <= label.x0))]
 }
+
+/**
+ * Parts with a legal form alone in its cell joined to the name before it on its row, as OCR reads a wide gap
+ * (`Bâtiment Boulange | SA | Facturé à`: `SA` alone had been given as the name).
+ */
+const formsJoined = (parts: ReadonlyArray<Part>): ReadonlyArray<Part> =>
+  parts.reduce<Array<Part>>((out, part) => {
+    const last = out.at(-1)
+    if (last !== undefined && last.row === part.row && formAlone(part.text) && !columnsApart(part.row, last, part))
+      out.splice(-1, 1, { ...last, x1: part.x1, text: `${last.text} ${part.text}`, raw: `${last.raw} ${part.raw}` })
+    else out.push(part)
+    return out
+  }, [])
 
 /**
  * Whether a name opens with its legal form, words of its own after it (`SARL Boulangerie Martin`, French style); a
@@ -756,6 +769,10 @@ const contactLineName = (footer: ReadonlyArray<Row>): Found | null => {
     const contact = (part: string) =>
       addressLine(part) || /@|www\.|(?<![a-z])(?:tel|phone|fax)(?![a-z])/.test(folded(part))
     if (name !== undefined && segmentsOf(row.text).slice(1).some(contact)) return found(withLegalForm(name), "position")
+    // Its parts apart by commas, the name ended by its legal form before an address (`Muster Software GmbH,
+    // Beispielweg 3, 20095 Hamburg, USt-IdNr. …`).
+    const sender = senderName(row.text)
+    if (sender !== row.text && formedName(sender.trim())) return found(withLegalForm(sender.trim()), "position")
   }
   return null
 }

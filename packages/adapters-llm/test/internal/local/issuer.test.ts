@@ -935,6 +935,10 @@ describe("issuer's address", () => {
     assert.strictEqual(read("Studio Rossi S.r.l. | Tel. 02 1234567 | www.studiorossi.it"), "Studio Rossi S.r.l.")
     assert.isNull(read("Acme Web Services · 500 Market St, San Francisco, CA 94105 · billing@acmeweb.com"))
     assert.isNull(read("Thank you for your business · Acme Web Services LLC"))
+    // Its parts apart by commas: the name ended by its legal form before an address.
+    const commas = "Muster Software GmbH, Beispielweg 3, 20095 Hamburg, USt-IdNr. DE123456789"
+    assert.strictEqual(read(commas), "Muster Software GmbH")
+    assert.isNull(read("Muster Software, Beispielweg 3, 20095 Hamburg, USt-IdNr. DE123456789"))
   })
 
   it("a footer's name followed by a comma or its register's words, or on the contact line over the register", () => {
@@ -990,6 +994,20 @@ describe("issuer's address", () => {
     assert.isNull(invoice("Jane Smith", street, "www.bluewave.io"))
     assert.isNull(invoice("Creative studio for brands", street, "www.bluewave.io"))
     assert.isNull(invoice("Bluewave Design", street, "hello@bluewavedesign.com"))
+  })
+
+  it("a legal form alone in its cell before the recipient's label ends the name before it (OCR's wide gap)", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [[330, "FACTURE"]],
+      [
+        [53, "Bâtiment Boulangerie"],
+        [165, "SA"],
+        [330, "Facturé à"]
+      ],
+      beside("111 Lefèvre allée", "Garage Atelier SAS", 330),
+      beside("50862 Lyon", "52 Imprimerie chemin", 330)
+    ]
+    assert.strictEqual(issuerOfRows(rows), "Bâtiment Boulangerie SA")
   })
 
   it("a letterhead's name goes on with its share capital: the name ends at its legal form", () => {
@@ -1052,6 +1070,14 @@ describe("issuer's address", () => {
     assert.isUndefined(logo([[330, "Remitente:"]]))
     // A block nothing closes (the items follow) is no address to vouch for.
     assert.isUndefined(rowsOf(row("FACTURA"), row("Avda. del Sur 197"), row("02752 Zaragoza"), row("Tornillos 4,00")))
+    // A German street's compound spelled with `ß` (`Schneiderstraße`) is a street as `…strasse` is.
+    const german = rowsOf(
+      row("Rechnung (Original)"),
+      [[330, "Schneiderstraße 202"]],
+      beside("Rechnungs-Nr. D 75404", "08730 Stuttgart", 330),
+      beside("Rechnungsdatum 01.10.2019", "USt-IdNr. DE289859820", 330)
+    )
+    assert.strictEqual(german, "Schneiderstraße 202 08730 Stuttgart")
   })
 
   it("Portuguese courtesy titles and Adquirente open the buyer's block: its name is not the issuer", () => {
