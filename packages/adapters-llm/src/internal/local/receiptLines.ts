@@ -240,6 +240,15 @@ const COUNT_ROW = new RegExp(
   "iu"
 )
 
+/**
+ * A row of only a quantity and its price, its figures' `O` read as a zero where OCR read one for it (`6 UN O,74`):
+ * given to a line only where it makes its amount, as every quantity row is.
+ */
+const quantityRow = (plain: string): RegExpExecArray | null => {
+  const zeroed = plain.replace(/(?<![a-z])o(?=[.,] ?\d)|(?<=\d[.,]? ?)o(?![a-z])/g, "0")
+  return QUANTITY_ROW.exec(zeroed) ?? COUNT_ROW.exec(zeroed)
+}
+
 /** A number as written (`0,465`, `1.25`, `6`), or undefined. */
 const numberOf = (text: string): number | undefined => {
   const value = Number(text.replace(",", "."))
@@ -359,7 +368,7 @@ export const headerlessLines = (layout: Layout, roles: LineRoles, names: Readonl
     const last = [...found].reverse().find((a) => a.decimals && TAX_CLASS.test(row.text.slice(a.end))) ?? found.at(-1)
     const skip = dates(row.text).length > 0 || rowTokens(row).some((t) => NOT_ITEM.has(t.text))
     const plain = folded(row.text)
-    const only = QUANTITY_ROW.exec(plain) ?? COUNT_ROW.exec(plain)
+    const only = quantityRow(plain)
     if (only?.[1] !== undefined && only[2] !== undefined) {
       quantities.set(index, { quantity: spaceless(only[1]), price: spaceless(only[2]) })
       continue

@@ -457,6 +457,20 @@ describe("receipt lines", () => {
       itemsOf([line("SUPERMERCADO"), line("PLÁTANO", "29,82"), line(".3 X 9, 94"), line("Subtotal", "29,82")]),
       [item("PLÁTANO", "3", "9,94", "29,82")]
     )
+    // A zero OCR read as an `O` (`6 UN O,74`, `3 x 1,O5`): the row's figures where they make the amount.
+    assert.deepStrictEqual(
+      itemsOf([
+        line("FARMÁCIA"),
+        line("PÃO DE FORMA", "4,44"),
+        line("6 UN O,74"),
+        line("LEITE", "3,15"),
+        line("3 x 1,O5"),
+        line("TOMATE", "2,00"),
+        line("2 x O,90"),
+        line("Total", "9,59")
+      ]),
+      [item("PÃO DE FORMA", "6", "0,74", "4,44"), item("LEITE", "3", "1,05", "3,15"), item("TOMATE", null, null, "2,00")]
+    )
   })
 
   it("an amount OCR read with its thousands' mark as its cents' (5.636.80, 1,234,56): the other mark", () => {
