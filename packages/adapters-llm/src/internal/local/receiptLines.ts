@@ -316,7 +316,9 @@ const lineOf = (text: string, amount: Amount): Omit<Line, "row" | "amount"> => {
   // A minus OCR read after the unit price (`6 APPELS 1,40- 8,40`) is a speck where the count and price make the
   // amount: a price taken off is no line's unit price.
   const minus = price !== undefined && before.slice(price.end).trim() === "-"
-  if (price !== undefined && (bare(before.slice(price.end)) || minus || between !== undefined)) {
+  // So is a tax class OCR read after it as the amount's (`3  PÂTES 500G  12,29 B 36,87 B`).
+  const classed = price !== undefined && /^\s*[A-E]$/.test(before.slice(price.end))
+  if (price !== undefined && (bare(before.slice(price.end)) || minus || classed || between !== undefined)) {
     const rest = before.slice(0, price.start).replace(EACH, "").trim()
     // A count may stand in a cell of its own between the description and the unit price (`BANANAS | 2 | 1.25 |
     // 2.50`), taken where it makes the amount.

@@ -469,8 +469,24 @@ describe("receipt lines", () => {
         line("2 x O,90"),
         line("Total", "9,59")
       ]),
-      [item("PÃO DE FORMA", "6", "0,74", "4,44"), item("LEITE", "3", "1,05", "3,15"), item("TOMATE", null, null, "2,00")]
+      [
+        item("PÃO DE FORMA", "6", "0,74", "4,44"),
+        item("LEITE", "3", "1,05", "3,15"),
+        item("TOMATE", null, null, "2,00")
+      ]
     )
+    // A tax class read after the unit price too (`12,29 B 36,87 B`), where the count and price make the amount.
+    const classed = (price: string) => [
+      line("REÇU"),
+      [
+        [15, "3"],
+        [29, "PÂTES 500G"],
+        [135, price]
+      ] as ReadonlyArray<Cell>,
+      line("Total HT", "36,87")
+    ]
+    assert.deepStrictEqual(itemsOf(classed("12,29 B 36,87 B")), [item("PÂTES 500G", "3", "12,29", "36,87")])
+    assert.notDeepEqual(itemsOf(classed("12,28 B 36,87 B")), [item("PÂTES 500G", "3", "12,28", "36,87")])
   })
 
   it("an amount OCR read with its thousands' mark as its cents' (5.636.80, 1,234,56): the other mark", () => {
