@@ -114,15 +114,17 @@ const spaceless = (text: string): string => text.replace(/\s+/g, "")
 
 /**
  * A description without the specks OCR read as marks standing alone between its words (`WHITE • BREAD`, `CHEDDAR (
- * CHEESE`): a bullet or bar, or a bracket nothing closes or opens.
+ * CHEESE`): a bullet or bar, or a bracket nothing closes or opens; or glued to its first or last letter
+ * (`·BUTTER`, `Réparation\``).
  */
-const withoutSpecks = (text: string): string => {
+export const withoutSpecks = (text: string): string => {
   const words = text.split(/\s+/).filter((w) => w !== "")
   const opened = words.filter((w) => w.includes("(")).length
   const closed = words.filter((w) => w.includes(")")).length
   return words
     .filter((w) => !/^[•·|¦]$/u.test(w) && !(w === "(" && closed === 0) && !(w === ")" && opened === 0))
     .join(" ")
+    .replace(/^[•·¦`´]+(?=\p{L})|(?<=\p{L})[•·¦`´]+$/gu, "")
 }
 
 /** A line's text split: the description left, the quantity and unit price found in it. */

@@ -20,7 +20,8 @@ import {
   onesMended,
   perUnitless,
   rolesOf,
-  weighed
+  weighed,
+  withoutSpecks
 } from "./receiptLines.js"
 import { CARRIED_FORWARD } from "./vocabulary.js"
 
@@ -277,7 +278,12 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
       const item: Record<string, string | null> = Object.fromEntries(targets.map((t) => [t.name, null]))
       columns.forEach((c, k) => {
         const text = texts[k] ?? ""
-        if (c.target !== undefined && text !== "") item[c.target.name] = numeric(c.target) ? strayMark(text) : text
+        if (c.target !== undefined && text !== "")
+          item[c.target.name] = numeric(c.target)
+            ? strayMark(text)
+            : c.target === descriptionTarget
+              ? withoutSpecks(text)
+              : text
       })
       if (weight !== undefined && descriptionTarget !== undefined) {
         item[descriptionTarget.name] = weight.description

@@ -139,6 +139,26 @@ describe("receipt lines", () => {
   const itemsOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>) =>
     Local.extractFields([ITEMS], document([page(1, rows)])).items
 
+  it("a speck OCR glued to a description's first or last letter is none of it (·BUTTER, Réparation`)", () => {
+    const table = itemsOf([
+      row("Libellé", "Qté", "P.U.", "Montant HT"),
+      row("Réparation`", "1", "844,25", "844,25"),
+      row("Frais de port", "1", "631,51", "631,51"),
+      row("Total HT", "", "", "1.475,76")
+    ])
+    assert.deepStrictEqual(table, [
+      item("Réparation", "1", "844,25", "844,25"),
+      item("Frais de port", "1", "631,51", "631,51")
+    ])
+    const till = itemsOf([
+      line("Kassenbeleg"),
+      line("·BUTTER", "0,78"),
+      line("D'ARTAGNAN CAFÉ", "2,10"),
+      line("Total:", "2,88")
+    ])
+    assert.deepStrictEqual(till, [item("BUTTER", null, null, "0,78"), item("D'ARTAGNAN CAFÉ", null, null, "2,10")])
+  })
+
   it("a count with a one OCR read twice (11 for 1) is the count the amount makes at its unit price", () => {
     const header = row("Description", "Qty", "Unit Price", "Amount")
     const got = itemsOf([
