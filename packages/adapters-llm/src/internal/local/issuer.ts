@@ -784,11 +784,10 @@ const contactLineName = (footer: ReadonlyArray<Row>): Found | null => {
  */
 const registerLineName = (text: string): string | undefined => {
   const segments = segmentsOf(text)
-  const first = segments[0]?.trim() ?? ""
-  // The name may be followed in its part by the register's words (`GadgetZone Ltd, registered in England…`,
-  // `Télécom Exemple SAS au capital de 1 000 000 €`, `Muster GmbH Amtsgericht Berlin HRB 12345`).
-  const openings = [...(segments.length > 1 ? [first] : []), beforeRegister(first)]
-  return openings.map((name) => name.trim()).find(formedName)
+  const name = segments[0]?.trim() ?? ""
+  // A part of its own: a name the register's words follow in one part (`Télécom Exemple SAS au capital de …`) is
+  // not taken (measured: it gave a wrong issuer on a document no rule was written against).
+  return segments.length > 1 && formedName(name) ? name : undefined
 }
 
 /** A text up to the register's words it goes on with (`… SAS au capital de 1 000 000 €`: `… SAS`), or all of it. */
