@@ -309,6 +309,28 @@ describe("Local: typed candidates", () => {
     assert.deepStrictEqual(extract([fields[2] as Skill.SkillField], rows.slice(0, 3)), { delivery_address: null })
   })
 
+  it("another party's label that a party's label word opens (Dirección de envío:) labels no issuer's value", () => {
+    const fields = [field("address", "string", "Address of the company"), field("emisor", "string", "Emisor")]
+    const rows = [
+      [[40, "TIENDA ONLINE BÁSICOS"]],
+      [[40, "www.tiendabasicos.es"]],
+      [[40, "FACTURA Nº TB-2024-5531"]],
+      [[40, "Dirección de envío:"]],
+      [[40, "Ana Gómez, Calle Río 2, 18001 Granada"]],
+      [[40, "Razón social del cliente:"]],
+      [[40, "Gómez Hogar S.L."]]
+    ] as const
+    assert.deepStrictEqual(extract(fields, rows), { address: null, emisor: "TIENDA ONLINE BÁSICOS" })
+    // The field that asks for the delivery's address has its label.
+    const delivery = field("direccion_envio", "string", "Dirección de envío")
+    assert.deepStrictEqual(extract([delivery], rows), { direccion_envio: "Ana Gómez, Calle Río 2, 18001 Granada" })
+    // A label of the field's own that goes on to a colon: the value beside it, not its words.
+    const fiscal = [row2(40, "Domicilio fiscal:", 200, "Calle Mayor 3, 28001 Madrid")]
+    assert.deepStrictEqual(extract([field("domicilio", "string", "Domicilio del emisor")], fiscal), {
+      domicilio: "Calle Mayor 3, 28001 Madrid"
+    })
+  })
+
   it("field names in Italian, French and Dutch: number, total, the customer alone, national tax ids", () => {
     const fields = [
       field("numero_fattura", "string"),

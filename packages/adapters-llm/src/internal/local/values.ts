@@ -41,7 +41,7 @@ import {
   pointOfSaleNumbers,
   taxIds
 } from "./patterns.js"
-import { folded } from "./text.js"
+import { folded, tokens } from "./text.js"
 import { figureAmount, taxRate, total } from "./totals.js"
 import { INCLUDED_AFTER_WORDS, INCLUDING_WORDS, NAME_WORDS, NET_WORDS, PARTY_WORDS, TAX_WORDS } from "./vocabulary.js"
 
@@ -77,13 +77,18 @@ const rightOf = (hit: Hit, concept: Concept): string => {
   const { row } = hit
   const cell = cellAt(row, hit.start)
   if (cell === undefined) return ""
-  const rest = clean(row.text.slice(hit.end, cellStart(row, cell) + cell.text.length))
+  const raw = row.text.slice(hit.end, cellStart(row, cell) + cell.text.length)
+  // A label that goes on to a colon (`Domicilio fiscal:`, `Dirección de envío:`): its words are no value.
+  const rest = LABEL_GOES_ON.test(raw) ? "" : clean(raw)
   if (rest !== "") return rest
   const next = row.cells[row.cells.indexOf(cell) + 1]
   if (next === undefined) return ""
   const party = concept === "company" || concept === "address"
   return party && columnsApart(row, cell, next) ? "" : clean(next.text)
 }
+
+// The rest of a label's cell when the label goes on in it up to a colon: a few words and nothing after the colon.
+const LABEL_GOES_ON = /^\s+\p{L}[^:]{0,30}:\s*$/u
 
 /** The rest of the label's row after it (for typed values that may sit a few cells away). */
 const restOfRow = (hit: Hit): string => hit.row.text.slice(hit.end)
@@ -129,6 +134,20 @@ const numberLabel = (hit: Hit, beside: string): boolean =>
   /^[\s:.]*#/.test(hit.row.text.slice(hit.end)) || /^(no|nro|reg|id)(?![a-z])/.test(folded(beside))
 
 /**
+ * Whether a party's label goes on in its cell up to a colon with another party's word (`Dirección de envío:`,
+ * `Razón social del cliente:`): a label of the recipient's or the delivery's, for a field that asks for neither.
+ * Its words are no value (`de envío` had been given as the issuer's address), nor is what follows.
+ */
+const othersLabel = (hit: Hit, target: Target): boolean => {
+  const cell = cellAt(hit.row, hit.start)
+  if (cell === undefined) return false
+  const rest = hit.row.text.slice(hit.end, cellStart(hit.row, cell) + cell.text.length)
+  const party = partyOf(target)
+  if (!LABEL_GOES_ON.test(rest) || party === "recipient" || party === "delivery") return false
+  return tokens(folded(rest)).some((t) => PARTIES.recipient.has(t.text) || PARTIES.delivery.has(t.text))
+}
+
+/**
  * Whether a one-word name label opens a name rather than labels one: the first word of its cell, nothing between it
  * and the next word, and a legal form in the rest (`EMPRESA EJEMPLO S.A. DE C.V.`, `COMPANY SHOP SDN BHD`) or alone
  * on the line under it (`EMPRESA EJEMPLO` over `S.A. DE C.V.`).
@@ -147,7 +166,8 @@ const candidates = (layout: Layout, target: Target, concept: Concept): Array<Can
   findLabels(layout, labelsOf(target, concept)).flatMap((hit): Array<Candidate> => {
     const beside =
       typed(concept, target.type) === undefined && concept !== "total" ? rightOf(hit, concept) : restOfRow(hit)
-    if ((concept === "company" || concept === "address") && numberLabel(hit, beside)) return []
+    if ((concept === "company" || concept === "address") && (numberLabel(hit, beside) || othersLabel(hit, target)))
+      return []
     if (concept === "company" && nameOpening(layout, hit)) return []
     const order = hit.row.order * 10_000 + hit.start
     const right = pick(concept, target.type, beside)
