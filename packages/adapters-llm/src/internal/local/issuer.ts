@@ -561,7 +561,7 @@ const readLetterhead = (layout: Layout): Letterhead => {
       ? firstPlain
       : undefined
   const marked =
-    find((p) => business(p.text)) ??
+    find((p) => business(p.text) || formUnder(layout, p)) ??
     registeredName ??
     find((p) => plainIn(p.text) && underSeller(layout, p)) ??
     declared ??
@@ -633,6 +633,18 @@ const domainLabels = (layout: Layout, page: number): ReadonlySet<string> =>
       .flatMap((m) => (m[1] ?? "").split("."))
       .map((label) => label.replace(/-/g, ""))
   )
+
+/**
+ * Whether a legal form alone on the line right under a part ends its name (`FRUTAS HERMANOS GARCÍA` over `C.B.`): it
+ * marks it before a shop word further down does (`Mercado Central, puesto 14`, the stall's address).
+ */
+const formUnder = (layout: Layout, part: Part): boolean => {
+  const below = partBeside(layout.rows[part.row.order + 1], part)
+  if (below === undefined || below.row.page !== part.row.page || !within(part.row, below.row)) return false
+  // The form's words and nothing of a name's (`S.A. DE C.V.`, `GmbH & Co. KG`; not `SUNRISE TRADING SDN BHD`).
+  const rest = below.text.split(/\s+/).filter((w) => !legalForm(w))
+  return formAlone(below.text) && !rest.some((w) => /\p{L}{3}/u.test(w))
+}
 
 /** A part's letters and figures, folded: how a brand and the name it opens are compared, however spaced and dotted. */
 const letters = (part: Part): string => folded(part.text).replace(/[^\p{L}\p{N}]/gu, "")

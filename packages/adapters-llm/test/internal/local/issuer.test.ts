@@ -1006,6 +1006,16 @@ describe("issuer's address", () => {
     assert.strictEqual(issuerOfRows(rows), "Bâtiment Boulangerie SA")
   })
 
+  it("a legal form alone under a plain line marks it before a shop word further down does", () => {
+    const rows = ["FRUTAS HERMANOS GARCÍA", "C.B.", "Mercado Central, puesto 14", "46001 Valencia", "CIF E46123456"]
+    assert.strictEqual(issuerOf(...rows), "FRUTAS HERMANOS GARCÍA C.B.")
+    // A name's words with the form are no form alone: the title over them is no name.
+    assert.strictEqual(
+      issuerOf("TAX INVOICE", "SUNRISE TRADING SDN BHD", "NO 5 JALAN SS2/4"),
+      "SUNRISE TRADING SDN BHD"
+    )
+  })
+
   it("a letterhead's name goes on with its share capital: the name ends at its legal form", () => {
     const rows = ["BOULANGERIE DUPAIN SARL au capital de 8 000 €", "14 place du Marché 33000 Bordeaux", "Facture"]
     assert.strictEqual(issuerOf(...rows), "BOULANGERIE DUPAIN SARL")
