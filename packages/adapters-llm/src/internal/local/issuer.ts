@@ -107,9 +107,12 @@ const senderName = (text: string): string => {
   return text
 }
 
-/** A name without a label before it (`Sold By : WS Retail Services Pvt. Ltd.,`) and its trailing punctuation. */
+/**
+ * A name without a label before it (`Sold By : WS Retail Services Pvt. Ltd.,`, `Nombre de la empresa: …`) and its
+ * trailing punctuation.
+ */
 export const unlabelled = (text: string): string =>
-  text.replace(/^\s*(?:[\p{L}.]+\s*){1,3}:\s*(?=\p{L}{2})/u, "").replace(/[\s,;:]+$/u, "")
+  text.replace(/^\s*(?:[\p{L}.]+\s*){1,4}:\s*(?=\p{L}{2})/u, "").replace(/[\s,;:]+$/u, "")
 
 /**
  * A name without the buyer's label the reader ran into its cell (`Druckerei Elektro UG (haftungsbeschränkt)

@@ -555,6 +555,9 @@ describe("issuer", () => {
 
   it("a name printed after its label is the name alone", () => {
     assert.strictEqual(issuerOf("Sold By : WS Retail Services Pvt. Ltd.,"), "WS Retail Services Pvt. Ltd.")
+    // A label of four words (`Nombre de la empresa:`).
+    const four = issuerOf("Nombre de la empresa: Ferretería López S.L.", "Calle Mayor 3, 28001 Madrid")
+    assert.strictEqual(four, "Ferretería López S.L.")
   })
 
   it("the letterhead ends at a receipt's first line: an item is never the issuer", () => {
