@@ -281,13 +281,13 @@ const letterheadParts = (layout: Layout): ReadonlyArray<Part> => {
 }
 
 /**
- * Parts with a legal form alone in its cell joined to the name before it on its row, as OCR reads a wide gap
+ * Parts with a legal form alone in its cell (`formOnly`) joined to the name before it on its row, as OCR reads a wide gap
  * (`Bâtiment Boulange | SA | Facturé à`: `SA` alone had been given as the name).
  */
 const formsJoined = (parts: ReadonlyArray<Part>): ReadonlyArray<Part> =>
   parts.reduce<Array<Part>>((out, part) => {
     const last = out.at(-1)
-    if (last !== undefined && last.row === part.row && formAlone(part.text) && !columnsApart(part.row, last, part))
+    if (last !== undefined && last.row === part.row && formOnly(part.text) && !columnsApart(part.row, last, part))
       out.splice(-1, 1, { ...last, x1: part.x1, text: `${last.text} ${part.text}`, raw: `${last.raw} ${part.raw}` })
     else out.push(part)
     return out
@@ -643,11 +643,16 @@ const domainLabels = (layout: Layout, page: number): ReadonlySet<string> =>
  */
 const formUnder = (layout: Layout, part: Part): boolean => {
   const below = partBeside(layout.rows[part.row.order + 1], part)
-  if (below === undefined || below.row.page !== part.row.page || !within(part.row, below.row)) return false
-  // The form's words and nothing of a name's (`S.A. DE C.V.`, `GmbH & Co. KG`; not `SUNRISE TRADING SDN BHD`).
-  const rest = below.text.split(/\s+/).filter((w) => !legalForm(w))
-  return formAlone(below.text) && !rest.some((w) => /\p{L}{3}/u.test(w))
+  return below !== undefined && below.row.page === part.row.page && within(part.row, below.row) && formOnly(below.text)
 }
+
+/** Whether a text is a legal form's words and nothing of a name's (`S.A. DE C.V.`, `GmbH & Co. KG`, `SA`). */
+const formOnly = (text: string): boolean =>
+  formAlone(text) &&
+  !text
+    .split(/\s+/)
+    .filter((w) => !legalForm(w))
+    .some((w) => /\p{L}{3}/u.test(w))
 
 /** A part's letters and figures, folded: how a brand and the name it opens are compared, however spaced and dotted. */
 const letters = (part: Part): string => folded(part.text).replace(/[^\p{L}\p{N}]/gu, "")

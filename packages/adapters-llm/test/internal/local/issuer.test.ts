@@ -1007,6 +1007,17 @@ describe("issuer's address", () => {
       beside("50862 Lyon", "52 Imprimerie chemin", 330)
     ]
     assert.strictEqual(issuerOfRows(rows), "Bâtiment Boulangerie SA")
+    // A name of its own in the next cell is no form to join: the business is the one with the form.
+    const two: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [[330, "FACTURE"]],
+      [
+        [53, "Jean Martin"],
+        [130, "Atelier Martin SARL"],
+        [330, "Facturé à"]
+      ],
+      beside("111 rue Lefèvre", "Garage Atelier SAS", 330)
+    ]
+    assert.strictEqual(issuerOfRows(two), "Atelier Martin SARL")
   })
 
   it("a legal form alone under a plain line marks it before a shop word further down does", () => {
