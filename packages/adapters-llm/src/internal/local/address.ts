@@ -4,7 +4,7 @@
  */
 import { addressEnd, addressLine, closesAddress, hasStreet, registration, STOP_PATTERN } from "./addressText.js"
 import { type Found, found } from "./evidence.js"
-import { cellBeside, cleaned, companyParts, type Part, segmentsOf, title } from "./issuer.js"
+import { cellBeside, cleaned, companyParts, type Part, recipientCells, segmentsOf, title } from "./issuer.js"
 import { type Layout, overlap } from "./layout.js"
 import { folded } from "./text.js"
 
@@ -50,6 +50,11 @@ const blockFrom = (layout: Layout, from: number, column: Part, underName: boolea
     const before = part.raw.slice(0, start).trim()
     if (start > 0 && /\p{L}{2}/u.test(before) && addressEnd(before) && !closesAddress(folded(before))) {
       parts.push({ ...part, raw: before, text: before })
+      closed = true
+      break
+    }
+    // Another party's label in the column (`To:`, `Bill to:`) ends the block: its lines are that party's.
+    if (recipientCells(row).some((c) => overlap(c, part) > 0.3)) {
       closed = true
       break
     }

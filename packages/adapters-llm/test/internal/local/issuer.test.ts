@@ -1047,6 +1047,12 @@ describe("issuer's address", () => {
     assert.isNull(issuerOf(...rows("This invoice is made out to Northwind Traders Ltd")))
   })
 
+  it("another party's label under the address ends it: the lines after it are that party's", () => {
+    const rows = ["From:", "Fabrikam Inc.", "200 Main St, Chicago, IL 60601", "To:", "Contoso Ltd", "9 Dock Rd"]
+    assert.strictEqual(addressOf([...rows, "Hull HU1 1AA", "INVOICE 4471"]), "200 Main St, Chicago, IL 60601")
+    assert.isNull(addressOf(["Fabrikam Inc.", "Bill to:", "Contoso Ltd", "9 Dock Rd, Hull HU1 1AA", "Tel 01482 0000"]))
+  })
+
   it("an address whose last line the contact line shares: … SELANGOR. TEL: 03-1234567", () => {
     const name = ["KEDAI ABC SDN BHD", "(123456-A)"]
     assert.strictEqual(
