@@ -274,6 +274,12 @@ export const cellAt = (row: Row, offset: number): Cell | undefined =>
 /** The offset in a row's text where a cell starts. */
 export const cellStart = (row: Row, cell: Cell): number => row.starts[cell.from] ?? 0
 
+/** The rest of the cell holding a span of a row's text, after the span (empty where no cell holds it). */
+export const restOfCell = (row: Row, span: { readonly start: number; readonly end: number }): string => {
+  const cell = cellAt(row, span.start)
+  return cell === undefined ? "" : row.text.slice(span.end, cellStart(row, cell) + cell.text.length)
+}
+
 /** Horizontal overlap of two ranges, as a share of the shorter one. */
 export const overlap = (a: { x0: number; x1: number }, b: { x0: number; x1: number }): number => {
   const shared = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)

@@ -12,7 +12,7 @@ import { hasStreet } from "./addressText.js"
 import { type Evidence, type Found, found } from "./evidence.js"
 import { registerLine } from "./issuer.js"
 import { findLabels, type Label, labelsOf, type Target } from "./labels.js"
-import { type Cell, cellAt, cellBelow, cellStart, columnsApart, type Layout, type Row } from "./layout.js"
+import { type Cell, cellAt, cellBelow, cellStart, columnsApart, type Layout, type Row, restOfCell } from "./layout.js"
 import { codes, dates, type Match, pointOfSaleNumbers } from "./patterns.js"
 import { doubted, type RowToken, rowTokens } from "./phrases.js"
 import { FIGURE_FOR, folded, phraseTokens, tokens, wordLike, wordMatcher } from "./text.js"
@@ -255,11 +255,6 @@ const COMPOUND_SET = new Set(NUMBER_COMPOUNDS)
 const opensCell = (row: Row, token: RowToken): boolean => {
   const cell = cellAt(row, token.start)
   return cell !== undefined && cellStart(row, cell) === token.start
-}
-
-const restOfCell = (row: Row, token: RowToken): string => {
-  const cell = cellAt(row, token.start)
-  return cell === undefined ? "" : row.text.slice(token.end, cellStart(row, cell) + cell.text.length)
 }
 
 /** Whether what follows a bare number word in its cell leaves it a label: nothing, or a number alone. */

@@ -25,7 +25,7 @@ import {
   type Target,
   TOTAL_TRIGGERS
 } from "./labels.js"
-import { cellAt, cellBelow, cellStart, columnsApart, type Layout, type Row, spanOf } from "./layout.js"
+import { cellAt, cellBelow, cellStart, columnsApart, type Layout, type Row, restOfCell, spanOf } from "./layout.js"
 import { legalForm, withLegalForm } from "./legalForms.js"
 import { documentNumber } from "./numbers.js"
 import { blockAddress, blockName, inRecipientBlock } from "./parties.js"
@@ -77,7 +77,7 @@ const rightOf = (hit: Hit, concept: Concept): string => {
   const { row } = hit
   const cell = cellAt(row, hit.start)
   if (cell === undefined) return ""
-  const raw = cellRest(hit) ?? ""
+  const raw = restOfCell(row, hit)
   // A label that goes on to a colon (`Domicilio fiscal:`, `Dirección de envío:`): its words are no value.
   const rest = LABEL_GOES_ON.test(raw) ? "" : clean(raw)
   if (rest !== "") return rest
@@ -85,12 +85,6 @@ const rightOf = (hit: Hit, concept: Concept): string => {
   if (next === undefined) return ""
   const party = concept === "company" || concept === "address"
   return party && columnsApart(row, cell, next) ? "" : clean(next.text)
-}
-
-/** The rest of a label's cell after it, or undefined where no cell holds it. */
-const cellRest = (hit: Hit): string | undefined => {
-  const cell = cellAt(hit.row, hit.start)
-  return cell === undefined ? undefined : hit.row.text.slice(hit.end, cellStart(hit.row, cell) + cell.text.length)
 }
 
 // The rest of a label's cell when the label goes on in it up to a colon: a few words and nothing after the colon.
@@ -145,7 +139,7 @@ const numberLabel = (hit: Hit, beside: string): boolean =>
  * Its words are no value (`de envío` had been given as the issuer's address), nor is what follows.
  */
 const othersLabel = (hit: Hit, target: Target): boolean => {
-  const rest = cellRest(hit) ?? ""
+  const rest = restOfCell(hit.row, hit)
   const party = partyOf(target)
   if (!LABEL_GOES_ON.test(rest) || party === "recipient" || party === "delivery") return false
   return tokens(folded(rest)).some((t) => PARTIES.recipient.has(t.text) || PARTIES.delivery.has(t.text))
