@@ -3,6 +3,7 @@
  * how an address ends (a postcode, a state or a country: `addressEnd`) and the lines that close it (a contact, tax or
  * register line: `closesAddress`), and a registration number printed under a name.
  */
+import { emails, phones } from "./patterns.js"
 import { folded, tokens } from "./text.js"
 import { ADDRESS_REGIONS, ADDRESS_SUFFIXES, ADDRESS_WORDS, CONTACT_WORDS, TAX_ID_WORDS } from "./vocabulary.js"
 
@@ -34,11 +35,14 @@ const STOP_WORDS = new Set([...CONTACT_WORDS, ...TAX_ID_WORDS.filter((w) => w !=
 
 /**
  * Whether a folded line closes the address: a contact, register, tax id or document line (`TEL :`, `USt-IdNr.`,
- * `BTW nummer`, `N° TVA`, `INVOICE NO`), a number of seven figures or more, or a labelled value (`Inv. No.:
- * P-6973-040`: an address has no label).
+ * `BTW nummer`, `N° TVA`, `INVOICE NO`), a number of seven figures or more, a phone number alone (`(937) 555-0142`,
+ * as American and British letterheads print it, with no label) or a mail address (`billing@brightpath.io`), or a
+ * labelled value (`Inv. No.: P-6973-040`: an address has no label).
  */
 export const closesAddress = (text: string): boolean =>
   STOP_PATTERN.test(text) ||
+  phones(text).some((phone) => phone.text === text.trim()) ||
+  emails(text).length > 0 ||
   // A tax or register number (`St.-Nr. DE584839266`): seven figures in a row are in no street or postcode.
   /\d{7}/.test(text) ||
   // Opening hours (`OPEN DAILY 10AM - 10PM`, `Mo-Fr 8-19h`, `9:00-18:00`): an address has no time of day.

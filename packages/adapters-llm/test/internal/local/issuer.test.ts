@@ -644,6 +644,28 @@ describe("issuer's address", () => {
     )
   })
 
+  it("closed by a phone number or a mail address under it, with no label, as American and British letterheads do", () => {
+    assert.strictEqual(
+      addressOf(["ACME PLUMBING SUPPLY LLC", "1200 Industrial Pkwy", "Dayton, OH 45402", "(937) 555-0142", "INVOICE"]),
+      "1200 Industrial Pkwy Dayton, OH 45402"
+    )
+    assert.strictEqual(
+      addressOf(["Northwind Consulting Ltd", "18 Queen Street", "Edinburgh EH2 1JX", "0131 496 0000"]),
+      "18 Queen Street Edinburgh EH2 1JX"
+    )
+    assert.strictEqual(
+      addressOf([
+        "BrightPath Software Inc.",
+        "500 Market Street, Suite 210",
+        "San Francisco, CA 94105",
+        "billing@brightpath.io"
+      ]),
+      "500 Market Street, Suite 210 San Francisco, CA 94105"
+    )
+    // Five figures alone are no phone number: another column's value, and the block still runs on.
+    assert.isNull(addressOf(["Martin Garage SA", "218 Dupont place", "07637 Marseille", "60891", "INVOICE"]))
+  })
+
   it("given only when its last lines end as addresses end: a postcode, a state or a country", () => {
     assert.isNull(
       addressOf(["SOON HUAT MACHINERY ENTERPRISE", "NO.53 JALAN PUTRA 1,", "TAMAN SRI PUTRA,", "TEL : 07-5547360"])
