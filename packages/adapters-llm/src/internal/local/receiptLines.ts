@@ -74,7 +74,10 @@ export const rolesOf = (targets: ReadonlyArray<Target>): LineRoles => {
   return { description: described, quantity: by("quantity"), price: by("price"), amount: by("amount") }
 }
 
-const UNIT = "(?:kg|g|gr|l|lt|ml|ud|uds|un|und|unid|u|st|stk|pcs|pc|pce|pces|pz|pzs|stuks?)"
+// American and British tills weigh in pounds and ounces and count `ea` (each): `2.15 lb @ 0.60 /lb`. The longer of
+// two units one opens goes first, so none leaves its last letters behind (`/ LB`: not `L`, then `B`).
+const UNIT = "(?:kg|gr|g|lbs|lb|lt|l|ml|oz|uds|ud|unid|und|un|u|ea|stuks|stuk|stk|st|pces|pce|pcs|pc|pzs|pz)"
+const WEIGHT_UNIT = "(?:kg|gr|g|lbs|lb|lt|l|oz)"
 const TIMES = "(?:x|×|\\*|@)"
 // OCR may read a space after the decimal mark (`6, 88`): the captures are given without it (`spaceless`).
 const PRICE = "(\\d{1,6}[.,] ?\\d{2})"
@@ -150,9 +153,9 @@ export const splitQuantity = (text: string): Split => {
 type Item = Record<string, string | null>
 
 // A weight alone (`0,856 kg`): the quantity of a weighed article, on the row under its name.
-const WEIGHT = /^(\d{1,4}[.,]\d{1,3})\s*(?:kg|g|gr|l|lt)\.?$/iu
+const WEIGHT = new RegExp(`^(\\d{1,4}[.,]\\d{1,3})\\s*${WEIGHT_UNIT}\\.?$`, "iu")
 // A price per unit of weight after its figure (`2,10 €/kg`).
-const PER_UNIT = new RegExp(`\\s*${CURRENCY}?\\s*\\/\\s*(?:kg|g|gr|l|lt)\\.?$`, "iu")
+const PER_UNIT = new RegExp(`\\s*${CURRENCY}?\\s*\\/\\s*${WEIGHT_UNIT}\\.?$`, "iu")
 
 /**
  * A weighed article as a till prints it over two rows (`1 PLATANO` over `0,856 kg  2,10 €/kg  1,80`): its name
@@ -351,6 +354,17 @@ const lineOf = (text: string, amount: Amount): Omit<Line, "row" | "amount"> => {
   return { description: before, quantity: null, price: null }
 }
 
+// A minus before an amount's currency sign (`Clubcard Price Saving  -£0.50`, `Coupon  -$1.00`) is the amount's sign.
+const MINUS_CURRENCY = new RegExp(`-\\s?${CURRENCY}\\s?$`, "iu")
+
+/** An amount with the minus printed before its currency sign, if any: the line takes the amount off. */
+const signed = (text: string, amount: Amount): Amount => {
+  const sign = MINUS_CURRENCY.exec(text.slice(0, amount.start))
+  return sign === null || amount.value < 0
+    ? amount
+    : { ...amount, start: sign.index, text: `-${amount.text}`, value: -amount.value }
+}
+
 /**
  * The lines of a receipt with no header row, from its first page, before its first total: rows ending in an
  * amount after a description. A row of only a quantity and a unit price gives them to the line next to it (above
@@ -369,7 +383,9 @@ export const headerlessLines = (layout: Layout, roles: LineRoles, names: Readonl
   for (const [index, row] of rows.entries()) {
     if (endsItems(row)) break
     const found = amounts(row.text)
-    const last = [...found].reverse().find((a) => a.decimals && TAX_CLASS.test(row.text.slice(a.end))) ?? found.at(-1)
+    const closing =
+      [...found].reverse().find((a) => a.decimals && TAX_CLASS.test(row.text.slice(a.end))) ?? found.at(-1)
+    const last = closing === undefined ? undefined : signed(row.text, closing)
     const skip = dates(row.text).length > 0 || rowTokens(row).some((t) => NOT_ITEM.has(t.text))
     const plain = folded(row.text)
     const only = quantityRow(plain)

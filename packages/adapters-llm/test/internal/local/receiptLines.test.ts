@@ -579,6 +579,40 @@ describe("receipt lines", () => {
     ])
   })
 
+  it("an American till's pounds, ounces and each (2.15 lb @ 0.60 /lb, 3 ea @ 1.99) under the line they make", () => {
+    assert.deepStrictEqual(splitQuantity("2.15 LB @ $0.60 / LB"), { description: "", quantity: "2.15", price: "0.60" })
+    const rows = [
+      line("GREENLEAF MARKET"),
+      line("BANANAS", "1.29"),
+      line("2.15 lb @ 0.60 /lb"),
+      line("PEANUTS ROASTED", "3.00"),
+      line("12 oz @ 0.25 /oz"),
+      line("LIMES", "1.50"),
+      line("3 ea @ 0.50"),
+      line("SUBTOTAL", "5.79")
+    ]
+    assert.deepStrictEqual(itemsOf(rows), [
+      item("BANANAS", "2.15", "0.60", "1.29"),
+      item("PEANUTS ROASTED", "12", "0.25", "3.00"),
+      item("LIMES", "3", "0.50", "1.50")
+    ])
+  })
+
+  it("a minus before a saving's currency sign (-£0.50) is its amount's sign, not its description's", () => {
+    const rows = [
+      line("Corner Shop Ltd"),
+      line("Cheddar Mature 400g", "£3.75"),
+      line("Clubcard Price Saving", "-£0.50"),
+      line("Meal Deal Reduction", "- $1.00"),
+      line("BALANCE DUE", "£2.25")
+    ]
+    assert.deepStrictEqual(itemsOf(rows), [
+      item("Cheddar Mature 400g", null, null, "3.75"),
+      item("Clubcard Price Saving", null, null, "-0.50"),
+      item("Meal Deal Reduction", null, null, "-1.00")
+    ])
+  })
+
   it("a size glued to its unit (1,5L) leaves a row a description; a lines' sum (Suma) ends the lines", () => {
     const rows = [
       line("Caja: 9"),
