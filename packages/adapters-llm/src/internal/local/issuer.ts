@@ -564,7 +564,7 @@ const readLetterhead = (layout: Layout): Letterhead => {
       ? firstPlain
       : undefined
   const marked =
-    find((p) => business(p.text) || formUnder(layout, p)) ??
+    find((p) => business(p.text) || formUnder(layout, p) || ownedUnder(layout, p)) ??
     registeredName ??
     find((p) => plainIn(p.text) && underSeller(layout, p)) ??
     declared ??
@@ -644,6 +644,25 @@ const domainLabels = (layout: Layout, page: number): ReadonlySet<string> =>
 const formUnder = (layout: Layout, part: Part): boolean => {
   const below = partBeside(layout.rows[part.row.order + 1], part)
   return below !== undefined && below.row.page === part.row.page && within(part.row, below.row) && formOnly(below.text)
+}
+
+// The owner of a business with no legal form, named on the line under its name: `Inh. Peter Holzmann`, `Inhaberin:
+// …`, `Prop. J. Smith`, `Proprietor: …`, `Eigenaar: …`, `Titular: …`, `Titolare: …` (folded).
+const OWNER_LABEL =
+  /^\W*(?:inh\.|inh:|inhaber(?:in)?|prop\.|proprietor|proprietress|eigenaar|eigenaresse|titular|titolare)[\s:]+\p{L}/u
+
+/**
+ * Whether the line right under a part names the business's owner (`Schreinerei Holzmann` over `Inh. Peter
+ * Holzmann`): the part is the name the business trades under, whatever its words.
+ */
+const ownedUnder = (layout: Layout, part: Part): boolean => {
+  const below = partBeside(layout.rows[part.row.order + 1], part)
+  return (
+    below !== undefined &&
+    below.row.page === part.row.page &&
+    within(part.row, below.row) &&
+    OWNER_LABEL.test(folded(below.raw))
+  )
 }
 
 /** Whether a text is a legal form's words and nothing of a name's (`S.A. DE C.V.`, `GmbH & Co. KG`, `SA`). */

@@ -1052,6 +1052,18 @@ describe("issuer's address", () => {
     )
   })
 
+  it("the owner named under a plain line (Inh. Peter Holzmann, Prop. J. Smith) marks it as the trading name", () => {
+    const rows = ["Schreinerei Holzmann", "Inh. Peter Holzmann", "Waldweg 3", "83022 Rosenheim", "Tel. 08031 12345"]
+    assert.strictEqual(issuerOf(...rows), "Schreinerei Holzmann")
+    assert.strictEqual(addressOf(rows), "Waldweg 3 83022 Rosenheim")
+    assert.strictEqual(
+      issuerOf("Harbour View Fish Bar", "Prop. J. Smith", "4 Quay Road", "Whitby YO21 1DH"),
+      "Harbour View Fish Bar"
+    )
+    // A word that opens as the label does labels no owner.
+    assert.isNull(issuerOf("Harbour View", "Inhalt der Lieferung", "4 Quay Road", "Whitby YO21 1DH"))
+  })
+
   it("a letterhead's name goes on with its share capital: the name ends at its legal form", () => {
     const rows = ["BOULANGERIE DUPAIN SARL au capital de 8 000 €", "14 place du Marché 33000 Bordeaux", "Facture"]
     assert.strictEqual(issuerOf(...rows), "BOULANGERIE DUPAIN SARL")
