@@ -82,7 +82,7 @@ describe("Values numbers", () => {
     assert.isNull(Values.parse("integer", "99999999999999999999"))
   })
 
-  it("reads a quantity with its unit and an amount with more currencies (2 Stk, 10 m², CHF 1'234.50, Fr. 12.50)", () => {
+  it("reads a quantity with its unit and an amount with more currencies (2 Stk, 100 Nos, CHF 1'234.50, Fr. 12.50)", () => {
     const cases: ReadonlyArray<readonly [string, number]> = [
       ["12 unidades", 12],
       ["2 Stk", 2],
@@ -90,6 +90,8 @@ describe("Values numbers", () => {
       ["10 m²", 10],
       ["3 pcs", 3],
       ["0,250 kg", 0.25],
+      ["100 Nos", 100],
+      ["2.15 lb", 2.15],
       ["CHF 1'234.50", 1234.5],
       ["Fr. 12.50", 12.5],
       ["Rs. 1,23,456.00", 123456]

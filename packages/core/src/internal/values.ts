@@ -68,7 +68,9 @@ const CURRENCY_WORDS = new Set(
 const UNIT_WORDS = new Set(
   [
     "stk st stuck stuks pcs pc pce pces pz pzs ud uds un und unid u unidades piezas units unit ea each x",
-    "h hrs hr std uur ore heures horas kg g gr l lt ml m cm mm km"
+    "h hrs hr std uur ore heures horas kg g gr l lt ml m cm mm km",
+    // India's `Nos` (numbers), and pounds and ounces
+    "nos lb lbs oz"
   ]
     .join(" ")
     .split(" ")

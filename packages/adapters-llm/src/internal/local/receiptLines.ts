@@ -181,6 +181,16 @@ const uncounted = (name: string, quantity: string | null): string => {
 /** A unit price without its unit of weight (`2,10 €/kg` → `2,10`). */
 export const perUnitless = (price: string): string => price.replace(PER_UNIT, "")
 
+// A count or measure with its unit in a quantity's cell (`100 Nos`, `2 pcs`, `1,5 kg`, `8 hrs`), as Indian and
+// other billing software print it.
+const UNIT_AFTER = new RegExp(
+  `^(\\d{1,6}(?:[.,]\\d{1,3})?)\\s*(?:${UNIT}|nos|units?|pieces?|hrs?|hours?|days?)\\.?$`,
+  "iu"
+)
+
+/** A quantity's cell without the unit printed after its figure (`100 Nos` → `100`); other text as it is. */
+export const unitless = (quantity: string): string => UNIT_AFTER.exec(quantity.trim())?.[1] ?? quantity
+
 /**
  * Fills an item's quantity and unit price from its description when the table had no column for them; a count
  * of one makes the unit price the line amount.

@@ -20,6 +20,7 @@ import {
   onesMended,
   perUnitless,
   rolesOf,
+  unitless,
   weighed,
   withoutSpecks
 } from "./receiptLines.js"
@@ -280,7 +281,9 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
         const text = texts[k] ?? ""
         if (c.target !== undefined && text !== "")
           item[c.target.name] = numeric(c.target)
-            ? strayMark(text)
+            ? c.target === roles.quantity
+              ? unitless(strayMark(text))
+              : strayMark(text)
             : c.target === descriptionTarget
               ? withoutSpecks(text)
               : text

@@ -613,6 +613,20 @@ describe("receipt lines", () => {
     ])
   })
 
+  it("a quantity's cell with its unit after the figure (100 Nos, 2 pcs, 8 hrs) gives the figure", () => {
+    const table = itemsOf([
+      row("Description of Goods", "Quantity", "Rate", "Amount"),
+      row("PVC Pipe 1 inch", "100 Nos", "85.00", "8,500.00"),
+      row("Ball Valve", "2 pcs", "240.00", "480.00"),
+      row("Fitting labour", "8 hrs", "25.00", "200.00")
+    ])
+    assert.deepStrictEqual(table, [
+      item("PVC Pipe 1 inch", "100", "85.00", "8,500.00"),
+      item("Ball Valve", "2", "240.00", "480.00"),
+      item("Fitting labour", "8", "25.00", "200.00")
+    ])
+  })
+
   it("a size glued to its unit (1,5L) leaves a row a description; a lines' sum (Suma) ends the lines", () => {
     const rows = [
       line("Caja: 9"),
