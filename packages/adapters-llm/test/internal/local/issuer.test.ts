@@ -411,8 +411,8 @@ describe("issuer", () => {
   it("a legal form after a partner's initial: Studio Bianchi & C. S.a.s., Rossi & C. S.n.c.", () => {
     assert.strictEqual(issuerOf("Studio Bianchi & C. S.a.s.", "Via Po 3, 10124 Torino"), "Studio Bianchi & C. S.a.s.")
     assert.strictEqual(issuerOf("Rossi & C. S.n.c.", "Via Po 3, 10124 Torino"), "Rossi & C. S.n.c.")
-    // Initials alone are no form: `M. S. A.` holds no `S.A.`.
-    assert.isNull(issuerOf("J. M. S. A. Consulting", "Via Po 3, 10124 Torino"))
+    // Initials alone are no form: `M. S. A.` holds no `S.A.` (a trade word would mark the name: `Consulting`).
+    assert.isNull(issuerOf("J. M. S. A. Holmgren", "Via Po 3, 10124 Torino"))
   })
 
   it("legal forms of more countries: C.B., SASU, SPRL, BVBA, S.A.C., E.I.R.L.; AB, SE, AS only closing a name", () => {
@@ -583,6 +583,33 @@ describe("issuer", () => {
     ]
     for (const name of shops) assert.strictEqual(issuerOf("Bienvenido / Welcome", name, "Tel. 912 345 678"), name, name)
   })
+
+  it("the words of inns, taverns and eating houses of each language mark the name too", () => {
+    const houses = [
+      "THE OLD OAK TAVERN",
+      "Gasthaus Zur Linde",
+      "Osteria del Ponte",
+      "TABERNA LOS ARCOS",
+      "Auberge du Lac",
+      "Cervejaria Ribeira",
+      "Eetcafe Het Anker"
+    ]
+    for (const name of houses) assert.strictEqual(issuerOf(name, "Tel. 912 345 678"), name, name)
+  })
+
+  it("so do the words of professional firms: lawyers, architects, accountants, advisers", () => {
+    const firms = [
+      "Kanzlei Berger & Partner",
+      "Cabinet Martin Architectes",
+      "García Abogados",
+      "Studio Bianchi Commercialisti",
+      "Hartley Solicitors",
+      "Van Dam Advocaten",
+      "Silva Advogados"
+    ]
+    for (const name of firms) assert.strictEqual(issuerOf(name, "Tel. 912 345 678"), name, name)
+  })
+
 })
 
 describe("issuer's address", () => {
