@@ -10,7 +10,7 @@
  * label (`evidence.ts`: `layout`, `position`). The address under the name is `address.ts`'s; the other parties'
  * blocks, `parties.ts`'s.
  */
-import { addressLine, closesAddress } from "./addressText.js"
+import { addressEnd, addressLine, closesAddress } from "./addressText.js"
 import { type Found, found } from "./evidence.js"
 import { type Cell, cellStart, columnsApart, type Layout, overlap, type Row } from "./layout.js"
 import { endsWithForm, formAlone, legalForm, withLegalForm } from "./legalForms.js"
@@ -225,8 +225,13 @@ export const recipientCells = (row: Row, figures = false): ReadonlyArray<Cell> =
     // A courtesy title opens the block with the name after it: `Spett.le Bianchi S.r.l.`.
     const phrase = inCell.slice(hit.from, hit.to).map((t) => t.text)
     if (COURTESY.has(phrase.join(" "))) return true
-    // A bracket may close it: `Exmo.(s) Sr.(s)`.
-    return /^[\s.)]*$/.test(rest) || (/^[\s)]*:/.test(rest) && (figures || !/\d/.test(rest)))
+    // A bracket may close it: `Exmo.(s) Sr.(s)`; or hold the label again in other words, as Indian invoices print
+    // it (`Buyer (Bill to)`, `Consignee (Ship to)`).
+    return (
+      /^[\s.)]*$/.test(rest) ||
+      (/^[\s)]*:/.test(rest) && (figures || !/\d/.test(rest))) ||
+      /^\s*\([\p{L}\s'’.]{2,24}\)\s*:?\s*$/u.test(rest)
+    )
   })
 }
 
@@ -674,7 +679,9 @@ const formOnly = (text: string): boolean =>
     .some((w) => /\p{L}{3}/u.test(w))
 
 /** A part's letters and figures, folded: how a brand and the name it opens are compared, however spaced and dotted. */
-const letters = (part: Part): string => folded(part.text).replace(/[^\p{L}\p{N}]/gu, "")
+const letters = (part: Part): string => lettersOf(part.text)
+
+const lettersOf = (text: string): string => folded(text).replace(/[^\p{L}\p{N}]/gu, "")
 
 /**
  * A business name without the registration number or tax id printed after it: "AEON CO. (M) BHD (126926-H)",
@@ -702,7 +709,7 @@ const misread = (part: Part): boolean =>
  */
 export const company = (layout: Layout): Found | null => {
   const { parts, marked } = companyParts(layout)
-  if (parts.length === 0 || !marked) return footerName(layout) ?? payeeName(layout)
+  if (parts.length === 0 || !marked) return senderLineName(layout) ?? footerName(layout) ?? payeeName(layout)
   if (parts.some(misread)) return null
   const name = ownerUnder(layout, parts.at(-1) as Part) ?? parts.map((p) => p.text.trim()).join(" ")
   const registered = beforeRegister(name)
@@ -812,6 +819,27 @@ const contactLineName = (footer: ReadonlyArray<Row>): Found | null => {
     // Beispielweg 3, 20095 Hamburg, USt-IdNr. …`).
     const sender = senderName(row.text)
     if (sender !== row.text && formedName(sender.trim())) return found(withLegalForm(sender.trim()), "position")
+  }
+  return null
+}
+
+/**
+ * The name a window envelope's sender line opens with (`Berger Müller · Goethestraße 14 · 60313 Frankfurt`, over the
+ * recipient's block), where the page prints it again in a cell of its own (its letterhead): a name printed twice,
+ * once with its address after it, is the sender's, whatever its words.
+ */
+const senderLineName = (layout: Layout): Found | null => {
+  const page = layout.rows[0]?.page
+  const rows = layout.rows.filter((r) => r.page === page)
+  for (const row of rows) {
+    const [first = "", ...rest] = segmentsOf(row.text)
+    const name = first.trim()
+    if (rest.length < 2 || /\d|@|:/.test(name) || !nameLike(name) || !rest.some(addressLine)) continue
+    if (!rest.some((segment) => addressEnd(segment))) continue
+    const key = lettersOf(name)
+    if (key.length < 4) continue
+    const again = rows.some((r) => r !== row && r.cells.some((c) => lettersOf(c.text) === key))
+    if (again) return found(name, "layout")
   }
   return null
 }

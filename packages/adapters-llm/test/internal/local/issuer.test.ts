@@ -610,6 +610,21 @@ describe("issuer", () => {
     for (const name of firms) assert.strictEqual(issuerOf(name, "Tel. 912 345 678"), name, name)
   })
 
+  it("a window envelope's sender line names the sender its letterhead prints again, whatever its words", () => {
+    const rows = (sender: string) => [
+      beside("", "Berger Müller", 330),
+      beside("", "Goethestraße 14", 330),
+      beside("", "60313 Frankfurt am Main", 330),
+      row(sender),
+      row("Frau"),
+      row("Dr. Sabine Vogt"),
+      row("Birkenweg 22"),
+      row("61348 Bad Homburg")
+    ]
+    assert.strictEqual(issuerOfRows(rows("Berger Müller · Goethestraße 14 · 60313 Frankfurt")), "Berger Müller")
+    // A name the page prints once only is nobody's name by position: the sender line is no letterhead.
+    assert.isNull(issuerOfRows(rows("Vogt Schulz · Goethestraße 14 · 60313 Frankfurt")))
+  })
 })
 
 describe("issuer's address", () => {
@@ -1077,6 +1092,20 @@ describe("issuer's address", () => {
       issuerOf("TAX INVOICE", "SUNRISE TRADING SDN BHD", "NO 5 JALAN SS2/4"),
       "SUNRISE TRADING SDN BHD"
     )
+  })
+
+  it("a label with its words again in brackets (Buyer (Bill to)) opens the buyer's block: no issuer of it", () => {
+    const rows = [
+      beside("Shree Ganesh Agencies", "Invoice No.", 330),
+      beside("12, MG Road, Shivaji Nagar", "SGT/2024-25/0412", 330),
+      row("Pune - 411005"),
+      row("Buyer (Bill to)"),
+      row("Patil Hardware Stores"),
+      row("Station Road, Satara - 415001")
+    ]
+    assert.isNull(issuerOfRows(rows))
+    assert.isNull(address(layout(document([page(1, rows)])))?.text ?? null)
+    assert.strictEqual(issuerOf("Shree Ganesh Traders", "12, MG Road", "Buyer (Bill to)"), "Shree Ganesh Traders")
   })
 
   it("the owner named under a plain line (Inh. Peter Holzmann, Prop. J. Smith) marks it as the trading name", () => {
