@@ -268,6 +268,34 @@ describe("Assembly", () => {
     assert.strictEqual(parsed(usPage, "Dates are DD/MM."), "2018-05-07")
   })
 
+  it("reads three decimals after the mark the document's amounts use as a fraction (0,856 kg, 12.481 gal)", () => {
+    const fields = [{ name: "cantidad", order: 1, type: "float" as const, isList: false, description: "", aliases: [] }]
+    const parsed = (literal: string, lines: ReadonlyArray<readonly [number, ReadonlyArray<string>]>) =>
+      (
+        byName(
+          Assembly.assemble({
+            skill: { instructions: "", fields },
+            values: { cantidad: literal },
+            words: Grounding.index(page(lines)),
+            catalog: new Map()
+          }),
+          "cantidad"
+        ) as Field.DetailedSimpleValue
+      ).parsed
+    const ticket = [
+      [10, ["PLATANO", "0,856", "kg", "2,10", "€/kg", "1,80"]],
+      [30, ["TOTAL", "12,45"]]
+    ] as const
+    assert.strictEqual(parsed("0,856", ticket), 0.856)
+    assert.strictEqual(parsed("2,388", ticket), 2.388)
+    assert.strictEqual(parsed("1.234", ticket), 1234)
+    const pump = [[10, ["UNLEADED", "12.481", "GAL", "@", "3.199", "39.93"]]] as const
+    assert.strictEqual(parsed("12.481", pump), 12.481)
+    assert.strictEqual(parsed("1,234", pump), 1234)
+    // No amount to tell: a mark before three digits groups thousands, as it did.
+    assert.strictEqual(parsed("2,388", [[10, ["Peso", "2,388"]]]), 2388)
+  })
+
   it("gives each catalog list item, and the catalog sub-field of each list item, its catalog value by path", () => {
     const cat = (name: string, order: number, keyColumn: string, isList = false): Skill.SkillField => ({
       name,

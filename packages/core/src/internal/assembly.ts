@@ -187,8 +187,9 @@ const dateOrderIn = (text: string): Values.DateOrder | undefined =>
 export const assemble = (input: AssemblyInput): Array<DetailedField> => {
   const { words } = input
   const options = input.grounding ?? Grounding.defaultOptions
-  const skillOrder =
-    dateOrderIn(input.skill.instructions) ?? Values.dateOrderOf(words.words.map((w) => w.text).join(" ")) ?? "dmy"
+  const text = words.words.map((w) => w.text).join(" ")
+  const skillOrder = dateOrderIn(input.skill.instructions) ?? Values.dateOrderOf(text) ?? "dmy"
+  const decimalSeparator = Values.decimalSeparatorOf(text)
   const ids = new Set<string>()
 
   const uniqueId = (path: string): string => {
@@ -212,7 +213,11 @@ export const assemble = (input: AssemblyInput): Array<DetailedField> => {
     const dateOrder = dateOrderIn(field.description) ?? skillOrder
     return {
       literal,
-      parsed: Values.parse(type, literal, { dateOrder }),
+      parsed: Values.parse(
+        type,
+        literal,
+        decimalSeparator === undefined ? { dateOrder } : { dateOrder, decimalSeparator }
+      ),
       word_ids: Grounding.ground(words, literal, hint, options),
       id,
       type

@@ -314,6 +314,17 @@ export const parseDate = (literal: string, options: ParseOptions = {}): string |
 }
 
 /**
+ * The decimal separator a document's amounts use: the mark most often followed by exactly two digits at a number's
+ * end (`12,50`, `1.234,56`: a comma), or undefined with no amount to tell. With it a weighed quantity or a litre's
+ * price with three decimals (`0,856 kg`, `1,659 €/L`) reads as a fraction, not thousands.
+ */
+export const decimalSeparatorOf = (text: string): "." | "," | undefined => {
+  const commas = text.match(/\d,\d{2}(?![\d.,]?\d)/g)?.length ?? 0
+  const dots = text.match(/\d\.\d{2}(?![\d.,]?\d)/g)?.length ?? 0
+  return commas > dots ? "," : dots > commas ? "." : undefined
+}
+
+/**
  * The order a document writes its numeric dates in, from its own text: a date whose first part is 13–31 (and
  * second 1–12) is day-first evidence, one whose second part is 13–31 month-first (`07.28.18`); with no such date,
  * written dates give the language's habit (`July 5, 2018` month first, `5 July 2018` or `5 de julio` day first).
