@@ -137,9 +137,21 @@ export interface Split {
   readonly price: string | null
 }
 
-/** Splits a quantity and unit price (or a leading count) out of a line's text. */
-export const splitQuantity = (text: string): Split => {
-  const m = QUANTITY_PRICE.exec(text)
+// A unit price with three decimals, as a litre of fuel is priced (`42,35 L x 1,659 €/L  70,26`): taken only where it
+// makes the line's amount.
+const QUANTITY_FINE_PRICE = new RegExp(`(?<![\\p{L}\\d.,])${quantityPriceBody("(\\d{1,6}[.,]\\d{3})")}`, "iu")
+
+/**
+ * Splits a quantity and unit price (or a leading count) out of a line's text; with the line's `amount`, also a unit
+ * price of three decimals that makes it.
+ */
+export const splitQuantity = (text: string, amount?: number): Split => {
+  const fine = amount === undefined ? null : QUANTITY_FINE_PRICE.exec(text)
+  const m =
+    QUANTITY_PRICE.exec(text) ??
+    (fine?.[1] !== undefined && fine[2] !== undefined && amount !== undefined && makes(fine[1], fine[2], amount)
+      ? fine
+      : null)
   if (m !== null && m[1] !== undefined && m[2] !== undefined) {
     const description = `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}`.replace(/\s+/g, " ").trim()
     return { description, quantity: spaceless(m[1]), price: spaceless(m[2]) }
@@ -355,7 +367,7 @@ const lineOf = (text: string, amount: Amount): Omit<Line, "row" | "amount"> => {
       return { description: rest.slice(lead?.[0].length ?? 0).trim(), quantity: count, price: price.text }
     if (counted) return { description: rest, quantity: between, price: price.text }
   }
-  const split = splitQuantity(before)
+  const split = splitQuantity(before, amount.value)
   // A quantity and price inside the text count only when they make the amount.
   if (split.price === null || (split.quantity !== null && makes(split.quantity, split.price, amount.value)))
     if (split.price !== null || price === undefined) return split
@@ -403,7 +415,9 @@ export const headerlessLines = (layout: Layout, roles: LineRoles, names: Readonl
       quantities.set(index, { quantity: spaceless(only[1]), price: spaceless(only[2]) })
       continue
     }
-    if (last === undefined || !last.decimals || !TAX_CLASS.test(row.text.slice(last.end)) || skip) {
+    // A line's amount has its cents: one decimal is a measure (`Ctra. A-6 km 18,5`, a road's milestone).
+    const cents = last !== undefined && /[.,]\d{2}$/.test(last.text)
+    if (last === undefined || !cents || !TAX_CLASS.test(row.text.slice(last.end)) || skip) {
       // A size glued to its unit (`AGUA MINERAL 1,5L`) is no amount: the row is a description.
       const words = found.every((a) => !a.decimals || /^\p{L}/u.test(row.text.slice(a.end)))
       pending = words && !skip && /\p{L}{3}/u.test(row.text) ? row.text.trim() : undefined

@@ -627,6 +627,28 @@ describe("receipt lines", () => {
     ])
   })
 
+  it("a litre's price with three decimals under the fuel's name (42,35 L x 1,659 €/L 70,26); a milestone's km no line", () => {
+    const rows = [
+      line("E.S. LAS ROZAS"),
+      line("Ctra. A-6 km 18,5"),
+      line("28230 Las Rozas (Madrid)"),
+      line("Surtidor 4"),
+      line("EFITEC 95 N."),
+      line("42,35 L x 1,659 €/L", "70,26"),
+      line("Säule 3 Super E10"),
+      line("38,21 l x 1,779 EUR/l", "67,98 A"),
+      line("TOTAL", "138,24")
+    ]
+    assert.deepStrictEqual(itemsOf(rows), [
+      item("EFITEC 95 N.", "42,35", "1,659", "70,26"),
+      item("Säule 3 Super E10", "38,21", "1,779", "67,98")
+    ])
+    // Three decimals that do not make the amount are no unit price.
+    assert.deepStrictEqual(itemsOf([line("GASOLEO"), line("42,35 L x 1,659 €/L", "71,00"), line("TOTAL", "71,00")]), [
+      item("GASOLEO", null, null, "71,00")
+    ])
+  })
+
   it("a size glued to its unit (1,5L) leaves a row a description; a lines' sum (Suma) ends the lines", () => {
     const rows = [
       line("Caja: 9"),
