@@ -94,7 +94,12 @@ describe("Values numbers", () => {
       ["2.15 lb", 2.15],
       ["CHF 1'234.50", 1234.5],
       ["Fr. 12.50", 12.5],
-      ["Rs. 1,23,456.00", 123456]
+      ["Rs. 1,23,456.00", 123456],
+      ["₹ 21,358.00", 21358],
+      ["S$5.00", 5],
+      ["R$ 1.234,50", 1234.5],
+      ["₱1,250.00", 1250],
+      ["THB 350", 350]
     ]
     for (const [literal, value] of cases) assert.strictEqual(num(literal), value, literal)
   })

@@ -58,7 +58,8 @@ export const parseString = (literal: string): string | null => {
 const CURRENCY_WORDS = new Set(
   [
     "usd eur mxn ars clp cop pen uyu gbp myr rm mn euro euros peso pesos dolar dolares dollar dollars ringgit",
-    "chf sfr fr pln zl sek nok dkk kr inr rs brl sgd aud cad nzd jpy cny czk huf"
+    "chf sfr fr pln zl sek nok dkk kr inr rs brl sgd aud cad nzd jpy cny czk huf",
+    "hkd twd krw php thb idr try zar aed sar ils rub uah ron bgn isk"
   ]
     .join(" ")
     .split(" ")
@@ -154,7 +155,9 @@ export const parseNumber = (literal: string, options: ParseOptions = {}): number
   let s = fold(literal).replace(DASHES, "-").replace(/\s+/g, " ").trim()
   if (s.length === 0 || s.length > 100) return null
   // `M.N.` (moneda nacional), `Fr.` and `Rs.` are spelt with dots, so they go before the words are checked one by one.
-  s = s.replace(/u\$s|us\$|\bm\.\s?n\.?|\b(?:s?fr|rs|kr)\.(?=\s?\d)|[€$£¥%]/g, " ")
+  // A dollar's country letters glued to its sign (`S$`, `A$`, `R$`, `NZ$`, `HK$`) go with it, and every currency sign
+  // (`₹`, `₱`, `₩`, `₺`, `฿`…) as the euro's does.
+  s = s.replace(/u\$s|\b(?:us|s|a|c|r|nz|hk|nt|mx)\$|\bm\.\s?n\.?|\b(?:s?fr|rs|kr)\.(?=\s?\d)|[\p{Sc}%]/gu, " ")
   // A unit after the number (`2 Stk`, `10 m²`, folded `10 m2`); a currency or a unit, never both.
   s = s.replace(/(?<=\d\s?)(?:m|cm|km)[23](?![\p{L}\d])/u, " m")
   let unknownWord = false
