@@ -276,6 +276,22 @@ const quantityRow = (plain: string): RegExpExecArray | null => {
   return QUANTITY_ROW.exec(zeroed) ?? COUNT_ROW.exec(zeroed)
 }
 
+// A count and a unit price alone, the times sign between them lost or misread as another mark (`6  9.97`, `5( 3.70`
+// for `6 @ 9.97`, `5@ 3.70`).
+const BARE_COUNT_ROW = new RegExp(`^\\s*(\\d{1,3})[^\\p{L}\\d\\s.,]?\\s+${PRICE}\\s*$`, "u")
+
+/**
+ * A count and unit price with no times sign between them, taken as a quantity row only where they make the last
+ * amount of the row above or below: `2  5.00` under `MILK` is as often the count and the amount of the line.
+ */
+const bareQuantityRow = (rows: ReadonlyArray<Row>, index: number): RegExpExecArray | null => {
+  const bare = BARE_COUNT_ROW.exec(rows[index]?.text ?? "")
+  if (bare?.[1] === undefined || bare[2] === undefined) return null
+  const [count, price] = [bare[1], spaceless(bare[2])]
+  const near = [rows[index - 1], rows[index + 1]].map((r) => (r === undefined ? undefined : amounts(r.text).at(-1)))
+  return near.some((a) => a !== undefined && a.decimals && makes(count, price, a.value)) ? bare : null
+}
+
 /** A number as written (`0,465`, `1.25`, `6`), or undefined. */
 const numberOf = (text: string): number | undefined => {
   const value = Number(text.replace(",", "."))
@@ -410,7 +426,7 @@ export const headerlessLines = (layout: Layout, roles: LineRoles, names: Readonl
     const last = closing === undefined ? undefined : signed(row.text, closing)
     const skip = dates(row.text).length > 0 || rowTokens(row).some((t) => NOT_ITEM.has(t.text))
     const plain = folded(row.text)
-    const only = quantityRow(plain)
+    const only = quantityRow(plain) ?? bareQuantityRow(rows, index)
     if (only?.[1] !== undefined && only[2] !== undefined) {
       quantities.set(index, { quantity: spaceless(only[1]), price: spaceless(only[2]) })
       continue

@@ -96,6 +96,11 @@ const mendCount = (item: Record<string, string | null>, roles: LineRoles, countC
     return
   }
   if (unit == null) return
+  // A one read as a zero or an `O` (`Maintenance mensuelle | 0 | 554.79 | 554,79`): no line counts nothing.
+  if (/^[0Oo]$/.test(text) && makesAmount("1", unit, total)) {
+    item[quantity.name] = "1"
+    return
+  }
   const ones = onesMended(text, unit, total)
   if (ones !== undefined) {
     item[quantity.name] = ones

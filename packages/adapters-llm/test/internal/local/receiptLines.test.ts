@@ -649,6 +649,37 @@ describe("receipt lines", () => {
     ])
   })
 
+  it("a count and price whose times sign OCR lost (6  9.97, 5( 3.70) where they make the amount next to them", () => {
+    const rows = [
+      line("CASH RECEIPT"),
+      line("6  9.97"),
+      line("WHITE BREAD", "59.82 B"),
+      line("5( 3.70"),
+      line("CHICKEN BREAST", "18.50 B"),
+      line("SUBTOTAL", "78.32")
+    ]
+    assert.deepStrictEqual(itemsOf(rows), [
+      item("WHITE BREAD", "6", "9.97", "59.82"),
+      item("CHICKEN BREAST", "5", "3.70", "18.50")
+    ])
+    // A count and an amount under a name are its line, not a quantity row: they make no amount near them.
+    assert.deepStrictEqual(itemsOf([line("MILK 1L"), line("2  5.00"), line("TOTAL", "5.00")]), [
+      item("MILK 1L", null, null, "5.00")
+    ])
+  })
+
+  it("a count of one read as a zero, where the unit price is the amount (0 | 554.79 | 554,79)", () => {
+    const table = itemsOf([
+      row("Description", "Quantité", "Prix", "Prix total"),
+      row("Maintenance mensuelle", "0", "554,79", "554,79"),
+      row("Réparation", "0", "100,00", "200,00")
+    ])
+    assert.deepStrictEqual(table, [
+      item("Maintenance mensuelle", "1", "554,79", "554,79"),
+      item("Réparation", "0", "100,00", "200,00")
+    ])
+  })
+
   it("a size glued to its unit (1,5L) leaves a row a description; a lines' sum (Suma) ends the lines", () => {
     const rows = [
       line("Caja: 9"),
