@@ -49,10 +49,15 @@ const written = (word: string, i: number, language: Language | undefined): boole
   return true
 }
 
+// Italian's prepositions `di` and `da` with the accent of the day and the verb (`dì`, `dà`), which no invoice or
+// receipt writes: OCR puts it on them (`Spese dì spedizione`).
+const ITALIAN_UNMARKED = new Set(["dì", "dà"])
+
 /** A word with the marks its language does not write there taken off (the letter kept). */
 const repairedWord = (word: string, language: Language | undefined): string => {
   const lower = word.toLowerCase()
   if (lower.length !== word.length) return word
+  if (language === "it" && ITALIAN_UNMARKED.has(lower)) return word.normalize("NFD").replace(/\p{M}/gu, "")
   let out = ""
   for (let i = 0; i < word.length; i++) {
     const c = word[i] ?? ""

@@ -61,6 +61,13 @@ describe("marks OCR invents on names", () => {
     assert.strictEqual(withoutInventedMarks("Prüfung Ñandú", "es"), "Prufung Ñandú")
   })
 
+  it("Italian's prepositions di and da never take the day's or the verb's accent (Spese dì spedizione)", () => {
+    assert.strictEqual(withoutInventedMarks("Spese dì spedizione", "it"), "Spese di spedizione")
+    assert.strictEqual(withoutInventedMarks("Consegna DÀ Milano", "it"), "Consegna DA Milano")
+    // A word that ends in the accent keeps it (lunedì, città); another language's `dà` is no matter here.
+    assert.strictEqual(withoutInventedMarks("Consegna lunedì in città", "it"), "Consegna lunedì in città")
+  })
+
   it("the extractor repairs what OCR read, never a text layer's words", () => {
     const lines = ["SELAÑGOR HARDWARE SDN BHD", "TAX INVOICE", "ITEM QTY PRICE AMOUNT", "CASH 20.00 CHANGE 8.00"]
     const skill = [field("company", "Company name")]
