@@ -92,9 +92,9 @@ const UNIT_ONLY = new RegExp(`^${UNIT}?\\.?\\s*${TIMES}?$`, "iu")
 // between them is no matter: `6. St 6,46`, `3. X 8,07`, `3 UN .7,91`; nor a stray figure between a weight and its
 // `kg`, or a stroke glued to the `x` after it, `1,854 4 kg x 4,21 €/kg`, `0,904 kg x1 12,26 €/kg`, `3x1 10,94`: a
 // line takes them only where they make its amount). The euro sign of a price per unit may be read as a `c` (`3,08
-// c/kg`), as Spain's `c/u` (each) prints it.
+// c/kg`), as Spain's `c/u` (each) prints it, and the pound sign as an `f` (`12. 85 f/kg`).
 const quantityPriceBody = (price: string) =>
-  `(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?: \\d(?= kg))?(?:\\s*${UNIT}\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?|\\.?\\s+${UNIT}\\.?|\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?)\\s*\\(?\\s*(?:${CURRENCY}\\s?)?(?:[.,'](?=\\d))?${price}\\s*\\)?\\s*${CURRENCY}?(?:\\s*c?\\s*\\/\\s*${UNIT})?(?![\\d])`
+  `(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?: \\d(?= kg))?(?:\\s*${UNIT}\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?|\\.?\\s+${UNIT}\\.?|\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?)\\s*\\(?\\s*(?:${CURRENCY}\\s?)?(?:[.,'](?=\\d))?${price}\\s*\\)?\\s*${CURRENCY}?(?:\\s*[cf]?\\s*\\/\\s*${UNIT})?(?![\\d])`
 const QUANTITY_PRICE = new RegExp(`(?<![\\p{L}\\d.,])${quantityPriceBody(PRICE)}`, "iu")
 
 // A count after the unit price, maybe after its times sign as a German till prints it (`0,89 × 2`).
@@ -117,15 +117,19 @@ const spaceless = (text: string): string => text.replace(/\s+/g, "")
 
 /**
  * A description without the specks OCR read as marks standing alone between its words (`WHITE • BREAD`, `CHEDDAR (
- * CHEESE`): a bullet or bar, or a bracket nothing closes or opens; or glued to its first or last letter
- * (`·BUTTER`, `Réparation\``).
+ * CHEESE`, `SUMO [ DE LARANJA`): a bullet or bar, or a bracket nothing closes or opens; or glued to its first or last
+ * letter (`·BUTTER`, `Réparation\``).
  */
 export const withoutSpecks = (text: string): string => {
   const words = text.split(/\s+/).filter((w) => w !== "")
-  const opened = words.filter((w) => w.includes("(")).length
-  const closed = words.filter((w) => w.includes(")")).length
+  const count = (mark: string) => words.filter((w) => w.includes(mark)).length
+  const unpaired = (w: string) =>
+    [
+      ["(", ")"],
+      ["[", "]"]
+    ].some(([open = "", close = ""]) => (w === open && count(close) === 0) || (w === close && count(open) === 0))
   return words
-    .filter((w) => !/^[•·|¦]$/u.test(w) && !(w === "(" && closed === 0) && !(w === ")" && opened === 0))
+    .filter((w) => !/^[•·|¦]$/u.test(w) && !unpaired(w))
     .join(" ")
     .replace(/^[•·¦`´]+(?=\p{L})|(?<=\p{L})[•·¦`´]+$/gu, "")
 }
@@ -234,10 +238,11 @@ const SPECK = "[.,':;`´‘’]"
 // What may follow a line's amount: nothing, or the till's tax class (`1,99 A`, `2,50 B`, `0,99 *`, `3,49 1`),
 // or a GST code (Malaysia's standard and zero rate and exempt: `5.20 SR`, `3.00 ZR`, `1.50 E`); OCR may read a
 // speck after the amount (glued to the class too: `5,39.B`), the class glued to it (`0,38A`: A to E, no unit's
-// letter), a stroke before the class (`54,04 IB`, or apart from it and read as a one: `21,02 1 B`), and the class
-// twice (`62,28 A A`). The currency may stand between them (`3,30 € A`).
+// letter), a stroke before the class (`54,04 IB`, or apart from it and read as a one: `21,02 1 B`; or read as another
+// figure glued to it: `65,95 5B`, `9,48 3B`), and the class twice (`62,28 A A`). The currency may stand between them
+// (`3,30 € A`).
 const TAX_CLASS = new RegExp(
-  `^(?:\\s?(?:€|£|\\$|EUR|GBP|CHF))?(?:${SPECK}?|[A-E]|(?:${SPECK}\\s*|\\s+)(?:SR|ZR|(?:[Il|]|[Il|1]\\s)?([\\p{Lu}\\d])(?:\\s+\\1)?))\\s*\\*?\\s*$`,
+  `^(?:\\s?(?:€|£|\\$|EUR|GBP|CHF))?(?:${SPECK}?|[A-E]|(?:${SPECK}\\s*|\\s+)(?:SR|ZR|(?:[Il|]|\\d(?=\\p{Lu})|[Il|1]\\s)?([\\p{Lu}\\d])(?:\\s+\\1)?))\\s*\\*?\\s*$`,
   "u"
 )
 
@@ -258,8 +263,9 @@ export const endsItems = (row: Row): boolean =>
 // A row of only a quantity and its price; a speck OCR read before it is no matter (`.3 X 9, 94`).
 // A row's unit price may have three decimals, as a litre of fuel or a kilo is priced (`38,52 l x 1,799 EUR/l`): the
 // row is given to a line only where it makes its amount.
+// A stroke OCR read alone before the price (`2 UN I 10,03`) is no matter either.
 const QUANTITY_ROW = new RegExp(
-  `^\\s*(?:${SPECK}\\s?)?${quantityPriceBody("(\\d{1,6}[.,] ?\\d{2,3})")}\\s*${SPECK}?\\s*$`,
+  `^\\s*(?:${SPECK}\\s?)?${quantityPriceBody("(?:[Il|!]\\s)?(\\d{1,6}[.,] ?\\d{2,3})")}\\s*${SPECK}?\\s*$`,
   "iu"
 )
 const COUNT_ROW = new RegExp(
@@ -289,7 +295,7 @@ const bareQuantityRow = (rows: ReadonlyArray<Row>, index: number): RegExpExecArr
   if (bare?.[1] === undefined || bare[2] === undefined) return null
   const [count, price] = [bare[1], spaceless(bare[2])]
   const near = [rows[index - 1], rows[index + 1]].map((r) => (r === undefined ? undefined : amounts(r.text).at(-1)))
-  return near.some((a) => a !== undefined && a.decimals && makes(count, price, a.value)) ? bare : null
+  return near.some((a) => a?.decimals === true && makes(count, price, a.value)) ? bare : null
 }
 
 /** A number as written (`0,465`, `1.25`, `6`), or undefined. */

@@ -680,6 +680,26 @@ describe("receipt lines", () => {
     ])
   })
 
+  it("OCR's slips on a till's lines: 5B for a class, a lone [ in a name, a stroke before the price, f for £", () => {
+    const rows = [
+      line("GOUDSE KAAS", "38,12 A"),
+      line("4 x 9,53"),
+      line("TOMATEN", "65,95 5B"),
+      line("5 x 13,19"),
+      line("SUMO [ DE LARANJA", "20,06"),
+      line("2 UN I 10,03"),
+      line("BANANAS", "31.73"),
+      line("2.469 kg x 12. 85 f/kg"),
+      line("Totaalbedrag", "155,86")
+    ]
+    assert.deepStrictEqual(itemsOf(rows), [
+      item("GOUDSE KAAS", "4", "9,53", "38,12"),
+      item("TOMATEN", "5", "13,19", "65,95"),
+      item("SUMO DE LARANJA", "2", "10,03", "20,06"),
+      item("BANANAS", "2.469", "12.85", "31.73")
+    ])
+  })
+
   it("a size glued to its unit (1,5L) leaves a row a description; a lines' sum (Suma) ends the lines", () => {
     const rows = [
       line("Caja: 9"),
