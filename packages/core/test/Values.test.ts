@@ -250,6 +250,15 @@ describe("Values dates", () => {
     assert.strictEqual(Values.dateOrderOf(""), undefined)
   })
 
+  it("with no date to tell, an address in the United States says month first (Dayton, OH 45402)", () => {
+    assert.strictEqual(Values.dateOrderOf("ACME LLC\n1200 Industrial Pkwy\nDayton, OH 45402\nDate: 11/05/2024"), "mdy")
+    assert.strictEqual(Values.dateOrderOf("Austin, TX 78701-1234 Invoice 03/04/2024"), "mdy")
+    // The dates' own evidence comes first; no state code before five figures, no such address.
+    assert.strictEqual(Values.dateOrderOf("Dayton, OH 45402 Date: 25/04/2024"), "dmy")
+    assert.strictEqual(Values.dateOrderOf("Bristol BS1 2AW Date: 11/05/2024"), undefined)
+    assert.strictEqual(Values.dateOrderOf("Calle Mayor 3, 28013 Madrid 11/05/2024"), undefined)
+  })
+
   it("reads written dates in Spanish and English", () => {
     for (const literal of [
       "12 de marzo de 2024",

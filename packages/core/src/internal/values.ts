@@ -330,8 +330,10 @@ export const decimalSeparatorOf = (text: string): "." | "," | undefined => {
 /**
  * The order a document writes its numeric dates in, from its own text: a date whose first part is 13–31 (and
  * second 1–12) is day-first evidence, one whose second part is 13–31 month-first (`07.28.18`); with no such date,
- * written dates give the language's habit (`July 5, 2018` month first, `5 July 2018` or `5 de julio` day first).
- * The side with more evidence wins; `undefined` when none (or a tie): then the caller's default holds.
+ * written dates give the language's habit (`July 5, 2018` month first, `5 July 2018` or `5 de julio` day first);
+ * with neither, an address in the United States (a state's code and its ZIP after a town: `Dayton, OH 45402`) says
+ * month first, as the country writes dates. The side with more evidence wins; `undefined` when none (or a tie): then
+ * the caller's default holds.
  */
 export const dateOrderOf = (text: string): DateOrder | undefined => {
   const s = fold(text).replace(DASHES, "-")
@@ -351,8 +353,14 @@ export const dateOrderOf = (text: string): DateOrder | undefined => {
     if (m[2] !== undefined && Months.monthOf(m[2]) !== undefined) named -= 1
     if (m[3] !== undefined && Months.monthOf(m[3]) !== undefined) named += 1
   }
-  return named > 0 ? "mdy" : named < 0 ? "dmy" : undefined
+  return named > 0 ? "mdy" : named < 0 ? "dmy" : US_ADDRESS.test(text) ? "mdy" : undefined
 }
+
+const US_STATES =
+  "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY"
+// A town, a comma, a state's code and its ZIP (five figures, maybe four more): `Dayton, OH 45402`, `Austin, TX
+// 78701-1234`.
+const US_ADDRESS = new RegExp(`\\p{L},\\s?(?:${US_STATES.split(" ").join("|")})\\s\\d{5}(?:-\\d{4})?(?![\\d-])`, "u")
 
 // ---------------------------------------------------------------------------------------------------------------
 // Booleans
