@@ -524,7 +524,13 @@ export const DOCUMENT_NOUNS: ReadonlyArray<string> = [
   "transacao",
   "transazione",
   "transactie",
-  "vorgang"
+  "vorgang",
+  // credit notes: `Gutschrift Nr.`, `Avoir n°`, `Credit Note No.`, `Creditnota nr.` (`Nota de crédito Nº` has `nota`)
+  "gutschrift",
+  "avoir",
+  "note",
+  "creditnota",
+  "creditfactuur"
 ]
 
 /** One-word labels that say "document number" on their own. */

@@ -20,6 +20,18 @@ describe("document numbers", () => {
     assert.strictEqual(numberOf([[row("Punto de Venta: 00005 Comp. Nro: 00011643")]]), "00011643")
   })
 
+  it("a credit note's number by its label: Gutschrift Nr., Avoir n°, Credit Note No., Creditnota nr.", () => {
+    const cases = [
+      ["Gutschrift Nr. G-2024-011", "G-2024-011"],
+      ["Avoir n° AV-0031", "AV-0031"],
+      ["Credit Note No. CN-0012", "CN-0012"],
+      ["Creditnota nr. CN24-007", "CN24-007"]
+    ] as const
+    for (const [label, value] of cases) assert.strictEqual(numberOf([[row("Muster Handel GmbH"), row(label)]]), value)
+    // A delivery note's number is still another document's.
+    assert.isNull(numberOf([[row("Factura"), row("Delivery Note No. 5521")]]))
+  })
+
   it("a delivery note's number on an invoice is another document's: the number under NÚMERO", () => {
     const rows = [row("Factura"), row("NÚMERO"), row("PFD-194510"), row("Albarán nº"), row("54703")]
     assert.strictEqual(numberOf([rows]), "PFD-194510")
