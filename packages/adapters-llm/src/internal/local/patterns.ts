@@ -116,15 +116,15 @@ const OCR_DATE_PATTERNS: ReadonlyArray<RegExp> = [
   /(?<![\p{L}\d/.,-])(\d{2})( {1,2})(\d{2}) {0,2}([/.-]) {0,2}((?:19|20)\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu,
   // Its second mark lost (`14.03 2023 10:23`).
   /(?<![\p{L}\d/.,-])(\d{2}) {0,2}([/.-]) {0,2}(\d{2})( {1,2})((?:19|20)\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu,
-  // Both lost (`07 03 2024 14:22`), no figures grouped before them (a phone number's): given with dots, as such
-  // tills print them.
-  /(?<![\p{L}\d/.,-]|\d )(\d{2})( )(\d{2})( )((?:19|20)\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu
+  // Both lost (`07 03 2024 14:22`, or spread over cells: `07  10  2022  15:38`), no figures grouped before them (a
+  // phone number's): given with dots, as such tills print them.
+  /(?<![\p{L}\d/.,-]|\d {1,2})(\d{2})( {1,2})(\d{2})( {1,2})((?:19|20)\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu
 ]
 
 // What a misread date shows (a letter by a digit, a comma or colon between digits, a spaced mark): only a text with
 // one is searched for them.
 const OCR_SLIP =
-  /\d[oli|]|[oli|]\d|\d ?[,:] ?\d|\d {1,2}[/.-]|[/.-] {2}\d|\d[/.-]\d{1,2}(?:-\d|[/.]\d)|\d\/\d{2}1\d{4}|\d[/.-]\d{2} {1,2}(?:19|20)\d{2} |\d{2} \d{2} (?:19|20)\d{2} {1,3}\d{1,2}:\d{2}/
+  /\d[oli|]|[oli|]\d|\d ?[,:] ?\d|\d {1,2}[/.-]|[/.-] {2}\d|\d[/.-]\d{1,2}(?:-\d|[/.]\d)|\d\/\d{2}1\d{4}|\d[/.-]\d{2} {1,2}(?:19|20)\d{2} |\d{2} {1,2}\d{2} {1,2}(?:19|20)\d{2} {1,3}\d{1,2}:\d{2}/
 
 const zeros = (s: string): string => s.replace(/o/g, "0").replace(/[li]/g, "1")
 

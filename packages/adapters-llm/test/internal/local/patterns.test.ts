@@ -160,6 +160,9 @@ describe("patterns", () => {
       ["07 03 2024", []],
       ["07 33 2024 14:22", []],
       ["Tel 0221 07 03 2024 14:22", []],
+      // Spread over cells (two spaces between them).
+      ["07  10  2022  15:38", ["07.10.2022"]],
+      ["Tel 0221  07  10  2022  15:38", []],
       // No time after the figures, two marks alike or no month: no date.
       ["Artikel 07.0420", []],
       ["Nr 14 09.2019", []],
