@@ -331,6 +331,21 @@ describe("Local: typed candidates", () => {
     })
   })
 
+  it("a store's label giving its number and address (Tienda 1234 - C/ Alcalá 300) names no store", () => {
+    const tienda = field("tienda", "string", "Nombre de la tienda o empresa", { aliases: ["Tienda"] })
+    const rows = [
+      [[40, "DIA RETAIL ESPAÑA S.A.U."]],
+      [[40, "C.I.F. A-80782519"]],
+      [[40, "Tienda 1234 - C/ Alcalá 300 Madrid"]],
+      [[40, "FACTURA SIMPLIFICADA Nº: 1234-0005-123456"]]
+    ] as const
+    assert.deepStrictEqual(extract([tienda], rows), { tienda: "DIA RETAIL ESPAÑA S.A.U." })
+    // A name beside the label is the store's, its legal form with it whatever its words.
+    assert.deepStrictEqual(extract([tienda], [[[40, "Tienda: Plaza Mayor Alimentación S.L."]]]), {
+      tienda: "Plaza Mayor Alimentación S.L."
+    })
+  })
+
   it("field names in Italian, French and Dutch: number, total, the customer alone, national tax ids", () => {
     const fields = [
       field("numero_fattura", "string"),

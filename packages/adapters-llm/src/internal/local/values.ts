@@ -8,6 +8,7 @@
  */
 
 import { address } from "./address.js"
+import { addressLine } from "./addressText.js"
 import { asksForCurrency, currency } from "./currency.js"
 import { date } from "./dates.js"
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
@@ -276,7 +277,10 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
       !/^(?:[a-z]\s+)?(no|reg|nro|id)(?![a-z])/.test(folded(c.text)) &&
       !taxStatus(c.text) &&
       // The cell beside `Seller:` may be the buyer's label (`Seller: | Bill To:`), not a name.
-      !blockLabel(c.text))
+      !blockLabel(c.text) &&
+      // A store's label may give its number and address (`Tienda 1234 - C/ Alcalá 300 Madrid`): no name but a
+      // company's with its legal form is an address line.
+      (concept !== "company" || !addressLine(c.text) || legalForm(c.text)))
   // A tax id, e-mail or name of one party (`NIF del cliente`, `Supplier email`, `Customer name`): in its block, or
   // out of the recipient's.
   const party = partyOf(target)
