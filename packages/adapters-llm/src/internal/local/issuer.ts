@@ -359,6 +359,8 @@ const COPY_MARK = new Set(COPY_MARKS)
 
 export const title = (text: string): boolean => words(text).some((w) => TITLES.has(w))
 
+const nearLabel = nearWords(LABEL_WORD)
+
 /**
  * Whether a row is the document's title alone: one cell of a few words, a title word among them and no business
  * word (`SIMPLIFIED TAX INVOICE`, `-TAX INVOICE-`, `FACTURA SIMPLIFICADA`). With a number word it is a number's
@@ -370,7 +372,8 @@ const titleRow = (row: Row): boolean =>
   title(row.text) &&
   !business(row.text) &&
   !/\d/.test(row.text) &&
-  !words(row.text).some((w) => LABEL_WORD.has(w))
+  // A label word OCR read with a slip is one too (`Datun factuur`).
+  !words(row.text).some((w) => LABEL_WORD.has(w) || (!TITLES.has(w) && nearLabel(w).length > 0))
 
 export const nameLike = (text: string): boolean => {
   if (!/\p{L}{2}/u.test(text)) return false

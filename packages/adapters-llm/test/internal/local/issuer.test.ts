@@ -1108,6 +1108,20 @@ describe("issuer's address", () => {
     assert.strictEqual(issuerOf("Shree Ganesh Traders", "12, MG Road", "Buyer (Bill to)"), "Shree Ganesh Traders")
   })
 
+  it("a title word with a label word OCR misread (Datun factuur) is a label, not the title that ends a letterhead", () => {
+    const right = (text: string): ReadonlyArray<Cell> => [[330, text]]
+    const rows = [
+      right("FACTUUR"),
+      right("Nummer"),
+      right("2784/69898"),
+      right("Datun factuur"),
+      right("10.06.20"),
+      beside("Bouw Installatietechniek B.V", "Aan:", 330),
+      beside("Techniekweg 59", "Transport Noord B.V.", 330)
+    ]
+    assert.strictEqual(issuerOfRows(rows), "Bouw Installatietechniek B.V")
+  })
+
   it("the owner named under a plain line (Inh. Peter Holzmann, Prop. J. Smith) marks it as the trading name", () => {
     const rows = ["Schreinerei Holzmann", "Inh. Peter Holzmann", "Waldweg 3", "83022 Rosenheim", "Tel. 08031 12345"]
     assert.strictEqual(issuerOf(...rows), "Schreinerei Holzmann")
