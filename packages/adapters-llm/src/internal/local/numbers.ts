@@ -289,6 +289,8 @@ const bareText = (text: string): string => text.replace(/^[\s:#.º°ª]+|[\s:;,.
  * its town) and `Manchester HJ4 1HR` are another column's text, not the number; nor is a tax id (`TVA 799`).
  */
 const numberAlone = (text: string): string | undefined => {
+  // A word before a colon is a label's, whatever figure OCR read in it (`No operaci6n: C486-10047`).
+  if (/:\s*$/.test(text)) return undefined
   const value = bareText(text)
   // A tax's letters before figures are a tax id's (`Nº | TVA 799 | 217 …`, French `N° TVA` read in cells), no series.
   if (SERIES.test(value)) return TAX_ID.has(folded(value.split(" ")[0] ?? "")) ? undefined : value

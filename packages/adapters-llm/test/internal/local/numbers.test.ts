@@ -32,6 +32,15 @@ describe("document numbers", () => {
     assert.isNull(numberOf([[row("Factura"), row("Delivery Note No. 5521")]]))
   })
 
+  it("a word before a colon after a bare number word is a label, whatever figure OCR read in it", () => {
+    const cells = (label: string): ReadonlyArray<Cell> => [
+      [40, label],
+      [120, "C486-10047"]
+    ]
+    assert.isNull(numberOf([[row("HIPER LEVANTE"), cells("No operaci6n:")]]))
+    assert.strictEqual(numberOf([[row("HIPER LEVANTE"), cells("No:")]]), "C486-10047")
+  })
+
   it("a delivery note's number on an invoice is another document's: the number under NÚMERO", () => {
     const rows = [row("Factura"), row("NÚMERO"), row("PFD-194510"), row("Albarán nº"), row("54703")]
     assert.strictEqual(numberOf([rows]), "PFD-194510")
