@@ -235,13 +235,22 @@ export const recipientCells = (row: Row, figures = false): ReadonlyArray<Cell> =
   })
 }
 
-// One-word recipient labels long enough that OCR splits them with a space (`RECHNUNGSEMPF ÄNGER`).
-const SPLIT_LABELS = new Set(RECIPIENT_LABELS.filter((label) => /^\p{L}{8,}$/u.test(label)))
+// Recipient labels long enough that OCR splits a word of them with a space (`RECHNUNGSEMPF ÄNGER`, `DA TOS DEL
+// CLIENTE`), by their letters alone.
+const SPLIT_LABELS = new Set(
+  RECIPIENT_LABELS.map((label) => label.replace(/\s+/g, "")).filter((label) => /^\p{L}{8,}$/u.test(label))
+)
 
-/** Whether a cell is a one-word recipient label OCR read in two words, alone in it (a colon may follow). */
+/**
+ * Whether a cell is a recipient label OCR read with one more space, alone in it (a colon may follow): its words one
+ * more than the label's.
+ */
 const splitLabel = (cell: Cell): boolean => {
   const parts = cell.text.replace(/:\s*$/, "").trim().split(/\s+/)
-  return parts.length === 2 && SPLIT_LABELS.has(folded(parts.join("")))
+  const letters = folded(parts.join(""))
+  if (parts.length < 2 || !SPLIT_LABELS.has(letters)) return false
+  const label = RECIPIENT_LABELS.find((l) => l.replace(/\s+/g, "") === letters) ?? ""
+  return parts.length === label.split(/\s+/).length + 1
 }
 
 /**

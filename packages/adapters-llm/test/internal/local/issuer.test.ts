@@ -103,11 +103,13 @@ describe("issuer", () => {
     assert.strictEqual(issuerOf("Bouw 2000 SA", "Rue Haute 5"), "Bouw 2000 SA")
   })
 
-  it("a one-word recipient label OCR split by a space still opens the buyer's block", () => {
+  it("a recipient label with a word OCR split by a space still opens the buyer's block", () => {
     const top = ["RECHNUNG", "Müller Platz 98", "99208 Leipzig", "Steuernummer: 24/716/63691"]
     const buyer = ["Elektro Technik GmbH & Co. KG", "Schneider Weg 112", "32709 München"]
     assert.isNull(issuerOf(...top, "RECHNUNGSEMPF ÄNGER", ...buyer))
     assert.isNull(issuerOf(...top, "Rechnungs empfänger:", ...buyer))
+    const factura = ["FACTURA COMPLETA", "FACTURA N.º: U 24131", "FECHA: 18-01-2023"]
+    assert.isNull(issuerOf(...factura, "DA TOS DEL CLIENTE", "Suministros Alimentación S.L.", "Paseo Talleres 239"))
     // Two words that make no label stay a name.
     assert.strictEqual(issuerOf("ELEKTRO TECHNIK GmbH", "Schneider Weg 112", "32709 München"), "ELEKTRO TECHNIK GmbH")
   })
