@@ -244,20 +244,22 @@ describe("Assembly", () => {
     assert.strictEqual(parsed("Fecha DD/MM/AAAA", "dates are MM/DD"), "2026-12-03")
   })
 
+  type Lines = ReadonlyArray<readonly [number, ReadonlyArray<string>]>
+
+  /** The parsed value of one field's literal, assembled on a page of the given lines. */
+  const parsedOn = (type: "date" | "float", literal: string, lines: Lines, instructions = "") => {
+    const fields = [{ name: "value", order: 1, type, isList: false, description: "", aliases: [] }]
+    const assembled = Assembly.assemble({
+      skill: { instructions, fields },
+      values: { value: literal },
+      words: Grounding.index(page(lines)),
+      catalog: new Map()
+    })
+    return (byName(assembled, "value") as Field.DetailedSimpleValue).parsed
+  }
+
   it("reads an ambiguous date in the order the document's other dates show, unless the skill says", () => {
-    const fields = [{ name: "fecha", order: 1, type: "date" as const, isList: false, description: "", aliases: [] }]
-    const parsed = (lines: ReadonlyArray<readonly [number, ReadonlyArray<string>]>, instructions = "") =>
-      (
-        byName(
-          Assembly.assemble({
-            skill: { instructions, fields },
-            values: { fecha: "07.05.18" },
-            words: Grounding.index(page(lines)),
-            catalog: new Map()
-          }),
-          "fecha"
-        ) as Field.DetailedSimpleValue
-      ).parsed
+    const parsed = (lines: Lines, instructions = "") => parsedOn("date", "07.05.18", lines, instructions)
     const usPage = [
       [10, ["Issue", "date:", "07.05.18"]],
       [30, ["Service", "period:", "07.01.18", "-", "07.28.18"]]
@@ -269,19 +271,7 @@ describe("Assembly", () => {
   })
 
   it("reads three decimals after the mark the document's amounts use as a fraction (0,856 kg, 12.481 gal)", () => {
-    const fields = [{ name: "cantidad", order: 1, type: "float" as const, isList: false, description: "", aliases: [] }]
-    const parsed = (literal: string, lines: ReadonlyArray<readonly [number, ReadonlyArray<string>]>) =>
-      (
-        byName(
-          Assembly.assemble({
-            skill: { instructions: "", fields },
-            values: { cantidad: literal },
-            words: Grounding.index(page(lines)),
-            catalog: new Map()
-          }),
-          "cantidad"
-        ) as Field.DetailedSimpleValue
-      ).parsed
+    const parsed = (literal: string, lines: Lines) => parsedOn("float", literal, lines)
     const ticket = [
       [10, ["PLATANO", "0,856", "kg", "2,10", "€/kg", "1,80"]],
       [30, ["TOTAL", "12,45"]]
