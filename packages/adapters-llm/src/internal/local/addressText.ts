@@ -30,8 +30,10 @@ export const addressLine = (text: string): boolean =>
 export const STOP_PATTERN =
   /(?<![a-z])(tel|telf|tlf|phone|telefono|fax|gst|email|e-mail|www|http|invoice|inv|receipt|factura|date|fecha|cashier|cajero|doc|tax|cif|nif|cuit|iva|vat|reg|hp|mobile|order|ref|account|customer)(?![a-z])/
 
-// Contact and register words, and the tax id words but `st` (a street's abbreviation).
-const STOP_WORDS = new Set([...CONTACT_WORDS, ...TAX_ID_WORDS.filter((w) => w !== "st")])
+// Contact and register words, and the tax id words but `st` (a street's abbreviation) and `business`, which streets
+// and parks are named with (`123 Business Road`, `Riverside Business Park`): a business's register line closes the
+// address by its other words (`Reg. No.`, a label's colon, seven figures or more).
+const STOP_WORDS = new Set([...CONTACT_WORDS, ...TAX_ID_WORDS.filter((w) => w !== "st" && w !== "business")])
 
 /**
  * Whether a folded line closes the address: a contact, register, tax id or document line (`TEL :`, `USt-IdNr.`,

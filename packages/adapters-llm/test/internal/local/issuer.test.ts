@@ -695,6 +695,15 @@ describe("issuer's address", () => {
       ]),
       "500 Market Street, Suite 210 San Francisco, CA 94105"
     )
+    // A street or a park named `Business` is no business's register line.
+    assert.strictEqual(
+      addressOf(["ACME Corp.", "Unit 5, Riverside Business Park", "Leeds LS11 5DR", "Tel: 0113 496 0000"]),
+      "Unit 5, Riverside Business Park Leeds LS11 5DR"
+    )
+    assert.strictEqual(
+      addressOf(["ACME Corp.", "123 Business Rd.", "Springfield, IL 62701", "(217) 555-0100"]),
+      "123 Business Rd. Springfield, IL 62701"
+    )
     // Five figures alone are no phone number: another column's value, and the block still runs on.
     assert.isNull(addressOf(["Martin Garage SA", "218 Dupont place", "07637 Marseille", "60891", "INVOICE"]))
   })
