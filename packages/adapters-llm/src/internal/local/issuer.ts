@@ -236,9 +236,11 @@ export const recipientCells = (row: Row, figures = false): ReadonlyArray<Cell> =
 }
 
 // Recipient labels long enough that OCR splits a word of them with a space (`RECHNUNGSEMPF ÄNGER`, `DA TOS DEL
-// CLIENTE`), by their letters alone.
-const SPLIT_LABELS = new Set(
-  RECIPIENT_LABELS.map((label) => label.replace(/\s+/g, "")).filter((label) => /^\p{L}{8,}$/u.test(label))
+// CLIENTE`): their letters alone, and how many words they have.
+const SPLIT_LABELS = new Map(
+  RECIPIENT_LABELS.map((label) => [label.replace(/\s+/g, ""), label.split(/\s+/).length] as const).filter(([letters]) =>
+    /^\p{L}{8,}$/u.test(letters)
+  )
 )
 
 /**
@@ -247,10 +249,7 @@ const SPLIT_LABELS = new Set(
  */
 const splitLabel = (cell: Cell): boolean => {
   const parts = cell.text.replace(/:\s*$/, "").trim().split(/\s+/)
-  const letters = folded(parts.join(""))
-  if (parts.length < 2 || !SPLIT_LABELS.has(letters)) return false
-  const label = RECIPIENT_LABELS.find((l) => l.replace(/\s+/g, "") === letters) ?? ""
-  return parts.length === label.split(/\s+/).length + 1
+  return SPLIT_LABELS.get(folded(parts.join(""))) === parts.length - 1
 }
 
 /**
