@@ -210,9 +210,10 @@ export const documentNumber = (literal: string): string =>
     .replace(/^#\s*/, "")
 
 /**
- * A name as compared: Unicode-normalised, lower case, without spaces and without trailing punctuation. Annotators
- * type the spacing around punctuation their own way ("NO. 53" for a printed "NO.53", "SELANGOR ." for "SELANGOR."),
- * and a name or address is the same whatever the spaces.
+ * A name as compared: Unicode-normalised, lower case, without spaces or trailing punctuation, and with any of `. , ;
+ * :` standing for each other. Annotators type the spacing around punctuation their own way ("NO. 53" for a printed
+ * "NO.53", "SELANGOR ." for "SELANGOR."), and their own mark between an address's parts ("BATU VILLAGE, JALAN IPOH"
+ * for a printed "BATU VILLAGE. JALAN IPOH"); where a mark is printed still counts ("CO." is not "CO").
  */
 export const name = (literal: string): string =>
   literal
@@ -220,6 +221,7 @@ export const name = (literal: string): string =>
     .toLowerCase()
     .replace(/\s+/g, "")
     .replace(/[.,;:]+$/, "")
+    .replace(/[.,;:]+/g, ",")
 
 /** Whether `needle` is printed in `text`, both as `name` compares them (a field is "present" when it is). */
 export const printed = (needle: string, text: string): boolean =>

@@ -100,6 +100,11 @@ describe("bench scoring: numbers and names", () => {
     // The annotator's spacing and a trailing full stop are not the document's.
     expect(name("NO. 53 , JALAN PUTRA.")).toBe(name("NO.53, JALAN PUTRA"))
     expect(name("JALAN PUTRA 2")).not.toBe(name("JALAN PUTRA 3"))
+    // The annotator's own marks between an address's parts: SROIE's key of a print with periods.
+    expect(name("NO 7. SIMPANG OFF BATU VILLAGE. JALAN IPOH BATU 5. 51200 KUALA LUMPUR")).toBe(
+      name("NO 7. SIMPANG OFF BATU VILLAGE, JALAN IPOH BATU 5, 51200 KUALA LUMPUR")
+    )
+    expect(name("BATU VILLAGE. JALAN")).not.toBe(name("BATU VILLAGE JALAN"))
     // A legal form spelled out is its abbreviation; the name itself is still compared whole.
     expect(sameName("Polski Koncern Naftowy ORLEN S.A.", "Polski Koncern Naftowy ORLEN spółka akcyjna")).toBe(true)
     expect(sameName("Mercadona, S.A.", "Mercadona, Sociedad Anónima")).toBe(true)
