@@ -199,12 +199,18 @@ const columnOf = (columns: ReadonlyArray<Column>, x: number): number => {
 /**
  * A row's text per column: cell by cell when the row has as many cells as the header (figures aligned right under
  * headers aligned left would otherwise fall in the next column), else each word in the column that holds its
- * center.
+ * center; but a cell of the description's column (`described`) that reaches past the middle of the gap to the
+ * next header stays whole there when its own center is in it: a description runs on to the right of a short header
+ * (`Biglietti da visita 500 pz` under `Descrizione`, the `500 pz` nearer `Quantità`).
  */
-const cellsOfRow = (row: Row, columns: ReadonlyArray<Column>): Array<string> => {
+const cellsOfRow = (row: Row, columns: ReadonlyArray<Column>, described = -1): Array<string> => {
   if (row.cells.length === columns.length) return row.cells.map((c) => c.text.replace(/\s+/g, " "))
   const texts = columns.map(() => [] as Array<string>)
-  for (const word of row.words) texts[columnOf(columns, (word.x0 + word.x1) / 2)]?.push(word.text)
+  for (const cell of row.cells) {
+    const whole = described >= 0 && columnOf(columns, (cell.x0 + cell.x1) / 2) === described
+    for (const word of row.words.slice(cell.from, cell.to))
+      texts[whole ? described : columnOf(columns, (word.x0 + word.x1) / 2)]?.push(word.text)
+  }
   return texts.map((t) => t.join(" "))
 }
 
@@ -247,7 +253,7 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
         last = row
         continue
       }
-      const texts = cellsOfRow(row, columns)
+      const texts = cellsOfRow(row, columns, described)
       const weight = weighedAbove
       weighedAbove = undefined
       const filled = columns.flatMap((c, k) => (c.target !== undefined && texts[k] !== "" ? [c] : []))
@@ -259,7 +265,7 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
         // item's, not this one's.
         const next = layout.rows[i + 1]
         const name = texts[described]
-        const under = next === undefined ? undefined : cellsOfRow(next, columns)[described]
+        const under = next === undefined ? undefined : cellsOfRow(next, columns, described)[described]
         weighedAbove = name === undefined || under === undefined ? undefined : weighed(name, under)
         if (weighedAbove !== undefined) {
           last = row

@@ -1036,4 +1036,36 @@ describe("receipt lines", () => {
     ])
       assert.deepStrictEqual(itemsOf(table(headers)), want, headers.join(" | "))
   })
+
+  it("a description running on toward the next header keeps its words", () => {
+    // FatturaPA's courtesy copy: `500 pz` ends the description, nearer `Quantità` than `Descrizione`'s end.
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [40, "Descrizione"],
+        [195, "Quantità"],
+        [260, "Prezzo unitario"],
+        [345, "UM"],
+        [370, "IVA %"],
+        [420, "Prezzo totale"]
+      ],
+      [
+        [40, "Biglietti da visita 500 pz"],
+        [195, "2,00"],
+        [260, "45,00"],
+        [370, "22,00"],
+        [420, "90,00"]
+      ],
+      [
+        [40, "Carta intestata A4"],
+        [195, "1,00"],
+        [260, "120,00"],
+        [370, "22,00"],
+        [420, "120,00"]
+      ]
+    ]
+    assert.deepStrictEqual(itemsOf(rows), [
+      item("Biglietti da visita 500 pz", "2,00", "45,00", "90,00"),
+      item("Carta intestata A4", "1,00", "120,00", "120,00")
+    ])
+  })
 })
