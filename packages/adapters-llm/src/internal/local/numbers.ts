@@ -193,12 +193,15 @@ const BARE = 0.5
 const TITLED = 0.4
 
 // The titles of the documents whose number is asked (not a delivery note's or a quotation's), compounds ending in
-// one too (`Verkoopfactuur`, `Verkaufsrechnung`).
-const TITLE_WORDS = new Set(
-  DOCUMENT_TITLES.filter(
+// one too (`Verkoopfactuur`, `Verkaufsrechnung`); and a German till's words for its slip, printed before its number
+// as a title is, though no title (`Kasse 2  Bon 0815`, `Beleg 34512`).
+const TITLE_WORDS = new Set([
+  ...DOCUMENT_TITLES.filter(
     (w) => !OTHER.has(w) && (NOUNS.has(w) || [...NOUNS].some((n) => n.length >= 6 && w.endsWith(n)))
-  )
-)
+  ),
+  "bon",
+  "beleg"
+])
 
 // A folded word as printed, with or without the accents on its vowels (`electronica`: `ELECTRÓNICA`).
 const accented = (word: string): string =>

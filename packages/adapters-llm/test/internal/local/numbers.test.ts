@@ -335,6 +335,21 @@ describe("document numbers", () => {
     assert.strictEqual(numberOf([[row("FACTURA ORIGINAL A 75378")]]), "A 75378")
     assert.strictEqual(numberOf([[row("RECHNUNG (ORIGINAL) U-7408-377")]]), "U-7408-377")
     assert.strictEqual(numberOf([[row("Factura completa 931938")]]), "931938")
+    // A German till's slip words take their number so too (`Kasse 2  Bon 0815`); a bakery's `Au Bon Pain` no code.
+    assert.strictEqual(
+      numberOf([
+        [
+          [
+            [40, "Kasse 2"],
+            [120, "Bon 0815"],
+            [220, "Filiale 12"]
+          ]
+        ]
+      ]),
+      "0815"
+    )
+    assert.strictEqual(numberOf([[row("Beleg 34512    Kasse 1")]]), "34512")
+    assert.isNull(numberOf([[row("Au Bon Pain 12")]]))
     // A number word glued to its code by a hyphen is the code's head, not a label: `N-2897-989`.
     assert.strictEqual(numberOf([[row("Sales Invoice N-2897-989")]]), "N-2897-989")
     // Nor is the first letter of a dotted tax id's label that OCR ran into its value (`N.I.F.W84348296`).
