@@ -145,8 +145,15 @@ const DASHES = /[\u2010-\u2015\u2212]/gu
 // read as a zero (`2 de ag0sto de 2019`, `23 0ut de 2021`: Portuguese `out` too, read here between a day and a
 // year alone), folded.
 const SLIPPABLE = [...MONTH_WORDS, "out"].filter((w) => /[lo]/.test(w))
+const slippedNames = (names: ReadonlyArray<string>): string =>
+  names.map((w) => w.replace(/l/g, "[l1i|]").replace(/o/g, "[o0]")).join("|")
 const SLIPPED_MONTH = new RegExp(
-  `(?<![\\p{L}\\d])${DAY}\\.?(?:\\s+(?:de|of)\\s+|\\s+)(${SLIPPABLE.map((w) => w.replace(/l/g, "[l1i|]").replace(/o/g, "[o0]")).join("|")})\\.?(?:\\s+(?:de|del|of)\\s+|\\s+)((?:19|20)\\d{2})(?!\\d)`,
+  `(?<![\\p{L}\\d])${DAY}\\.?(?:\\s+(?:de|of)\\s+|\\s+)(${slippedNames(SLIPPABLE)})\\.?(?:\\s+(?:de|del|of)\\s+|\\s+)((?:19|20)\\d{2})(?!\\d)`,
+  "gu"
+)
+// The same month first (`0ctober 28, 2020`; not Portuguese `out`, a day-first language's): the month named.
+const SLIPPED_MONTH_FIRST = new RegExp(
+  `(?<![\\p{L}\\d])(?<month>${slippedNames(SLIPPABLE.filter((w) => w !== "out"))})\\.?\\s+${DAY},?\\s+((?:19|20)\\d{2})(?!\\d)`,
   "gu"
 )
 
@@ -156,15 +163,16 @@ const slipOf = (c: string, read: string | undefined): boolean =>
 
 /**
  * Dates whose month name OCR misread, an `l` for a one or an `I`, an `o` for a zero, between a day and a four-digit
- * year: given with the name as printed (`23 lug 2020`).
+ * year or before the day (`0ctober 28, 2020`): given with the name as printed (`23 lug 2020`, `october 28, 2020`).
  */
 const slippedMonths = (source: string, text: string): Array<Match> =>
-  [...source.matchAll(SLIPPED_MONTH)].flatMap((m): Array<Match> => {
-    const [whole, day = "", month = ""] = m
+  [...source.matchAll(SLIPPED_MONTH), ...source.matchAll(SLIPPED_MONTH_FIRST)].flatMap((m): Array<Match> => {
+    const first = m.groups?.month !== undefined
+    const [whole, day = "", month = ""] = first ? [m[0], m[2], m[1]] : m
     const name = SLIPPABLE.find((w) => w.length === month.length && [...w].every((c, i) => slipOf(c, month[i])))
     if (name === undefined || name === month || Number(day) < 1 || Number(day) > 31) return []
     const start = m.index ?? 0
-    const at = whole.indexOf(month, day.length)
+    const at = first ? 0 : whole.indexOf(month, day.length)
     const literal = text.slice(start, start + whole.length)
     return [
       { text: `${literal.slice(0, at)}${name}${literal.slice(at + month.length)}`, start, end: start + whole.length }
@@ -268,7 +276,8 @@ const CURRENCY_PREFIX = /(?:^|[^\p{L}])(?:rm|us|usd|eur|ars|mxn|clp|cop|pen|gbp|
 export const amounts = (printed: string): ReadonlyArray<Amount> => {
   if (!/\d/.test(printed)) return []
   // The rupee's `Rs.` glued to its amount (`Rs.500.00`): its dot is no figure's mark (offsets kept).
-  const text = printed.replace(/(?<!\p{L})(rs)\.(?=-?\d)/giu, "$1 ")
+  // OCR reads a comma with a speck over it as a semicolon (`36;16`), which no amount prints (offsets kept).
+  const text = printed.replace(/(?<!\p{L})(rs)\.(?=-?\d)/giu, "$1 ").replace(/(?<=\d);(?=\d{2}(?!\d))/gu, ",")
   const inDates = dates(text)
   return (
     all(AMOUNT, text)

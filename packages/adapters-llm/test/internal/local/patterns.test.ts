@@ -97,6 +97,10 @@ describe("patterns", () => {
     // An `o` read as a zero, the day and year apart by `de`.
     assert.deepStrictEqual(texts(dates("FECHA: 2 de ag0sto de 2019 HORA: 20:50")), ["2 de agosto de 2019"])
     assert.deepStrictEqual(texts(dates("14 0ttobre 2021")), ["14 ottobre 2021"])
+    // Month first too (`Invoice Date:  0ctober 28,  2020`).
+    assert.deepStrictEqual(texts(dates("Invoice Date:  0ctober 28,  2020  Time: 16:20")), ["october 28,  2020"])
+    assert.deepStrictEqual(texts(dates("Ju1y 4th 2021")), ["july 4th 2021"])
+    assert.deepStrictEqual(texts(dates("s0ld 0ut 12, 2021")), [])
     // A month's abbreviation with the space after its dot lost (`Apr.17, 2019`); no month, no date.
     assert.deepStrictEqual(texts(dates("Issue date: Apr.17, 2019 TIME: 13:12")), ["Apr.17, 2019"])
     assert.deepStrictEqual(texts(dates("Ref No.17, 2019")), [])
@@ -214,6 +218,9 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(amounts("1,23,456")), [])
     // A figure read for a word's first letter: the word is a label, its figure no amount; a unit is no word.
     assert.deepStrictEqual(texts(amounts("5UMME 4,99 0RTSTARIF 5 Stk 10kg")), ["4,99", "5", "10"])
+    // A comma OCR read as a semicolon: the amount's, not two figures (`4  ŒUFS X12  9,04  36;16`).
+    assert.deepStrictEqual(texts(amounts("4  ŒUFS X12  9,04  36;16")), ["4", "9,04", "36,16"])
+    assert.deepStrictEqual(texts(amounts("Art. 3;125")), ["3", "125"])
     // One capital glued before an amount with its cents (a euro sign read `E`, a speck `M`): the amount; a code's
     // letters, or a letter before a figure with no cents, a code.
     assert.deepStrictEqual(texts(amounts("Kreditkarte M17,06 E2,49 ZJ86 A12 AB12,50")), ["17,06", "2,49"])
