@@ -459,19 +459,21 @@ const REGISTRATION_AFTER = new RegExp(`\\(\\s*${REGISTRATION_NUMBER}\\s*\\)\\W*$
 
 /**
  * Whether the company's registration number marks a part as its name: printed after it on its line, or alone on
- * the line right under it. A business with no legal form or trade word in its name still prints it there.
+ * the line right under it, or under the trade a sole trader prints under the name in running words (`Laura Gómez
+ * Ruiz` over `Diseño gráfico y web` over `NIF: 12345678Z`). A business with no legal form or trade word in its name
+ * still prints it there.
  */
 const registered = (layout: Layout, part: Part): boolean => {
   const raw = folded(part.raw)
   if (REGISTRATION_AFTER.test(raw)) return !/\d/.test(raw.replace(REGISTRATION_AFTER, ""))
   if (/\d/.test(part.text)) return false
-  const below = partBeside(layout.rows[part.row.order + 1], part)
-  return (
-    below !== undefined &&
-    below.row.page === part.row.page &&
-    within(part.row, below.row) &&
-    (REGISTRATION_ROW.test(folded(below.raw)) || taxIdRow(below.raw))
-  )
+  const registration = (upper: Part, depth: number): boolean => {
+    const below = partBeside(layout.rows[upper.row.order + 1], upper)
+    if (below === undefined || below.row.page !== upper.row.page || !within(upper.row, below.row)) return false
+    if (REGISTRATION_ROW.test(folded(below.raw)) || taxIdRow(below.raw)) return true
+    return depth === 0 && !/\d|@|:/.test(below.raw) && casing(below.text) === "sentence" && registration(below, 1)
+  }
+  return registration(part, 0)
 }
 
 /** Whether a part stands right under a seller's label alone in its cell (`Datos del emisor`, `Seller:`). */
@@ -629,6 +631,10 @@ const readLetterhead = (layout: Layout): Letterhead => {
     // shop's sign `CARREFOUR MARKET`): the company that issues, not the name's second line.
     // So does a line that repeats the name above it as its first words (`dm-drogerie markt` over `dm-drogerie
     // markt GmbH + Co. KG`): the brand's sign, then its company's full name.
+    // So does a name of two words of its own or more ended by its legal form under a sign with one of its own
+    // (`Paco Martín e Hijos, S.L.` under `CASA PACO`, `Müller Tankstellen GmbH` under `ARAL Tankstelle`): the sign's
+    // owner; a trade's words wrapped over the line before (`REWE` over `Markt GmbH`, `SYARIKAT PERNIAGAAN` over `GIN
+    // KEE SDN BHD`) or a word left (`Frutta e Verdura` over `Lombarda S.r.l.`) go on with it.
     const sign = block.map(letters).join("")
     if (opensWithForm(below.text) || (sign.length >= 3 && letters(below).startsWith(sign))) {
       block.splice(0, block.length, below)

@@ -931,6 +931,12 @@ describe("issuer's address", () => {
       "María López Fernández"
     )
     assert.strictEqual(issuerOf("Bright Ideas Design", "VAT Reg No: GB 123 4567 89", "INVOICE"), "Bright Ideas Design")
+    // Under the trade the freelancer prints in running words between them; not under a name's second line.
+    assert.strictEqual(
+      issuerOf("Laura Gómez Ruiz", "Diseño gráfico y web", "NIF: 12345678Z", "C/ Mayor, 15, 2º B", "28013 Madrid"),
+      "Laura Gómez Ruiz"
+    )
+    assert.isNull(issuerOf("Laura Gómez Ruiz", "Pedro Gómez Ruiz", "NIF: 12345678Z", "C/ Mayor, 15", "28013 Madrid"))
     assert.strictEqual(issuerOf("YONG CEN", "GST ID: 000123456789", ...address), "YONG CEN")
     // Printed under the address, it marks the address's last line no more than the name over the address.
     assert.isNull(
