@@ -315,7 +315,8 @@ const valueAfter = (
   const cell = cellAt(row, labelEnd - 1)
   if (cell === undefined) return undefined
   const rest = row.text.slice(labelEnd, cellStart(row, cell) + cell.text.length)
-  if (SPACED.test(bareText(rest))) return undefined
+  // An amount is no number (`El IVA de esta boleta es: $1.106`, a sentence with a noun and a colon).
+  if (SPACED.test(bareText(rest)) || /^[\s:#]*\p{Sc}/u.test(rest)) return undefined
   const inRest = bare ? numberAlone(rest) : (numberAlone(rest) ?? numberIn(rest)?.text)
   if (inRest !== undefined) return inRest
   if (/[\p{L}\p{N}]/u.test(rest.replace(/\b(no|nr|nro|n)\b|[º°ª]/giu, ""))) return undefined

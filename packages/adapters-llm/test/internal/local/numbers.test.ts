@@ -350,6 +350,14 @@ describe("document numbers", () => {
     )
     assert.strictEqual(numberOf([[row("Beleg 34512    Kasse 1")]]), "34512")
     assert.isNull(numberOf([[row("Au Bon Pain 12")]]))
+  })
+
+  it("an amount after a noun and a colon is no number: a Chilean boleta's tax sentence", () => {
+    assert.isNull(numberOf([[row("El IVA de esta boleta es: $1.106")]]))
+    assert.strictEqual(
+      numberOf([[row("BOLETA ELECTRONICA"), row("N° 4512398"), row("El IVA de esta boleta es: $1.106")]]),
+      "4512398"
+    )
     // A number word glued to its code by a hyphen is the code's head, not a label: `N-2897-989`.
     assert.strictEqual(numberOf([[row("Sales Invoice N-2897-989")]]), "N-2897-989")
     // Nor is the first letter of a dotted tax id's label that OCR ran into its value (`N.I.F.W84348296`).
