@@ -115,6 +115,13 @@ const EACH = /\s+(?:à|á|@|je|c\/u|each|ea\.?)\s*$/iu
 /** A figure without the spaces OCR read into it (`2, 133` → `2,133`). */
 const spaceless = (text: string): string => text.replace(/\s+/g, "")
 
+// An article's barcode (UPC-A, EAN-13) and the tax flag after it, printed after its name (`GV MILK 1GAL
+// 007874235186 F`, as American tills print them): no words of the name.
+const BARCODE = /(?<=\p{L}.*)\s+\d{12,13}(?:\s+\p{Lu})?\s*$/u
+
+/** A description without the barcode a till printed after the name. */
+const withoutBarcode = (text: string): string => text.replace(BARCODE, "")
+
 /**
  * A description without the specks OCR read as marks standing alone between its words (`WHITE • BREAD`, `CHEDDAR (
  * CHEESE`, `SUMO [ DE LARANJA`): a bullet or bar, or a bracket nothing closes or opens; or glued to its first or last
@@ -452,7 +459,7 @@ export const headerlessLines = (layout: Layout, roles: LineRoles, names: Readonl
     const text = described ? split.description : pending === undefined ? undefined : uncounted(pending, split.quantity)
     pending = undefined
     if (text === undefined) continue
-    lines.push({ row: index, ...split, description: withoutSpecks(text), amount: last })
+    lines.push({ row: index, ...split, description: withoutSpecks(withoutBarcode(text)), amount: last })
   }
   const used = new Set<number>()
   return lines.map((line) => {

@@ -68,6 +68,22 @@ describe("receipt lines", () => {
     })
   })
 
+  it("an American till's barcode and tax flag after a name are none of its words", () => {
+    const rows = [
+      line("ST# 01234 OP# 009876 TE# 12 TR# 04521"),
+      line("GV MILK 1GAL   007874235186 F", "3.48"),
+      line("BREAD WHT      0072250037123", "1.98"),
+      line("PAPER 500 SHEETS", "4.99"),
+      line("SUBTOTAL", "10.45")
+    ]
+    assert.deepStrictEqual(
+      Local.extractFields([LINEAS], document([page(1, rows)])).lineas?.map(
+        (l) => (l as Record<string, unknown>).descripcion
+      ),
+      ["GV MILK 1GAL", "BREAD WHT", "PAPER 500 SHEETS"]
+    )
+  })
+
   it("Mercadona: the count glued to the description moves to its own column; one unit costs the line", () => {
     const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
       [
