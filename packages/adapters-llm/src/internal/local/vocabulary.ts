@@ -934,7 +934,14 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   ...["cabinet", "avocats", "notaires", "architectes", "expertise"],
   ...["avvocati", "architetti", "commercialisti", "notaio"],
   ...["advogados", "arquitetos", "contabilidade", "consultoria"],
-  ...["advocaten", "notarissen", "architecten", "adviesbureau", "accountancy"]
+  ...["advocaten", "notarissen", "architecten", "adviesbureau", "accountancy"],
+  // health practices: clinics, dental and medical practices, physiotherapists
+  ...["clinica", "policlinica", "consultorio", "dental", "fisioterapia", "odontologia"],
+  ...["surgery", "practice", "physiotherapy"],
+  ...["praxis", "arztpraxis", "zahnarztpraxis", "physiotherapie"],
+  ...["clinique", "dentaire", "kinesitherapie"],
+  ...["dentistico", "poliambulatorio", "ambulatorio", "dentaria"],
+  ...["praktijk", "tandartspraktijk", "huisartsenpraktijk", "fysiotherapie"]
 ]
 
 /** Words of a tax status or a tax registration, never a business name (Argentina's IVA conditions and the like). */

@@ -601,6 +601,14 @@ describe("issuer", () => {
     for (const name of names) assert.strictEqual(issuerOf(name, "Tel. 912 345 678"), name, name)
   })
 
+  it("the words of health practices of each language mark the name too", () => {
+    const names = [
+      ...["Studio Dentistico Dr. Marco Bianchi", "Clínica Dental Sonrisa", "Zahnarztpraxis Dr. Weber"],
+      ...["Cabinet Dentaire Dupont", "Clínica Dentária Sorriso", "Tandartspraktijk De Vries", "Riverside Dental"]
+    ]
+    for (const name of names) assert.strictEqual(issuerOf(name, "Via Garibaldi 22 - 10122 Torino"), name, name)
+  })
+
   it("a window envelope's sender line names the sender its letterhead prints again, whatever its words", () => {
     const rows = (sender: string) => [
       beside("", "Berger Müller", 330),
