@@ -76,10 +76,9 @@ describe("receipt lines", () => {
       line("PAPER 500 SHEETS", "4.99"),
       line("SUBTOTAL", "10.45")
     ]
+    const { lineas } = Local.extractFields([LINEAS], document([page(1, rows)]))
     assert.deepStrictEqual(
-      Local.extractFields([LINEAS], document([page(1, rows)])).lineas?.map(
-        (l) => (l as Record<string, unknown>).descripcion
-      ),
+      (lineas as ReadonlyArray<Record<string, unknown>>).map((l) => l.descripcion),
       ["GV MILK 1GAL", "BREAD WHT", "PAPER 500 SHEETS"]
     )
   })
