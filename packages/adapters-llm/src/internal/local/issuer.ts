@@ -612,6 +612,9 @@ const readLetterhead = (layout: Layout): Letterhead => {
     // A line that opens with a legal form names a company of its own, not a name's second line (`SARL LPB` under
     // the sign `LE PETIT BISTROT`), as below.
     if (opensWithForm(top.text)) break
+    // Nor is a sign whose own word the name ended by its legal form repeats (`E.S. LOS PINOS` over `ESTACIONES DE
+    // SERVICIO PINOS, S.L.`), as below.
+    if (signOf(above.text, top.text)) break
     block.unshift(above)
   }
   for (;;) {
@@ -635,8 +638,14 @@ const readLetterhead = (layout: Layout): Letterhead => {
     // (`Paco Martín e Hijos, S.L.` under `CASA PACO`, `Müller Tankstellen GmbH` under `ARAL Tankstelle`): the sign's
     // owner; a trade's words wrapped over the line before (`REWE` over `Markt GmbH`, `SYARIKAT PERNIAGAAN` over `GIN
     // KEE SDN BHD`) or a word left (`Frutta e Verdura` over `Lombarda S.r.l.`) go on with it.
+    // So does a name ended by its legal form that repeats a word of the sign's own (`Miramar Hoteles y Turismo, S.L.`
+    // under `Hotel Miramar`, `Paco Martín e Hijos, S.L.` under `CASA PACO`): the company the sign is named for.
     const sign = block.map(letters).join("")
-    if (opensWithForm(below.text) || (sign.length >= 3 && letters(below).startsWith(sign))) {
+    if (
+      opensWithForm(below.text) ||
+      (sign.length >= 3 && letters(below).startsWith(sign)) ||
+      signOf(block.map((p) => p.text).join(" "), below.text)
+    ) {
       block.splice(0, block.length, below)
       break
     }
@@ -685,6 +694,17 @@ const ownedUnder = (layout: Layout, part: Part): boolean => {
     within(part.row, below.row) &&
     OWNER_LABEL.test(folded(below.raw))
   )
+}
+
+/**
+ * Whether a line is the sign of a company whose name, ended by its legal form, repeats one of the sign's own words
+ * (not a trade's, a legal form's or a particle): `Hotel Miramar` of `Miramar Hoteles y Turismo, S.L.`.
+ */
+const signOf = (sign: string, name: string): boolean => {
+  const own = (text: string) =>
+    words(text).filter((w) => w.length >= 4 && !SHOP.has(w) && !legalForm(w) && !PARTICLES.has(w))
+  const named = new Set(own(name))
+  return endsWithForm(name) && own(sign).some((w) => named.has(w))
 }
 
 /** Whether a text is a legal form's words and nothing of a name's (`S.A. DE C.V.`, `GmbH & Co. KG`, `SA`). */

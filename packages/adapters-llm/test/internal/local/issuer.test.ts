@@ -146,6 +146,28 @@ describe("issuer", () => {
     )
   })
 
+  it("a sign over the company named for it, its legal form ending it, is no line of the company's name", () => {
+    const address = ["Plaza del Sol, 3 - 09001 Burgos", "Tel. 947 123 456"]
+    assert.strictEqual(
+      issuerOf("Hotel Miramar", "Miramar Hoteles y Turismo, S.L.", ...address),
+      "Miramar Hoteles y Turismo, S.L."
+    )
+    assert.strictEqual(
+      issuerOf("CASA PACO", "Restaurante - Asador", "Paco Martín e Hijos, S.L.", ...address),
+      "Paco Martín e Hijos, S.L."
+    )
+    assert.strictEqual(
+      issuerOf("REPSOL", "E.S. LOS PINOS", "ESTACIONES DE SERVICIO PINOS, S.L.", "CTRA. N-340 KM 412"),
+      "ESTACIONES DE SERVICIO PINOS, S.L."
+    )
+    // A brand over a company it does not name stays one name with it, as SROIE's annotators join them.
+    assert.strictEqual(
+      issuerOf("GHEE HIANG", "GH DISTRIBUTOR & MARKETING SDN BHD", "NO 1, JALAN 2"),
+      "GHEE HIANG GH DISTRIBUTOR & MARKETING SDN BHD"
+    )
+    assert.strictEqual(issuerOf("REWE", "Markt GmbH", "Hauptstr. 12", "80331 München"), "REWE Markt GmbH")
+  })
+
   it("never a tax-status line: IVA:Responsable Inscripto", () => {
     assert.strictEqual(
       issuerOf("IVA:Responsable Inscripto", "Distribuidora del Sur S.R.L.", "CUIT: 30-71234567-8"),
