@@ -297,11 +297,15 @@ const indexOf = (labels: ReadonlyArray<Label>): LabelIndex => {
 // A table's position column headed apart from the description by one space: `Pos.`, `Lfd. Nr.`, `#`.
 export const POSITION_HEADER = /^\s*(?:pos\.?|lfd\.?\s*nr\.?|#)\s+/iu
 
+// A table's count column headed apart from the description by one space (`CANT DESCRIPCION`, `QTY ITEM`), as
+// tills print their header: in a header row (`findLabels` with `header`), no word of the description's label.
+const COUNT_HEADER = /^\s*(?:cant|uds?|unid|qty|qte|qté|qta|q\.tà|qtd|qtde|menge|anz|aant|stk)\.?\s+/iu
+
 /**
  * Where the labels occur in the document, each within one cell. A one-word label must open its cell (`TOTAL`, not `SUB TOTAL`); a
  * lexicon label may follow one word (`Tax Invoice No`) but not a sentence (`GST included in total RM`).
  */
-export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>): Array<Hit> => {
+export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>, header = false): Array<Hit> => {
   // Labels by first token: a row token looks up the labels that may start at it (its own, and those whose long
   // first token it reads up to OCR slips) instead of trying every label at every token.
   const index = indexOf(labels)
@@ -336,7 +340,7 @@ export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>): Array<
         ""
       // Words as printed: `Q.TÀ` before `PREZZO UNITARIO` is one word, as `QTA` is. A position column's header set
       // close before a label is no word of it (`Pos. Bezeichnung`).
-      const words = before.replace(POSITION_HEADER, "").split(/\s+/)
+      const words = (header ? before.replace(COUNT_HEADER, "") : before).replace(POSITION_HEADER, "").split(/\s+/)
       if (words.filter((w) => /[\p{L}\p{N}]/u.test(w)).length > allowed) continue
       const exact = label.tokens.every((t, k) => t === rowTokens[i + k]?.text)
       hits.push({ row, label, start, end, exact })

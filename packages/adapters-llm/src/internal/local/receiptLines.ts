@@ -92,9 +92,10 @@ const UNIT_ONLY = new RegExp(`^${UNIT}?\\.?\\s*${TIMES}?$`, "iu")
 // between them is no matter: `6. St 6,46`, `3. X 8,07`, `3 UN .7,91`; nor a stray figure between a weight and its
 // `kg`, or a stroke glued to the `x` after it, `1,854 4 kg x 4,21 €/kg`, `0,904 kg x1 12,26 €/kg`, `3x1 10,94`: a
 // line takes them only where they make its amount). The euro sign of a price per unit may be read as a `c` (`3,08
-// c/kg`), as Spain's `c/u` (each) prints it, and the pound sign as an `f` (`12. 85 f/kg`).
+// c/kg`), as Spain's `c/u` (each) prints it, and the pound sign as an `f` (`12. 85 f/kg`); tills with no euro sign
+// print an `E` (`2,00 E/KG`).
 const quantityPriceBody = (price: string) =>
-  `(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?: \\d(?= kg))?(?:\\s*${UNIT}\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?|\\.?\\s+${UNIT}\\.?|\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?)\\s*\\(?\\s*(?:${CURRENCY}\\s?)?(?:[.,'](?=\\d))?${price}\\s*\\)?\\s*${CURRENCY}?(?:\\s*[cf]?\\s*\\/\\s*${UNIT})?(?![\\d])`
+  `(\\d{1,4}(?:[.,]\\d{1,3}|[.,] \\d{3})?)(?: \\d(?= kg))?(?:\\s*${UNIT}\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?|\\.?\\s+${UNIT}\\.?|\\.?\\s*${TIMES}(?:1(?=\\s+\\d))?)\\s*\\(?\\s*(?:${CURRENCY}\\s?)?(?:[.,'](?=\\d))?${price}\\s*\\)?\\s*${CURRENCY}?(?:\\s*[cfe]?\\s*\\/\\s*${UNIT})?(?![\\d])`
 const QUANTITY_PRICE = new RegExp(`(?<![\\p{L}\\d.,])${quantityPriceBody(PRICE)}`, "iu")
 
 // A count after the unit price, maybe after its times sign as a German till prints it (`0,89 × 2`).

@@ -20,6 +20,7 @@ import {
   onesMended,
   perUnitless,
   rolesOf,
+  splitQuantity,
   unitless,
   weighed,
   withoutSpecks
@@ -214,6 +215,22 @@ const cellsOfRow = (row: Row, columns: ReadonlyArray<Column>, described = -1): A
   return texts.map((t) => t.join(" "))
 }
 
+/**
+ * Whether a row is only a quantity and a unit price that make an item's amount, its price not read: they are given
+ * to the item (its count of one, if any, was the till's).
+ */
+const quantityUnder = (item: Record<string, string | null>, text: string, roles: LineRoles): boolean => {
+  const { quantity, price, amount } = roles
+  const total = amount === undefined ? null : item[amount.name]
+  if (quantity === undefined || price === undefined || total == null || item[price.name] != null) return false
+  const split = splitQuantity(text.trim())
+  if (split.quantity === null || split.price === null || split.description !== "") return false
+  if (!makesAmount(split.quantity, split.price, total)) return false
+  item[quantity.name] = split.quantity
+  item[price.name] = split.price
+  return true
+}
+
 /** A list field's items and the evidence of every value in them. */
 export interface ListFound {
   readonly items: ReadonlyArray<string | Dict>
@@ -229,7 +246,7 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
       : field.type === "catalog"
         ? (field.catalog?.keyColumns ?? []).map((c) => ({ name: c, type: "string", aliases: [], description: "" }))
         : [field]
-  const hits = new Map(targets.map((t) => [t, findLabels(layout, labelsOf(t, itemConcept(t)))] as const))
+  const hits = new Map(targets.map((t) => [t, findLabels(layout, labelsOf(t, itemConcept(t)), true)] as const))
   const roles = rolesOf(targets)
   const descriptionTarget = roles.description
   const anyNumeric = targets.some(numeric)
@@ -273,6 +290,12 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
         }
         if (previous === undefined) continue
         if (row.y0 - last.y1 > 1.5 * (row.y1 - row.y0)) break
+        // A weight and its price per unit under a line that prints only its amount (`TOMATE RAMA KG  2,34` over
+        // `1,170 KG X 2,00 E/KG`): the line's quantity and price, where they make its amount.
+        if (quantityUnder(previous, row.text, roles)) {
+          last = row
+          continue
+        }
         for (const c of filled) {
           const into = numeric(c.target) && descriptionTarget !== undefined ? descriptionTarget : c.target
           const name = into?.name ?? ""

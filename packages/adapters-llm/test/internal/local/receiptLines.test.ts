@@ -83,6 +83,39 @@ describe("receipt lines", () => {
     )
   })
 
+  it("a till's header with its count's word one space before the description's; a weight under its line", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [[40, "EROSKI S. COOP."]],
+      [
+        [40, "CANT DESCRIPCION"],
+        [200, "PVP"],
+        [260, "IMPORTE"]
+      ],
+      [
+        [45, "2"],
+        [70, "YOGUR NATURAL 4U"],
+        [200, "1,45"],
+        [265, "2,90"]
+      ],
+      [
+        [45, "1"],
+        [70, "TOMATE RAMA KG"],
+        [265, "2,34"]
+      ],
+      [[70, "1,170 KG X 2,00 E/KG"]],
+      [
+        [40, "TOTAL COMPRA"],
+        [265, "5,24"]
+      ]
+    ]
+    assert.deepStrictEqual(Local.extractFields([LINEAS], document([page(1, rows)])), {
+      lineas: [
+        { descripcion: "YOGUR NATURAL 4U", cantidad: "2", precio: "1,45", importe: "2,90" },
+        { descripcion: "TOMATE RAMA KG", cantidad: "1,170", precio: "2,00", importe: "2,34" }
+      ]
+    })
+  })
+
   it("Mercadona: the count glued to the description moves to its own column; one unit costs the line", () => {
     const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
       [
