@@ -99,8 +99,11 @@ const wordsBefore = (row: Row, list: ReadonlyArray<RowToken>, start: number): Re
     const token = before[i]
     if (token === undefined) break
     const misread = misreadLabel(text, token)
-    if (/\d/.test(chunkOf(text, token)) && !misread) break
-    out.unshift({ text: token.text, doubted: misread || doubted(row, token) })
+    const chunk = chunkOf(text, token)
+    if (/\d/.test(chunk) && !misread) break
+    // A bracket or bar glued before a word is a letter OCR misread (`[ate` for `Date`): the word is none it reads.
+    const cut = /^[[\]|{}]\p{L}/u.test(chunk)
+    out.unshift({ text: cut ? chunk : token.text, doubted: misread || doubted(row, token) })
   }
   return out
 }

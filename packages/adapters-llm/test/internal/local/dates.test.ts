@@ -136,6 +136,9 @@ describe("dates", () => {
     assert.strictEqual(dateOf([row("Due: 01-11-2019"), row("Date:12-12-2018")]), "12-12-2018")
     // A label word with a figure OCR read for a letter still labels its date (`unti1`), where a code does not.
     assert.strictEqual(dateOf([row("Returns accepted unti1 20-12-2019"), row("20-11-2019 15:02")]), "20-11-2019")
+    // A bracket OCR read for a label's first letter (`[ate` for `Date`) makes no other word of it (`até`, until).
+    assert.strictEqual(dateOf([row("Invoice No.: CS0013132"), row("[ate  :  04/12/17 5:06 PM")]), "04/12/17")
+    assert.isNull(dateOf([row("Válido até 30/06/2024")]))
   })
 
   it("month names: 29 maart 2014, 1. März 2024", () => {
