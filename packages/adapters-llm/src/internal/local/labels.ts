@@ -252,9 +252,19 @@ export const labelsOf = (target: Target, concept: Concept = conceptOf(target)): 
   for (const alias of target.aliases) add(alias, ALIAS)
   add(nameWords(target.name), NAME)
   if (phraseTokens(target.description).length <= 4) add(target.description, DESCRIPTION)
-  if (concept !== "none") for (const phrase of LEXICONS[concept]) add(phrase, LEXICON)
+  if (concept !== "none")
+    for (const phrase of LEXICONS[concept])
+      add(phrase, concept === "description" && CODE_HEADERS.has(phrase) ? CODE_HEADER : LEXICON)
   return out
 }
+
+// The description's header words that head an article's code as often (`Artigo | Descrição`, `Item | Description`,
+// `Artikel | Bezeichnung`): a description's own word beside them heads the description.
+const CODE_HEADERS: ReadonlySet<string> = new Set([
+  ...["articulo", "producto", "item", "product", "artikel", "article", "produit", "articolo", "prodotto"],
+  ...["artigo", "produto"]
+])
+const CODE_HEADER = LEXICON - 0.05
 
 /** A label found in a row: offsets in the row's text of its first and last character. */
 export interface Hit {

@@ -226,11 +226,13 @@ export const completeItem = (item: Item, roles: LineRoles): Item => {
   if (text === null || text === undefined || item[quantity.name] !== null) return item
   const split = splitQuantity(text)
   if (split.quantity === null || split.description === "") return item
+  // A quantity and price that do not make the line's amount are another line's (`AH BANANEN 1,49` with `2 X 0,89`,
+  // the next line's, wrapped into its description): the item is left as read.
+  const lineAmount = amount === undefined ? null : (item[amount.name] ?? null)
+  if (split.price !== null && lineAmount !== null && !makesAmount(split.quantity, split.price, lineAmount)) return item
   const out: Item = { ...item, [description.name]: split.description, [quantity.name]: split.quantity }
-  if (price !== undefined && out[price.name] === null) {
-    const lineAmount = amount === undefined ? null : (item[amount.name] ?? null)
+  if (price !== undefined && out[price.name] === null)
     out[price.name] = split.price ?? (split.quantity === "1" ? lineAmount : null)
-  }
   return out
 }
 

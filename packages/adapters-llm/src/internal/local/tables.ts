@@ -215,19 +215,29 @@ const cellsOfRow = (row: Row, columns: ReadonlyArray<Column>, described = -1): A
   return texts.map((t) => t.join(" "))
 }
 
+/** A row's text when it is only a quantity and a unit price (`1,170 KG X 2,00 E/KG`, `2 X 0,89`). */
+const quantityOnly = (text: string): { readonly quantity: string; readonly price: string } | undefined => {
+  const split = splitQuantity(text.trim())
+  return split.quantity === null || split.price === null || split.description !== ""
+    ? undefined
+    : { quantity: split.quantity, price: split.price }
+}
+
 /**
- * Whether a row is only a quantity and a unit price that make an item's amount, its price not read: they are given
- * to the item (its count of one, if any, was the till's).
+ * Whether a quantity and unit price make an item's amount, its price not read: they are given to the item (its count
+ * of one, if any, was the till's).
  */
-const quantityUnder = (item: Record<string, string | null>, text: string, roles: LineRoles): boolean => {
+const given = (
+  item: Record<string, string | null>,
+  only: { readonly quantity: string; readonly price: string },
+  roles: LineRoles
+): boolean => {
   const { quantity, price, amount } = roles
   const total = amount === undefined ? null : item[amount.name]
   if (quantity === undefined || price === undefined || total == null || item[price.name] != null) return false
-  const split = splitQuantity(text.trim())
-  if (split.quantity === null || split.price === null || split.description !== "") return false
-  if (!makesAmount(split.quantity, split.price, total)) return false
-  item[quantity.name] = split.quantity
-  item[price.name] = split.price
+  if (!makesAmount(only.quantity, only.price, total)) return false
+  item[quantity.name] = only.quantity
+  item[price.name] = only.price
   return true
 }
 
@@ -261,6 +271,8 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
     let previous: Record<string, string | null> | undefined
     // A weighed article's name and weight, read on the row over its figures' row.
     let weighedAbove: ReturnType<typeof weighed>
+    // A quantity and unit price on a row of their own that made no line's amount above them.
+    let countAbove: ReturnType<typeof quantityOnly>
     const described = descriptionTarget === undefined ? -1 : columns.findIndex((c) => c.target === descriptionTarget)
     for (; i < layout.rows.length; i++) {
       const row = layout.rows[i]
@@ -288,14 +300,17 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
           last = row
           continue
         }
-        if (previous === undefined) continue
-        if (row.y0 - last.y1 > 1.5 * (row.y1 - row.y0)) break
         // A weight and its price per unit under a line that prints only its amount (`TOMATE RAMA KG  2,34` over
-        // `1,170 KG X 2,00 E/KG`): the line's quantity and price, where they make its amount.
-        if (quantityUnder(previous, row.text, roles)) {
+        // `1,170 KG X 2,00 E/KG`): the line's quantity and price, where they make its amount; else the next line's,
+        // printed over it (`2 X 0,89` over `AH KOMKOMMER  1,78`), where they make that one's.
+        const only = quantityOnly(row.text)
+        if (only !== undefined && (previous === undefined || row.y0 - last.y1 <= 1.5 * (row.y1 - row.y0))) {
+          if (previous === undefined || !given(previous, only, roles)) countAbove = only
           last = row
           continue
         }
+        if (previous === undefined) continue
+        if (row.y0 - last.y1 > 1.5 * (row.y1 - row.y0)) break
         for (const c of filled) {
           const into = numeric(c.target) && descriptionTarget !== undefined ? descriptionTarget : c.target
           const name = into?.name ?? ""
@@ -334,6 +349,8 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
         roles,
         columns.some((c) => c.target === roles.quantity)
       )
+      if (countAbove !== undefined) given(item, countAbove, roles)
+      countAbove = undefined
       items.push(item)
       previous = item
       last = row

@@ -116,6 +116,47 @@ describe("receipt lines", () => {
     })
   })
 
+  it("a count and price over the line whose amount they make (a Dutch till's), not the line above's", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [
+        [40, "OMSCHRIJVING"],
+        [200, "BEDRAG"]
+      ],
+      [
+        [40, "AH BANANEN"],
+        [205, "1,49"]
+      ],
+      [[40, "2 X 0,89"]],
+      [
+        [40, "AH KOMKOMMER"],
+        [205, "1,78"]
+      ],
+      [
+        [40, "TOTAAL"],
+        [205, "3,27"]
+      ]
+    ]
+    assert.deepStrictEqual(Local.extractFields([ITEMS], document([page(1, rows)])), {
+      items: [
+        { description: "AH BANANEN", quantity: null, unit_price: null, line_total: "1,49" },
+        { description: "AH KOMKOMMER", quantity: "2", unit_price: "0,89", line_total: "1,78" }
+      ]
+    })
+    // In a description, a count and price that do not make its line's amount are not split out of it.
+    const line = (description: string, amount: string): ReadonlyArray<Cell> => [
+      [40, description],
+      [205, amount]
+    ]
+    const items = (description: string, amount: string) =>
+      Local.extractFields([ITEMS], document([page(1, [rows[0] ?? [], line(description, amount), rows[4] ?? []])]))
+    assert.deepStrictEqual(items("MANZANAS 2 x 1,25", "3,10"), {
+      items: [{ description: "MANZANAS 2 x 1,25", quantity: null, unit_price: null, line_total: "3,10" }]
+    })
+    assert.deepStrictEqual(items("MANZANAS 2 x 1,25", "2,50"), {
+      items: [{ description: "MANZANAS", quantity: "2", unit_price: "1,25", line_total: "2,50" }]
+    })
+  })
+
   it("Mercadona: the count glued to the description moves to its own column; one unit costs the line", () => {
     const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
       [
@@ -1083,6 +1124,38 @@ describe("receipt lines", () => {
       ["Omschrijving", "Uren", "Uurtarief", "Bedrag"]
     ])
       assert.deepStrictEqual(itemsOf(table(headers)), want, headers.join(" | "))
+  })
+
+  it("an article's code column beside the description's: the description's own word heads the description", () => {
+    for (const [code, description] of [
+      ["Artigo", "Descrição"],
+      ["Item", "Description"],
+      ["Artikel", "Bezeichnung"],
+      ["Article", "Désignation"]
+    ]) {
+      const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+        [
+          [40, code ?? ""],
+          [100, description ?? ""],
+          [250, "Qty"],
+          [300, "Price"],
+          [380, "Total"]
+        ],
+        [
+          [40, "PA-001"],
+          [100, "Papel A4 80g (resma)"],
+          [250, "20"],
+          [300, "3,95"],
+          [380, "79,00"]
+        ]
+      ]
+      assert.deepStrictEqual(itemsOf(rows), [item("Papel A4 80g (resma)", "20", "3,95", "79,00")], code)
+    }
+    // Alone, the article's word heads the description.
+    assert.deepStrictEqual(
+      itemsOf([row("Artikel", "Menge", "Preis", "Betrag"), row("Kabel NYM", "10", "2,50", "25,00")]),
+      [item("Kabel NYM", "10", "2,50", "25,00")]
+    )
   })
 
   it("a description running on toward the next header keeps its words", () => {
