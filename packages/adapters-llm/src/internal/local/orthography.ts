@@ -75,3 +75,10 @@ export const withoutInventedMarks = (text: string, language: Language | undefine
   /[^\p{ASCII}]/u.test(text)
     ? outsideMarkedForms(text.normalize("NFC"), /\p{L}+/gu, (w) => repairedWord(w, language))
     : text
+
+// A capital I OCR read for the `l` that ends a word of small letters (`deI Sur`, `HoteI`, `CentraI`): no word is
+// written so (an I before small letters is a name's own: `McIntosh`).
+const CAPITAL_I_FOR_L = /(?<=(?<!\p{L})\p{Lu}?\p{Ll}{2,})I(?!\p{L})/gu
+
+/** A text OCR read with its words' closing capital I that stands for an `l` read as that `l` (pure). */
+export const withoutCapitalIForL = (text: string): string => text.replace(CAPITAL_I_FOR_L, "l")

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { Skill } from "@legible/core"
 import { layout } from "../../../src/internal/local/layout.js"
-import { languageOf, withoutInventedMarks } from "../../../src/internal/local/orthography.js"
+import { languageOf, withoutCapitalIForL, withoutInventedMarks } from "../../../src/internal/local/orthography.js"
 import * as Local from "../../../src/Local.js"
 import { type Cell, document, page } from "../../support/documents.js"
 
@@ -68,6 +68,14 @@ describe("marks OCR invents on names", () => {
     assert.strictEqual(withoutInventedMarks("Consegna lunedì in città", "it"), "Consegna lunedì in città")
   })
 
+  it("a capital I OCR read for a word's closing l is that l (Ibérica deI Sur S.L.U.)", () => {
+    assert.strictEqual(withoutCapitalIForL("Ibérica deI Sur S.L.U."), "Ibérica del Sur S.L.U.")
+    assert.strictEqual(withoutCapitalIForL("HoteI CentraI"), "Hotel Central")
+    // Capitals, a name's own I before small letters, a roman numeral and the pronoun are as read.
+    for (const text of ["ALIMENTACION DEL SUR", "McIntosh & Co", "Carlos III S.A.", "I", "WiFi Bar"])
+      assert.strictEqual(withoutCapitalIForL(text), text)
+  })
+
   it("the extractor repairs what OCR read, never a text layer's words", () => {
     const lines = ["SELAÑGOR HARDWARE SDN BHD", "TAX INVOICE", "ITEM QTY PRICE AMOUNT", "CASH 20.00 CHANGE 8.00"]
     const skill = [field("company", "Company name")]
@@ -75,5 +83,10 @@ describe("marks OCR invents on names", () => {
     const scanned = { ...printed, pages: printed.pages.map((p) => ({ ...p, source: "ocr" as const })) }
     assert.strictEqual(Local.extractFields(skill, scanned).company, "SELANGOR HARDWARE SDN BHD")
     assert.strictEqual(Local.extractFields(skill, printed).company, "SELAÑGOR HARDWARE SDN BHD")
+    const name = ["Ibérica deI Sur S.L.U.", "C/ Mayor 1, 28013 Madrid"]
+    const read = document([page(1, rows(...name))])
+    const ocr = { ...read, pages: read.pages.map((p) => ({ ...p, source: "ocr" as const })) }
+    assert.strictEqual(Local.extractFields(skill, ocr).company, "Ibérica del Sur S.L.U.")
+    assert.strictEqual(Local.extractFields(skill, read).company, "Ibérica deI Sur S.L.U.")
   })
 })
