@@ -82,3 +82,11 @@ const CAPITAL_I_FOR_L = /(?<=(?<!\p{L})\p{Lu}?\p{Ll}{2,})I(?!\p{L})/gu
 
 /** A text OCR read with its words' closing capital I that stands for an `l` read as that `l` (pure). */
 export const withoutCapitalIForL = (text: string): string => text.replace(CAPITAL_I_FOR_L, "l")
+
+// A capital O OCR read for a zero among a size's figures before its unit (`EIEREN 1OST`, `EIER 1OER`, `PASTA 5OOG`),
+// or between figures (`1O5`): opened by a figure. One after figures alone may be an ordinal's (`2O PISO`, 2º).
+const O_FOR_ZERO =
+  /(?<![\p{L}\d])(?:\d[\dO]*O[\dO]*(?=(?:ST|STK|ER|G|GR|KG|ML|CL|L|X|PZ|UN|PK|PCS)(?![\p{L}\d]))|\d[\dO]*O[\dO]*\d(?![\p{L}\d]))/gu
+
+/** A text OCR read with the O's it read for a size's zeros read as zeros (pure). */
+export const withoutOForZero = (text: string): string => text.replace(O_FOR_ZERO, (m) => m.replaceAll("O", "0"))

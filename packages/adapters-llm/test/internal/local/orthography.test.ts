@@ -1,7 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { Skill } from "@legible/core"
 import { layout } from "../../../src/internal/local/layout.js"
-import { languageOf, withoutCapitalIForL, withoutInventedMarks } from "../../../src/internal/local/orthography.js"
+import {
+  languageOf,
+  withoutCapitalIForL,
+  withoutInventedMarks,
+  withoutOForZero
+} from "../../../src/internal/local/orthography.js"
 import * as Local from "../../../src/Local.js"
 import { type Cell, document, page } from "../../support/documents.js"
 
@@ -74,6 +79,14 @@ describe("marks OCR invents on names", () => {
     // Capitals, a name's own I before small letters, a roman numeral and the pronoun are as read.
     for (const text of ["ALIMENTACION DEL SUR", "McIntosh & Co", "Carlos III S.A.", "I", "WiFi Bar"])
       assert.strictEqual(withoutCapitalIForL(text), text)
+  })
+
+  it("an O OCR read for a zero among a size's figures is that zero (EIEREN 1OST)", () => {
+    assert.strictEqual(withoutOForZero("EIEREN 1OST"), "EIEREN 10ST")
+    assert.strictEqual(withoutOForZero("EIER 1OER  PASTA 5OOG  LOTE 1O5"), "EIER 10ER  PASTA 500G  LOTE 105")
+    // An O opening a word, in a code with other letters, or after figures alone (an ordinal's: 2º) is a letter.
+    for (const text of ["OSO 10ST", "COCA COLA 1L", "REF 1OA7", "C/ Mayor 3, 2O PISO", "AB1O"])
+      assert.strictEqual(withoutOForZero(text), text)
   })
 
   it("the extractor repairs what OCR read, never a text layer's words", () => {
