@@ -88,5 +88,10 @@ export const withoutCapitalIForL = (text: string): string => text.replace(CAPITA
 const O_FOR_ZERO =
   /(?<![\p{L}\d])(?:\d[\dO]*O[\dO]*(?=(?:ST|STK|ER|G|GR|KG|ML|CL|L|X|PZ|UN|PK|PCS)(?![\p{L}\d]))|\d[\dO]*O[\dO]*\d(?![\p{L}\d]))/gu
 
-/** A text OCR read with the O's it read for a size's zeros read as zeros (pure). */
-export const withoutOForZero = (text: string): string => text.replace(O_FOR_ZERO, (m) => m.replaceAll("O", "0"))
+// An S OCR read for a five before two zeros and a weight's or a volume's unit (`NUDELN SOOG`, 500G); never before
+// one (`CERVEZA SOL`).
+const S_FOR_FIVE = /(?<![\p{L}\d])S(?=[O0]{2,}(?:G|GR|ML)(?![\p{L}\d]))/gu
+
+/** A text OCR read with the O's it read for a size's zeros read as zeros, and an S for its five (pure). */
+export const withoutOForZero = (text: string): string =>
+  text.replace(S_FOR_FIVE, "5").replace(O_FOR_ZERO, (m) => m.replaceAll("O", "0"))

@@ -84,6 +84,9 @@ describe("marks OCR invents on names", () => {
   it("an O OCR read for a zero among a size's figures is that zero (EIEREN 1OST)", () => {
     assert.strictEqual(withoutOForZero("EIEREN 1OST"), "EIEREN 10ST")
     assert.strictEqual(withoutOForZero("EIER 1OER  PASTA 5OOG  LOTE 1O5"), "EIER 10ER  PASTA 500G  LOTE 105")
+    // An S before two zeros and a weight's unit is a five; a word is a word (`CERVEZA SOL`, `SOS`).
+    assert.strictEqual(withoutOForZero("NUDELN SOOG  ZUCKER SO0GR"), "NUDELN 500G  ZUCKER 500GR")
+    assert.strictEqual(withoutOForZero("CERVEZA SOL 33CL  SOS  SOOT"), "CERVEZA SOL 33CL  SOS  SOOT")
     // An O opening a word, in a code with other letters, or after figures alone (an ordinal's: 2º) is a letter.
     for (const text of ["OSO 10ST", "COCA COLA 1L", "REF 1OA7", "C/ Mayor 3, 2O PISO", "AB1O"])
       assert.strictEqual(withoutOForZero(text), text)
