@@ -23,7 +23,7 @@ import { fromCodes } from "./internal/local/codes.js"
 import { type Found, LEVELS } from "./internal/local/evidence.js"
 import { conceptOf, type Target } from "./internal/local/labels.js"
 import { type Layout, layout } from "./internal/local/layout.js"
-import { languageOf, withoutCapitalIForL, withoutInventedMarks, withoutOForZero } from "./internal/local/orthography.js"
+import { languageOf, withoutCapitalIForL, withoutInventedMarks, withSizesMended } from "./internal/local/orthography.js"
 import { listValue } from "./internal/local/tables.js"
 import { simpleValue } from "./internal/local/values.js"
 import { LOCAL_MODEL } from "./Provider.js"
@@ -114,11 +114,12 @@ export const extract = (
 ): { readonly values: Extractor.ExtractedFields; readonly certainty: ReadonlyMap<string, number> } => {
   const l = layout(document)
   // Marks OCR invents on names are taken off where the document's language does not write them, a capital I it
-  // read for a word's last `l` is that `l`, an O among a size's figures a zero; a text layer's words are as printed.
+  // read for a word's last `l` is that `l`, a size's figures it misread are mended; a text layer's words are as
+  // printed.
   const read = document.pages.some((p) => p.source === "ocr")
   const language = read ? languageOf(l) : undefined
   const finish: Finish = read
-    ? (text) => withoutInventedMarks(withoutOForZero(withoutCapitalIForL(text)), language)
+    ? (text) => withoutInventedMarks(withSizesMended(withoutCapitalIForL(text)), language)
     : AS_FOUND
   // A field a machine-readable code on the document states takes the code's value as the page prints it; in the
   // code's own form only where the rules found nothing on the page (`internal/local/codes.ts`).

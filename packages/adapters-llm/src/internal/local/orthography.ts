@@ -6,6 +6,8 @@
  * before anything but a vowel, a diaeresis on `i` or `e` after anything but a vowel, `ü` in Spanish outside
  * `güe`/`güi`. Only text the reader recognised is repaired (a text layer prints what it prints); a mark the
  * language writes there stays, even when OCR invented it (`Atlántico` for the Portuguese `Atlântico` cannot be told).
+ * Also the letters OCR reads for others where no word is written so: a capital I closing a word of small letters
+ * (`deI`), and a size's figures (`1OST`, `SOOG`, `I, 5L`).
  */
 import type { Layout } from "./layout.js"
 import { outsideMarkedForms } from "./legalForms.js"
@@ -92,6 +94,18 @@ const O_FOR_ZERO =
 // one (`CERVEZA SOL`).
 const S_FOR_FIVE = /(?<![\p{L}\d])S(?=[O0]{2,}(?:G|GR|ML)(?![\p{L}\d]))/gu
 
-/** A text OCR read with the O's it read for a size's zeros read as zeros, and an S for its five (pure). */
-export const withoutOForZero = (text: string): string =>
-  text.replace(S_FOR_FIVE, "5").replace(O_FOR_ZERO, (m) => m.replaceAll("O", "0"))
+// A size with a decimal mark that OCR read with a space beside the mark, or an I or l for its one (`AGUA MINERAL I,
+// 5L`, `0 ,75L`): the figures, the mark and the unit, glued.
+const SPACED_SIZE = /(?<![\p{L}\d])(\d{1,2}|[Il])( ?[,.] | [,.])(\d{1,3}(?:L|ML|CL|KG|G|GR))(?![\p{L}\d])/gu
+
+/**
+ * A text OCR read with the O's it read for a size's zeros read as zeros, an S for its five, and a size's mark
+ * without the space OCR read beside it (pure).
+ */
+export const withSizesMended = (text: string): string =>
+  text
+    .replace(S_FOR_FIVE, "5")
+    .replace(O_FOR_ZERO, (m) => m.replaceAll("O", "0"))
+    .replace(SPACED_SIZE, (_, whole: string, mark: string, rest: string) =>
+      [/\d/.test(whole) ? whole : "1", mark.trim(), rest].join("")
+    )

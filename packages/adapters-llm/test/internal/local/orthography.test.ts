@@ -5,7 +5,7 @@ import {
   languageOf,
   withoutCapitalIForL,
   withoutInventedMarks,
-  withoutOForZero
+  withSizesMended
 } from "../../../src/internal/local/orthography.js"
 import * as Local from "../../../src/Local.js"
 import { type Cell, document, page } from "../../support/documents.js"
@@ -81,15 +81,19 @@ describe("marks OCR invents on names", () => {
       assert.strictEqual(withoutCapitalIForL(text), text)
   })
 
-  it("an O OCR read for a zero among a size's figures is that zero (EIEREN 1OST)", () => {
-    assert.strictEqual(withoutOForZero("EIEREN 1OST"), "EIEREN 10ST")
-    assert.strictEqual(withoutOForZero("EIER 1OER  PASTA 5OOG  LOTE 1O5"), "EIER 10ER  PASTA 500G  LOTE 105")
+  it("a size's figures OCR misread are mended: EIEREN 1OST, NUDELN SOOG, AGUA MINERAL I, 5L", () => {
+    assert.strictEqual(withSizesMended("EIEREN 1OST"), "EIEREN 10ST")
+    assert.strictEqual(withSizesMended("EIER 1OER  PASTA 5OOG  LOTE 1O5"), "EIER 10ER  PASTA 500G  LOTE 105")
     // An S before two zeros and a weight's unit is a five; a word is a word (`CERVEZA SOL`, `SOS`).
-    assert.strictEqual(withoutOForZero("NUDELN SOOG  ZUCKER SO0GR"), "NUDELN 500G  ZUCKER 500GR")
-    assert.strictEqual(withoutOForZero("CERVEZA SOL 33CL  SOS  SOOT"), "CERVEZA SOL 33CL  SOS  SOOT")
+    assert.strictEqual(withSizesMended("NUDELN SOOG  ZUCKER SO0GR"), "NUDELN 500G  ZUCKER 500GR")
+    assert.strictEqual(withSizesMended("CERVEZA SOL 33CL  SOS  SOOT"), "CERVEZA SOL 33CL  SOS  SOOT")
+    // A size's decimal mark with a space OCR read beside it, its one read as an I.
+    assert.strictEqual(withSizesMended("AGUA MINERAL I, 5L"), "AGUA MINERAL 1,5L")
+    assert.strictEqual(withSizesMended("AGUA MINERAL 1, 5L  VINO 0 ,75L"), "AGUA MINERAL 1,5L  VINO 0,75L")
+    assert.strictEqual(withSizesMended("PACK 6 , 2 UDS  ITEM I, 5 KG"), "PACK 6 , 2 UDS  ITEM I, 5 KG")
     // An O opening a word, in a code with other letters, or after figures alone (an ordinal's: 2º) is a letter.
     for (const text of ["OSO 10ST", "COCA COLA 1L", "REF 1OA7", "C/ Mayor 3, 2O PISO", "AB1O"])
-      assert.strictEqual(withoutOForZero(text), text)
+      assert.strictEqual(withSizesMended(text), text)
   })
 
   it("the extractor repairs what OCR read, never a text layer's words", () => {
