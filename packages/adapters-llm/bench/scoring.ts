@@ -3,7 +3,8 @@
  * person reading the document would take it, with the truth. Written apart from the extractor (and from core's
  * `values.ts`, which has no public surface and knows only Spanish and English month names): dates are read by a
  * general parser and an ambiguous day/month order is settled by the document's other dates; amounts by the decimal
- * separator the document uses; numbers and names after trimming and case/space normalisation. Pure.
+ * separator the document uses; numbers and names after trimming and case/space normalisation (names also with any of
+ * `. , ;` and `:` standing for each other). Pure.
  */
 
 /** Month names and abbreviations in es, en, de, fr, it, pt and nl (accents folded, lower case), January first. */
