@@ -613,7 +613,9 @@ export const OTHER_NUMBER_WORDS: ReadonlyArray<string> = [
   "tisch",
   "page",
   "pagina",
-  "seite"
+  "seite",
+  // a German till's security module counts its own transactions (`TSE-Transaktion: 12345`): no receipt's number
+  "tse"
 ]
 
 /** Legal forms of companies (folded, dots and spaces removed): evidence that a line names a business. */

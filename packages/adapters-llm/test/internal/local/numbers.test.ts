@@ -312,6 +312,16 @@ describe("document numbers", () => {
     assert.isNull(numberOf([[row("Fakturo nr: F 1234K20/1234/12")]]))
   })
 
+  it("a German till's security module's transaction is no receipt's number, however OCR read it", () => {
+    const read = (texts: ReadonlyArray<string>) => {
+      const p = page(1, texts.map(row))
+      const ocr = { ...p, lines: p.lines.map((l) => ({ words: l.words.map((w) => ({ ...w, confidence: 0.93 })) })) }
+      return documentNumber(layout(document([ocr])), NUMERO)?.text ?? null
+    }
+    assert.isNull(read(["Summe 3,13", "TSE-Transaktion: 12345", "TSE-Start: 2020-05-05T10:33:51"]))
+    assert.strictEqual(read(["Bon-Nr.: 5678", "TSE-Transaktion: 12345"]), "5678")
+  })
+
   it("Polish invoices: Faktura VAT nr, Numer, Rachunek nr", () => {
     assert.strictEqual(numberOf([[row("Faktura VAT nr FV/2021/03/15")]]), "FV/2021/03/15")
     assert.strictEqual(numberOf([[row("FAKTURA VAT"), row("Numer: FV/2021/03/15")]]), "FV/2021/03/15")
