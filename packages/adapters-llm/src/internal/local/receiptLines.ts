@@ -440,7 +440,10 @@ export const headerlessLines = (layout: Layout, roles: LineRoles, names: Readonl
     const closing =
       [...found].reverse().find((a) => a.decimals && TAX_CLASS.test(row.text.slice(a.end))) ?? found.at(-1)
     const last = closing === undefined ? undefined : signed(row.text, closing)
-    const skip = dates(row.text).length > 0 || rowTokens(row).some((t) => NOT_ITEM.has(t.text))
+    // A date in brackets is the line's period (`Abonnement fibre (du 15/03/2024 au 14/04/2024)  29,99 €`), not a
+    // stamp's row.
+    const skip =
+      dates(row.text.replace(/\([^()]*\)/g, "")).length > 0 || rowTokens(row).some((t) => NOT_ITEM.has(t.text))
     const plain = folded(row.text)
     const only = quantityRow(plain) ?? bareQuantityRow(rows, index)
     if (only?.[1] !== undefined && only[2] !== undefined) {

@@ -68,6 +68,21 @@ describe("receipt lines", () => {
     })
   })
 
+  it("a line's period in brackets leaves it a line; a date's row is none", () => {
+    const rows = [
+      line("Votre facture"),
+      line("Abonnement fibre (du 15/03/2024 au 14/04/2024)", "29,99 €"),
+      line("Options et services", "5,00 €"),
+      line("Prélevé le 25/03/2024", "34,99 €"),
+      line("Total HT", "29,16 €")
+    ]
+    const { lineas } = Local.extractFields([LINEAS], document([page(1, rows)]))
+    assert.deepStrictEqual(
+      (lineas as ReadonlyArray<Record<string, unknown>>).map((l) => l.descripcion),
+      ["Abonnement fibre (du 15/03/2024 au 14/04/2024)", "Options et services"]
+    )
+  })
+
   it("an American till's barcode and tax flag after a name are none of its words", () => {
     const rows = [
       line("ST# 01234 OP# 009876 TE# 12 TR# 04521"),
