@@ -544,13 +544,30 @@ const wellMarked = (text: string): string =>
     return `${head}${other}${groups.split(mark).join(other)}${mark}${cents}`
   })
 
+// A credit note's title words (folded): `Factura rectificativa`, `Abono`, `Nota de crédito`, `Credit note`,
+// `Gutschrift`, `Avoir`, `Nota di credito`, `Creditnota`.
+const CREDIT_NOTE =
+  /(?<![a-z])(?:factura rectificativa|rectificativa|abono|nota de credito|credit note|gutschrift|stornorechnung|avoir|facture d'avoir|nota di credito|nota de credito|creditnota|creditfactuur)(?![a-z])/
+
+/** Whether a document calls itself a credit note on its first rows. */
+const creditNote = (layout: Layout): boolean => layout.rows.slice(0, 15).some((r) => CREDIT_NOTE.test(folded(r.text)))
+
 /** The total and the rules' certainty of it, or null when no labelled amount qualifies. */
 const totalOf = (layout: Layout, target: Target): Found | null => {
   const amountsOf = amountsOfRows(layout)
-  const all = [
+  const signed = [
     ...aliasCandidates(layout, target),
     ...layout.rows.flatMap((row) => rowCandidates(layout, row, amountsOf))
-  ].filter((c) => c.amount.value > 0)
+  ]
+  const positive = signed.filter((c) => c.amount.value > 0)
+  // A credit note prints its total below zero (`FACTURA RECTIFICATIVA … TOTAL -121,00`): where it prints no total
+  // above zero, its totals are ranked by their size and given with their sign.
+  const all =
+    positive.length === 0 && creditNote(layout)
+      ? signed
+          .filter((c) => c.amount.value < 0)
+          .map((c) => ({ ...c, amount: { ...c.amount, value: -c.amount.value } }))
+      : positive
   // Money has cents where the document prints them: an integer next to a total label is a code, a count, a
   // postcode or a part of the amount the reader split (`TOTAL 53 | 990,71 €`, `TE BETALEN VOOR | 8994 KE
   // Amsterdam`), unless its decimal mark is printed after it (the reader lost the cents: `Net Total 25.`). A rank

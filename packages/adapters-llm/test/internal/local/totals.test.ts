@@ -58,6 +58,23 @@ const sroieTotals = (gst: readonly [string, string]) =>
   )
 
 describe("totals", () => {
+  it("a credit note's total below zero, given with its sign; a savings' line on a receipt is none", () => {
+    const note = (title: string) =>
+      totalOf([
+        [[40, title]],
+        ...lines(["Devolución 10 cajas tornillos", "-100,00"], ["Base imponible", "-100,00"]),
+        ...lines(["IVA 21%", "-21,00"], ["TOTAL", "-121,00"])
+      ])
+    for (const title of [
+      "FACTURA RECTIFICATIVA Nº R-2024-0012",
+      "Gutschrift Nr. 12",
+      "CREDIT NOTE CN-12",
+      "Avoir n° 3"
+    ])
+      assert.strictEqual(note(title), "-121,00", title)
+    assert.isNull(note("TICKET 0045"))
+  })
+
   it("a total OCR misread: the labelled total the money paid makes, of any total's rank", () => {
     const rows = lines(
       ["AGUA MINERAL", "10,16"],
