@@ -192,11 +192,17 @@ const issueAmong = (near: ReadonlyArray<Word>, before: string): boolean => {
   )
 }
 
+// A credit note's reference to the invoice it corrects (`Rectifica a la factura Nº F-2024-0345 de fecha 10/01/2024`,
+// `Storno zu Rechnung … vom`, `Corrects invoice … dated`): a date after it on its row is that invoice's.
+const CORRECTS =
+  /(?<![a-z])(?:rectifica|rectificada|rectifies|corrects|correcting|corrige|anula|annule|storniert|storno zu|rettifica|credit for invoice)(?![a-z])/
+
 const classify = (layout: Layout, row: Row, list: ReadonlyArray<RowToken>, match: Match): Dated => {
   const before = row.text.slice(0, match.start)
   const after = row.text.slice(match.end)
   if (RANGE_BEFORE.test(folded(before)) || RANGE_AFTER.test(folded(after)))
     return { match, row, kind: "period", label: "before" }
+  if (CORRECTS.test(folded(before))) return { match, row, kind: "other", label: "before" }
   if (datedByNumber(layout, row, before)) return { match, row, kind: "issue", label: "before" }
   const near = wordsBefore(row, list, match.start)
   const kind = issueAmong(near, before) ? "issue" : kindOf(near)

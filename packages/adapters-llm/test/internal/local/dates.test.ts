@@ -141,6 +141,21 @@ describe("dates", () => {
     assert.isNull(dateOf([row("Válido até 30/06/2024")]))
   })
 
+  it("a credit note's reference to the invoice it corrects dates that invoice", () => {
+    assert.strictEqual(
+      dateOf([
+        row("FACTURA RECTIFICATIVA Nº R-2024-0012"),
+        row("Rectifica a la factura Nº F-2024-0345 de fecha 10/01/2024"),
+        row("Fecha: 25/01/2024")
+      ]),
+      "25/01/2024"
+    )
+    assert.strictEqual(
+      dateOf([row("Gutschrift Nr. 12"), row("Storno zu Rechnung 2024-17 vom 03.02.2024"), row("Datum: 10.02.2024")]),
+      "10.02.2024"
+    )
+  })
+
   it("month names: 29 maart 2014, 1. März 2024", () => {
     assert.strictEqual(dateOf([row("Amsterdam, 29 maart 2014")]), "29 maart 2014")
     assert.strictEqual(dateOf([row("Berlin, den 1. März 2024")]), "1. März 2024")
