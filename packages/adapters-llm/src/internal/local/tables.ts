@@ -273,6 +273,8 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
     let weighedAbove: ReturnType<typeof weighed>
     // A quantity and unit price on a row of their own that made no line's amount above them.
     let countAbove: ReturnType<typeof quantityOnly>
+    // The item whose description the last rows of words went on with, as it was before them.
+    let wrapped: { item: Record<string, string | null>; before: string | null; rows: Array<Row> } | undefined
     const described = descriptionTarget === undefined ? -1 : columns.findIndex((c) => c.target === descriptionTarget)
     for (; i < layout.rows.length; i++) {
       const row = layout.rows[i]
@@ -311,6 +313,7 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
         }
         if (previous === undefined) continue
         if (row.y0 - last.y1 > 1.5 * (row.y1 - row.y0)) break
+        const before = descriptionTarget === undefined ? undefined : previous[descriptionTarget.name]
         for (const c of filled) {
           const into = numeric(c.target) && descriptionTarget !== undefined ? descriptionTarget : c.target
           const name = into?.name ?? ""
@@ -319,6 +322,11 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
           if (numeric(c.target) && !/\p{L}{2}|\d/u.test(extra)) continue
           previous[name] =
             previous[name] === null || previous[name] === undefined ? extra : `${previous[name]} ${extra}`
+        }
+        wrapped = {
+          item: previous,
+          before: before ?? null,
+          rows: [...(wrapped?.item === previous ? wrapped.rows : []), row]
         }
         last = row
         continue
@@ -351,6 +359,28 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
       )
       if (countAbove !== undefined) given(item, countAbove, roles)
       countAbove = undefined
+      // A description that goes on from the rows of words over it (`Biglietti da visita` over `(stampa 500 pz, …)  2
+      // 60,00  108,00`): opening with a bracket or a small letter, it is no item's first line; those rows are its.
+      const text = descriptionTarget === undefined ? null : item[descriptionTarget.name]
+      const over = wrapped
+      if (
+        over !== undefined &&
+        over.item === previous &&
+        descriptionTarget !== undefined &&
+        text != null &&
+        /^[(\p{Ll}]/u.test(text)
+      ) {
+        const name = descriptionTarget.name
+        const moved = over.rows
+          .map((r) => cellsOfRow(r, columns, described)[described] ?? "")
+          .join(" ")
+          .trim()
+        if (moved !== "" && over.before !== null) {
+          over.item[name] = over.before
+          item[name] = `${moved} ${text}`
+        }
+      }
+      wrapped = undefined
       items.push(item)
       previous = item
       last = row

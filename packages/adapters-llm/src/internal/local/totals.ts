@@ -564,9 +564,7 @@ const totalOf = (layout: Layout, target: Target): Found | null => {
   // above zero, its totals are ranked by their size and given with their sign.
   const all =
     positive.length === 0 && creditNote(layout)
-      ? signed
-          .filter((c) => c.amount.value < 0)
-          .map((c) => ({ ...c, amount: { ...c.amount, value: -c.amount.value } }))
+      ? signed.filter((c) => c.amount.value < 0).map((c) => ({ ...c, amount: { ...c.amount, value: -c.amount.value } }))
       : positive
   // Money has cents where the document prints them: an integer next to a total label is a code, a count, a
   // postcode or a part of the amount the reader split (`TOTAL 53 | 990,71 €`, `TE BETALEN VOOR | 8994 KE

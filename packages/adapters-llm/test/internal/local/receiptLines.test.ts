@@ -1173,6 +1173,35 @@ describe("receipt lines", () => {
     )
   })
 
+  it("a description whose figures stand on its last line: the lines over it that it goes on from are its own", () => {
+    const header = row("Descrizione", "Q.tà", "Prezzo", "Importo")
+    assert.deepStrictEqual(
+      itemsOf([
+        header,
+        row("Progettazione logo", "1", "800,00", "800,00"),
+        row("Biglietti da visita"),
+        row("(stampa 500 pz, carta patinata)", "2", "60,00", "120,00")
+      ]),
+      [
+        item("Progettazione logo", "1", "800,00", "800,00"),
+        item("Biglietti da visita (stampa 500 pz, carta patinata)", "2", "60,00", "120,00")
+      ]
+    )
+    // A description that opens as a name does not: the line over it went on with the item above.
+    assert.deepStrictEqual(
+      itemsOf([
+        header,
+        row("Progettazione logo", "1", "800,00", "800,00"),
+        row("(versione colore e bianco/nero)"),
+        row("Biglietti da visita", "2", "60,00", "120,00")
+      ]),
+      [
+        item("Progettazione logo (versione colore e bianco/nero)", "1", "800,00", "800,00"),
+        item("Biglietti da visita", "2", "60,00", "120,00")
+      ]
+    )
+  })
+
   it("a description running on toward the next header keeps its words", () => {
     // FatturaPA's courtesy copy: `500 pz` ends the description, nearer `Quantità` than `Descrizione`'s end.
     const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
