@@ -625,8 +625,10 @@ const readLetterhead = (layout: Layout): Letterhead => {
     if (!close(bottom.row, below.row) && !(formAlone(below.text) && within(bottom.row, below.row))) break
     if (title(below.text) || NOT_A_NAME.test(folded(below.text)) || addressLine(below.text)) break
     if (addressee(layout, below)) break
-    // `CO. REG. NO: 123456-A` under the name is its registration, not its legal form (`Co.`).
+    // `CO. REG. NO: 123456-A` under the name is its registration, not its legal form (`Co.`); nor is a legal form
+    // with its capital (`SARL AU CAPITAL DE 10 000 EUR`) a name of its own.
     if (REGISTRATION_LABEL.test(folded(below.raw))) break
+    if (registerLine(below.text) && formOnly(beforeRegister(below.text))) break
     // A line ending in a house number is the street, whatever trade its name says (`BÄCKEREI RING 161`).
     if (/\d+\s?\p{L}?$/u.test(below.text.trim()) && !legalForm(below.text)) break
     if (!business(below.text)) break
@@ -900,7 +902,7 @@ const beforeRegister = (text: string): string => {
   const register = REGISTER.exec(read.text)
   return register === null
     ? text
-    : text.slice(0, read.origin[register.index]).replace(/[\s,]+(?:au|con|mit|with)?[\s,]*$/u, "")
+    : text.slice(0, read.origin[register.index]).replace(/[\s,]+(?:au|con|mit|with)?[\s,]*$/iu, "")
 }
 
 /**

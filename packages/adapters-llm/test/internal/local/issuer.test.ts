@@ -146,6 +146,17 @@ describe("issuer", () => {
     )
   })
 
+  it("a legal form with its capital under the name is no line of the name, nor a name", () => {
+    assert.strictEqual(
+      issuerOf("BOULANGERIE PATISSERIE DUPONT", "SARL AU CAPITAL DE 10 000 EUR", "12 RUE DE LA REPUBLIQUE 69002 LYON"),
+      "BOULANGERIE PATISSERIE DUPONT"
+    )
+    assert.strictEqual(
+      issuerOf("Boulangerie Dupont SARL au capital de 10 000 €", "12 rue de la République 69002 Lyon"),
+      "Boulangerie Dupont SARL"
+    )
+  })
+
   it("a sign over the company named for it, its legal form ending it, is no line of the company's name", () => {
     const address = ["Plaza del Sol, 3 - 09001 Burgos", "Tel. 947 123 456"]
     assert.strictEqual(
