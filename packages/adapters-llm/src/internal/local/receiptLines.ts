@@ -110,8 +110,9 @@ const LEADING_COUNT = new RegExp(`^(\\d{1,3})${TIMES_AFTER_COUNT}\\s*(?<=\\s)(?=
 // only where it makes the amount with the unit price (an item's number, `1. Apple`, does not).
 const LEADING_COUNT_MARKED = new RegExp(`^(\\d{1,3})[.,']?${TIMES_AFTER_COUNT}\\s*(?<=\\s)(?=[+*]?\\p{L}{2})`, "iu")
 
-// The word a unit price is printed after (`2 x Brötchen á 0,45`, `2 CAFE @ 1,20`, `3 LATAS c/u 0,80`).
-const EACH = /\s+(?:à|á|@|je|c\/u|each|ea\.?)\s*$/iu
+// The word a unit price is printed after (`2 x Brötchen á 0,45`, `2 CAFE @ 1,20`, `3 LATAS c/u 0,80`), or its times
+// sign (`2 CROISSANT x 1,10`).
+const EACH = /\s+(?:à|á|@|je|c\/u|each|ea\.?|x|×)\s*$/iu
 
 /** A figure without the spaces OCR read into it (`2, 133` → `2,133`). */
 const spaceless = (text: string): string => text.replace(/\s+/g, "")

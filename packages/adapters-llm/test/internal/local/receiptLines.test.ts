@@ -83,6 +83,13 @@ describe("receipt lines", () => {
     )
   })
 
+  it("a count opening a line and its price after a times sign: the sign is no word of the name", () => {
+    const rows = [line("TICKET N° 000452"), line("2 CROISSANT x 1,10", "2,20"), line("TOTAL TTC", "2,20")]
+    assert.deepStrictEqual(Local.extractFields([LINEAS], document([page(1, rows)])), {
+      lineas: [{ descripcion: "CROISSANT", cantidad: "2", precio: "1,10", importe: "2,20" }]
+    })
+  })
+
   it("an American till's barcode and tax flag after a name are none of its words", () => {
     const rows = [
       line("ST# 01234 OP# 009876 TE# 12 TR# 04521"),
