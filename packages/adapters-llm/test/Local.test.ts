@@ -570,6 +570,10 @@ describe("Local: the issuer of invoices from billing software other than AFIP's"
     assert.deepStrictEqual(extract(emisor, rows("FERRETERÍA CENTRAL", "de calidad desde 1950")), {
       emisor: "FERRETERÍA CENTRAL"
     })
+    // A name with its own legal form is the company's: the line under it names its partners.
+    assert.deepStrictEqual(extract(emisor, rows("PANIFICIO F.LLI ESPOSITO S.N.C.", "di Esposito Mario & C.")), {
+      emisor: "PANIFICIO F.LLI ESPOSITO S.N.C."
+    })
   })
 })
 

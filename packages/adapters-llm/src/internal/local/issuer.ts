@@ -750,7 +750,10 @@ export const company = (layout: Layout): Found | null => {
   const { parts, marked } = companyParts(layout)
   if (parts.length === 0 || !marked) return senderLineName(layout) ?? footerName(layout) ?? payeeName(layout)
   if (parts.some(misread)) return null
-  const name = ownerUnder(layout, parts.at(-1) as Part) ?? parts.map((p) => p.text.trim()).join(" ")
+  const joined = parts.map((p) => p.text.trim()).join(" ")
+  // A name with its own legal form is the company's, whatever partners the line under it names (`PANIFICIO F.LLI
+  // ESPOSITO S.N.C.` over `di Esposito Mario & C.`).
+  const name = (endsWithForm(joined) ? undefined : ownerUnder(layout, parts.at(-1) as Part)) ?? joined
   const registered = beforeRegister(name)
   const named = endsWithForm(registered) ? registered : name
   return found(withLegalForm(nameOnly(named).replace(/\s+/g, " ")), "layout")
