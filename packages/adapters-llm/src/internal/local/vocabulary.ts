@@ -756,6 +756,8 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   "inn",
   "grill",
   "steakhouse",
+  "diner",
+  "eatery",
   "brewery",
   "takeaway",
   "cafe",

@@ -622,6 +622,7 @@ describe("issuer", () => {
   it("the words of inns and eating houses, and of professional firms, of each language mark the name too", () => {
     const names = [
       ...["THE OLD OAK TAVERN", "Gasthaus Zur Linde", "Osteria del Ponte", "TABERNA LOS ARCOS", "Auberge du Lac"],
+      ...["JOE'S DINER", "Harbour Eatery"],
       ...["Cervejaria Ribeira", "Eetcafe Het Anker", "Kanzlei Berger & Partner", "Cabinet Martin Architectes"],
       ...[
         "García Abogados",
