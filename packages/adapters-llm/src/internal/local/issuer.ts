@@ -548,7 +548,9 @@ const addressee = (layout: Layout, part: Part): boolean => {
 
 /** The letterhead parts that name the business: the first with a business word, with its wrapped lines. */
 const readLetterhead = (layout: Layout): Letterhead => {
-  const parts = letterheadParts(layout).filter((p) => nameLike(p.text) && !ATTENTION.test(folded(p.raw)))
+  const parts = letterheadParts(layout).filter(
+    (p) => nameLike(p.text) && !ATTENTION.test(folded(p.raw)) && !seal(p.text) && !capitalLine(p.text)
+  )
   // A letter's addressee is no candidate; checked last, on the few parts a search reaches.
   const find = (test: (p: Part) => boolean) => parts.find((p) => test(p) && !addressee(layout, p))
   const plainIn = (text: string) => dates(text).length === 0 && !/\d|@|www|\.com/.test(text)
@@ -627,8 +629,7 @@ const readLetterhead = (layout: Layout): Letterhead => {
     if (addressee(layout, below)) break
     // `CO. REG. NO: 123456-A` under the name is its registration, not its legal form (`Co.`); nor is a legal form
     // with its capital (`SARL AU CAPITAL DE 10 000 EUR`) a name of its own.
-    if (REGISTRATION_LABEL.test(folded(below.raw))) break
-    if (registerLine(below.text) && formOnly(beforeRegister(below.text))) break
+    if (REGISTRATION_LABEL.test(folded(below.raw)) || capitalLine(below.text)) break
     // A line ending in a house number is the street, whatever trade its name says (`BÄCKEREI RING 161`).
     if (/\d+\s?\p{L}?$/u.test(below.text.trim()) && !legalForm(below.text)) break
     if (!business(below.text)) break
@@ -676,8 +677,19 @@ const domainLabels = (layout: Layout, page: number): ReadonlySet<string> =>
  */
 const formUnder = (layout: Layout, part: Part): boolean => {
   const below = partBeside(layout.rows[part.row.order + 1], part)
-  return below !== undefined && below.row.page === part.row.page && within(part.row, below.row) && formOnly(below.text)
+  return (
+    below !== undefined &&
+    below.row.page === part.row.page &&
+    within(part.row, below.row) &&
+    (formOnly(below.text) || capitalLine(below.text))
+  )
 }
+
+/**
+ * Whether a line is a legal form and its capital or register entry alone (`SARL AU CAPITAL DE 10 000 EUR`, `EURL au
+ * capital de 5 000 €`): the name over it is the company's, and the line no name.
+ */
+const capitalLine = (text: string): boolean => registerLine(text) && formOnly(beforeRegister(text))
 
 // The owner of a business with no legal form, named on the line under its name: `Inh. Peter Holzmann`, `Inhaberin:
 // …`, `Prop. J. Smith`, `Proprietor: …`, `Eigenaar: …`, `Titular: …`, `Titolare: …` (folded).
@@ -689,11 +701,16 @@ const OWNER_LABEL =
  * Holzmann`): the part is the name the business trades under, whatever its words.
  */
 const ownedUnder = (layout: Layout, part: Part): boolean => {
-  const below = partBeside(layout.rows[part.row.order + 1], part)
+  const next = partBeside(layout.rows[part.row.order + 1], part)
+  // A craft's seal may stand between them (`Holzwerk Bauer` over `Meisterbetrieb` over `Inh. Thomas Bauer`).
+  const sealed = next !== undefined && seal(next.text)
+  const upper = sealed ? next.row : part.row
+  const below = sealed ? partBeside(layout.rows[part.row.order + 2], part) : next
   return (
     below !== undefined &&
     below.row.page === part.row.page &&
-    within(part.row, below.row) &&
+    within(part.row, upper) &&
+    within(upper, below.row) &&
     OWNER_LABEL.test(folded(below.raw))
   )
 }
@@ -708,6 +725,12 @@ const signOf = (sign: string, name: string): boolean => {
   const named = new Set(own(name))
   return endsWithForm(name) && own(sign).some((w) => named.has(w))
 }
+
+// A German craft's seal printed under its name (`Meisterbetrieb`, `Fachbetrieb`, `Innungsbetrieb`): no name's word.
+const SEAL = /^\W*(?:meister|fach|innungs|familien|ausbildungs|handwerks)betrieb\W*$/
+
+/** Whether a line is a craft's seal alone (`Meisterbetrieb`). */
+const seal = (text: string): boolean => SEAL.test(folded(text))
 
 /** Whether a text is a legal form's words and nothing of a name's (`S.A. DE C.V.`, `GmbH & Co. KG`, `SA`). */
 const formOnly = (text: string): boolean =>

@@ -939,6 +939,11 @@ export const SHOP_WORDS: ReadonlyArray<string> = [
   ...["avvocati", "architetti", "commercialisti", "notaio"],
   ...["advogados", "arquitetos", "contabilidade", "consultoria"],
   ...["advocaten", "notarissen", "architecten", "adviesbureau", "accountancy"],
+  // crafts: joiners, carpenters, plumbers, locksmiths, roofers, masons
+  ...["schreinerei", "tischlerei", "zimmerei", "schlosserei", "dachdeckerei", "malerbetrieb", "sanitar"],
+  ...["plomberie", "menuiserie", "maconnerie", "serrurerie", "ebenisterie", "charpente"],
+  ...["carpinteria", "fontaneria", "cerrajeria", "falegnameria", "idraulica", "carpintaria", "canalizacao"],
+  ...["timmerbedrijf", "loodgieter", "schilder"],
   // health practices: clinics, dental and medical practices, physiotherapists
   ...["clinica", "policlinica", "consultorio", "dental", "fisioterapia", "odontologia"],
   ...["surgery", "practice", "physiotherapy"],

@@ -155,6 +155,22 @@ describe("issuer", () => {
       issuerOf("Boulangerie Dupont SARL au capital de 10 000 €", "12 rue de la République 69002 Lyon"),
       "Boulangerie Dupont SARL"
     )
+    // It marks the name over it, as a legal form alone would, and is none itself.
+    assert.strictEqual(
+      issuerOf("MARTIN & FILS", "EURL au capital de 5 000 €", "5 impasse des Tilleuls 31000 Toulouse"),
+      "MARTIN & FILS"
+    )
+  })
+
+  it("a craft's word marks a name; its seal under the name is no line of it", () => {
+    const address = ["Lindenweg 7", "93047 Regensburg"]
+    assert.strictEqual(
+      issuerOf("Schreinerei Holzwerk Bauer", "Meisterbetrieb", "Inh. Thomas Bauer", ...address),
+      "Schreinerei Holzwerk Bauer"
+    )
+    assert.strictEqual(issuerOf("Holzwerk Bauer", "Meisterbetrieb", "Inh. Thomas Bauer", ...address), "Holzwerk Bauer")
+    for (const name of ["PLOMBERIE CHAUFFAGE MARTIN", "Carpintería Hermanos Ruiz", "Falegnameria Bianchi"])
+      assert.strictEqual(issuerOf(name, "Tel. 05 61 12 34 56"), name, name)
   })
 
   it("a sign over the company named for it, its legal form ending it, is no line of the company's name", () => {
