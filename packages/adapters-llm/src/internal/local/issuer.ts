@@ -283,13 +283,16 @@ const letterheadParts = (layout: Layout): ReadonlyArray<Part> => {
   const label = recipientCell(row)
   const others = row.cells.filter((c) => c !== label)
   if (label === undefined || others.length === 0) return parts
-  // Only cells left of the label: a cell right of it is as often its value (`Bill to: | Acme Ltd`).
-  if (label === undefined || others.length === 0 || !others.every((c) => c.x1 <= label.x0)) return parts
   const rest = top.slice(end)
   const stop = rest.findIndex((r, i) => i > 0 && (priced(r) || titled(r, end + i)))
   const beside = (stop < 0 ? rest : rest.slice(0, stop)).flatMap((r) =>
     r.cells.map((c: Cell) => ({ row: r, x0: c.x0, x1: c.x1, text: cleaned(c.text), raw: c.text }))
   )
+  // A seller's label beside the recipient's (`Cliente: | Emisor:`): its column is the seller's block.
+  const seller = others.find((c) => c.x0 > label.x1 && SELLER.has(words(c.text).join(" ")))
+  if (seller !== undefined) return [...parts, ...formsJoined(beside.filter((p) => p.x0 >= seller.x0 - 1))]
+  // Only cells left of the label: a cell right of it is as often its value (`Bill to: | Acme Ltd`).
+  if (!others.every((c) => c.x1 <= label.x0)) return parts
   return [...parts, ...formsJoined(beside.filter((p) => p.x1 <= label.x0))]
 }
 

@@ -162,6 +162,29 @@ describe("issuer", () => {
     )
   })
 
+  it("a seller's label right of the recipient's heads the seller's block", () => {
+    const rows: ReadonlyArray<ReadonlyArray<Cell>> = [
+      [[250, "FACTURA Nº 2024/015"]],
+      [
+        [40, "Cliente:"],
+        [250, "Emisor:"]
+      ],
+      [
+        [40, "Talleres Gómez, S.A."],
+        [250, "Asesoría Fiscal Ruiz"]
+      ],
+      [
+        [40, "Polígono Sur, nave 3"],
+        [250, "NIF 12345678Z"]
+      ],
+      [
+        [40, "41007 Sevilla"],
+        [250, "C/ Sierpes 10, 41004 Sevilla"]
+      ]
+    ]
+    assert.strictEqual(issuerOfRows(rows), "Asesoría Fiscal Ruiz")
+  })
+
   it("a craft's word marks a name; its seal under the name is no line of it", () => {
     const address = ["Lindenweg 7", "93047 Regensburg"]
     assert.strictEqual(
