@@ -11,6 +11,13 @@ const row = (text: string): ReadonlyArray<Cell> => [[40, text]]
 const numberOf = (pages: ReadonlyArray<ReadonlyArray<ReadonlyArray<Cell>>>, target: Target = NUMERO) =>
   documentNumber(layout(document(pages.map((rows, i) => page(i + 1, rows)))), target)?.text ?? null
 
+/** The number of one page of rows read by OCR: every word read with some doubt. */
+const ocrNumberOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>) => {
+  const read = page(1, rows)
+  const lines = read.lines.map((l) => ({ words: l.words.map((w) => ({ ...w, confidence: 0.93 })) }))
+  return documentNumber(layout(document([{ ...read, lines }])), NUMERO)?.text ?? null
+}
+
 describe("document numbers", () => {
   it("AFIP: Factura Nº kept whole, not page 2's Nro. de Orden", () => {
     const first = [row("FACTURA B"), row("Factura Nº 0005-00011643"), row("Fecha de Emisión: 08/02/2023")]
@@ -301,23 +308,13 @@ describe("document numbers", () => {
   })
 
   it("a label OCR misread (Facturnr. for Factuurnr.) where the reader doubted it, not a foreign word printed", () => {
-    const rows = [row("Facturnr."), row("P-6909-336")]
-    const doubted = page(1, rows)
-    const ocr = {
-      ...doubted,
-      lines: doubted.lines.map((l) => ({ words: l.words.map((w) => ({ ...w, confidence: 0.93 })) }))
-    }
-    assert.strictEqual(documentNumber(layout(document([ocr])), NUMERO)?.text, "P-6909-336")
+    assert.strictEqual(ocrNumberOf([row("Facturnr."), row("P-6909-336")]), "P-6909-336")
     // A text layer prints what it prints: `Fakturo nr:` is no label word, and no `Factura Nº` misread either.
     assert.isNull(numberOf([[row("Fakturo nr: F 1234K20/1234/12")]]))
   })
 
   it("a German till's security module's transaction is no receipt's number, however OCR read it", () => {
-    const read = (texts: ReadonlyArray<string>) => {
-      const p = page(1, texts.map(row))
-      const ocr = { ...p, lines: p.lines.map((l) => ({ words: l.words.map((w) => ({ ...w, confidence: 0.93 })) })) }
-      return documentNumber(layout(document([ocr])), NUMERO)?.text ?? null
-    }
+    const read = (texts: ReadonlyArray<string>) => ocrNumberOf(texts.map(row))
     assert.isNull(read(["Summe 3,13", "TSE-Transaktion: 12345", "TSE-Start: 2020-05-05T10:33:51"]))
     assert.strictEqual(read(["Bon-Nr.: 5678", "TSE-Transaktion: 12345"]), "5678")
   })
@@ -491,11 +488,6 @@ describe("document numbers", () => {
   })
 
   it("letters OCR read for figures between figures are the figures; a text layer's number is as printed", () => {
-    const ocrNumberOf = (rows: ReadonlyArray<ReadonlyArray<Cell>>) => {
-      const read = page(1, rows)
-      const lines = read.lines.map((l) => ({ words: l.words.map((w) => ({ ...w, confidence: 0.93 })) }))
-      return documentNumber(layout(document([{ ...read, lines }])), NUMERO)?.text ?? null
-    }
     for (const [printed, want] of [
       ["50s380", "505380"],
       ["50S380", "505380"],
