@@ -640,12 +640,10 @@ const readLetterhead = (layout: Layout): Letterhead => {
     // shop's sign `CARREFOUR MARKET`): the company that issues, not the name's second line.
     // So does a line that repeats the name above it as its first words (`dm-drogerie markt` over `dm-drogerie
     // markt GmbH + Co. KG`): the brand's sign, then its company's full name.
-    // So does a name of two words of its own or more ended by its legal form under a sign with one of its own
-    // (`Paco Martín e Hijos, S.L.` under `CASA PACO`, `Müller Tankstellen GmbH` under `ARAL Tankstelle`): the sign's
-    // owner; a trade's words wrapped over the line before (`REWE` over `Markt GmbH`, `SYARIKAT PERNIAGAAN` over `GIN
-    // KEE SDN BHD`) or a word left (`Frutta e Verdura` over `Lombarda S.r.l.`) go on with it.
     // So does a name ended by its legal form that repeats a word of the sign's own (`Miramar Hoteles y Turismo, S.L.`
-    // under `Hotel Miramar`, `Paco Martín e Hijos, S.L.` under `CASA PACO`): the company the sign is named for.
+    // under `Hotel Miramar`, `Paco Martín e Hijos, S.L.` under `CASA PACO`): the company the sign is named for. A
+    // brand over a company it does not name goes on with it (`GHEE HIANG` over `GH DISTRIBUTOR & MARKETING SDN BHD`,
+    // as SROIE's annotators join them), and so do a trade's words (`REWE` over `Markt GmbH`).
     const sign = block.map(letters).join("")
     if (
       opensWithForm(below.text) ||

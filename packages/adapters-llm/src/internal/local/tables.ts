@@ -323,11 +323,8 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
           previous[name] =
             previous[name] === null || previous[name] === undefined ? extra : `${previous[name]} ${extra}`
         }
-        wrapped = {
-          item: previous,
-          before: before ?? null,
-          rows: [...(wrapped?.item === previous ? wrapped.rows : []), row]
-        }
+        const going = wrapped?.item === previous ? wrapped : undefined
+        wrapped = { item: previous, before: going?.before ?? before ?? null, rows: [...(going?.rows ?? []), row] }
         last = row
         continue
       }

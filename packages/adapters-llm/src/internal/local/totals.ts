@@ -547,7 +547,7 @@ const wellMarked = (text: string): string =>
 // A credit note's title words (folded): `Factura rectificativa`, `Abono`, `Nota de crédito`, `Credit note`,
 // `Gutschrift`, `Avoir`, `Nota di credito`, `Creditnota`.
 const CREDIT_NOTE =
-  /(?<![a-z])(?:factura rectificativa|rectificativa|abono|nota de credito|credit note|gutschrift|stornorechnung|avoir|facture d'avoir|nota di credito|nota de credito|creditnota|creditfactuur)(?![a-z])/
+  /(?<![a-z])(?:rectificativa|abono|nota de credito|nota di credito|credit note|gutschrift|stornorechnung|avoir|creditnota|creditfactuur)(?![a-z])/
 
 /** Whether a document calls itself a credit note on its first rows. */
 const creditNote = (layout: Layout): boolean => layout.rows.slice(0, 15).some((r) => CREDIT_NOTE.test(folded(r.text)))

@@ -1194,6 +1194,20 @@ describe("receipt lines", () => {
         item("Biglietti da visita (stampa 500 pz, carta patinata)", "2", "60,00", "120,00")
       ]
     )
+    // Two lines over it, both its own.
+    assert.deepStrictEqual(
+      itemsOf([
+        header,
+        row("Progettazione logo", "1", "800,00", "800,00"),
+        row("Biglietti da visita"),
+        row("fronte e retro"),
+        row("(stampa 500 pz)", "2", "60,00", "120,00")
+      ]),
+      [
+        item("Progettazione logo", "1", "800,00", "800,00"),
+        item("Biglietti da visita fronte e retro (stampa 500 pz)", "2", "60,00", "120,00")
+      ]
+    )
     // A description that opens as a name does not: the line over it went on with the item above.
     assert.deepStrictEqual(
       itemsOf([
