@@ -832,6 +832,10 @@ const footerName = (layout: Layout): Found | null => {
   if (legal === undefined) return contactLineName(footer)
   const inLine = registerLineName(legal.text)
   if (inLine !== undefined) return found(withLegalForm(inLine), "position")
+  // Its parts apart by commas, the name ended by its legal form before an address (`Fabrikam Supplies Ltd, Unit 4
+  // Riverside Park, Bradford BD1 1AA. Company No. 01234567`), as a contact line's (`contactLineName`).
+  const sender = senderName(legal.text).trim()
+  if (sender !== legal.text.trim() && formedName(sender)) return found(withLegalForm(sender), "position")
   // The name may stand over two lines of its address or contacts (`Koffiehuis B.V.`, `Weena 664`, `3012 CN
   // Rotterdam`, `KvK …`): lines with figures, which no name has.
   let below = legal

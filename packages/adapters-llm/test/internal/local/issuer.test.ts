@@ -1105,6 +1105,11 @@ describe("issuer's address", () => {
       "Télécom Exemple SAS au capital de 1 000 000 € - 12 avenue de France 75013 Paris - RCS Paris 421 938 861"
     assert.isNull(read(capital))
     assert.isNull(read("GadgetZone Ltd, registered in England and Wales, company no. 08812345"))
+    // The register's own line, its parts apart by commas, opened by the name ended by its legal form before an address.
+    assert.strictEqual(
+      read("Fabrikam Supplies Ltd, 12 High Street, Bradford BD1 1AA. Company No. 01234567. VAT GB 987 6543 21"),
+      "Fabrikam Supplies Ltd"
+    )
     assert.isNull(read("Thank you for your order", "Amtsgericht Berlin HRB 123456"))
     // Nor a label's line, a sentence or a parent company's line: a bank, an agent, a group is not the issuer.
     const bank = "Bankverbindung: Commerzbank AG, IBAN DE02 1203 0000 0000 2020 51 · Amtsgericht Berlin HRB 12345"
