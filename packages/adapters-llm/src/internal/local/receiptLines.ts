@@ -293,6 +293,14 @@ const quantityRow = (plain: string): RegExpExecArray | null => {
   return QUANTITY_ROW.exec(zeroed) ?? COUNT_ROW.exec(zeroed)
 }
 
+/** A row's text when it is only a quantity and a unit price (`1,170 KG X 2,00 E/KG`, `2 X 0,89`), as `quantityRow`. */
+export const quantityOnly = (text: string): { readonly quantity: string; readonly price: string } | undefined => {
+  const only = quantityRow(folded(text))
+  return only?.[1] === undefined || only[2] === undefined
+    ? undefined
+    : { quantity: spaceless(only[1]), price: spaceless(only[2]) }
+}
+
 // A count and a unit price alone, the times sign between them lost or misread as another mark (`6  9.97`, `5( 3.70`
 // for `6 @ 9.97`, `5@ 3.70`).
 const BARE_COUNT_ROW = new RegExp(`^\\s*(\\d{1,3})[^\\p{L}\\d\\s.,]?\\s+${PRICE}\\s*$`, "u")

@@ -19,8 +19,8 @@ import {
   makesAmount,
   onesMended,
   perUnitless,
+  quantityOnly,
   rolesOf,
-  splitQuantity,
   unitless,
   weighed,
   withoutSpecks
@@ -213,14 +213,6 @@ const cellsOfRow = (row: Row, columns: ReadonlyArray<Column>, described = -1): A
       texts[whole ? described : columnOf(columns, (word.x0 + word.x1) / 2)]?.push(word.text)
   }
   return texts.map((t) => t.join(" "))
-}
-
-/** A row's text when it is only a quantity and a unit price (`1,170 KG X 2,00 E/KG`, `2 X 0,89`). */
-const quantityOnly = (text: string): { readonly quantity: string; readonly price: string } | undefined => {
-  const split = splitQuantity(text.trim())
-  return split.quantity === null || split.price === null || split.description !== ""
-    ? undefined
-    : { quantity: split.quantity, price: split.price }
 }
 
 /**
