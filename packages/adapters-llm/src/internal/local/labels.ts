@@ -307,6 +307,11 @@ const indexOf = (labels: ReadonlyArray<Label>): LabelIndex => {
 // A table's position column headed apart from the description by one space: `Pos.`, `Lfd. Nr.`, `#`.
 export const POSITION_HEADER = /^\s*(?:pos\.?|lfd\.?\s*nr\.?|#)\s+/iu
 
+// A table's code column headed apart from the description by one space: `Código Descrição`, `Cód. Descripción`,
+// `Ref. Description`, `SKU Item`, `Art.-Nr. Bezeichnung`. In a header row only: elsewhere a reference's word before
+// a label (`Ref. factura: …`) keeps it no label.
+export const CODE_COLUMN_HEADER = /^\s*(?:c[oó]d(?:igo|ice|e)?\.?|ref\.?|referencia|sku|ean|art\.?-?nr\.?)\s+/iu
+
 // A table's count column headed apart from the description by one space (`CANT DESCRIPCION`, `QTY ITEM`), as
 // tills print their header: in a header row (`findLabels` with `header`), no word of the description's label.
 const COUNT_HEADER = /^\s*(?:cant|uds?|unid|qty|qte|qté|qta|q\.tà|qtd|qtde|menge|anz|aant|stk)\.?\s+/iu
@@ -349,8 +354,10 @@ export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>, header 
         (cell === undefined ? "" : row.text.slice(cellStart(row, cell), start)).split(/\s[·|•]\s|\s[-–]\s/u).at(-1) ??
         ""
       // Words as printed: `Q.TÀ` before `PREZZO UNITARIO` is one word, as `QTA` is. A position column's header set
-      // close before a label is no word of it (`Pos. Bezeichnung`).
-      const words = (header ? before.replace(COUNT_HEADER, "") : before).replace(POSITION_HEADER, "").split(/\s+/)
+      // close before a label is no word of it (`Pos. Bezeichnung`), nor in a header row a count's or a code's.
+      const words = (header ? before.replace(COUNT_HEADER, "").replace(CODE_COLUMN_HEADER, "") : before)
+        .replace(POSITION_HEADER, "")
+        .split(/\s+/)
       if (words.filter((w) => /[\p{L}\p{N}]/u.test(w)).length > allowed) continue
       const exact = label.tokens.every((t, k) => t === rowTokens[i + k]?.text)
       hits.push({ row, label, start, end, exact })

@@ -207,9 +207,10 @@ const TITLE_WORDS = new Set([
 const accented = (word: string): string =>
   word.replace(/[aeiou]/g, (v) => `[${v}${{ a: "áà", e: "éè", i: "í", o: "ó", u: "ú" }[v] ?? ""}]`)
 
-// Spaces, then a copy mark or the title's kind (bracketed or not) and the spaces after it.
+// Spaces, then copy marks or the title's kinds (bracketed or not, one or more: `BOLETA DE VENTA ELECTRÓNICA`) and
+// the spaces after them.
 const COPY_MARK_GAP = new RegExp(
-  `^[\\s:#]+\\(?(?:${[...COPY_MARKS, ...TITLE_KINDS].map(accented).join("|")})\\)?[\\s:#]+`,
+  `^(?:[\\s:#]+\\(?(?:${[...COPY_MARKS, ...TITLE_KINDS].map(accented).join("|")})\\)?)+[\\s:#]+`,
   "iu"
 )
 const KINDS = new Set(TITLE_KINDS)

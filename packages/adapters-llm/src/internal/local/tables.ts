@@ -7,9 +7,10 @@
  */
 import type { Extractor, Skill } from "@legible/core"
 import type { Evidence } from "./evidence.js"
-import { findLabels, type Hit, labelsOf, POSITION_HEADER, type Target } from "./labels.js"
-import { cellStart, type Layout, type Row } from "./layout.js"
+import { CODE_COLUMN_HEADER, findLabels, type Hit, labelsOf, POSITION_HEADER, type Target } from "./labels.js"
+import { cellAt, cellStart, type Layout, type Row } from "./layout.js"
 import { dates } from "./patterns.js"
+import { rowTokens } from "./phrases.js"
 import {
   completeItem,
   endsItems,
@@ -25,7 +26,7 @@ import {
   weighed,
   withoutSpecks
 } from "./receiptLines.js"
-import { CARRIED_FORWARD } from "./vocabulary.js"
+import { CARRIED_FORWARD, COUNT_WORDS, TOTAL_LABELS } from "./vocabulary.js"
 
 type Dict = { readonly [name: string]: Extractor.ExtractedValue }
 
@@ -38,6 +39,15 @@ interface Column {
 
 const STOP =
   /^[^\p{L}]*(total|sub ?total|base imponible|iva|impuestos?|tax|observaciones|importe total|suma|neto|rounding|cash|change)(?![\p{L}])/u
+
+// A count of the lines under them (`Qtde. total de itens  2`, `Total items: 4`, `Anzahl Artikel gesamt 3`): a count's
+// word and a total's in the row's first cell.
+const COUNTED = new Set(COUNT_WORDS)
+const TOTAL_WORDS = new Set(TOTAL_LABELS.flatMap(([, phrases]) => phrases.filter((p) => !p.includes(" "))))
+const countOfLines = (row: Row): boolean => {
+  const tokens = rowTokens(row).filter((t) => cellAt(row, t.start) === row.cells[0])
+  return tokens.some((t) => COUNTED.has(t.text)) && tokens.some((t) => TOTAL_WORDS.has(t.text))
+}
 
 // A page's sum carried to the next (`Übertrag 37,00` under a page's lines, over the next page's).
 const CARRIED = new RegExp(`^[^\\p{L}]*(?:${CARRIED_FORWARD.join("|")})(?![\\p{L}])`, "u")
@@ -135,8 +145,11 @@ const unitsOf = (row: Row, hits: ReadonlyArray<readonly [Target, Hit]>): Readonl
       .sort((a, b) => b[1].label.tokens.length - a[1].label.tokens.length || a[1].start - b[1].start)
     const kept: Array<readonly [Target, Hit]> = []
     for (const hit of inCell) if (kept.every(([, h]) => hit[1].end <= h.start || hit[1].start >= h.end)) kept.push(hit)
-    // A position column's header before a label in its cell (`Pos. Bezeichnung`) is a column of its own.
-    const positioned = kept.filter(([, h]) => row.text.slice(from, h.start).replace(POSITION_HEADER, "") === "")
+    // A position's or a code's column header before a label in its cell (`Pos. Bezeichnung`, `Codigo Descricao`) is
+    // a column of its own.
+    const positioned = kept.filter(
+      ([, h]) => row.text.slice(from, h.start).replace(POSITION_HEADER, "").replace(CODE_COLUMN_HEADER, "") === ""
+    )
     const cuts = [
       ...new Set([...kept.filter(([t]) => kept.some(([u]) => u !== t)), ...positioned].map(([, h]) => h.start))
     ]
@@ -271,7 +284,13 @@ export const listValue = (layout: Layout, field: Skill.SkillField): ListFound =>
     for (; i < layout.rows.length; i++) {
       const row = layout.rows[i]
       if (row === undefined || row.page !== header.page) break
-      if (row.y0 - last.y1 > 3 * (header.y1 - header.y0) || STOP.test(row.folded.text) || endsItems(row)) break
+      if (
+        row.y0 - last.y1 > 3 * (header.y1 - header.y0) ||
+        STOP.test(row.folded.text) ||
+        endsItems(row) ||
+        countOfLines(row)
+      )
+        break
       if (CARRIED.test(row.folded.text)) {
         last = row
         continue

@@ -49,6 +49,8 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "bruttobetrag",
       "endsumme",
       "total brutto",
+      // the amount owed (`Fälliger Betrag`, `Offener Betrag`)
+      ...["falliger betrag", "offener betrag"],
       // fr
       "total ttc",
       "net a payer",
@@ -58,6 +60,8 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "a payer",
       "montant du",
       "solde du",
+      // the amount to settle (`Montant à régler`, `Net à régler`), what is left to pay
+      ...["montant a regler", "net a regler", "total a regler", "a regler", "reste a payer"],
       // it
       "totale da pagare",
       "importo totale",
@@ -100,6 +104,8 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "subtotal",
       "sub total",
       "zwischensumme",
+      // de: the net value (`Nettowert`, `Summe netto`, `Nettosumme`); not `Warenwert`, the goods' value with tax as often
+      ...["nettowert", "summe netto", "nettosumme"],
       "sous total",
       "subtotale",
       "subtotaal",
@@ -123,7 +129,9 @@ export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<stri
       "montant ht",
       "base ht",
       // es (AFIP): `Importe Neto Gravado`, the lines' sum before IVA
-      "importe neto"
+      "importe neto",
+      // es (pe): the sales taxed, exempt and out of the tax's scope (`OP. GRAVADA`, `OP. EXONERADA`, `OP. INAFECTA`)
+      ...["op gravada", "op gravadas", "op exonerada", "op exoneradas", "op inafecta", "op inafectas"]
     ]
   ]
 ]
@@ -146,7 +154,9 @@ export const TAX_WORDS: ReadonlyArray<string> = [
   "impuesto",
   "impuestos",
   "imposto",
-  "cuota"
+  "cuota",
+  // Peru's IGV, the Dominican ITBIS, Mexico's IEPS
+  ...["igv", "itbis", "ieps"]
 ]
 
 /**
@@ -220,7 +230,9 @@ export const ROUNDING_WORDS: ReadonlyArray<string> = [
 /** Words of counts of items: an amount they label is a number of things. */
 export const COUNT_WORDS: ReadonlyArray<string> = [
   ...["qty", "quantity", "cantidad", "items", "item", "unidades", "articulos", "pcs", "uds", "stuck", "anzahl"],
-  ...["articles", "pezzi", "artikel", "artikelen", "lines"]
+  ...["articles", "pezzi", "artikel", "artikelen", "lines"],
+  // pt: `Qtde. total de itens`; nl: `Aantal artikelen`
+  ...["itens", "qtde", "qtd", "quantidade", "aantal"]
 ]
 
 /**
@@ -498,6 +510,8 @@ export const DOCUMENT_NOUNS: ReadonlyArray<string> = [
   "facture",
   "fattura",
   "fatura",
+  // pt (br): a nota fiscal's, electronic and the consumer's (`NF-e nº`, `NFC-e nº 000012345`)
+  ...["nf", "nfe", "nfc", "nfce"],
   "factuur",
   // Polish: `Faktura VAT nr`, `Nr faktury`, `Rachunek nr`, `Paragon nr`
   "faktura",
@@ -1086,8 +1100,8 @@ export const MONTH_WORDS: ReadonlyArray<string> = Months.byMonth.flat().filter((
 /** Words of a document's title (folded): a cell holding one is the title, never the issuer's name. */
 export const DOCUMENT_TITLES: ReadonlyArray<string> = [
   ...["factura", "facturas", "recibo", "ticket", "albaran", "presupuesto", "proforma", "comprobante"],
-  // ar: a delivery note, a quote, a settlement
-  ...["remito", "cotizacion", "liquidacion"],
+  // ar: a delivery note, a quote, a settlement; cl, pe: a sale's receipt (`Boleta de venta electrónica`)
+  ...["remito", "cotizacion", "liquidacion", "boleta"],
   ...["invoice", "receipt", "quotation", "estimate", "statement", "confirmation"],
   ...["rechnung", "verkaufsrechnung", "quittung", "kassenbon", "kassenbeleg", "gutschrift", "lieferschein"],
   ...["angebot", "auftragsbestatigung"],
@@ -1107,10 +1121,10 @@ export const COPY_MARKS: ReadonlyArray<string> = [
 
 /**
  * The kinds of invoice a title names (folded): `Factura completa`, `Factura simplificada`, `Simplified invoice`,
- * `Factura electrónica`, `Fattura elettronica`.
+ * `Factura electrónica`, `Fattura elettronica`, `Boleta de venta electrónica` (Peru's, of a sale).
  */
 export const TITLE_KINDS: ReadonlyArray<string> = [
-  ...["completa", "simplificada", "simplified"],
+  ...["completa", "simplificada", "simplified", "de venta"],
   ...["electronica", "electronic", "electronique", "elettronica", "eletronica"]
 ]
 

@@ -533,4 +533,14 @@ describe("document numbers", () => {
     // In its own cell, another document's word still names another number (`Customer Invoice No`).
     assert.isNull(numberOf([[row("Customer Invoice No: C-7781")]]))
   })
+
+  it("a Peruvian boleta's title over its number; a Brazilian NFC-e's nº", () => {
+    // `BOLETA DE VENTA ELECTRÓNICA` (the noun `boleta`, its kinds `de venta` and `electrónica`), its series alone under it.
+    const boleta = [row("BOTICA SAN JUAN S.A.C."), row("BOLETA DE VENTA ELECTRONICA"), row("B001-00045678")]
+    assert.strictEqual(numberOf([boleta]), "B001-00045678")
+    assert.strictEqual(numberOf([[row("BOLETA ELECTRÓNICA"), row("B001-00045678")]]), "B001-00045678")
+    const nfce = "NFC-e nº 000012345 Série 001 15/04/2024 08:12:33"
+    assert.strictEqual(numberOf([[row("PADARIA PAO DOURADO LTDA"), row(nfce)]]), "000012345")
+    assert.strictEqual(numberOf([[row("NF-e Nº 4471 Série 1")]]), "4471")
+  })
 })

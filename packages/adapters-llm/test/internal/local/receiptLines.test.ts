@@ -1254,4 +1254,53 @@ describe("receipt lines", () => {
       item("Carta intestata A4", "1,00", "120,00", "120,00")
     ])
   })
+
+  it("Peru's taxed sales and IGV under a boleta's lines are no lines (OP. GRAVADA, IGV 18%)", () => {
+    const table = itemsOf([
+      row("DESCRIPCION", "CANT", "P.UNIT", "IMPORTE"),
+      row("PANADOL FORTE X 10", "2", "8.50", "17.00"),
+      row("ALCOHOL 70 250ML", "1", "4.90", "4.90"),
+      row("OP. GRAVADA", "", "S/", "18.56"),
+      row("IGV 18%", "", "S/", "3.34"),
+      row("IMPORTE TOTAL", "", "S/", "21.90")
+    ])
+    assert.deepStrictEqual(table, [
+      item("PANADOL FORTE X 10", "2", "8.50", "17.00"),
+      item("ALCOHOL 70 250ML", "1", "4.90", "4.90")
+    ])
+  })
+
+  it("a code column headed one space before the description (Codigo Descricao) is a column of its own", () => {
+    const header: ReadonlyArray<Cell> = [
+      [40, "Codigo Descricao"],
+      [250, "Qtde"],
+      [330, "Vl Unit"],
+      [430, "Vl Total"]
+    ]
+    const lineOf = (code: string, name: string, count: string, price: string, amount: string): ReadonlyArray<Cell> => [
+      [40, code],
+      [75, name],
+      [250, count],
+      [330, price],
+      [430, amount]
+    ]
+    const table = itemsOf([
+      header,
+      lineOf("001", "PAO FRANCES", "0,500", "15,90", "7,95"),
+      lineOf("002", "CAFE COADO", "2", "4,50", "9,00"),
+      // The count of lines under them ends the table.
+      [
+        [40, "Qtde. total de itens"],
+        [430, "2"]
+      ],
+      [
+        [40, "Valor a pagar R$"],
+        [430, "16,95"]
+      ]
+    ])
+    assert.deepStrictEqual(table, [
+      item("PAO FRANCES", "0,500", "15,90", "7,95"),
+      item("CAFE COADO", "2", "4,50", "9,00")
+    ])
+  })
 })

@@ -716,4 +716,13 @@ describe("totals", () => {
     // A count and a tendered amount after it: the label is the count's alone, and no total.
     assert.isNull(totalOf([...items, cells([40, 200, 300, 400], "SUMME", "[2]", "BAR", "20,00")]))
   })
+
+  it("the amount to settle is the amount due (Montant à régler, Fälliger Betrag); a net value (Nettowert) is not", () => {
+    const items = lines(["Article", "1.000,00"], ["TVA 20%", "234,56"])
+    for (const label of ["Montant à régler", "Net à régler", "Reste à payer", "Fälliger Betrag", "Offener Betrag"])
+      assert.strictEqual(totalOf([...items, ...lines([label, "1.234,56"])]), "1.234,56", label)
+    for (const label of ["Nettowert", "Summe netto", "Nettosumme"])
+      assert.strictEqual(totalOf(lines([label, "100,00"], ["MwSt 19%", "19,00"], ["Summe", "119,00"])), "119,00", label)
+    assert.isNull(totalOf(lines(["Nettowert", "100,00"], ["MwSt 19%", "19,00"])))
+  })
 })
