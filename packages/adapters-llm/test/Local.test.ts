@@ -574,6 +574,13 @@ describe("Local: the issuer of invoices from billing software other than AFIP's"
     assert.deepStrictEqual(extract(emisor, rows("PANIFICIO F.LLI ESPOSITO S.N.C.", "di Esposito Mario & C.")), {
       emisor: "PANIFICIO F.LLI ESPOSITO S.N.C."
     })
+    // An owner with a legal form of its own, under a sign it names or not: the owner's name, without its `di`.
+    assert.deepStrictEqual(extract(emisor, rows("TRATTORIA DA MARIO", "di Mario Rossi & C. s.a.s.")), {
+      emisor: "Mario Rossi & C. s.a.s."
+    })
+    assert.deepStrictEqual(extract(emisor, rows("EL TALLER DEL AUTO", "de Pérez Juan Carlos S.R.L.")), {
+      emisor: "Pérez Juan Carlos S.R.L."
+    })
   })
 })
 

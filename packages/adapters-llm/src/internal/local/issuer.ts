@@ -12,7 +12,7 @@
  */
 import { addressEnd, addressLine, closesAddress } from "./addressText.js"
 import { type Found, found } from "./evidence.js"
-import { type Cell, cellStart, columnsApart, type Layout, overlap, type Row } from "./layout.js"
+import { type Cell, cellBelow, cellStart, columnsApart, type Layout, overlap, type Row } from "./layout.js"
 import { endsWithForm, formAlone, legalForm, withLegalForm } from "./legalForms.js"
 import { amounts, dates, taxIds } from "./patterns.js"
 import { findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
@@ -777,10 +777,24 @@ export const company = (layout: Layout): Found | null => {
   const joined = parts.map((p) => p.text.trim()).join(" ")
   // A name with its own legal form is the company's, whatever partners the line under it names (`PANIFICIO F.LLI
   // ESPOSITO S.N.C.` over `di Esposito Mario & C.`).
-  const name = (endsWithForm(joined) ? undefined : ownerUnder(layout, parts.at(-1) as Part)) ?? joined
+  const name =
+    (endsWithForm(joined) ? undefined : ownerUnder(layout, parts.at(-1) as Part)) ?? ownedName(layout, joined, parts)
   const registered = beforeRegister(name)
   const named = endsWithForm(registered) ? registered : name
   return found(withLegalForm(nameOnly(named).replace(/\s+/g, " ")), "layout")
+}
+
+// The small `di` or `de` a shop's owner opens with under its sign (`TRATTORIA DA MARIO` over `di Mario Rossi & C.
+// s.a.s.`): of whom the sign is, no word of the name.
+const OWNED = /^\s*d[ei]\s+(?=\p{Lu})/u
+
+/** A name that opens with an owner's `di` or `de` under a sign (a plain line over it): the owner's, without it. */
+const ownedName = (layout: Layout, name: string, parts: ReadonlyArray<Part>): string => {
+  const first = parts[0]
+  if (first === undefined || !OWNED.test(name)) return name
+  const sign = partBeside(layout.rows[first.row.order - 1], first)
+  const signed = sign !== undefined && sign.row.page === first.row.page && close(sign.row, first.row)
+  return signed && nameLike(sign.text) && !/\d/.test(sign.text) ? name.replace(OWNED, "") : name
 }
 
 // A trading name's owner on the line under it, as Argentine, Spanish and Italian shops print it (`EL TALLER DEL
@@ -865,11 +879,25 @@ const footerName = (layout: Layout): Found | null => {
 const PAYEE =
   /(?:payable\s+to|(?:à|a)\s+(?:la\s+|l['’])?ord(?:re|en|em)\s+d[ei]|all['’]ordine\s+di):?\s+(.+?)[,;]?\s*$/iu
 
-/** The business cheques are to be made out to, its name ended by its legal form. */
+// The holder of the account a transfer is to be paid to (`Kontoinhaber: Muster GmbH`, `Account name: Acme Ltd`,
+// `Bénéficiaire : Dupont SARL`, `Titular de la cuenta: Suministros Norte S.L.`, `Intestatario: Rossi Srl`,
+// `Rekeninghouder`, `t.n.v.`) or the remittance's (`Remit to: Acme Ltd`), its name in the label's cell, the next or under it:
+// the business that asks to be paid. Not the beneficiary's bank (`Beneficiary bank: Commerzbank AG`).
+const HOLDER =
+  /^\W*(?:kontoinhaber(?:in)?|account\s+(?:name|holder)|beneficiary(?:\s+name)?(?!\s*(?:'s\s+)?bank)|b[ée]n[ée]ficiaire(?!\s*banque)|titular(?:\s+de\s+la\s+cuenta)?|titulaire(?:\s+du\s+compte)?|intestatario|intestato\s+a|rekeninghouder|ten\s+name\s+van|t\.n\.v\.|remit\s+to|payee)\s*:?\s*(.*?)[,;]?\s*$/iu
+
+/** The business cheques are to be made out to or a transfer paid to, its name ended by its legal form. */
 const payeeName = (layout: Layout): Found | null => {
   for (const row of layout.rows) {
     const name = PAYEE.exec(row.text)?.[1]?.trim()
     if (name !== undefined && formedName(name)) return found(withLegalForm(name), "position")
+    for (const [k, cell] of row.cells.entries()) {
+      const held = HOLDER.exec(cell.text)?.[1]?.trim()
+      // The label alone: its name in the next cell, else right under it (`Remit To:` over `Acme Widgets LLC`).
+      const holder =
+        held !== "" ? held : (row.cells[k + 1] ?? cellBelow(layout, row, cellStart(row, cell)))?.text.trim()
+      if (holder !== undefined && formedName(holder)) return found(withLegalForm(holder), "position")
+    }
   }
   return null
 }

@@ -1243,6 +1243,23 @@ describe("issuer's address", () => {
     assert.isNull(issuerOf(...rows("This invoice is made out to Northwind Traders Ltd")))
   })
 
+  it("the holder of the account to pay into, when no letterhead or footer names one", () => {
+    const rows = (...lines: ReadonlyArray<string>) => ["INVOICE", "Invoice #: 20931", "Total due 120,00", ...lines]
+    assert.strictEqual(issuerOf(...rows("Kontoinhaber: Muster Software GmbH")), "Muster Software GmbH")
+    const cuenta = "Titular de la cuenta: Suministros Norte, S.L."
+    assert.strictEqual(issuerOf(...rows(cuenta, "IBAN ES91 2100 0418 4502 0005 1332")), "Suministros Norte, S.L.")
+    assert.strictEqual(issuerOf(...rows("Remit To:", "Acme Widgets LLC", "PO Box 123")), "Acme Widgets LLC")
+    // In a cell beside its label, with the account's other details in the row.
+    const account: ReadonlyArray<Cell> = [
+      ...beside("Account name:", "Northwind Design Ltd", 150),
+      [400, "Sort code: 12-34"]
+    ]
+    assert.strictEqual(issuerOfRows([...rows().map(row), account]), "Northwind Design Ltd")
+    // The beneficiary's bank is no payee; a holder no legal form ends is no business's for sure.
+    assert.isNull(issuerOf(...rows("Beneficiary bank: Chase Bank N.A.")))
+    assert.isNull(issuerOf(...rows("Kontoinhaber: Max Mustermann")))
+  })
+
   it("another party's label under the address ends it: the lines after it are that party's", () => {
     const rows = ["From:", "Fabrikam Inc.", "200 Main St, Chicago, IL 60601", "To:", "Contoso Ltd", "9 Dock Rd"]
     assert.strictEqual(addressOf([...rows, "Hull HU1 1AA", "INVOICE 4471"]), "200 Main St, Chicago, IL 60601")
