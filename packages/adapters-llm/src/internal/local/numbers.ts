@@ -96,14 +96,17 @@ const labelTokens = (row: Row): ReadonlyArray<RowToken> =>
 const rowLabels = (row: Row): Array<NumberLabel> => {
   const list = labelTokens(row)
   const out: Array<NumberLabel> = []
-  // Another document's word in the label, or just before it in its cell (`Customer Invoice No`); a column beside it
-  // is another label's (`KLANTNUMMER | FACTUURNUMMER`).
+  // Another document's word in the label, or just before it in its cell (`Customer Invoice No`), or opening a word
+  // (`Kundennummer`) that is not the document's own (`Kassenbon-Nr.` opens as `Kasse`, a till's, does); a column
+  // beside it is another label's (`KLANTNUMMER | FACTUURNUMMER`).
   const other = (from: number, to: number) => {
     const cell = cellAt(row, list[from]?.start ?? 0)
     return list
       .slice(Math.max(0, from - 2), to + 1)
       .filter((t, k) => k >= Math.min(2, from) || cellAt(row, t.start) === cell)
-      .some((t) => OTHER.has(t.text) || [...OTHER].some((o) => t.text.startsWith(o) && o.length >= 5))
+      .some(
+        (t) => OTHER.has(t.text) || (!ownNoun(t.text) && [...OTHER].some((o) => t.text.startsWith(o) && o.length >= 5))
+      )
   }
   for (let i = 0; i < list.length; i++) {
     const token = list[i]
@@ -255,6 +258,7 @@ const plausibleTitled = (text: string): boolean => text.replace(/\D/g, "").lengt
 /** The strength of a label whose document noun was read with an OCR slip (`Facturnr.`). */
 const SLIPPED = 0.8
 const COMPOUND_SET = new Set(NUMBER_COMPOUNDS)
+const ownNoun = (word: string): boolean => NOUNS.has(word) || COMPOUND_SET.has(word)
 
 const opensCell = (row: Row, token: RowToken): boolean => {
   const cell = cellAt(row, token.start)

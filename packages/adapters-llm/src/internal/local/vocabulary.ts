@@ -155,8 +155,10 @@ export const TAX_WORDS: ReadonlyArray<string> = [
   "impuestos",
   "imposto",
   "cuota",
-  // Peru's IGV, the Dominican ITBIS, Mexico's IEPS
-  ...["igv", "itbis", "ieps"]
+  // Peru's IGV, the Dominican ITBIS, Mexico's IEPS; Canada's HST, PST, QST and Quebec's TPS, TVQ; India's GST's
+  // shares (CGST, SGST, IGST, UTGST) and cess; Spain's IRPF and Italy's ritenuta, withheld
+  ...["igv", "itbis", "ieps", "hst", "pst", "qst", "tps", "tvq", "cgst", "sgst", "igst", "utgst", "cess"],
+  ...["irpf", "ritenuta"]
 ]
 
 /**
@@ -564,8 +566,8 @@ export const NUMBER_COMPOUNDS: ReadonlyArray<string> = [
   "transactienr",
   "transactienummer",
   "bonnr",
-  "belegnr",
-  "kassenbonnr"
+  "kassenbonnr",
+  ...["kassenbonnummer", "quittungsnummer", "quittungsnr"]
 ]
 
 /** Number words, after folding and `canonical` (which turns nº, nro, num, number, nr, # into `no`). */

@@ -543,4 +543,12 @@ describe("document numbers", () => {
     assert.strictEqual(numberOf([[row("PADARIA PAO DOURADO LTDA"), row(nfce)]]), "000012345")
     assert.strictEqual(numberOf([[row("NF-e Nº 4471 Série 1")]]), "4471")
   })
+
+  it("a till's slip by its compound (Kassenbon-Nr., Quittungsnummer); the till's own number is none", () => {
+    assert.strictEqual(numberOf([[row("Kassenbon-Nr. 4471")]]), "4471")
+    assert.strictEqual(numberOf([[row("Kassenbonnr. 4471")]]), "4471")
+    assert.strictEqual(numberOf([[row("Quittungsnummer: Q-4471")]]), "Q-4471")
+    assert.isNull(numberOf([[row("Kassen-Nr. 2")]]))
+    assert.isNull(numberOf([[row("Kassennummer: 2")]]))
+  })
 })

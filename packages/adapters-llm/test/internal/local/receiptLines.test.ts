@@ -1303,4 +1303,30 @@ describe("receipt lines", () => {
       item("CAFE COADO", "2", "4,50", "9,00")
     ])
   })
+
+  it("Canada's and India's taxes under a till's lines are no lines (HST, TPS, TVQ, CGST)", () => {
+    const lines = (...taxes: ReadonlyArray<readonly [string, string]>) =>
+      Local.extractFields(
+        [ITEMS],
+        document([
+          page(1, [
+            line("Coastal Cafe Ltd."),
+            line("Latte", "5.25"),
+            line("Muffin", "3.75"),
+            ...taxes.map(([label, amount]) => line(label, amount)),
+            line("Total", "10.17")
+          ])
+        ])
+      ).items
+    const names = (items: unknown) => (Array.isArray(items) ? items.map((i) => i.description) : items)
+    for (const taxes of [
+      [["HST 13%", "1.17"]],
+      [
+        ["TPS 5%", "0.45"],
+        ["TVQ 9,975%", "0.72"]
+      ],
+      [["CGST @ 9%", "0.81"]]
+    ] as const)
+      assert.deepStrictEqual(names(lines(...taxes)), ["Latte", "Muffin"], taxes[0][0])
+  })
 })
