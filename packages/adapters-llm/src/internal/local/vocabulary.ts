@@ -220,7 +220,10 @@ export const CHARGE_WORDS: ReadonlyArray<string> = [
   ...["shipping", "freight", "postage", "handling", "delivery"],
   ...["versand", "versandkosten", "porto", "fracht", "frachtkosten", "lieferkosten"],
   ...["envio", "portes", "livraison", "port", "spedizione", "trasporto", "frete"],
-  ...["verzendkosten", "verzending", "bezorgkosten"]
+  ...["verzendkosten", "verzending", "bezorgkosten"],
+  // a charge of any kind (`Service charge 12.5%`, `Surcharge`) and a tip (`Gratuity`, `Propina`, `Trinkgeld`,
+  // `Pourboire`, `Mancia`, `Fooi`): so named, `charge` is never `change` misread
+  ...["charge", "charges", "surcharge", "gratuity", "tip", "propina", "trinkgeld", "pourboire", "mancia", "fooi"]
 ]
 
 /** Words of a rounding adjustment (`Rounding adj`, `Redondeo`, `Rundungsdifferenz`, `Arrondi`, `Afronding`). */

@@ -725,4 +725,17 @@ describe("totals", () => {
       assert.strictEqual(totalOf(lines([label, "100,00"], ["MwSt 19%", "19,00"], ["Summe", "119,00"])), "119,00", label)
     assert.isNull(totalOf(lines(["Nettowert", "100,00"], ["MwSt 19%", "19,00"])))
   })
+
+  it("a service charge between the subtotal and the total is a charge, never OCR's change misread", () => {
+    const rows = lines(
+      ["2 x Pint of Bitter", "9.80"],
+      ["1 x Fish & Chips", "14.50"],
+      ["Subtotal", "24.30"],
+      ["Service charge 12.5%", "3.04"],
+      ["Total", "27.34"],
+      ["Card", "27.34"]
+    )
+    assert.strictEqual(ocrTotalOf(rows), "27.34")
+    assert.strictEqual(totalOf(rows), "27.34")
+  })
 })
