@@ -243,6 +243,18 @@ const AMOUNT_WORDS = new Set(columnLabels("amount"))
 
 const NOT_ITEM = new Set([...NOT_TOTAL_WORDS, ...TAX_WORDS, ...CARRIED_FORWARD.filter((w) => !w.includes(" "))])
 
+// A card's and the change's words that name goods as often (`CARTA IGIENICA`, `CARTE POSTALE`, `CAMBIO ACEITE`,
+// `CHANGE PURSE`, `RESTO DEL CARLINO`): they make a row no line only with no word of its own beside them.
+const GOODS_TOO = new Set(["carta", "carte", "cartao", "cambio", "change", "resto", "troco"])
+const PAYMENT_CONTEXT = new Set([...NOT_ITEM, "credito", "debito", "bancaire", "bancaria", "sans", "contact", "euro"])
+
+/** Whether a row's words say it is no line: a saving, a tax, a payment, the change, a count or a carried sum. */
+const notItem = (row: Row): boolean => {
+  const tokens = rowTokens(row)
+  const own = tokens.some((t) => t.text.length >= 4 && !/\d/.test(t.text) && !PAYMENT_CONTEXT.has(t.text))
+  return tokens.some((t) => NOT_ITEM.has(t.text) && (!GOODS_TOO.has(t.text) || !own))
+}
+
 // A speck OCR read after a figure as a mark (`7,34.`, `12,97.`, `6,11\``).
 const SPECK = "[.,':;`´‘’]"
 
@@ -451,8 +463,7 @@ export const headerlessLines = (layout: Layout, roles: LineRoles, names: Readonl
     const last = closing === undefined ? undefined : signed(row.text, closing)
     // A date in brackets is the line's period (`Abonnement fibre (du 15/03/2024 au 14/04/2024)  29,99 €`), not a
     // stamp's row.
-    const skip =
-      dates(row.text.replace(/\([^()]*\)/g, "")).length > 0 || rowTokens(row).some((t) => NOT_ITEM.has(t.text))
+    const skip = dates(row.text.replace(/\([^()]*\)/g, "")).length > 0 || notItem(row)
     const plain = folded(row.text)
     const only = quantityRow(plain) ?? bareQuantityRow(rows, index)
     if (only?.[1] !== undefined && only[2] !== undefined) {

@@ -1304,21 +1304,18 @@ describe("receipt lines", () => {
     ])
   })
 
+  /** The descriptions of a till's lines, printed under its name as (text, amount) rows. */
+  const descriptionsOf = (name: string, ...rows: ReadonlyArray<readonly [string, string]>) => {
+    const items = Local.extractFields(
+      [ITEMS],
+      document([page(1, [line(name), ...rows.map(([text, amount]) => line(text, amount))])])
+    ).items
+    return Array.isArray(items) ? items.map((i) => i.description) : items
+  }
+
   it("Canada's and India's taxes under a till's lines are no lines (HST, TPS, TVQ, CGST)", () => {
     const lines = (...taxes: ReadonlyArray<readonly [string, string]>) =>
-      Local.extractFields(
-        [ITEMS],
-        document([
-          page(1, [
-            line("Coastal Cafe Ltd."),
-            line("Latte", "5.25"),
-            line("Muffin", "3.75"),
-            ...taxes.map(([label, amount]) => line(label, amount)),
-            line("Total", "10.17")
-          ])
-        ])
-      ).items
-    const names = (items: unknown) => (Array.isArray(items) ? items.map((i) => i.description) : items)
+      descriptionsOf("Coastal Cafe Ltd.", ["Latte", "5.25"], ["Muffin", "3.75"], ...taxes, ["Total", "10.17"])
     for (const taxes of [
       [["HST 13%", "1.17"]],
       [
@@ -1327,6 +1324,23 @@ describe("receipt lines", () => {
       ],
       [["CGST @ 9%", "0.81"]]
     ] as const)
-      assert.deepStrictEqual(names(lines(...taxes)), ["Latte", "Muffin"], taxes[0][0])
+      assert.deepStrictEqual(lines(...taxes), ["Latte", "Muffin"], taxes[0][0])
+  })
+
+  it("a card's or the change's word naming goods leaves its row a line (CARTA IGIENICA, CAMBIO ACEITE)", () => {
+    const names = (...rows: ReadonlyArray<readonly [string, string]>) => descriptionsOf("Esselunga S.p.A.", ...rows)
+    assert.deepStrictEqual(names(["CARTA IGIENICA", "3,49"], ["CAMBIO ACEITE", "9,90"], ["TOTALE", "13,39"]), [
+      "CARTA IGIENICA",
+      "CAMBIO ACEITE"
+    ])
+    assert.deepStrictEqual(names(["CHANGE PURSE", "3.00"], ["CARTE POSTALE", "1.20"], ["TOTAL", "4.20"]), [
+      "CHANGE PURSE",
+      "CARTE POSTALE"
+    ])
+    // With only a payment's words beside them, a payment's rows.
+    assert.deepStrictEqual(
+      names(["LATTE", "1,29"], ["CARTA DI CREDITO", "1,29"], ["CAMBIO", "0,00"], ["TOTALE", "1,29"]),
+      ["LATTE"]
+    )
   })
 })
