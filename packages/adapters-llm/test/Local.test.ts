@@ -80,6 +80,26 @@ describe("Local: labels", () => {
     assert.deepStrictEqual(extract(fields, rows), { fechaVencimiento: "30/04/2026", forma_pago: "Transferencia" })
   })
 
+  it("a label that goes on to its colon: the value after the colon (Nombre y apellidos: …)", () => {
+    const fields = [field("nombre", "string", "Nombre completo"), field("patient", "string", "Patient name")]
+    const rows = [[[40, "Nombre y apellidos: Juan Pérez García"]], [[40, "Patient full name: Mary Johnson"]]] as const
+    assert.deepStrictEqual(extract(fields, rows), { nombre: "Juan Pérez García", patient: "Mary Johnson" })
+  })
+
+  it("a date of a kind of its own (birth, start): the date its label names, never the form's date", () => {
+    const fields = [field("nacimiento", "date", "Fecha de nacimiento"), field("fecha", "date", "Fecha")]
+    const rows = [[[40, "Fecha: 12/03/2024"]], [[40, "Fecha de nacimiento: 01/02/1980"]]] as const
+    assert.deepStrictEqual(extract(fields, rows), { nacimiento: "01/02/1980", fecha: "12/03/2024" })
+    const birth = [field("date_of_birth", "date")]
+    assert.deepStrictEqual(extract(birth, [[[40, "Date: 03/12/2024"]], [[40, "Date of birth 04/12/1975"]]]), {
+      date_of_birth: "04/12/1975"
+    })
+    // No date of its kind printed: none, not the form's date; nor another kind's of the same bucket (a start date).
+    assert.deepStrictEqual(extract(birth, [[[40, "Date: 03/12/2024"]], [[40, "Start date: 01/04/2024"]]]), {
+      date_of_birth: null
+    })
+  })
+
   it("nothing is invented: a field the document does not show is null, a list without a table is empty", () => {
     const fields = [
       field("iban", "string", "Cuenta bancaria"),

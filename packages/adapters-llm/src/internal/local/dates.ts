@@ -37,6 +37,8 @@ interface Dated {
   readonly label: "before" | "above" | "none"
   /** Words no label is printed before it (`Punktestand am`, `Geburtstag:`): a date of something else, unnamed. */
   readonly worded?: boolean
+  /** Its label's words, where a label names it. */
+  readonly words?: ReadonlyArray<Word>
 }
 
 // The words a date is written after with no label in them: `le`, `el`, `il`, `am`, `on`, `op`, `em`, `the`.
@@ -209,7 +211,7 @@ const classify = (layout: Layout, row: Row, list: ReadonlyArray<RowToken>, match
   // Words before the date label it, unless they are only the article or preposition a date is written with
   // (`le 27 mars 2022`, `am 12.03.2020`, `on 3 May`): then the cell above may.
   const filler = near.every((w) => DATE_FILLERS.has(w.text))
-  if (kind !== "none") return { match, row, kind, label: "before" }
+  if (kind !== "none") return { match, row, kind, label: "before", words: near }
   // A place before the date (`Paderborn, 15.04.2020`, `Madrid, 12 de marzo`) dates the letter it heads.
   // A date word's compound of unknown kind (`Kaufdatum`) is no such word either: it names a date, as a bare one is.
   const above = () => kindOf(wordsAbove(layout, row, match.start))
@@ -219,12 +221,15 @@ const classify = (layout: Layout, row: Row, list: ReadonlyArray<RowToken>, match
     const last = list.filter((t) => t.end <= match.start).at(-1)
     const apart = last !== undefined && cellAt(row, last.start) !== cellAt(row, match.start)
     const header = apart ? above() : "none"
-    if (header !== "none") return { match, row, kind: header, label: "above" }
+    if (header !== "none")
+      return { match, row, kind: header, label: "above", words: wordsAbove(layout, row, match.start) }
     const named = near.some((w) => dateCompound(w.text)) || /\p{L},\s*$/u.test(before)
     return { match, row, kind, label: "none", worded: !named }
   }
   const header = above()
-  return { match, row, kind: header, label: header === "none" ? "none" : "above" }
+  return header === "none"
+    ? { match, row, kind: header, label: "none" }
+    : { match, row, kind: header, label: "above", words: wordsAbove(layout, row, match.start) }
 }
 
 /**
@@ -241,8 +246,14 @@ const figures = (literal: string): string => {
 const evidenceOf = (d: Dated): Evidence =>
   d.label === "before" ? "exactLabel" : d.label === "above" ? "label" : "position"
 
-/** The kind of date a field asks for, from its own name and aliases (and its description when they say nothing). */
-const wantedKind = (target: Target): DateKind => {
+const OTHER_WORDS = new Set(DATE_LABELS.find(([kind]) => kind === "other")?.[1] ?? [])
+
+/**
+ * The kind of date a field asks for, from its own name and aliases (and its description when they say nothing), and
+ * for a date of another kind (`fecha_nacimiento`, `Start date`) the words that name it: a date of that kind is one a
+ * label with one of them names (a birth date is no start date), never the issue date.
+ */
+const wantedKind = (target: Target): { readonly kind: DateKind; readonly named: ReadonlySet<string> } => {
   // A field's name may write a German umlaut out (`faelligkeit`) and compound a label word (`Fälligkeitsdatum`,
   // `Lieferdatum`): each word also stands for the label words it spells that way or opens with.
   const forms = (word: string) => {
@@ -251,10 +262,17 @@ const wantedKind = (target: Target): DateKind => {
   }
   const words = (texts: ReadonlyArray<string>) =>
     texts.flatMap((t) => tokens(folded(t)).flatMap((k) => forms(k.text).map(printed)))
-  const own = kindOf(words([nameWords(target.name), ...target.aliases]))
-  const kind = own !== "none" ? own : kindOf(words([target.description]))
-  return kind === "none" || kind === "other" ? "issue" : kind
+  const ownWords = words([nameWords(target.name), ...target.aliases])
+  const own = kindOf(ownWords)
+  const said = own !== "none" ? ownWords : words([target.description])
+  const kind = own !== "none" ? own : kindOf(said)
+  const named = new Set(said.flatMap((w) => (OTHER_WORDS.has(w.text) ? [w.text] : [])))
+  return { kind: kind === "none" ? "issue" : kind, named }
 }
+
+/** Whether a date's label names it with one of a field's words (a date of another kind: `Fecha de nacimiento`). */
+const namedBy = (f: Dated, named: ReadonlySet<string>): boolean =>
+  f.words?.some((w) => compounded(w.text).some((c) => named.has(c))) === true
 
 /** The date a field asks for and the rules' certainty of it, or null. */
 export const date = (layout: Layout, target: Target): Found | null => {
@@ -262,10 +280,16 @@ export const date = (layout: Layout, target: Target): Found | null => {
     const list = rowTokens(row)
     return dates(row.text).map((m) => classify(layout, row, list, m))
   })
-  const wanted = wantedKind(target)
+  const { kind: wanted, named } = wantedKind(target)
   // An unlabelled date: printed bare (a receipt's date and time) before one that other words name.
   const score = (f: Dated): number =>
-    f.kind === wanted ? 2 : f.kind === "none" && wanted === "issue" ? (f.worded === true ? 0.5 : 1) : 0
+    f.kind === wanted && (wanted !== "other" || namedBy(f, named))
+      ? 2
+      : f.kind === "none" && wanted === "issue"
+        ? f.worded === true
+          ? 0.5
+          : 1
+        : 0
   const top = Math.max(0, ...all.map(score))
   const tied = all.filter((f) => top > 0 && score(f) === top)
   const best = [...tied].sort((a, b) => a.row.order - b.row.order || a.match.start - b.match.start)[0]

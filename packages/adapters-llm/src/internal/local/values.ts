@@ -79,8 +79,9 @@ const rightOf = (hit: Hit, concept: Concept): string => {
   const cell = cellAt(row, hit.start)
   if (cell === undefined) return ""
   const raw = restOfCell(row, hit)
-  // A label that goes on to a colon (`Domicilio fiscal:`, `Dirección de envío:`): its words are no value.
-  const rest = LABEL_GOES_ON.test(raw) ? "" : clean(raw)
+  // A label that goes on to a colon (`Domicilio fiscal:`, `Dirección de envío:`): its words are no value; the value
+  // is what follows the colon in the cell (`Nombre y apellidos: Juan Pérez García`), if anything.
+  const rest = clean(LABEL_GOES_ON.test(raw) ? "" : (LABEL_GOES_ON_TO.exec(raw)?.[1] ?? raw))
   if (rest !== "") return rest
   const next = row.cells[row.cells.indexOf(cell) + 1]
   if (next === undefined) return ""
@@ -88,8 +89,10 @@ const rightOf = (hit: Hit, concept: Concept): string => {
   return party && columnsApart(row, cell, next) ? "" : clean(next.text)
 }
 
-// The rest of a label's cell when the label goes on in it up to a colon: a few words and nothing after the colon.
+// The rest of a label's cell when the label goes on in it up to a colon: a few words and nothing after the colon;
+// or a few words with no figure (`y apellidos`, `of patient`), the colon and its value.
 const LABEL_GOES_ON = /^\s+\p{L}[^:]{0,30}:\s*$/u
+const LABEL_GOES_ON_TO = /^\s+\p{L}[^:\d]{0,30}:\s+(\S.*)$/u
 
 /** The rest of the label's row after it (for typed values that may sit a few cells away). */
 const restOfRow = (hit: Hit): string => hit.row.text.slice(hit.end)
