@@ -100,6 +100,28 @@ describe("Local: labels", () => {
     })
   })
 
+  it("a period's start and end: the range's side, or the label's (Desde, Hasta) a field names", () => {
+    const fields = [field("periodo_inicio", "date"), field("periodo_fin", "date", "Fin del periodo")]
+    const range = [[[40, "Periodo de facturación: del 01/02/2024 al 29/02/2024"]]] as const
+    assert.deepStrictEqual(extract(fields, range), { periodo_inicio: "01/02/2024", periodo_fin: "29/02/2024" })
+    const afip = [[[40, "Período Facturado Desde: 01/06/2023  Hasta: 30/06/2023"]]] as const
+    assert.deepStrictEqual(extract(fields, afip), { periodo_inicio: "01/06/2023", periodo_fin: "30/06/2023" })
+  })
+
+  it("an amount labelled on a row with other labels: the one after its own label (Bultos: 3  Peso: 24,5 kg)", () => {
+    const fields = [field("bultos", "integer", "Número de bultos"), field("peso", "float", "Peso (kg)")]
+    assert.deepStrictEqual(extract(fields, [row2(40, "Bultos: 3", 200, "Peso: 24,5 kg")]), {
+      bultos: "3",
+      peso: "24,5"
+    })
+  })
+
+  it("a net figure the totals block does not print: the field's own label (neto, Líquido a percibir)", () => {
+    const fields = [field("neto", "float", "Líquido a percibir")]
+    const rows = [row2(40, "TOTAL DEVENGADO", 300, "1.570,00"), row2(40, "LÍQUIDO A PERCIBIR", 300, "1.280,33")]
+    assert.deepStrictEqual(extract(fields, rows), { neto: "1.280,33" })
+  })
+
   it("nothing is invented: a field the document does not show is null, a list without a table is empty", () => {
     const fields = [
       field("iban", "string", "Cuenta bancaria"),

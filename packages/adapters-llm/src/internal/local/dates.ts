@@ -39,6 +39,51 @@ interface Dated {
   readonly worded?: boolean
   /** Its label's words, where a label names it. */
   readonly words?: ReadonlyArray<Word>
+  /** The end of a range it is (`del 01/02/2024 al 29/02/2024`). */
+  readonly range?: Side
+}
+
+/** Which end of a period a date is, or a field asks for. */
+type Side = "start" | "end"
+
+// The words of a period's start and of its end, in labels (`Desde`, `Hasta`, `Leistungszeitraum von … bis`, `Fecha de
+// inicio`) and in a field's name (`periodo_fin`, `Start date`, `Fin del periodo`).
+const START_WORDS = new Set([
+  "desde",
+  "from",
+  "du",
+  "dal",
+  "van",
+  "von",
+  "inicio",
+  "start",
+  "beginn",
+  "begin",
+  "debut",
+  "inizio"
+])
+const END_WORDS = new Set([
+  "hasta",
+  "until",
+  "bis",
+  "jusqu",
+  "fino",
+  "ate",
+  "au",
+  "al",
+  "tot",
+  "fin",
+  "end",
+  "ende",
+  "final",
+  "fine"
+])
+
+/** The side of a period its words name, if only one. */
+const sideOf = (words: ReadonlyArray<string>): Side | undefined => {
+  const start = words.some((w) => START_WORDS.has(w))
+  const end = words.some((w) => END_WORDS.has(w))
+  return start === end ? undefined : start ? "start" : "end"
 }
 
 // The words a date is written after with no label in them: `le`, `el`, `il`, `am`, `on`, `op`, `em`, `the`.
@@ -202,8 +247,8 @@ const CORRECTS =
 const classify = (layout: Layout, row: Row, list: ReadonlyArray<RowToken>, match: Match): Dated => {
   const before = row.text.slice(0, match.start)
   const after = row.text.slice(match.end)
-  if (RANGE_BEFORE.test(folded(before)) || RANGE_AFTER.test(folded(after)))
-    return { match, row, kind: "period", label: "before" }
+  if (RANGE_BEFORE.test(folded(before))) return { match, row, kind: "period", label: "before", range: "end" }
+  if (RANGE_AFTER.test(folded(after))) return { match, row, kind: "period", label: "before", range: "start" }
   if (CORRECTS.test(folded(before))) return { match, row, kind: "other", label: "before" }
   if (datedByNumber(layout, row, before)) return { match, row, kind: "issue", label: "before" }
   const near = wordsBefore(row, list, match.start)
@@ -253,7 +298,9 @@ const OTHER_WORDS = new Set(DATE_LABELS.find(([kind]) => kind === "other")?.[1] 
  * for a date of another kind (`fecha_nacimiento`, `Start date`) the words that name it: a date of that kind is one a
  * label with one of them names (a birth date is no start date), never the issue date.
  */
-const wantedKind = (target: Target): { readonly kind: DateKind; readonly named: ReadonlySet<string> } => {
+const wantedKind = (
+  target: Target
+): { readonly kind: DateKind; readonly named: ReadonlySet<string>; readonly side: Side | undefined } => {
   // A field's name may write a German umlaut out (`faelligkeit`) and compound a label word (`Fälligkeitsdatum`,
   // `Lieferdatum`): each word also stands for the label words it spells that way or opens with.
   const forms = (word: string) => {
@@ -267,8 +314,16 @@ const wantedKind = (target: Target): { readonly kind: DateKind; readonly named: 
   const said = own !== "none" ? ownWords : words([target.description])
   const kind = own !== "none" ? own : kindOf(said)
   const named = new Set(said.flatMap((w) => (OTHER_WORDS.has(w.text) ? [w.text] : [])))
-  return { kind: kind === "none" ? "issue" : kind, named }
+  const side =
+    kind === "period"
+      ? sideOf(words([nameWords(target.name), ...target.aliases, target.description]).map((w) => w.text))
+      : undefined
+  return { kind: kind === "none" ? "issue" : kind, named, side }
 }
+
+/** Whether a date is the side of a period a field asks for: as a range's end, or by its label's words. */
+const onSide = (f: Dated, side: Side | undefined): boolean =>
+  side === undefined || (f.range ?? sideOf((f.words ?? []).map((w) => w.text))) === side
 
 /** Whether a date's label names it with one of a field's words (a date of another kind: `Fecha de nacimiento`). */
 const namedBy = (f: Dated, named: ReadonlySet<string>): boolean =>
@@ -280,10 +335,12 @@ export const date = (layout: Layout, target: Target): Found | null => {
     const list = rowTokens(row)
     return dates(row.text).map((m) => classify(layout, row, list, m))
   })
-  const { kind: wanted, named } = wantedKind(target)
-  // An unlabelled date: printed bare (a receipt's date and time) before one that other words name.
+  const { kind: wanted, named, side } = wantedKind(target)
+  // An unlabelled date: printed bare (a receipt's date and time) before one that other words name. A period's start
+  // or end (`Fin del periodo`) may be labelled so as a date of its own (`Fecha de inicio`).
   const score = (f: Dated): number =>
-    f.kind === wanted && (wanted !== "other" || namedBy(f, named))
+    (f.kind === wanted && (wanted !== "other" || namedBy(f, named)) && onSide(f, side)) ||
+    (side !== undefined && f.kind === "other" && onSide(f, side))
       ? 2
       : f.kind === "none" && wanted === "issue"
         ? f.worded === true

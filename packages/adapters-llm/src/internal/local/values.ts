@@ -94,8 +94,17 @@ const rightOf = (hit: Hit, concept: Concept): string => {
 const LABEL_GOES_ON = /^\s+\p{L}[^:]{0,30}:\s*$/u
 const LABEL_GOES_ON_TO = /^\s+\p{L}[^:\d]{0,30}:\s+(\S.*)$/u
 
-/** The rest of the label's row after it (for typed values that may sit a few cells away). */
-const restOfRow = (hit: Hit): string => hit.row.text.slice(hit.end)
+/**
+ * The rest of the label's row after it (for typed values that may sit a few cells away); for an amount other than
+ * the total, up to the next label in it (`Bultos: 3    Peso: 24,5 kg`: the parcels' count is no weight).
+ */
+const restOfRow = (hit: Hit, concept: Concept): string => {
+  const rest = hit.row.text.slice(hit.end)
+  return concept === "total" ? rest : rest.replace(NEXT_LABEL, "")
+}
+
+// Another label further on a row: a gap, then words without figures up to a colon, and what follows.
+const NEXT_LABEL = /(?<=\d[^\s]*)\s{2,}\p{L}[^\d:]{0,30}:.*$/u
 
 /** The cell under a label, on one of the next two rows of the page. */
 const below = (layout: Layout, hit: Hit): string => {
@@ -167,7 +176,7 @@ const nameOpening = (layout: Layout, hit: Hit): boolean => {
 const candidates = (layout: Layout, target: Target, concept: Concept): Array<Candidate> =>
   findLabels(layout, labelsOf(target, concept)).flatMap((hit): Array<Candidate> => {
     const beside =
-      typed(concept, target.type) === undefined && concept !== "total" ? rightOf(hit, concept) : restOfRow(hit)
+      typed(concept, target.type) === undefined && concept !== "total" ? rightOf(hit, concept) : restOfRow(hit, concept)
     if ((concept === "company" || concept === "address") && (numberLabel(hit, beside) || othersLabel(hit, target)))
       return []
     if (concept === "company" && nameOpening(layout, hit)) return []
@@ -268,7 +277,10 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   if (asksForCurrency(target)) return currency(layout, target)
   const figure = figureRole(target)
   if (figure === "rate") return taxRate(layout)
-  if (figure !== undefined) return figureAmount(layout, figure)
+  // A figure the totals block does not print may be labelled by the field's own words (`neto` described `Líquido a
+  // percibir` on a payslip): its labels then find it.
+  const figured = figure === undefined ? null : figureAmount(layout, figure)
+  if (figured !== null) return figured
   if (concept === "total") return total(layout, target)
   if (concept === "date") return date(layout, target)
   if (concept === "number") return documentNumber(layout, target)
