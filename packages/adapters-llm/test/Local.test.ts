@@ -122,6 +122,20 @@ describe("Local: labels", () => {
     assert.deepStrictEqual(extract(fields, rows), { neto: "1.280,33" })
   })
 
+  it("another document's number a field's description names (Número de albarán): that document's, by its noun", () => {
+    const rows = [
+      [[40, "Factura Nº F-2024-001"]],
+      [[40, "Nº Albarán: ALB-2024-0456"]],
+      [[40, "Order No. 4471"]]
+    ] as const
+    const albaran = [field("numero", "string", "Número de albarán")]
+    assert.deepStrictEqual(extract(albaran, rows), { numero: "ALB-2024-0456" })
+    assert.deepStrictEqual(extract([field("order_number", "string")], rows), { order_number: "4471" })
+    // The invoice's number, whatever other document its description mentions.
+    const factura = [field("numero", "string", "Número de la factura, no el del pedido")]
+    assert.deepStrictEqual(extract(factura, rows), { numero: "F-2024-001" })
+  })
+
   it("nothing is invented: a field the document does not show is null, a list without a table is empty", () => {
     const fields = [
       field("iban", "string", "Cuenta bancaria"),

@@ -365,9 +365,29 @@ const cellsAfter = (row: Row, token: RowToken): string => {
 const nextCell = (row: Row, cell: Cell): Cell | undefined =>
   row.cells.slice(row.cells.indexOf(cell) + 1).find((c) => /[\p{L}\p{N}]/u.test(c.text))
 
+/**
+ * The labels of the other document a field names (`Número de albarán`, `order_number`): its noun with a number word
+ * before or after it, as documents print them (`Nº Albarán`, `Albarán nº`, `Nº de albarán`, `Order No.`).
+ */
+const otherNumberLabels = (target: Target): ReadonlyArray<Label> =>
+  tokens(folded([target.name.replace(/[_\-.]+/g, " "), ...target.aliases, target.description].join(" ")))
+    .filter((t) => OTHER.has(t.text))
+    .flatMap((t) => [
+      [t.text, "no"],
+      ["no", t.text],
+      ["no", "de", t.text]
+    ])
+    .map((list) => ({ tokens: list, strength: 1 }))
+
 /** Whether a field asks for another document's number (an order, a customer): then its own labels serve. */
-const asksForOther = (target: Target): boolean =>
-  tokens(folded([target.name.replace(/[_\-.]+/g, " "), ...target.aliases].join(" "))).some((t) => OTHER.has(t.text))
+const asksForOther = (target: Target): boolean => {
+  const words = (text: string) => tokens(folded(text)).map((t) => t.text)
+  if (words([target.name.replace(/[_\-.]+/g, " "), ...target.aliases].join(" ")).some((w) => OTHER.has(w))) return true
+  // Its description, where it names another document and none whose number is the document's (`Número de albarán`
+  // for a generic `numero`; not `Número de factura, no el del pedido`).
+  const described = words(target.description)
+  return described.some((w) => OTHER.has(w)) && !described.some((w) => NOUNS.has(w))
+}
 
 /**
  * The evidence of a number label's strength: an alias or a noun with its number word names it outright, a noun
@@ -382,7 +402,7 @@ const comparable = (text: string): string => text.replace(/[\s.\-/]/g, "").toLow
 export const documentNumber = (layout: Layout, target: Target): Found | null => {
   const aliasLabels: ReadonlyArray<Label> = (
     asksForOther(target)
-      ? labelsOf(target, "none")
+      ? [...labelsOf(target, "none"), ...otherNumberLabels(target)]
       : target.aliases.map((a) => ({ tokens: phraseTokens(a), strength: 2 }))
   ).filter((l) => l.tokens.length > 0 && !(l.tokens.length === 1 && NUMBER.has(l.tokens[0] ?? "")))
   const candidates: Array<{ text: string; strength: number; order: number; page: number }> = []
