@@ -94,6 +94,19 @@ describe("Local: labels", () => {
     assert.deepStrictEqual(extract(birth, [[[40, "Date: 03/12/2024"]], [[40, "Date of birth 04/12/1975"]]]), {
       date_of_birth: "04/12/1975"
     })
+    // Its abbreviation, whatever words the field's name gives (DOB for date_of_birth, geb. for geburtsdatum).
+    assert.deepStrictEqual(
+      extract(birth, [[[40, "Date: 03/12/2024"]], [[40, "Patient: Mary Johnson  DOB: 04/12/1975"]]]),
+      {
+        date_of_birth: "04/12/1975"
+      }
+    )
+    assert.deepStrictEqual(
+      extract([field("geburtsdatum", "date")], [[[40, "Datum: 03.12.2024"]], [[40, "geb. 04.12.1975"]]]),
+      {
+        geburtsdatum: "04.12.1975"
+      }
+    )
     // No date of its kind printed: none, not the form's date; nor another kind's of the same bucket (a start date).
     assert.deepStrictEqual(extract(birth, [[[40, "Date: 03/12/2024"]], [[40, "Start date: 01/04/2024"]]]), {
       date_of_birth: null

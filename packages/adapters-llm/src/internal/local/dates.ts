@@ -13,7 +13,7 @@ import { cellAt, cellStart, type Layout, overlap, type Row } from "./layout.js"
 import { amounts, dates, type Match } from "./patterns.js"
 import { doubted, type RowToken, rowTokens } from "./phrases.js"
 import { folded, nearWords, tokens } from "./text.js"
-import { DATE_LABELS, type DateKind, DOCUMENT_NOUNS } from "./vocabulary.js"
+import { DATE_LABELS, type DateKind, DOCUMENT_NOUNS, OTHER_DATE_GROUPS } from "./vocabulary.js"
 
 const KINDS: ReadonlyArray<readonly [DateKind, ReadonlySet<string>]> = DATE_LABELS.map(([k, words]) => [
   k,
@@ -291,7 +291,8 @@ const figures = (literal: string): string => {
 const evidenceOf = (d: Dated): Evidence =>
   d.label === "before" ? "exactLabel" : d.label === "above" ? "label" : "position"
 
-const OTHER_WORDS = new Set(DATE_LABELS.find(([kind]) => kind === "other")?.[1] ?? [])
+// Each word of a date of another thing, to the group of what it dates (a birth, a start, a debit).
+const OTHER_GROUP = new Map(OTHER_DATE_GROUPS.flatMap((group, k) => group.map((w) => [w, k] as const)))
 
 /**
  * The kind of date a field asks for, from its own name and aliases (and its description when they say nothing), and
@@ -300,7 +301,7 @@ const OTHER_WORDS = new Set(DATE_LABELS.find(([kind]) => kind === "other")?.[1] 
  */
 const wantedKind = (
   target: Target
-): { readonly kind: DateKind; readonly named: ReadonlySet<string>; readonly side: Side | undefined } => {
+): { readonly kind: DateKind; readonly named: ReadonlySet<number>; readonly side: Side | undefined } => {
   // A field's name may write a German umlaut out (`faelligkeit`) and compound a label word (`Fälligkeitsdatum`,
   // `Lieferdatum`): each word also stands for the label words it spells that way or opens with.
   const forms = (word: string) => {
@@ -313,7 +314,7 @@ const wantedKind = (
   const own = kindOf(ownWords)
   const said = own !== "none" ? ownWords : words([target.description])
   const kind = own !== "none" ? own : kindOf(said)
-  const named = new Set(said.flatMap((w) => (OTHER_WORDS.has(w.text) ? [w.text] : [])))
+  const named = new Set(said.flatMap((w) => OTHER_GROUP.get(w.text) ?? []))
   const side =
     kind === "period"
       ? sideOf(words([nameWords(target.name), ...target.aliases, target.description]).map((w) => w.text))
@@ -325,9 +326,12 @@ const wantedKind = (
 const onSide = (f: Dated, side: Side | undefined): boolean =>
   side === undefined || (f.range ?? sideOf((f.words ?? []).map((w) => w.text))) === side
 
-/** Whether a date's label names it with one of a field's words (a date of another kind: `Fecha de nacimiento`). */
-const namedBy = (f: Dated, named: ReadonlySet<string>): boolean =>
-  f.words?.some((w) => compounded(w.text).some((c) => named.has(c))) === true
+/**
+ * Whether a date's label names what a field's words name (a date of another thing: `DOB` for `Date of birth`, the
+ * groups of `OTHER_DATE_GROUPS`).
+ */
+const namedBy = (f: Dated, named: ReadonlySet<number>): boolean =>
+  f.words?.some((w) => compounded(w.text).some((c) => named.has(OTHER_GROUP.get(c) ?? -1))) === true
 
 /** The date a field asks for and the rules' certainty of it, or null. */
 export const date = (layout: Layout, target: Target): Found | null => {

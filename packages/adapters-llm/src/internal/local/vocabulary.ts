@@ -9,6 +9,24 @@ import { Months } from "@legible/core"
 /** How strongly an amount's label says "the amount due", best first; `none` labels never give the total. */
 export type TotalRank = "due" | "total" | "subtotal"
 
+/**
+ * Dates of other things than the document's (folded label words), by what they date: a field that asks for one
+ * (`fecha_nacimiento`, `dob`, `Start date`) takes a date a word of its group labels.
+ */
+export const OTHER_DATE_GROUPS: ReadonlyArray<ReadonlyArray<string>> = [
+  // a birth (`Fecha de nacimiento`, `DOB`, `F. Nac.`, `geb.`, `Data di nascita`, `Né le`, `Geboortedatum`)
+  [
+    ...["nacimiento", "birth", "born", "dob", "nac", "geburtsdatum", "geb", "geboren", "nascita", "nascimento"],
+    ...["naissance", "geboortedatum"]
+  ],
+  // a start or an admission (`Fecha de inicio`, `Start date`, `Beginn`, `Début`, `Inizio`, `Fecha de alta`)
+  ["inicio", "start", "beginn", "debut", "inizio", "alta"],
+  // a print
+  ["impresion"],
+  // a direct debit's day: `Montant prélevé le`, `wird am … abgebucht`, `Fecha de cargo`, `addebito il`
+  ["preleve", "prelevement", "abgebucht", "abbuchung", "debited", "cargo", "addebito", "geincasseerd"]
+]
+
 /** Label phrases of amounts, by rank. A row's label takes the rank of its longest phrase. */
 export const TOTAL_LABELS: ReadonlyArray<readonly [TotalRank, ReadonlyArray<string>]> = [
   [
@@ -441,14 +459,7 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
     ]
   ],
   ["order", ["pedido", "order", "bestell", "bestelldatum", "commande", "ordine", "encomenda", "bestelling", "orden"]],
-  [
-    "other",
-    [
-      ...["nacimiento", "birth", "geburtsdatum", "inicio", "start", "beginn", "debut", "inizio", "alta", "impresion"],
-      // a direct debit's day: `Montant prélevé le`, `wird am … abgebucht`, `Fecha de cargo`, `addebito il`
-      ...["preleve", "prelevement", "abgebucht", "abbuchung", "debited", "cargo", "addebito", "geincasseerd"]
-    ]
-  ],
+  ["other", OTHER_DATE_GROUPS.flat()],
   [
     "issue",
     [
