@@ -85,7 +85,7 @@ const finishedItems = (items: Extractor.ExtractedValue, field: Skill.SkillField,
   )
 }
 
-const fieldValue = (l: Layout, field: Skill.SkillField, finish: Finish): Valued => {
+const fieldValue = (l: Layout, field: Skill.SkillField & { readonly parent?: string }, finish: Finish): Valued => {
   if (field.isList) {
     const list = listValue(l, field)
     const level = LEVELS[list.evidence]
@@ -93,7 +93,9 @@ const fieldValue = (l: Layout, field: Skill.SkillField, finish: Finish): Valued 
     return { value: items, certainty: literalsOf(items).map((literal) => [literal, level] as const) }
   }
   if (field.type === "object") {
-    const subs = (field.fields ?? []).map((sub) => [sub.name, fieldValue(l, sub, finish)] as const)
+    // A sub-field names the party its object does (`cliente.nombre`, `emisor.nif`).
+    const parent = [field.name, ...field.aliases, field.description].join(" ")
+    const subs = (field.fields ?? []).map((sub) => [sub.name, fieldValue(l, { ...sub, parent }, finish)] as const)
     return {
       value: Object.fromEntries(subs.map(([name, v]) => [name, v.value])),
       certainty: subs.flatMap(([, v]) => v.certainty)

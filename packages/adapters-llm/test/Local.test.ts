@@ -662,6 +662,23 @@ describe("Local: structure", () => {
     assert.deepStrictEqual(extract([cliente], rows), { cliente: { nombre: "Papelería Globex S.A.", nif: "A87654323" } })
   })
 
+  it("an object's sub-fields name the party the object does: emisor's nif is the issuer's, cliente's nombre its", () => {
+    const party = (name: string) =>
+      field(name, "object", "", { fields: [field("nombre", "string", "Nombre"), field("nif", "string", "NIF")] })
+    const rows = [
+      [[40, "Talleres Gómez, S.L."]],
+      [[40, "C/ Industria 4, 46001 Valencia"]],
+      [[40, "CIF: B46123451"]],
+      [[40, "FACTURA Nº: T-2024-0312"]],
+      [[40, "Cliente: Pedro Sánchez Gil"]],
+      [[40, "NIF: 87654321X"]]
+    ] as const
+    assert.deepStrictEqual(extract([party("emisor"), party("cliente")], rows), {
+      emisor: { nombre: "Talleres Gómez, S.L.", nif: "B46123451" },
+      cliente: { nombre: "Pedro Sánchez Gil", nif: "87654321X" }
+    })
+  })
+
   it("a catalog field with several key columns: each column by its label; none found is null", () => {
     const catalog = {
       catalogId: "c",

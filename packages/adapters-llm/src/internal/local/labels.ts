@@ -17,6 +17,8 @@ export interface Target {
   readonly type: Field.FieldType
   readonly aliases: ReadonlyArray<string>
   readonly description: string
+  /** The words of the object field it is a sub-field of (`emisor`, `Datos del cliente`): the party it names. */
+  readonly parent?: string
 }
 
 /** A common concept a field may stand for, which brings its own labels and value rules. */

@@ -266,11 +266,20 @@ const PARTIES = {
 
 /** The party a field names (`nif_cliente`, `Supplier VAT number`, `Delivery address`), if one. */
 const partyOf = (target: Target): "recipient" | "issuer" | "delivery" | undefined => {
-  const list = [...fieldWords(target)]
-  const named = (["delivery", "recipient", "issuer"] as const).filter((p) => list.some((w) => PARTIES[p].has(w)))
-  // A delivery is the recipient's (`Customer delivery address`): it names the block.
-  return named[0] === "delivery" ? "delivery" : named.length === 1 ? named[0] : undefined
+  const named = (words: ReadonlySet<string>) => {
+    const list = [...words]
+    const parties = (["delivery", "recipient", "issuer"] as const).filter((p) => list.some((w) => PARTIES[p].has(w)))
+    // A delivery is the recipient's (`Customer delivery address`): it names the block.
+    return parties[0] === "delivery" ? "delivery" : parties.length === 1 ? parties[0] : undefined
+  }
+  return named(fieldWords(target))
 }
+
+/** The party a sub-field's object names (`cliente`, `Datos del emisor`), where the sub-field names none itself. */
+const parentParty = (target: Target): "recipient" | "issuer" | "delivery" | undefined =>
+  target.parent === undefined || partyOf(target) !== undefined
+    ? undefined
+    : partyOf({ name: target.parent, type: target.type, aliases: [], description: "" })
 
 /** The value of a simple (or catalog key column) field and the rules' certainty of it, or null. */
 export const simpleValue = (layout: Layout, target: Target, concept: Concept = conceptOf(target)): Found | null => {
@@ -298,7 +307,10 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
       (concept !== "company" || !addressLine(c.text) || legalForm(c.text)))
   // A tax id, e-mail or name of one party (`NIF del cliente`, `Supplier email`, `Customer name`): in its block, or
   // out of the recipient's.
-  const party = partyOf(target)
+  // A sub-field that names no party takes its object's (`cliente.nif`, `emisor.nombre`), as a preference: a value
+  // its labels find out of that party's block still serves where none is in it.
+  const inherited = parentParty(target)
+  const party = partyOf(target) ?? inherited
   const side =
     concept === "taxId" || concept === "email" || concept === "company" || concept === "address" ? party : undefined
   const ofParty = (row: Row, x0: number, x1: number) =>
@@ -306,10 +318,9 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   // The issuer's name is never on a row of another party's tax id.
   const issuers = (c: Candidate) =>
     concept !== "company" || side === "recipient" || side === "delivery" || !otherPartysRow(layout, c.row)
-  const all = candidates(layout, target, concept)
-    .filter(named)
-    .filter(issuers)
-    .filter((c) => ofParty(c.row, c.x0, c.x1))
+  const labelled = candidates(layout, target, concept).filter(named).filter(issuers)
+  const sided = labelled.filter((c) => ofParty(c.row, c.x0, c.x1))
+  const all = inherited !== undefined && sided.length === 0 ? labelled : sided
   const chosen = best(all)
   if (chosen !== undefined) {
     // Another value under a label as strong: reading order chose, not the label.
@@ -324,13 +335,16 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   if (concept === "address") return block === undefined ? address(layout) : blockAddress(layout, block)
   if (concept === "none" && block !== undefined && target.type === "string" && namesOne(target, block))
     return blockName(layout, block)
+  // The name of an object of the issuer's (`emisor.nombre`): the letterhead's.
+  if (concept === "none" && inherited === "issuer" && target.type === "string" && namesOne(target, "issuer"))
+    return company(layout)
   return null
 }
 
 const NAMES = new Set(NAME_WORDS)
 
 /** Whether a field asks for a party's name (`customer_name`, `Nombre del cliente`, or the party alone: `cliente`). */
-const namesOne = (target: Target, party: "recipient" | "delivery"): boolean => {
+const namesOne = (target: Target, party: "recipient" | "delivery" | "issuer"): boolean => {
   const list = [...fieldWords(target)]
   return list.some((w) => NAMES.has(w)) || list.every((w) => PARTIES[party].has(w))
 }
