@@ -3,7 +3,7 @@ import type { Skill } from "@legible/core"
 import { Fixtures } from "@legible/testkit"
 import { Effect } from "effect"
 import * as Local from "../src/Local.js"
-import { document, ITEMS, invoicePage, page, request } from "./support/documents.js"
+import { type Cell, document, ITEMS, invoicePage, page, request } from "./support/documents.js"
 
 const field = (
   name: string,
@@ -147,6 +147,23 @@ describe("Local: labels", () => {
     // The invoice's number, whatever other document its description mentions.
     const factura = [field("numero", "string", "Número de la factura, no el del pedido")]
     assert.deepStrictEqual(extract(factura, rows), { numero: "F-2024-001" })
+  })
+
+  it("a header row's labels give the values under them; a number compound names the number (Rechnungsnummer)", () => {
+    const fields = [field("kundennr", "string", "Kundennummer"), field("nummer", "string", "Rechnungsnummer")]
+    const header: ReadonlyArray<Cell> = [
+      [40, "Rechnungsdatum"],
+      [150, "Lieferdatum"],
+      [260, "Kundennr."],
+      [370, "Rechnungsnr."]
+    ]
+    const values: ReadonlyArray<Cell> = [
+      [40, "12.03.2024"],
+      [150, "10.03.2024"],
+      [260, "K-4471"],
+      [370, "R-2024-118"]
+    ]
+    assert.deepStrictEqual(extract(fields, [header, values]), { kundennr: "K-4471", nummer: "R-2024-118" })
   })
 
   it("nothing is invented: a field the document does not show is null, a list without a table is empty", () => {

@@ -9,7 +9,7 @@ import type { Field } from "@legible/core"
 import { cellAt, cellStart, type Layout, type Row } from "./layout.js"
 import { foldedTokens, splitsJoined } from "./phrases.js"
 import { folded, nearWords, phraseTokens, sameToken, tokens } from "./text.js"
-import { ITEM_COLUMNS, type ItemColumn } from "./vocabulary.js"
+import { ITEM_COLUMNS, type ItemColumn, NUMBER_COMPOUNDS } from "./vocabulary.js"
 
 /** What the local rules need to know of a field (a skill field, a sub-field or a catalog key column). */
 export interface Target {
@@ -166,7 +166,9 @@ const TRIGGERS: ReadonlyArray<readonly [Exclude<Concept, "none">, ReadonlyArray<
     "number",
     [
       ...["factura", "invoice", "comprobante", "receipt", "recibo", "ticket", "bill", "folio", "albaran", "pedido"],
-      ...["order", "fattura", "facture", "factuur", "fatura", "rechnung", "rechnungs", "bon", "beleg"]
+      ...["order", "fattura", "facture", "factuur", "fatura", "rechnung", "rechnungs", "bon", "beleg"],
+      // a noun and its number word in one (`Rechnungsnummer`, `Factuurnummer`, `invoiceno`)
+      ...NUMBER_COMPOUNDS
     ]
   ],
   [
@@ -213,7 +215,8 @@ const conceptFrom = (words: ReadonlySet<string>, type: Field.FieldType): Concept
     if (!has(triggers)) continue
     if (concept === "taxId" && type !== "date" && !numeric) return concept
     if (concept === "total" && type !== "date") return concept
-    if (concept === "number" && type === "string" && words.has("no")) return concept
+    if (concept === "number" && type === "string" && (words.has("no") || words.has("nummer") || has(NUMBER_COMPOUNDS)))
+      return concept
     if (
       (concept === "company" ||
         concept === "address" ||

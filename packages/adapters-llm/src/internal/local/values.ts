@@ -84,10 +84,16 @@ const rightOf = (hit: Hit, concept: Concept): string => {
   const rest = clean(LABEL_GOES_ON.test(raw) ? "" : (LABEL_GOES_ON_TO.exec(raw)?.[1] ?? raw))
   if (rest !== "") return rest
   const next = row.cells[row.cells.indexOf(cell) + 1]
-  if (next === undefined) return ""
+  if (next === undefined || headerRow(row)) return ""
   const party = concept === "company" || concept === "address"
   return party && columnsApart(row, cell, next) ? "" : clean(next.text)
 }
+
+/**
+ * Whether a row is a header's: three cells or more of words alone, no figure and no colon (`Rechnungsdatum |
+ * Lieferdatum | Kundennr. | Rechnungsnr.`): the cell beside a label is the next column's label, its value under it.
+ */
+const headerRow = (row: Row): boolean => row.cells.length >= 3 && !/[\d:]/.test(row.text)
 
 // The rest of a label's cell when the label goes on in it up to a colon: a few words and nothing after the colon;
 // or a few words with no figure (`y apellidos`, `of patient`), the colon and its value.
