@@ -166,6 +166,27 @@ describe("Local: labels", () => {
     assert.deepStrictEqual(extract(fields, [header, values]), { kundennr: "K-4471", nummer: "R-2024-118" })
   })
 
+  it("a tax id its field's words name (tva_intracom: N° TVA, not SIRET); Italy's codice fiscale; Spett.le X", () => {
+    const fields = [
+      field("siret", "string"),
+      field("tva_intracom", "string", "Numéro de TVA intracommunautaire"),
+      field("codice_fiscale_cliente", "string"),
+      field("cliente", "string")
+    ]
+    const rows = [
+      [[40, "SIRET : 732 829 320 00074"]],
+      [[40, "N° TVA : FR 44 732829320"]],
+      [[40, "Spett.le Bianchi Luca"]],
+      [[40, "Codice fiscale: RSSMRA85T10A562S"]]
+    ] as const
+    assert.deepStrictEqual(extract(fields, rows), {
+      siret: "732 829 320 00074",
+      tva_intracom: "FR 44 732829320",
+      codice_fiscale_cliente: "RSSMRA85T10A562S",
+      cliente: "Bianchi Luca"
+    })
+  })
+
   it("nothing is invented: a field the document does not show is null, a list without a table is empty", () => {
     const fields = [
       field("iban", "string", "Cuenta bancaria"),

@@ -208,6 +208,26 @@ const near = (row: Row): boolean =>
 export const recipientCell = (row: Row, figures = false): Cell | undefined => recipientCells(row, figures)[0]
 
 /** Every cell of a row that opens a party's block (`Bill To: | Ship To:`), as `recipientCell` tells. */
+/** The rest of a cell after the courtesy title that opens it (`Spett.le Bianchi Luca`: `Bianchi Luca`), if one does. */
+export const afterCourtesy = (row: Row, cell: Cell): string | undefined => {
+  const start = cellStart(row, cell)
+  const inCell = rowTokens(row).filter((t: RowToken) => t.start >= start && t.end <= start + cell.text.length)
+  const hit = findPhrases(inCell, RECIPIENT)[0]
+  if (
+    hit === undefined ||
+    hit.from !== 0 ||
+    !COURTESY.has(
+      inCell
+        .slice(0, hit.to)
+        .map((t) => t.text)
+        .join(" ")
+    )
+  )
+    return undefined
+  const end = inCell[hit.to - 1]?.end ?? start
+  return row.text.slice(end, start + cell.text.length).replace(/^[\s.:,]+/u, "")
+}
+
 export const recipientCells = (row: Row, figures = false): ReadonlyArray<Cell> => {
   if (!row.cells.some((cell) => RECIPIENT_FIRST.has(words(cell.text.slice(0, 24))[0] ?? "") || splitLabel(cell)))
     return []

@@ -77,7 +77,12 @@ const LEXICONS: Readonly<Record<Exclude<Concept, "none">, ReadonlyArray<string>>
     "btw",
     "btw nr",
     "vat reg no",
-    "vat number"
+    "vat number",
+    // fr: `N° TVA intracommunautaire`, `TVA intracom.`, `Numéro de TVA`, `SIREN`; nl: `BTW-nummer`; ch: `MWST-Nr.`
+    ...["no tva", "no de tva", "tva intracom", "tva intracommunautaire", "no tva intracommunautaire", "siren"],
+    ...["btw nummer", "btw id", "mwst nr"],
+    // it: a person's `Codice fiscale`, `C.F.`
+    ...["codice fiscale", "c f"]
   ],
   date: [
     "fecha",
@@ -157,7 +162,7 @@ const TRIGGERS: ReadonlyArray<readonly [Exclude<Concept, "none">, ReadonlyArray<
   [
     "taxId",
     [
-      ...["cuit", "cif", "nif", "nie", "rfc", "vat", "ruc", "rut", "tin", "gst", "fiscal"],
+      ...["cuit", "cif", "nif", "nie", "rfc", "vat", "ruc", "rut", "tin", "gst", "fiscal", "fiscale"],
       ...["ust", "ustid", "uid", "steuernummer", "tva", "btw", "piva", "partita", "siret", "siren"]
     ]
   ],
@@ -257,11 +262,23 @@ export const labelsOf = (target: Target, concept: Concept = conceptOf(target)): 
   for (const alias of target.aliases) add(alias, ALIAS)
   add(nameWords(target.name), NAME)
   if (phraseTokens(target.description).length <= 4) add(target.description, DESCRIPTION)
+  // A tax id's label that the field's own words name (`tva_intracom`: `N° TVA`, not `SIRET`) before the others.
+  const own = concept === "taxId" ? fieldWords(target) : new Set<string>()
   if (concept !== "none")
     for (const phrase of LEXICONS[concept])
-      add(phrase, concept === "description" && CODE_HEADERS.has(phrase) ? CODE_HEADER : LEXICON)
+      add(
+        phrase,
+        concept === "description" && CODE_HEADERS.has(phrase)
+          ? CODE_HEADER
+          : phraseTokens(phrase).some((t) => t.length >= 3 && own.has(t))
+            ? OWN_LEXICON
+            : LEXICON
+      )
   return out
 }
+
+/** The strength of a lexicon label a word of the field's own names. */
+export const OWN_LEXICON = LEXICON + 0.03
 
 // The description's header words that head an article's code as often (`Artigo | Descrição`, `Item | Description`,
 // `Artikel | Bezeichnung`): a description's own word beside them heads the description.

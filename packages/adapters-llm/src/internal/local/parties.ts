@@ -8,6 +8,7 @@
 import { addressEnd, addressLine, closesAddress } from "./addressText.js"
 import { type Found, found } from "./evidence.js"
 import {
+  afterCourtesy,
   cleaned,
   nameLike,
   type Part,
@@ -55,9 +56,10 @@ const blockLines = (layout: Layout, block: Block): ReadonlyArray<string> => {
   for (const row of layout.rows) {
     const label = recipientCells(row, true).find((c) => DELIVERY.test(folded(c.text)) === (block === "delivery"))
     if (label === undefined) continue
-    // The label alone in its cell leaves its lines to the rows under it.
+    // The label alone in its cell leaves its lines to the rows under it; a courtesy title is followed by the name
+    // (`Spett.le Bianchi Luca`).
     const colon = label.text.indexOf(":")
-    const rest = colon < 0 ? "" : unlabelled(label.text.slice(colon + 1)).trim()
+    const rest = colon < 0 ? (afterCourtesy(row, label)?.trim() ?? "") : unlabelled(label.text.slice(colon + 1)).trim()
     const lines = rest === "" ? [] : [rest]
     let above: Part = { row, x0: label.x0, x1: label.x1, text: label.text, raw: label.text }
     while (lines.length < 5) {

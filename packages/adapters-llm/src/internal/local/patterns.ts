@@ -324,16 +324,42 @@ const TAX_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => bool
   ]
 ]
 
+// A European VAT number printed in groups (`FR 44 732829320`, `FR44 732 829 320`, `DE 123 456 789`, `BE 0456.789.123`,
+// `NL 0012.34.567.B.01`): its country's prefix, then groups of letters and figures apart by single spaces or dots.
+const SPACED_VAT =
+  /(?<![A-Za-z0-9])(?:AT|BE|DE|DK|FR|IT|LU|NL|PT|SE|PL|IE)[ .]?[0-9A-Z]{1,11}(?:[ .][0-9A-Z]{1,11}){0,5}(?![A-Za-z0-9])/g
+
+// A VAT label or a number's word and its marks, just before a prefix printed apart from its figures.
+const VAT_LABEL_BEFORE = /(?:vat|tva|ust|btw|iva|mwst|uid|tax|id|nr|no|n[°º]|[:#])\W*$/iu
+
+/**
+ * The VAT numbers printed in groups: each run's longest opening groups that make a valid number, its check figures
+ * verified (a run may go on into other figures: `FR 44 732829320 00074`). A prefix set apart from its figures is
+ * the prefix only after a label (`PRECIO DE 123 456 788` is a price's words).
+ */
+const spacedVatIds = (text: string): Array<Match> =>
+  [...text.matchAll(SPACED_VAT)].flatMap((m) => {
+    const start = m.index ?? 0
+    if (/^[A-Z]{2,3} /.test(m[0]) && !VAT_LABEL_BEFORE.test(text.slice(0, start))) return []
+    const parts = m[0].split(/(?<=[0-9A-Z])(?=[ .])/)
+    for (let n = parts.length; n >= 1; n--) {
+      const printed = parts.slice(0, n).join("")
+      if (/[ .]/.test(printed) && Checks.identifier("vat", printed.replace(/[ .]/g, "")) === undefined)
+        return [{ text: printed, start, end: start + printed.length }]
+    }
+    return []
+  })
+
 /** Tax ids in a text, in order of appearance. */
 export const taxIds = (text: string): Array<Match> =>
-  dedupe(TAX_PATTERNS.flatMap(([re, accept]) => all(re, text, accept)))
+  dedupe([...TAX_PATTERNS.flatMap(([re, accept]) => all(re, text, accept)), ...spacedVatIds(text)])
 
 /** Whether nine figures are a Portuguese NIF: a person's or a company's first figure, and the VAT check. */
 const nifPt = (digits: string): boolean =>
   /^[125689]/.test(digits) && Checks.identifier("vat", `PT${digits}`) === undefined
 
 // National tax ids printed with no country prefix, taken only after their label (figures alone are as often a phone
-// or an order's number): Italy's partita IVA (`P.IVA 01234567890`), France's SIRET and SIREN (`SIRET 123 456 789
+// or an order's number): Italy's partita IVA (`P.IVA 01234567890`) and a person's codice fiscale (`RSSMRA85T10A562S`), France's SIRET and SIREN (`SIRET 123 456 789
 // 00012`), Portugal's NIF (`NIF 501234567`), each with its check figure; Germany's Steuernummer (`12/345/67890`).
 const NATIONAL_TAX_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boolean]> = [
   [/(?<![\d/])\d{11}(?![\d/])/g, (m) => Checks.identifier("vat", `IT${m[0]}`) === undefined],
@@ -342,8 +368,20 @@ const NATIONAL_TAX_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray
     (m) => [9, 14].includes(m[0].replace(/ /g, "").length) && Checks.luhn(m[0].replace(/ /g, ""))
   ],
   [/(?<!\d)\d{9}(?!\d)/g, (m) => nifPt(m[0])],
-  [/(?<![\d/])\d{2,3}\/\d{3}\/\d{4,5}(?![\d/])/g, () => true]
+  [/(?<![\d/])\d{2,3}\/\d{3}\/\d{4,5}(?![\d/])/g, () => true],
+  [/(?<![A-Za-z0-9])[A-Z]{6}\d{2}[A-EHLMPRST]\d{2}[A-Z]\d{3}[A-Z](?![A-Za-z0-9])/g, (m) => codiceFiscale(m[0])]
 ]
+
+// The values of a codice fiscale's characters in its odd places (first, third…), for its check letter.
+const CF_ODD = [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23]
+
+/** Whether sixteen characters are an Italian codice fiscale (a person's): its check letter verified. */
+const codiceFiscale = (code: string): boolean => {
+  const value = (c: string) => (/\d/.test(c) ? Number(c) : c.charCodeAt(0) - 65)
+  let sum = 0
+  for (let i = 0; i < 15; i++) sum += i % 2 === 0 ? (CF_ODD[value(code[i] ?? "")] ?? 0) : value(code[i] ?? "")
+  return String.fromCharCode(65 + (sum % 26)) === code[15]
+}
 
 /** Tax ids after their label: with a country's prefix or pattern (`taxIds`), or a national one printed without. */
 export const labelledTaxIds = (text: string): Array<Match> =>

@@ -23,6 +23,7 @@ import {
   LEXICON,
   labelsOf,
   NAME,
+  OWN_LEXICON,
   type Target,
   TOTAL_TRIGGERS
 } from "./labels.js"
@@ -206,7 +207,7 @@ const candidates = (layout: Layout, target: Target, concept: Concept): Array<Can
  */
 const labelEvidence = (hit: Hit): Evidence => {
   const { strength } = hit.label
-  if (strength === ALIAS || strength === LEXICON) return hit.exact ? "exactLabel" : "label"
+  if (strength === ALIAS || strength === LEXICON || strength === OWN_LEXICON) return hit.exact ? "exactLabel" : "label"
   return strength === NAME ? "label" : "weakLabel"
 }
 

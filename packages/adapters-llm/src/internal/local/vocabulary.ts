@@ -1199,6 +1199,8 @@ export const RECIPIENT_LABELS: ReadonlyArray<string> = [
   ...["facture a", "facturer a", "adresse de facturation", "destinataire", "client", "a l attention de"],
   // it
   ...["cliente", "destinatario", "intestatario", "fatturare a"],
+  // it: `Spett.le` (spettabile), the courtesy a letter's addressee is written to
+  ...["spett le", "spettabile", "spett"],
   // pt
   ...["faturar a", "faturado a", "cliente", "destinatario", "exmo s", "exmos", "adquirente"],
   // nl

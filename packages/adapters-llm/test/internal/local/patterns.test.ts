@@ -296,14 +296,28 @@ describe("patterns", () => {
     )
     // Not without its prefix, nor with too few or too many figures.
     assert.deepStrictEqual(texts(taxIds("123456789 DE12345678 DE1234567890")), [])
+    // Printed in groups, where its check figures hold; a run that goes on into other figures ends where they do.
+    for (const id of [
+      "FR 44 732829320",
+      "FR44 732 829 320",
+      "DE 123 456 788",
+      "BE 0456.789.133",
+      "NL 0012.34.560.B.01"
+    ])
+      assert.deepStrictEqual(texts(taxIds(`TVA: ${id}`)), [id], id)
+    assert.deepStrictEqual(texts(taxIds("TVA FR 44 732829320 00074")), ["FR 44 732829320"])
+    assert.deepStrictEqual(texts(taxIds("DE 123 456 789 · FR 45 732829320 · PRECIO DE 123 456 788")), [])
+    assert.deepStrictEqual(texts(taxIds("USt-IdNr.: DE 123 456 788")), ["DE 123 456 788"])
   })
 
   it("tax ids after their label: national ones with their check figure, printed with no prefix", () => {
     // Italy's partita IVA, France's SIRET and SIREN, Portugal's NIF, Germany's Steuernummer.
     for (const id of ["00743110157", "732 829 320 00074", "732829320", "501964843", "12/345/67890"])
       assert.deepStrictEqual(texts(labelledTaxIds(`N.: ${id}`)), [id], id)
+    // Italy's codice fiscale, a person's, with its check letter.
+    assert.deepStrictEqual(texts(labelledTaxIds("C.F.: RSSMRA85T10A562S")), ["RSSMRA85T10A562S"])
     // A check figure wrong: none of them; and never by position (`taxIds`).
-    assert.deepStrictEqual(texts(labelledTaxIds("N.: 00743110158 732 829 320 00075 501964842")), [])
+    assert.deepStrictEqual(texts(labelledTaxIds("N.: 00743110158 732 829 320 00075 501964842 RSSMRA85T10A562T")), [])
     assert.deepStrictEqual(texts(taxIds("P.IVA 00743110157")), [])
   })
 
