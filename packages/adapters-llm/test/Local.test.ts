@@ -187,6 +187,33 @@ describe("Local: labels", () => {
     })
   })
 
+  it("how a till's slip was paid, where no label says: the tender row under the total; its tax summary's rate", () => {
+    const fields = [field("forma_pago", "string", "Forma de pago"), field("tipo_iva", "float", "Tipo de IVA")]
+    const rows = [
+      row2(40, "LECHE ENTERA", 300, "5,40"),
+      row2(40, "TOTAL (€)", 300, "5,40"),
+      row2(40, "TARJETA BANCARIA", 300, "5,40"),
+      [
+        [40, "IVA"],
+        [120, "BASE IMPONIBLE (€)"],
+        [300, "CUOTA (€)"]
+      ],
+      [
+        [40, "10%"],
+        [120, "4,91"],
+        [300, "0,49"]
+      ]
+    ] as const
+    assert.deepStrictEqual(extract(fields, rows), { forma_pago: "TARJETA BANCARIA", tipo_iva: "10" })
+    const italian = [row2(40, "TOTALE COMPLESSIVO", 300, "5,88"), row2(40, "PAGAMENTO CONTANTE", 300, "10,00")]
+    assert.deepStrictEqual(extract([field("payment_method", "string")], italian), {
+      payment_method: "PAGAMENTO CONTANTE"
+    })
+    // A tender's word in a line above the total buys something (a gift card): no payment.
+    const gift = [row2(40, "TARJETA REGALO", 300, "20,00"), row2(40, "TOTAL", 300, "20,00")]
+    assert.deepStrictEqual(extract([field("payment_method", "string")], gift), { payment_method: null })
+  })
+
   it("nothing is invented: a field the document does not show is null, a list without a table is empty", () => {
     const fields = [
       field("iban", "string", "Cuenta bancaria"),

@@ -514,12 +514,17 @@ export const figureAmount = (layout: Layout, role: "tax" | "subtotal"): Found | 
 
 /**
  * The tax's rate: the percentage on the totals block's tax rows (a tax word, a rate and an amount with decimals on
- * one row), where they print a single rate (two rates: no value).
+ * one row, or the tax word on a header row right over it), where they print a single rate (two rates: no value).
  */
 export const taxRate = (layout: Layout): Found | null => {
+  const taxWord = (row: Row | undefined) => row !== undefined && rowTokens(row).some((t) => TAX.has(t.text))
   const rates = layout.rows.flatMap((row) => {
     const rate = RATE.exec(row.text)
-    const taxed = rowTokens(row).some((t) => TAX.has(t.text))
+    // The tax's word on its row, or on a header row of words right over it (`IVA  BASE IMPONIBLE  CUOTA` over
+    // `10%  4,91  0,49`, a till's tax summary).
+    const header = layout.rows[row.order - 1]
+    const headed = header?.page === row.page && !/\d/.test(header.text) && taxWord(header)
+    const taxed = taxWord(row) || headed
     return rate?.[1] !== undefined && taxed && amounts(row.text).some((a) => a.decimals) ? [rate[1]] : []
   })
   const values = new Set(rates.map(rateValue))

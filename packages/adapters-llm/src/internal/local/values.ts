@@ -43,6 +43,7 @@ import {
   pointOfSaleNumbers,
   taxIds
 } from "./patterns.js"
+import { asksForPayment, paymentMethod } from "./payment.js"
 import { folded, tokens } from "./text.js"
 import { figureAmount, taxRate, total } from "./totals.js"
 import { INCLUDED_AFTER_WORDS, INCLUDING_WORDS, NAME_WORDS, NET_WORDS, PARTY_WORDS, TAX_WORDS } from "./vocabulary.js"
@@ -345,6 +346,8 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   // The name of an object of the issuer's (`emisor.nombre`): the letterhead's.
   if (concept === "none" && inherited === "issuer" && target.type === "string" && namesOne(target, "issuer"))
     return company(layout)
+  // How it was paid, where no label says: the tender row under the totals.
+  if (target.type === "string" && asksForPayment(target)) return paymentMethod(layout)
   return null
 }
 

@@ -215,8 +215,8 @@ export const TENDER_WORDS: ReadonlyArray<string> = [
   ...["dinheiro", "tarjeta", "card", "karte", "kreditkarte", "carte", "carta", "cartao", "multibanco", "visa"],
   ...["mastercard", "credit", "debit", "ec", "paid", "payment", "pagado", "pago", "bezahlt", "regle", "pagato"],
   ...["pagamento", "betaald", "pin", "girocard", "kartenzahlung", "maestro", "vpay", "bargeld", "geg"],
-  // fr: `CB` (carte bancaire); it: `Bancomat`
-  ...["cb", "amex", "bancomat"],
+  // fr: `CB` (carte bancaire); it: `Bancomat`; nl: `Pinnen`, `Gepind` (paid by debit card)
+  ...["cb", "amex", "bancomat", "pinnen", "gepind", "contante"],
   // es: `ENTREGA 110,00` (the cash handed over) beside `A devolver`
   "entrega"
 ]
