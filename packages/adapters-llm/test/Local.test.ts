@@ -214,6 +214,25 @@ describe("Local: labels", () => {
     assert.deepStrictEqual(extract([field("payment_method", "string")], gift), { payment_method: null })
   })
 
+  it("a label that addresses the reader (Ihre USt-IdNr.) is the recipient's; the issuer's name by its party word", () => {
+    const fields = [
+      field("ust_id_kunde", "string", "USt-IdNr. des Kunden"),
+      field("ust_id", "string", "USt-IdNr. des Rechnungsstellers"),
+      field("emitente", "string", "Nome do emitente")
+    ]
+    const rows = [
+      [[40, "Muster Software GmbH"]],
+      [[40, "USt-IdNr.: DE123456788"]],
+      [[40, "Rechnung Nr. 2024-118"]],
+      [[40, "Ihre USt-IdNr.: DE811569869"]]
+    ] as const
+    assert.deepStrictEqual(extract(fields, rows), {
+      ust_id_kunde: "DE811569869",
+      ust_id: "DE123456788",
+      emitente: "Muster Software GmbH"
+    })
+  })
+
   it("nothing is invented: a field the document does not show is null, a list without a table is empty", () => {
     const fields = [
       field("iban", "string", "Cuenta bancaria"),

@@ -289,6 +289,16 @@ const parentParty = (target: Target): "recipient" | "issuer" | "delivery" | unde
     ? undefined
     : partyOf({ name: target.parent, type: target.type, aliases: [], description: "" })
 
+// The words that address the reader, the document's recipient (`Ihre USt-IdNr.`, `Your VAT number`, `Votre n° TVA`,
+// `Uw btw-nummer`, `Su NIF`, `Vostra P.IVA`).
+const YOUR = new Set(["ihre", "ihr", "your", "votre", "vos", "uw", "su", "sus", "vostra", "vostro", "seu", "sua"])
+
+/** Whether the cell at `x0` opens with a word that addresses the reader: its values are the recipient's. */
+const addressedToReader = (row: Row, x0: number): boolean => {
+  const cell = row.cells.find((c) => x0 >= c.x0 - 0.5 && x0 <= c.x1 + 0.5)
+  return cell !== undefined && YOUR.has(tokens(folded(cell.text))[0]?.text ?? "")
+}
+
 /** The value of a simple (or catalog key column) field and the rules' certainty of it, or null. */
 export const simpleValue = (layout: Layout, target: Target, concept: Concept = conceptOf(target)): Found | null => {
   if (asksForCurrency(target)) return currency(layout, target)
@@ -322,7 +332,7 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   const side =
     concept === "taxId" || concept === "email" || concept === "company" || concept === "address" ? party : undefined
   const ofParty = (row: Row, x0: number, x1: number) =>
-    side === undefined || inRecipientBlock(layout, row, x0, x1) === (side !== "issuer")
+    side === undefined || (inRecipientBlock(layout, row, x0, x1) || addressedToReader(row, x0)) === (side !== "issuer")
   // The issuer's name is never on a row of another party's tax id.
   const issuers = (c: Candidate) =>
     concept !== "company" || side === "recipient" || side === "delivery" || !otherPartysRow(layout, c.row)
@@ -343,8 +353,8 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   if (concept === "address") return block === undefined ? address(layout) : blockAddress(layout, block)
   if (concept === "none" && block !== undefined && target.type === "string" && namesOne(target, block))
     return blockName(layout, block)
-  // The name of an object of the issuer's (`emisor.nombre`): the letterhead's.
-  if (concept === "none" && inherited === "issuer" && target.type === "string" && namesOne(target, "issuer"))
+  // The issuer's name (`Nome do emitente`, `emisor.nombre`): the letterhead's.
+  if (concept === "none" && party === "issuer" && target.type === "string" && namesOne(target, "issuer"))
     return company(layout)
   // How it was paid, where no label says: the tender row under the totals.
   if (target.type === "string" && asksForPayment(target)) return paymentMethod(layout)

@@ -1160,7 +1160,7 @@ export const PARTY_WORDS: Readonly<Record<"recipient" | "issuer" | "delivery", R
   issuer: [
     ...["emisor", "proveedor", "vendedor", "issuer", "seller", "supplier", "vendor", "lieferant", "verkaufer"],
     ...["fournisseur", "vendeur", "emetteur", "fornitore", "cedente", "emitente", "fornecedor", "leverancier"],
-    ...["verkoper", "sprzedawca", "wystawca"]
+    ...["verkoper", "sprzedawca", "wystawca", "rechnungssteller", "aussteller", "emittente"]
   ]
 }
 
