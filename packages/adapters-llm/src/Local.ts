@@ -25,7 +25,7 @@ import { conceptOf, type Target } from "./internal/local/labels.js"
 import { type Layout, layout } from "./internal/local/layout.js"
 import { languageOf, withoutCapitalIForL, withoutInventedMarks, withSizesMended } from "./internal/local/orthography.js"
 import { listValue } from "./internal/local/tables.js"
-import { simpleValue } from "./internal/local/values.js"
+import { everyValue, simpleValue } from "./internal/local/values.js"
 import { LOCAL_MODEL } from "./Provider.js"
 
 /** The model name this extractor serves. */
@@ -87,6 +87,10 @@ const finishedItems = (items: Extractor.ExtractedValue, field: Skill.SkillField,
 
 const fieldValue = (l: Layout, field: Skill.SkillField & { readonly parent?: string }, finish: Finish): Valued => {
   if (field.isList) {
+    // A list of e-mails or phones: every one the pages print, not a column's cells.
+    const every = everyValue(l, field)
+    if (every.length > 0)
+      return { value: every, certainty: every.map((literal) => [literal, LEVELS.position] as const) }
     const list = listValue(l, field)
     const level = LEVELS[list.evidence]
     const items = finishedItems(list.items, field, finish)

@@ -233,6 +233,23 @@ describe("Local: labels", () => {
     })
   })
 
+  it("a list of e-mails or phones: every one printed, once, in reading order; no account's figures", () => {
+    const fields = [
+      field("emails", "string", "Correos electrónicos", { isList: true }),
+      field("telefonos", "string", "", { isList: true })
+    ]
+    const rows = [
+      [[40, "Tel: 0113 496 0000   Fax: 0113 496 0001"]],
+      [[40, "Email: sales@acme.example  accounts@acme.example"]],
+      [[40, "IBAN: GB29 NWBK 6016 1331 9268 19"]],
+      [[40, "Contact: sales@acme.example"]]
+    ] as const
+    assert.deepStrictEqual(extract(fields, rows), {
+      emails: ["sales@acme.example", "accounts@acme.example"],
+      telefonos: ["0113 496 0000", "0113 496 0001"]
+    })
+  })
+
   it("nothing is invented: a field the document does not show is null, a list without a table is empty", () => {
     const fields = [
       field("iban", "string", "Cuenta bancaria"),

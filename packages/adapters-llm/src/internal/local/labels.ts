@@ -213,7 +213,12 @@ const wordsOf = (texts: ReadonlyArray<string>): ReadonlySet<string> =>
 export const fieldWords = (target: Target): ReadonlySet<string> =>
   wordsOf([nameWords(target.name), ...target.aliases, target.description])
 
-const conceptFrom = (words: ReadonlySet<string>, type: Field.FieldType): Concept => {
+const conceptFrom = (given: ReadonlySet<string>, type: Field.FieldType): Concept => {
+  // A plural names the concept its singular does (`emails`, `Teléfonos`, `Correos`).
+  const words = new Set([
+    ...given,
+    ...[...given].flatMap((w) => (w.length > 4 && w.endsWith("s") ? [w.slice(0, -1)] : []))
+  ])
   const has = (list: ReadonlyArray<string>) => list.some((w) => words.has(w))
   const numeric = type === "float" || type === "integer"
   for (const [concept, triggers] of TRIGGERS) {

@@ -361,6 +361,34 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   return null
 }
 
+/**
+ * Every e-mail address or phone number the document prints, in reading order and each once, for a list field that
+ * asks for them (`emails`, `Teléfonos`): what the pages print of that kind is the list.
+ */
+export const everyValue = (layout: Layout, target: Target): ReadonlyArray<string> => {
+  const concept = conceptOf(target)
+  const finder = concept === "email" ? emails : concept === "phone" ? phones : undefined
+  if (finder === undefined || target.type !== "string") return []
+  // A phone's figures inside an account's number or a tax id (`GB29 NWBK 6016 1331 9268 19`) are theirs.
+  const within = (text: string) => [
+    ...[...text.matchAll(ACCOUNT)].map((m) => ({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length })),
+    ...taxIds(text)
+  ]
+  return [
+    ...new Set(
+      layout.rows.flatMap((row) => {
+        const spans = concept === "phone" ? within(row.text) : []
+        return finder(row.text)
+          .filter((m) => !spans.some((span) => m.start < span.end && m.end > span.start))
+          .map((m) => m.text)
+      })
+    )
+  ]
+}
+
+// An IBAN as printed, in groups or not (`GB29 NWBK 6016 1331 9268 19`, `ES9121000418450200051332`).
+const ACCOUNT = /(?<![A-Z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?![A-Z0-9])/g
+
 const NAMES = new Set(NAME_WORDS)
 
 /** Whether a field asks for a party's name (`customer_name`, `Nombre del cliente`, or the party alone: `cliente`). */
