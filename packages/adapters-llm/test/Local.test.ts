@@ -107,6 +107,10 @@ describe("Local: labels", () => {
         geburtsdatum: "04.12.1975"
       }
     )
+    // A payment's and an operation's date by their labels; none printed, none given (not the invoice's).
+    const dated = [field("fecha_pago", "date", "Fecha de pago"), field("fecha_operacion", "date")]
+    const invoice = [[[40, "Fecha: 12/03/2024"]], [[40, "Fecha de pago: 20/03/2024"]]] as const
+    assert.deepStrictEqual(extract(dated, invoice), { fecha_pago: "20/03/2024", fecha_operacion: null })
     // No date of its kind printed: none, not the form's date; nor another kind's of the same bucket (a start date).
     assert.deepStrictEqual(extract(birth, [[[40, "Date: 03/12/2024"]], [[40, "Start date: 01/04/2024"]]]), {
       date_of_birth: null

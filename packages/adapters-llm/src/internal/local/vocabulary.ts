@@ -23,6 +23,12 @@ export const OTHER_DATE_GROUPS: ReadonlyArray<ReadonlyArray<string>> = [
   ["inicio", "start", "beginn", "debut", "inizio", "alta"],
   // a print
   ["impresion"],
+  // a payment made (`Fecha de pago`, `Payment date`, `Zahlungsdatum`; not `Date paid`, a receipt's own date)
+  ["pago", "payment", "zahlung", "zahlungsdatum", "paiement", "pagamento", "betaling", "betaaldatum"],
+  // the operation's, where it differs from the invoice's (`Fecha de operación`, `Fecha de realización`)
+  ["operacion", "realizacion"],
+  // a leave or a cancellation (`Fecha de baja`, `Kündigung`)
+  ["baja", "cancelacion", "cancellation", "kundigung", "resiliation"],
   // a direct debit's day: `Montant prélevé le`, `wird am … abgebucht`, `Fecha de cargo`, `addebito il`
   ["preleve", "prelevement", "abgebucht", "abbuchung", "debited", "cargo", "addebito", "geincasseerd"]
 ]
