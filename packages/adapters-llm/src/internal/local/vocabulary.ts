@@ -446,7 +446,7 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
       "al",
       "van",
       "tot",
-      "billing",
+      // not `billing` (a bill's `Billing date` is its issue date; `Billing period` says `period`)
       "service",
       "servicio"
     ]

@@ -173,6 +173,11 @@ describe("dates", () => {
       dateOf([row("Service period 01/07/2015 to 31/07/2015"), row("Invoice date 02/08/2015")]),
       "02/08/2015"
     )
+    // A bill's billing date is its date, its billing period a period.
+    assert.strictEqual(
+      dateOf([row("Billing date: 03/01/2024"), row("Billing period: 02/01/2024 - 02/29/2024")]),
+      "03/01/2024"
+    )
   })
 
   it("the date a document's number is given with (Facture n° 123 du …) is its issue date, not a period's start", () => {
