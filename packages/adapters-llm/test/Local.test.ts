@@ -254,6 +254,33 @@ describe("Local: labels", () => {
     })
   })
 
+  it("a number word alone asks for the document's number; the reader's own label (Su referencia); the title", () => {
+    const fields = [
+      field("numero", "string", "Número"),
+      field("referencia", "string", "Referencia del cliente"),
+      field("tipo_documento", "string", "Tipo de documento")
+    ]
+    const rows = [
+      [[40, "Muster GmbH"]],
+      [[40, "GUTSCHRIFT"]],
+      [[40, "Gutschrift Nr. G-2024-011"]],
+      [[40, "Su referencia: PED-7781"]],
+      [[40, "Total invoice EUR"]]
+    ] as const
+    assert.deepStrictEqual(extract(fields, rows), {
+      numero: "G-2024-011",
+      referencia: "PED-7781",
+      tipo_documento: "GUTSCHRIFT"
+    })
+    // A total's label is no title.
+    assert.deepStrictEqual(
+      extract([fields[2] as Skill.SkillField], [[[40, "Acme Ltd"]], [[40, "Total invoice EUR"]]]),
+      {
+        tipo_documento: null
+      }
+    )
+  })
+
   it("nothing is invented: a field the document does not show is null, a list without a table is empty", () => {
     const fields = [
       field("iban", "string", "Cuenta bancaria"),

@@ -15,7 +15,7 @@ import { type Found, found } from "./evidence.js"
 import { type Cell, cellBelow, cellStart, columnsApart, type Layout, overlap, type Row } from "./layout.js"
 import { endsWithForm, formAlone, legalForm, withLegalForm } from "./legalForms.js"
 import { amounts, dates, taxIds } from "./patterns.js"
-import { findPhrases, type RowToken, rowTokens, vocabulary } from "./phrases.js"
+import { findPhrases, type RowToken, rowTokens, TOTAL_PHRASES, vocabulary } from "./phrases.js"
 import { fold, folded, nearWords, ocrKey, tokens, wordLike } from "./text.js"
 import {
   COPY_MARKS,
@@ -405,6 +405,30 @@ const titleRow = (row: Row): boolean =>
   !/\d/.test(row.text) &&
   // A label word OCR read with a slip is one too (`Datun factuur`).
   !words(row.text).some((w) => LABEL_WORD.has(w) || (!TITLES.has(w) && nearLabel(w).length > 0))
+
+/**
+ * The document's title as printed (`FACTURA SIMPLIFICADA`, `GUTSCHRIFT`, `Tax Invoice`): the first cell in the top
+ * half of the first page that is a title alone, as `titleRow` reads one (no label's or total's word: `Total invoice
+ * EUR` is none), its framing marks left off (`-TAX INVOICE-`).
+ */
+export const documentTitle = (layout: Layout): Found | null => {
+  const page = layout.rows[0]?.page
+  const height = page === undefined ? 0 : (layout.pageHeight.get(page) ?? 0)
+  for (const row of layout.rows) {
+    if (row.page !== page || row.y0 > height / 2) break
+    for (const cell of row.cells) {
+      const text = cell.text.trim()
+      if (words(text).length > 4 || !title(text) || business(text) || /\d/.test(text)) continue
+      if (words(text).some((w) => LABEL_WORD.has(w))) continue
+      const inCell = rowTokens(row).filter(
+        (t) => t.start >= cellStart(row, cell) && t.end <= cellStart(row, cell) + cell.text.length
+      )
+      if (findPhrases(inCell, TOTAL_PHRASES).length > 0) continue
+      return found(text.replace(/^[\s\-–*=#:]+|[\s\-–*=#:]+$/gu, ""), "layout")
+    }
+  }
+  return null
+}
 
 export const nameLike = (text: string): boolean => {
   if (!/\p{L}{2}/u.test(text)) return false

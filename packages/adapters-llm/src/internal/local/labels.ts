@@ -9,7 +9,7 @@ import type { Field } from "@legible/core"
 import { cellAt, cellStart, type Layout, type Row } from "./layout.js"
 import { foldedTokens, splitsJoined } from "./phrases.js"
 import { folded, nearWords, phraseTokens, sameToken, tokens } from "./text.js"
-import { ITEM_COLUMNS, type ItemColumn, NUMBER_COMPOUNDS } from "./vocabulary.js"
+import { ITEM_COLUMNS, type ItemColumn, NUMBER_COMPOUNDS, READER_WORDS } from "./vocabulary.js"
 
 /** What the local rules need to know of a field (a skill field, a sub-field or a catalog key column). */
 export interface Target {
@@ -239,6 +239,8 @@ const conceptFrom = (given: ReadonlySet<string>, type: Field.FieldType): Concept
     if ((concept === "quantity" || concept === "price" || concept === "amount") && numeric) return concept
   }
   if (type === "date" || has(["fecha", "date"])) return type === "string" || type === "date" ? "date" : "none"
+  // A number word alone (`numero`, `Número`, `Nummer`): the document's number.
+  if (type === "string" && words.size > 0 && [...words].every((w) => w === "no" || w === "nummer")) return "number"
   return "none"
 }
 
@@ -332,6 +334,8 @@ const indexOf = (labels: ReadonlyArray<Label>): LabelIndex => {
 }
 
 // A table's position column headed apart from the description by one space: `Pos.`, `Lfd. Nr.`, `#`.
+const READER = new Set(READER_WORDS)
+
 export const POSITION_HEADER = /^\s*(?:pos\.?|lfd\.?\s*nr\.?|#)\s+/iu
 
 // A table's code column headed apart from the description by one space: `Código Descrição`, `Cód. Descripción`,
@@ -385,6 +389,8 @@ export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>, header 
       const words = (header ? before.replace(COUNT_HEADER, "").replace(CODE_COLUMN_HEADER, "") : before)
         .replace(POSITION_HEADER, "")
         .split(/\s+/)
+        // A word that addresses the reader opens a label of theirs (`Su referencia:`, `Your ref:`): no word of a sentence.
+        .filter((w, k) => k > 0 || !READER.has(folded(w)))
       if (words.filter((w) => /[\p{L}\p{N}]/u.test(w)).length > allowed) continue
       const exact = label.tokens.every((t, k) => t === rowTokens[i + k]?.text)
       hits.push({ row, label, start, end, exact })

@@ -12,7 +12,7 @@ import { addressLine } from "./addressText.js"
 import { asksForCurrency, currency } from "./currency.js"
 import { date } from "./dates.js"
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
-import { blockLabel, company, otherPartysRow, taxStatus } from "./issuer.js"
+import { blockLabel, company, documentTitle, otherPartysRow, taxStatus } from "./issuer.js"
 import {
   ALIAS,
   type Concept,
@@ -46,7 +46,15 @@ import {
 import { asksForPayment, paymentMethod } from "./payment.js"
 import { folded, tokens } from "./text.js"
 import { figureAmount, taxRate, total } from "./totals.js"
-import { INCLUDED_AFTER_WORDS, INCLUDING_WORDS, NAME_WORDS, NET_WORDS, PARTY_WORDS, TAX_WORDS } from "./vocabulary.js"
+import {
+  INCLUDED_AFTER_WORDS,
+  INCLUDING_WORDS,
+  NAME_WORDS,
+  NET_WORDS,
+  PARTY_WORDS,
+  READER_WORDS,
+  TAX_WORDS
+} from "./vocabulary.js"
 
 /** A value found, with how sure the rules are and where it was printed. */
 interface Candidate {
@@ -289,9 +297,7 @@ const parentParty = (target: Target): "recipient" | "issuer" | "delivery" | unde
     ? undefined
     : partyOf({ name: target.parent, type: target.type, aliases: [], description: "" })
 
-// The words that address the reader, the document's recipient (`Ihre USt-IdNr.`, `Your VAT number`, `Votre n° TVA`,
-// `Uw btw-nummer`, `Su NIF`, `Vostra P.IVA`).
-const YOUR = new Set(["ihre", "ihr", "your", "votre", "vos", "uw", "su", "sus", "vostra", "vostro", "seu", "sua"])
+const YOUR = new Set(READER_WORDS)
 
 /** Whether the cell at `x0` opens with a word that addresses the reader: its values are the recipient's. */
 const addressedToReader = (row: Row, x0: number): boolean => {
@@ -358,6 +364,8 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
     return company(layout)
   // How it was paid, where no label says: the tender row under the totals.
   if (target.type === "string" && asksForPayment(target)) return paymentMethod(layout)
+  // What kind of document it is (`tipo_documento`, `Document type`): its title.
+  if (target.type === "string" && asksForDocumentType(target)) return documentTitle(layout)
   return null
 }
 
@@ -388,6 +396,20 @@ export const everyValue = (layout: Layout, target: Target): ReadonlyArray<string
 
 // An IBAN as printed, in groups or not (`GB29 NWBK 6016 1331 9268 19`, `ES9121000418450200051332`).
 const ACCOUNT = /(?<![A-Z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?![A-Z0-9])/g
+
+// A field's words for a kind (`tipo`, `type`, `Art`) and for a document, or one that says both (`Belegart`).
+const KIND_WORDS = new Set(["tipo", "type", "typ", "kind", "clase", "classe", "soort", "art", "genre"])
+const DOCUMENT_WORDS = new Set(["documento", "document", "dokument", "doc", "comprobante", "beleg", "documenttype"])
+const DOCUMENT_KIND = new Set(["dokumentart", "belegart", "dokumenttyp", "belegtyp", "documenttype", "doctype"])
+
+/** Whether a field asks what kind of document it is (`tipo_documento`, `Document type`, `Belegart`). */
+const asksForDocumentType = (target: Target): boolean => {
+  const words = [...fieldWords(target)]
+  return (
+    words.some((w) => DOCUMENT_KIND.has(w)) ||
+    (words.some((w) => KIND_WORDS.has(w)) && words.some((w) => DOCUMENT_WORDS.has(w)))
+  )
+}
 
 const NAMES = new Set(NAME_WORDS)
 

@@ -1151,6 +1151,14 @@ export const TITLE_KINDS: ReadonlyArray<string> = [
 ]
 
 /**
+ * Words that address the reader, the document's recipient (folded): a label they open is the recipient's (`Ihre
+ * USt-IdNr.`, `Your VAT number`, `Votre n° TVA`, `Uw btw-nummer`, `Su NIF`, `Su referencia`, `Vostra P.IVA`).
+ */
+export const READER_WORDS: ReadonlyArray<string> = [
+  ...["ihre", "ihr", "your", "votre", "vos", "uw", "su", "sus", "vostra", "vostro", "seu", "sua"]
+]
+
+/**
  * Words a field's name or description names a party with (folded): the recipient's (`NIF del cliente`, `Customer
  * VAT number`), the issuer's (`CIF del emisor`, `Supplier tax id`) or the delivery's (`Delivery address`).
  */
