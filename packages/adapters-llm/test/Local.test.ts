@@ -281,6 +281,22 @@ describe("Local: labels", () => {
     )
   })
 
+  it("the money handed over and the change by their own figures; an amount paid is the total", () => {
+    const fields = [
+      field("entregado", "float", "Importe entregado"),
+      field("cambio", "float", "Cambio devuelto"),
+      field("pagado", "float", "Importe pagado")
+    ]
+    const rows = [
+      row2(40, "LECHE", 300, "1,20"),
+      row2(40, "PAN", 300, "0,80"),
+      row2(40, "TOTAL", 300, "2,00"),
+      row2(40, "EFECTIVO", 300, "5,00"),
+      row2(40, "CAMBIO", 300, "3,00")
+    ]
+    assert.deepStrictEqual(extract(fields, rows), { entregado: "5,00", cambio: "3,00", pagado: "2,00" })
+  })
+
   it("nothing is invented: a field the document does not show is null, a list without a table is empty", () => {
     const fields = [
       field("iban", "string", "Cuenta bancaria"),

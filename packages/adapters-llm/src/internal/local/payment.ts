@@ -9,7 +9,7 @@ import type { Layout } from "./layout.js"
 import { amounts } from "./patterns.js"
 import { rowTokens } from "./phrases.js"
 import { endsItems } from "./receiptLines.js"
-import { TENDER_WORDS } from "./vocabulary.js"
+import { PAYING_WORDS, TENDER_WORDS } from "./vocabulary.js"
 
 // A field's words for a payment (`pago`, `Payment`, `paiement`) and for its kind (`forma`, `method`, `Art`), or one
 // word that says both (`Zahlungsart`, `betaalwijze`).
@@ -35,11 +35,9 @@ export const asksForPayment = (target: Target): boolean => {
   return words.some((w) => BOTH.has(w)) || (words.some((w) => PAYMENT.has(w)) && words.some((w) => KIND.has(w)))
 }
 
-// The tender's words that name the act of paying (`Paid`, `Entregado`, `Gegeben`, `Pagamento`); the others, a means.
-const PAYING = new Set([
-  ...["paid", "payment", "pagado", "bezahlt", "regle", "pagato", "pagamento", "betaald", "entregado", "pago"],
-  ...["recibido", "tendered", "gegeben", "geg", "entrega"]
-])
+// The tender's words that name the act of paying or handing over (`Paid`, `Pagamento`, `Entregado`, `Gegeben`); the
+// others, a means.
+const PAYING = new Set([...PAYING_WORDS, ...["entregado", "recibido", "tendered", "gegeben", "geg", "entrega"]])
 const MEANS = new Set(TENDER_WORDS.filter((w) => !PAYING.has(w)))
 
 // A currency's code or sign closing a tender's words (`BAR EUR`, `EFECTIVO S/`).

@@ -500,11 +500,12 @@ const writtenLike = (value: number, like: string): string => {
 }
 
 /**
- * The amount of one figure of the totals block — the tax, or the net amount before it (`IVA 21 % 21,00`, `Base
- * imponible 100,00`) — where the first page that prints one prints a single value for it (several rates, or a sum
- * and a base after a discount, leave it to be read by a person: no value).
+ * The amount of one figure of the totals block — the tax, the net amount before it, the money tendered, the change
+ * (`IVA 21 % 21,00`, `Base imponible 100,00`, `EFECTIVO 5,00`, `CAMBIO 3,00`) — where the first page that prints one
+ * prints a single value for it (several rates, or a sum and a base after a discount, leave it to be read by a
+ * person: no value).
  */
-export const figureAmount = (layout: Layout, role: "tax" | "subtotal"): Found | null => {
+export const figureAmount = (layout: Layout, role: Role): Found | null => {
   const all = figuresOf(layout, amountsOfRows(layout)).filter((f) => f.role === role && f.cents > 0)
   const page = Math.min(...all.map((f) => f.page))
   const values = new Set(all.filter((f) => f.page === page).map((f) => f.cents))

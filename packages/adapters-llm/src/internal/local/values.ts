@@ -9,6 +9,7 @@
 
 import { address } from "./address.js"
 import { addressLine } from "./addressText.js"
+import type { Role } from "./arithmetic.js"
 import { asksForCurrency, currency } from "./currency.js"
 import { date } from "./dates.js"
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
@@ -47,13 +48,18 @@ import { asksForPayment, paymentMethod } from "./payment.js"
 import { folded, tokens } from "./text.js"
 import { figureAmount, taxRate, total } from "./totals.js"
 import {
+  CHANGE_WORDS,
   INCLUDED_AFTER_WORDS,
   INCLUDING_WORDS,
   NAME_WORDS,
   NET_WORDS,
   PARTY_WORDS,
+  PAYING_WORDS,
   READER_WORDS,
-  TAX_WORDS
+  ROUNDING_WORDS,
+  SAVING_WORDS,
+  TAX_WORDS,
+  TENDER_WORDS
 } from "./vocabulary.js"
 
 /** A value found, with how sure the rules are and where it was printed. */
@@ -246,6 +252,11 @@ const firstInDocument = (
 }
 
 const NET = new Set(NET_WORDS)
+const CHANGE = new Set(CHANGE_WORDS)
+// A word of paying names the total paid as often (`Importe pagado`): the money handed over is named otherwise.
+const TENDER = new Set(TENDER_WORDS.filter((w) => !PAYING_WORDS.includes(w)))
+const SAVING = new Set(SAVING_WORDS)
+const ROUNDING = new Set(ROUNDING_WORDS)
 const TAX = new Set(TAX_WORDS)
 const TOTALS = new Set(TOTAL_TRIGGERS)
 const RATE_WORDS = new Set(["rate", "tipo", "porcentaje", "percent", "percentage", "pct", "satz", "steuersatz", "taux"])
@@ -258,17 +269,23 @@ const INCLUDING = new Set([...INCLUDING_WORDS, ...INCLUDED_AFTER_WORDS, "incluid
  * description only when they name neither a figure nor a total (`total` described `Importe total, impuestos
  * incluidos` is the total).
  */
-const figureRole = (target: Target): "tax" | "subtotal" | "rate" | undefined => {
+const figureRole = (target: Target): Exclude<Role, "charge"> | "rate" | undefined => {
   if (target.type !== "float" && target.type !== "integer") return undefined
   const words = [...fieldWords(target)]
   // A tax's rate (`tax_rate`, `tipo_iva`, `Steuersatz`) is no amount of the totals block: its percentage.
   if (words.some((w) => RATE_WORDS.has(w)))
     return words.some((w) => TAX.has(w) || w === "steuersatz") ? "rate" : undefined
-  const roleIn = (list: ReadonlyArray<string>): "tax" | "subtotal" | "total" | undefined => {
+  const roleIn = (list: ReadonlyArray<string>): Exclude<Role, "charge"> | "total" | undefined => {
     const has = (set: ReadonlySet<string>) => list.some((w) => set.has(w))
     if (has(NET) && !(list.includes("total") && list.includes("neto"))) return "subtotal"
     if (has(TAX) && !has(INCLUDING)) return "tax"
-    return has(TOTALS) ? "total" : undefined
+    // The money handed over, the change given back, a discount, the rounding (`entregado`, `Cambio`, `descuento`,
+    // `Rounding adj`): the figure so labelled; a total paid (`total_pagado`) is the total.
+    if (has(CHANGE)) return "change"
+    if (has(TOTALS)) return "total"
+    if (has(TENDER)) return "tendered"
+    if (has(SAVING)) return "discount"
+    return has(ROUNDING) ? "rounding" : undefined
   }
   const role = roleIn([...fieldWords({ ...target, description: "" })]) ?? roleIn(words)
   return role === "total" ? undefined : role

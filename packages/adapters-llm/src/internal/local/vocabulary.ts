@@ -227,7 +227,11 @@ export const TENDER_WORDS: ReadonlyArray<string> = [
   "entrega"
 ]
 
-const PAYING = new Set(["paid", "payment", "pagado", "pago", "bezahlt", "regle", "pagato", "pagamento", "betaald"])
+/** The tender's words that say an amount was paid (`Total paid`, `Pagado`, `Bezahlt`): the total's as often. */
+export const PAYING_WORDS: ReadonlyArray<string> = [
+  ...["paid", "payment", "pagado", "pago", "bezahlt", "regle", "pagato", "pagamento", "betaald"]
+]
+const PAYING = new Set(PAYING_WORDS)
 
 /** Words of the change given back. */
 export const CHANGE_WORDS: ReadonlyArray<string> = [
