@@ -297,6 +297,19 @@ describe("Local: labels", () => {
     assert.deepStrictEqual(extract(fields, rows), { entregado: "5,00", cambio: "3,00", pagado: "2,00" })
   })
 
+  it("a party's phone in its block: the customer's beside the supplier's", () => {
+    const fields = [field("telefono_cliente", "string", "Teléfono del cliente"), field("telefono_proveedor", "string")]
+    const rows = [
+      row2(40, "PROVEEDOR", 300, "CLIENTE"),
+      row2(40, "Suministros Norte, S.L.", 300, "Papelería Globex S.A."),
+      row2(40, "Tel: 912 345 678", 300, "Tel: 934 567 890")
+    ]
+    assert.deepStrictEqual(extract(fields, rows), {
+      telefono_cliente: "934 567 890",
+      telefono_proveedor: "912 345 678"
+    })
+  })
+
   it("nothing is invented: a field the document does not show is null, a list without a table is empty", () => {
     const fields = [
       field("iban", "string", "Cuenta bancaria"),

@@ -353,7 +353,9 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   const inherited = parentParty(target)
   const party = partyOf(target) ?? inherited
   const side =
-    concept === "taxId" || concept === "email" || concept === "company" || concept === "address" ? party : undefined
+    concept === "taxId" || concept === "email" || concept === "phone" || concept === "company" || concept === "address"
+      ? party
+      : undefined
   const ofParty = (row: Row, x0: number, x1: number) =>
     side === undefined || (inRecipientBlock(layout, row, x0, x1) || addressedToReader(row, x0)) === (side !== "issuer")
   // The issuer's name is never on a row of another party's tax id.
