@@ -372,6 +372,7 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   }
   if (concept === "taxId") return firstInDocument(layout, taxIds, ofParty)
   if (concept === "email") return firstInDocument(layout, emails, ofParty)
+  if (concept === "phone") return firstInDocument(layout, phonesOnly, ofParty)
   // Another party's name or address is in its block under its label, never the letterhead's.
   const block = party === "recipient" || party === "delivery" ? party : undefined
   if (concept === "company") return block === undefined ? company(layout) : blockName(layout, block)
@@ -394,23 +395,21 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
  */
 export const everyValue = (layout: Layout, target: Target): ReadonlyArray<string> => {
   const concept = conceptOf(target)
-  const finder = concept === "email" ? emails : concept === "phone" ? phones : undefined
+  const finder = concept === "email" ? emails : concept === "phone" ? phonesOnly : undefined
   if (finder === undefined || target.type !== "string") return []
-  // A phone's figures inside an account's number or a tax id (`GB29 NWBK 6016 1331 9268 19`) are theirs.
-  const within = (text: string) => [
+  return [...new Set(layout.rows.flatMap((row) => finder(row.text).map((m) => m.text)))]
+}
+
+/**
+ * The phone numbers of a text, not a phone's figures inside an account's number or a tax id (`GB29 NWBK 6016 1331
+ * 9268 19`, `SIRET 732 829 320 00074`).
+ */
+const phonesOnly = (text: string): ReadonlyArray<Match> => {
+  const spans = [
     ...[...text.matchAll(ACCOUNT)].map((m) => ({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length })),
-    ...taxIds(text)
+    ...labelledTaxIds(text)
   ]
-  return [
-    ...new Set(
-      layout.rows.flatMap((row) => {
-        const spans = concept === "phone" ? within(row.text) : []
-        return finder(row.text)
-          .filter((m) => !spans.some((span) => m.start < span.end && m.end > span.start))
-          .map((m) => m.text)
-      })
-    )
-  ]
+  return phones(text).filter((m) => !spans.some((span) => m.start < span.end && m.end > span.start))
 }
 
 // An IBAN as printed, in groups or not (`GB29 NWBK 6016 1331 9268 19`, `ES9121000418450200051332`).
