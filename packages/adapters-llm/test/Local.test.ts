@@ -308,6 +308,15 @@ describe("Local: labels", () => {
       telefono_cliente: "934 567 890",
       telefono_proveedor: "912 345 678"
     })
+    // With no label, the first one printed out of the customer's block; never a tax id's figures.
+    const unlabelled = [
+      [[40, "Acme Widgets LLC"]],
+      [[40, "SIRET 732 829 320 00074"]],
+      [[40, "billing@acme.example   (415) 555-0100"]]
+    ] as const
+    assert.deepStrictEqual(extract([field("vendor_phone", "string", "Vendor phone")], unlabelled), {
+      vendor_phone: "(415) 555-0100"
+    })
   })
 
   it("nothing is invented: a field the document does not show is null, a list without a table is empty", () => {
