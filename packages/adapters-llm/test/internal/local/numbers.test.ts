@@ -500,7 +500,12 @@ describe("document numbers", () => {
       ["x849-86638", "X849-86638"],
       ["INV-2023-v2", "INV-2023-V2"],
       ["2023-a12", "2023-a12"],
-      ["ab-123", "ab-123"]
+      ["ab-123", "ab-123"],
+      // A small l beside capitals is a capital I; one among small letters, or alone, stays.
+      ["IVl-591738", "IVI-591738"],
+      ["lNV-0042", "INV-0042"],
+      ["Fl-2024", "FI-2024"],
+      ["al-2024", "al-2024"]
     ])
       assert.strictEqual(ocrNumberOf([row(`Factura Nº ${printed}`)]), want, printed)
     assert.strictEqual(numberOf([[row("Factura Nº F-2O23-0l42")]]), "F-2O23-0l42")
