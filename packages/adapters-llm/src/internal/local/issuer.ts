@@ -595,8 +595,14 @@ const addressee = (layout: Layout, part: Part): boolean => {
 
 /** The letterhead parts that name the business: the first with a business word, with its wrapped lines. */
 const readLetterhead = (layout: Layout): Letterhead => {
+  // A line holding a date is no name (`DATUM 20 dec 2024 1400 SB Eindhoven`, the date's cells and an address's).
   const parts = letterheadParts(layout).filter(
-    (p) => nameLike(p.text) && !ATTENTION.test(folded(p.raw)) && !seal(p.text) && !capitalLine(p.text)
+    (p) =>
+      nameLike(p.text) &&
+      !ATTENTION.test(folded(p.raw)) &&
+      !seal(p.text) &&
+      !capitalLine(p.text) &&
+      dates(p.text).length === 0
   )
   // A letter's addressee is no candidate; checked last, on the few parts a search reaches.
   const find = (test: (p: Part) => boolean) => parts.find((p) => test(p) && !addressee(layout, p))

@@ -10,11 +10,16 @@ const CLOSING_FORM = new RegExp(`(?<=\\p{L}{2},?\\s)(?:${CLOSING_LEGAL_FORMS.joi
 
 const words = (text: string): ReadonlyArray<string> => tokens(folded(text)).map((t) => t.text)
 
+// Four figures and two capitals, then a town's name: a Dutch postcode.
+const DUTCH_POSTCODE = /(?<![\p{L}\d])\d{4}\s?\p{Lu}{2}(?=\s+\p{Lu})/gu
+
 /**
  * Whether a text holds a legal form: a short token and the one-letter tokens after it joined (`S.A.` → `sa`,
  * `S.R.L.` → `srl`, `S.p.A.` → `spa`, `B.V.` → `bv`), from any of them (`& C. S.a.s.` → `sas`, not only `csas`).
  */
-export const legalForm = (text: string): boolean => {
+export const legalForm = (given: string): boolean => {
+  // A Dutch postcode's letters are no form (`1400 SB Eindhoven`, `1012 BV Amsterdam`).
+  const text = given.replace(DUTCH_POSTCODE, " ")
   const list = words(text)
   const joined: Array<string> = []
   for (const [i, w] of list.entries()) {

@@ -1243,6 +1243,17 @@ describe("issuer's address", () => {
     assert.isNull(issuerOf(...rows("This invoice is made out to Northwind Traders Ltd")))
   })
 
+  it("a Dutch postcode's letters are no legal form (1400 SB, 1012 BV); a line holding a date is no name", () => {
+    assert.isNull(
+      issuerOf("Verkoopfactuur L-7696-077", "Installatietechniekstraat 85", "DATUM 20 dec 2024 1400 SB Eindhoven")
+    )
+    assert.isNull(issuerOf("Jansen Installatie", "Kerkstraat 1", "1012 BV AMSTERDAM", "FACTUUR"))
+    assert.strictEqual(
+      issuerOf("Jansen Installatie B.V.", "Kerkstraat 1", "1012 BV Amsterdam"),
+      "Jansen Installatie B.V."
+    )
+  })
+
   it("the holder of the account to pay into, when no letterhead or footer names one", () => {
     const rows = (...lines: ReadonlyArray<string>) => ["INVOICE", "Invoice #: 20931", "Total due 120,00", ...lines]
     assert.strictEqual(issuerOf(...rows("Kontoinhaber: Muster Software GmbH")), "Muster Software GmbH")
