@@ -1252,6 +1252,15 @@ describe("issuer's address", () => {
       issuerOf("Jansen Installatie B.V.", "Kerkstraat 1", "1012 BV Amsterdam"),
       "Jansen Installatie B.V."
     )
+    // A date's cells run into a name's: no name (the three had been given as one).
+    const dated = [
+      [
+        [40, "DATUM"],
+        [150, "20 dec 2024"],
+        [300, "Schmidt GmbH"]
+      ] as ReadonlyArray<Cell>
+    ]
+    assert.isNull(issuerOfRows([row("RECHNUNG"), ...dated]))
   })
 
   it("the holder of the account to pay into, when no letterhead or footer names one", () => {
