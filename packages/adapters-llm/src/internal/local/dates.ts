@@ -187,6 +187,9 @@ const wordsAbove = (layout: Layout, row: Row, start: number): ReadonlyArray<Word
     // A column header is words alone: a cell with figures (`Umtausch bis 15.05.2020`) labels its own, and a row
     // with an amount is a figure's label and value (`BALANCE DUE | 3.29` over a receipt's date), no header row.
     if (/\d/.test(over.text) || amounts(above.text).some((a) => a.decimals)) return []
+    // Nor is a label with its value in the next cell (`Nº operación: | 23/441825` over a till's date).
+    const next = above.cells[above.cells.indexOf(over) + 1]
+    if (/:\s*$/.test(over.text) && next !== undefined && /\d/.test(next.text)) return []
     const start = cellStart(above, over)
     const words = rowTokens(above).filter((t) => t.start >= start && t.end <= start + over.text.length)
     // A header is a few words: a sentence over a receipt's date (`Thank you for shopping with us`) labels nothing,

@@ -173,6 +173,12 @@ describe("dates", () => {
       dateOf([row("Service period 01/07/2015 to 31/07/2015"), row("Invoice date 02/08/2015")]),
       "02/08/2015"
     )
+    // A label with its own value in the next cell heads no date under it (`Nº operación: | 23/441825`).
+    const operation: ReadonlyArray<Cell> = [
+      [40, "Nº operación:"],
+      [150, "23/441825"]
+    ]
+    assert.strictEqual(dateOf([operation, row("10-06-2023  07:28")]), "10-06-2023")
     // A bill's billing date is its date, its billing period a period.
     assert.strictEqual(
       dateOf([row("Billing date: 03/01/2024"), row("Billing period: 02/01/2024 - 02/29/2024")]),
