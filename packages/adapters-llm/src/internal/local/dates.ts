@@ -13,7 +13,7 @@ import { cellAt, cellStart, type Layout, overlap, type Row } from "./layout.js"
 import { amounts, dates, type Match } from "./patterns.js"
 import { doubted, type RowToken, rowTokens } from "./phrases.js"
 import { folded, nearWords, tokens } from "./text.js"
-import { DATE_LABELS, type DateKind, DOCUMENT_NOUNS, OTHER_DATE_GROUPS } from "./vocabulary.js"
+import { DATE_LABELS, DATED_ONLY_WORDS, type DateKind, DOCUMENT_NOUNS, OTHER_DATE_GROUPS } from "./vocabulary.js"
 
 const KINDS: ReadonlyArray<readonly [DateKind, ReadonlySet<string>]> = DATE_LABELS.map(([k, words]) => [
   k,
@@ -90,6 +90,9 @@ const sideOf = (words: ReadonlyArray<string>): Side | undefined => {
 const DATE_FILLERS = new Set(["le", "el", "il", "am", "on", "op", "em", "the", "den"])
 
 const LABEL_WORDS = new Set(DATE_LABELS.flatMap(([, words]) => words))
+const DATED_ONLY = new Set(DATED_ONLY_WORDS)
+// A date's own word (`Fecha`, `Date`, `Datum`, `Data`, `Datum`), beside which a payment's word names a date.
+const DATE_WORDS = new Set(["fecha", "date", "datum", "data", "dated", "fechas", "dates"])
 const nearLabelWords = nearWords(LABEL_WORDS)
 
 /** A label word as printed, or as a word the reader doubted may be read for (`Vencirniento`, `Daturn`). */
@@ -111,6 +114,14 @@ const kindOf = (words: ReadonlyArray<Word>): DateKind | "none" => {
   // A German till's security module stamps the sale's start and end (`TSE-Start: 2024-03-07T14:22:30`): the sale's
   // own date as a bare one is, not a period's start.
   if (read.includes("tse")) return "none"
+  // A payment's, an operation's or a leave's word names a date only beside a date's word (`Fecha de pago`), or in one
+  // (`Zahlungsdatum`): alone it labels something else (`Forma de pago`, `Nº operación`).
+  const dated = read.some((w) => DATE_WORDS.has(w) || dateCompound(w))
+  if (!dated) {
+    const kept = read.filter((w) => !DATED_ONLY.has(w))
+    for (const [kind, set] of KINDS) if (kept.some((w) => set.has(w))) return kind
+    return "none"
+  }
   for (const [kind, set] of KINDS) if (read.some((w) => set.has(w))) return kind
   return "none"
 }

@@ -9,6 +9,19 @@ import { Months } from "@legible/core"
 /** How strongly an amount's label says "the amount due", best first; `none` labels never give the total. */
 export type TotalRank = "due" | "total" | "subtotal"
 
+// A payment made (`Fecha de pago`, `Payment date`, `Zahlungsdatum`; not `Date paid`, a receipt's own date), the
+// operation's where it differs from the invoice's (`Fecha de operación`), a leave or a cancellation (`Fecha de baja`).
+const PAYMENT_DATE = ["pago", "payment", "zahlung", "zahlungsdatum", "paiement", "pagamento", "betaling", "betaaldatum"]
+const OPERATION_DATE = ["operacion", "realizacion"]
+const LEAVE_DATE = ["baja", "cancelacion", "cancellation", "kundigung", "resiliation"]
+
+/**
+ * Words that name a date only beside a date's word (`Fecha de pago`, `Payment date`, `Datum der Zahlung`, `Fecha de
+ * operación`, `Fecha de baja`) or compounded with one (`Zahlungsdatum`): alone they label other things (`Forma de
+ * pago`, `Nº operación`), never the date under or after them.
+ */
+export const DATED_ONLY_WORDS: ReadonlyArray<string> = [...PAYMENT_DATE, ...OPERATION_DATE, ...LEAVE_DATE]
+
 /**
  * Dates of other things than the document's (folded label words), by what they date: a field that asks for one
  * (`fecha_nacimiento`, `dob`, `Start date`) takes a date a word of its group labels.
@@ -23,12 +36,10 @@ export const OTHER_DATE_GROUPS: ReadonlyArray<ReadonlyArray<string>> = [
   ["inicio", "start", "beginn", "debut", "inizio", "alta"],
   // a print
   ["impresion"],
-  // a payment made (`Fecha de pago`, `Payment date`, `Zahlungsdatum`; not `Date paid`, a receipt's own date)
-  ["pago", "payment", "zahlung", "zahlungsdatum", "paiement", "pagamento", "betaling", "betaaldatum"],
-  // the operation's, where it differs from the invoice's (`Fecha de operación`, `Fecha de realización`)
-  ["operacion", "realizacion"],
-  // a leave or a cancellation (`Fecha de baja`, `Kündigung`)
-  ["baja", "cancelacion", "cancellation", "kundigung", "resiliation"],
+  // a payment, the operation, a leave (`DATED_ONLY_WORDS`)
+  PAYMENT_DATE,
+  OPERATION_DATE,
+  LEAVE_DATE,
   // a direct debit's day: `Montant prélevé le`, `wird am … abgebucht`, `Fecha de cargo`, `addebito il`
   ["preleve", "prelevement", "abgebucht", "abbuchung", "debited", "cargo", "addebito", "geincasseerd"]
 ]

@@ -179,6 +179,11 @@ describe("dates", () => {
       [150, "23/441825"]
     ]
     assert.strictEqual(dateOf([operation, row("10-06-2023  07:28")]), "10-06-2023")
+    // A payment's or an operation's word names a date only beside a date's word (`Forma de pago` labels none).
+    const pago: ReadonlyArray<Cell> = [[40, "Forma de pago"]]
+    assert.strictEqual(dateOf([pago, row("10-06-2023  07:28")]), "10-06-2023")
+    assert.strictEqual(dateOf([[[40, "Nº operación 10-06-2023"]]]), "10-06-2023")
+    assert.isNull(dateOf([[[40, "Fecha de pago: 10-06-2023"]]]))
     // A bill's billing date is its date, its billing period a period.
     assert.strictEqual(
       dateOf([row("Billing date: 03/01/2024"), row("Billing period: 02/01/2024 - 02/29/2024")]),
