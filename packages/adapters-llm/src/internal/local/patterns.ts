@@ -88,8 +88,8 @@ const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boo
   ],
   [
     // The space after the comma may be missing, as OCR reads it or some prints set it (`June 12,2020`); so may the
-    // space after an abbreviation's dot (`Apr.17, 2019`).
-    new RegExp(`(?<![\\p{L}])(?:${MONTH}\\s+|${MONTH_DOTTED})${DAY}(?:,\\s*|\\s+)(\\d{4})(?!\\d)`, "gu"),
+    // space after an abbreviation's dot (`Apr.17, 2019`); OCR may read the comma as a dot (`Sep 01. 2023`).
+    new RegExp(`(?<![\\p{L}])(?:${MONTH}\\s+|${MONTH_DOTTED})${DAY}(?:[,.]\\s*|\\s+)(\\d{4})(?!\\d)`, "gu"),
     (m) => Number(m[1]) >= 1 && Number(m[1]) <= 31
   ]
 ]
