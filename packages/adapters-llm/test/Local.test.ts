@@ -319,6 +319,25 @@ describe("Local: labels", () => {
     })
   })
 
+  it("a billing and a delivery address side by side: each block's lines under its label, the name left off", () => {
+    const fields = [
+      field("adresse_facturation", "string", "Adresse de facturation"),
+      field("adresse_livraison", "string", "Adresse de livraison")
+    ]
+    const rows = [
+      [[40, "Dupont Rénovation SARL"]],
+      [[40, "12 rue de la Paix 75002 Paris"]],
+      row2(40, "Adresse de facturation", 300, "Adresse de livraison"),
+      row2(40, "Martin SAS", 300, "Martin SAS - Entrepôt"),
+      row2(40, "5 avenue Foch", 300, "ZI Nord, 3 rue des Lilas"),
+      row2(40, "69006 Lyon", 300, "69120 Vaulx-en-Velin")
+    ]
+    assert.deepStrictEqual(extract(fields, rows), {
+      adresse_facturation: "5 avenue Foch 69006 Lyon",
+      adresse_livraison: "ZI Nord, 3 rue des Lilas 69120 Vaulx-en-Velin"
+    })
+  })
+
   it("nothing is invented: a field the document does not show is null, a list without a table is empty", () => {
     const fields = [
       field("iban", "string", "Cuenta bancaria"),

@@ -364,6 +364,11 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   const labelled = candidates(layout, target, concept).filter(named).filter(issuers)
   const sided = labelled.filter((c) => ofParty(c.row, c.x0, c.x1))
   const all = inherited !== undefined && sided.length === 0 ? labelled : sided
+  // Another party's address is its block's lines under its label (`Adresse de livraison` over a name and two lines
+  // of address), not the label's one cell under it: the block's own reading comes first.
+  const blockOf = party === "recipient" || party === "delivery" ? party : undefined
+  const blockAddressed = concept === "address" && blockOf !== undefined ? blockAddress(layout, blockOf) : null
+  if (blockAddressed !== null) return blockAddressed
   const chosen = best(all)
   if (chosen !== undefined) {
     // Another value under a label as strong: reading order chose, not the label.
@@ -374,11 +379,10 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   if (concept === "email") return firstInDocument(layout, emails, ofParty)
   if (concept === "phone") return firstInDocument(layout, phonesOnly, ofParty)
   // Another party's name or address is in its block under its label, never the letterhead's.
-  const block = party === "recipient" || party === "delivery" ? party : undefined
-  if (concept === "company") return block === undefined ? company(layout) : blockName(layout, block)
-  if (concept === "address") return block === undefined ? address(layout) : blockAddress(layout, block)
-  if (concept === "none" && block !== undefined && target.type === "string" && namesOne(target, block))
-    return blockName(layout, block)
+  if (concept === "company") return blockOf === undefined ? company(layout) : blockName(layout, blockOf)
+  if (concept === "address") return blockOf === undefined ? address(layout) : blockAddress(layout, blockOf)
+  if (concept === "none" && blockOf !== undefined && target.type === "string" && namesOne(target, blockOf))
+    return blockName(layout, blockOf)
   // The issuer's name (`Nome do emitente`, `emisor.nombre`): the letterhead's.
   if (concept === "none" && party === "issuer" && target.type === "string" && namesOne(target, "issuer"))
     return company(layout)

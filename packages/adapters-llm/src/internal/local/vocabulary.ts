@@ -1184,7 +1184,9 @@ export const PARTY_WORDS: Readonly<Record<"recipient" | "issuer" | "delivery", R
   ],
   recipient: [
     ...["cliente", "receptor", "destinatario", "comprador", "adquirente", "customer", "buyer", "recipient", "client"],
-    ...["kunde", "kunden", "empfanger", "acheteur", "acquirente", "committente", "klant", "afnemer", "nabywca"]
+    ...["kunde", "kunden", "empfanger", "acheteur", "acquirente", "committente", "klant", "afnemer", "nabywca"],
+    // the billing's (`Adresse de facturation`, `Billing address`, `Rechnungsadresse`): the customer's
+    ...["facturation", "facturacion", "billing", "rechnungsadresse", "fatturazione", "faturacao", "factuuradres"]
   ],
   issuer: [
     ...["emisor", "proveedor", "vendedor", "issuer", "seller", "supplier", "vendor", "lieferant", "verkaufer"],
