@@ -324,7 +324,7 @@ describe("Local: labels", () => {
       field("adresse_facturation", "string", "Adresse de facturation"),
       field("adresse_livraison", "string", "Adresse de livraison")
     ]
-    const rows = [
+    const rows: Rows = [
       [[40, "Dupont Rénovation SARL"]],
       [[40, "12 rue de la Paix 75002 Paris"]],
       row2(40, "Adresse de facturation", 300, "Adresse de livraison"),
