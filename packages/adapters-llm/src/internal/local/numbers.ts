@@ -440,12 +440,15 @@ export const documentNumber = (layout: Layout, target: Target): Found | null => 
 
 /**
  * A number read by OCR with the letters it read for figures between two figures (`50s380`, `2O23-0042`) given back
- * as those figures: codes print none there. A capital `S` may be a series' own (`12S-0042`), but not one alone
- * between runs of figures in a number of figures only (`50S380`). A small letter alone in a code, of those whose
- * capital has the same shape, is that capital; so is a small l beside capitals (`IVl-591738`: an I).
+ * as those figures: codes print none there; so is an O between a series' one letter and figures alone (`FO9-4819`).
+ * A capital `S` may be a series' own (`12S-0042`), but not one alone between runs of figures in a number of figures
+ * only (`50S380`). A small letter alone in a code, of those whose capital has the same shape, is that capital; so is
+ * a small l beside capitals (`IVl-591738`: an I).
  */
 const digitsReadBack = (text: string): string => {
-  const back = text.replace(/(?<=\d)[OolIs](?=\d)/g, (c) => FIGURE_FOR[c] ?? c)
+  // A series' letter, then an O before figures only: the zero a series' figures open with (`FO9-4819`, `F09-4819`).
+  const opened = /^[A-Z]O\d[\d\-/.]*$/.test(text) ? `${text[0]}0${text.slice(2)}` : text
+  const back = opened.replace(/(?<=\d)[OolIs](?=\d)/g, (c) => FIGURE_FOR[c] ?? c)
   const figures = /^\d{2,}S\d{2,}$/.test(back) ? back.replace("S", "5") : back
   // A capital whose small letter has its shape (`x849-86638` for `X849-86638`) in a code of no other small letter;
   // a small l beside capitals in a code of no other small letter is the capital I it looks like (`IVl-591738`).

@@ -95,12 +95,13 @@ const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boo
 ]
 
 // Numeric dates as OCR misreads them: an `O` for a zero (`14.1O.2019`), an `l` or `I` for a one (`10 . l2 .
-// 2025`), a comma or a stray mark for a separator (`14,10.2019`, `24 - 07 - :2021`). A mixed or stray separator
+// 2025`), a comma or a stray mark for a separator (`14,10.2019`, `24 - 07 - :2021`), a mark read twice
+// (`09..09.2021`). A mixed or stray separator
 // needs a four-digit year of this era (or a dot and a comma alone, two figures between them); a letter alone needs
 // the same separator twice. Their literal is given as the
 // date printed: digits and one separator.
 const OCR_DATE_PATTERNS: ReadonlyArray<RegExp> = [
-  /(?<![\p{L}\d/.,-])([\doli]{1,2}) {0,2}([/.,-]) {0,2}([\doli]{1,2}) {0,2}([/.,:-](?: {0,2}[/.,:-])?) {0,2}((?:19|20)[\doli]{2})(?![\d/.,-]?\d)/gu,
+  /(?<![\p{L}\d/.,-])([\doli]{1,2}) {0,2}([/.,-](?: {0,2}[/.,-])?) {0,2}([\doli]{1,2}) {0,2}([/.,:-](?: {0,2}[/.,:-])?) {0,2}((?:19|20)[\doli]{2})(?![\d/.,-]?\d)/gu,
   /(?<![\p{L}\d/.,-])([\doli]{1,2})([/.-])([\doli]{1,2})(\2)([\doli]{2,4})(?![\d/.,-]?\d|\p{L})/gu,
   // Spread over cells with a two-digit year: the same mark twice, a space before each (`23 /  08  /  21`).
   /(?<![\p{L}\d/.,-])([\doli]{1,2}) {1,2}([/.-]) {0,2}([\doli]{1,2}) {1,2}(\2) {0,2}([\doli]{2})(?![\d/.,-]?\d|\p{L})/gu,
@@ -125,7 +126,7 @@ const OCR_DATE_PATTERNS: ReadonlyArray<RegExp> = [
 // What a misread date shows (a letter by a digit, a comma or colon between digits, a spaced mark): only a text with
 // one is searched for them.
 const OCR_SLIP =
-  /\d[oli|]|[oli|]\d|\d ?[,:] ?\d|\d {1,2}[/.-]|[/.-] {2}\d|\d[/.-]\d{1,2}(?:-\d|[/.]\d)|\d\/\d{2}1\d{4}|\d[/.-]\d{2} {1,2}(?:19|20)\d{2} |\d{2} {1,2}\d{2} {1,2}(?:19|20)\d{2} {1,3}\d{1,2}:\d{2}/
+  /\d[/.,-]{2}\d|\d[oli|]|[oli|]\d|\d ?[,:] ?\d|\d {1,2}[/.-]|[/.-] {2}\d|\d[/.-]\d{1,2}(?:-\d|[/.]\d)|\d\/\d{2}1\d{4}|\d[/.-]\d{2} {1,2}(?:19|20)\d{2} |\d{2} {1,2}\d{2} {1,2}(?:19|20)\d{2} {1,3}\d{1,2}:\d{2}/
 
 const zeros = (s: string): string => s.replace(/o/g, "0").replace(/[li]/g, "1")
 
@@ -136,7 +137,7 @@ const ocrDate = (m: RegExpExecArray): string | undefined => {
   if (!/[oli]| {2}/.test(whole) && /^[/.-]$/.test(first) && first === second.trim()) return undefined
   if ([day, month, year].some((part) => !/\d/.test(part))) return undefined
   if (!plausible(Number(zeros(day)), Number(zeros(month)))) return undefined
-  const separator = [first, ...second.replace(/\s/g, "")].find((c) => /[/.-]/.test(c)) ?? "."
+  const separator = [...first.replace(/\s/g, ""), ...second.replace(/\s/g, "")].find((c) => /[/.-]/.test(c)) ?? "."
   return [day, month, year].map(zeros).join(separator)
 }
 

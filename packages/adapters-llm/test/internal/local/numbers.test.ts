@@ -505,7 +505,11 @@ describe("document numbers", () => {
       ["IVl-591738", "IVI-591738"],
       ["lNV-0042", "INV-0042"],
       ["Fl-2024", "FI-2024"],
-      ["al-2024", "al-2024"]
+      ["al-2024", "al-2024"],
+      // An O between a series' one letter and figures alone is a zero; a series of two letters keeps it.
+      ["FO9-4819", "F09-4819"],
+      ["PO-4819", "PO-4819"],
+      ["FOX-4819", "FOX-4819"]
     ])
       assert.strictEqual(ocrNumberOf([row(`Factura Nº ${printed}`)]), want, printed)
     assert.strictEqual(numberOf([[row("Factura Nº F-2O23-0l42")]]), "F-2O23-0l42")

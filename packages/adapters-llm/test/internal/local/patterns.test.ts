@@ -88,6 +88,8 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("Datum 20.03.2023 10:14")), ["20.03.2023"])
     assert.deepStrictEqual(texts(dates("Data da fatura: 2018 - 05 - 01  HORA: 10:11")), ["2018 - 05 - 01"])
     assert.deepStrictEqual(texts(dates("Data documento 24 - 05 - 20")), ["24 - 05 - 20"])
+    // A mark OCR read twice.
+    assert.deepStrictEqual(texts(dates("Datum:  09..09.2021  TIJD:  10:39")), ["09.09.2021"])
     // A month first, its comma read as a dot.
     assert.deepStrictEqual(texts(dates("Date of issue: Sep 01. 2023")), ["Sep 01. 2023"])
     // The day read as a cell of its own, two spaces apart from the rest.
