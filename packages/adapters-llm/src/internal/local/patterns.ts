@@ -52,11 +52,11 @@ const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boo
     /(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}(?=[/-]?\d{1,2}:\d{2})|\d{4}(?![\d/.-]?\d|:\d)|\d{2}(?=\/?\d{1,2}:\d{2}(?!\d))|\d{2}(?![\d/.-]?\d))/g,
     (m) => plausible(Number(m[1]), Number(m[3]))
   ],
-  // Spaced as OCR reads some receipts, or as some layouts print them: `08 / 02 / 23`, `24 - 05 - 20`; a figure OCR
-  // read as a cell of its own is two spaces apart in the row's text (`01 | .05.19`).
+  // Spaced as OCR reads some receipts, or as some layouts print them: `08 / 02 / 23`, `24 - 05 - 20`; a day OCR read
+  // as a cell of its own is two spaces before the rest, which is glued (`01 | .05.19`).
   [
-    /(?<![\d/.-])(\d{2}) {0,2}([/.-]) {0,2}(\d{2}) {0,2}\2 {0,2}(\d{4}(?!:\d)|\d{2})(?![\d/.-]?\d)/g,
-    (m) => plausible(Number(m[1]), Number(m[3]))
+    /(?<![\d/.-])(\d{2})(?: ?([/.-]) ?(\d{2}) ?\2 ?| {2}([/.-])(\d{2})\4)(\d{4}(?!:\d)|\d{2})(?![\d/.-]?\d)/g,
+    (m) => plausible(Number(m[1]), Number(m[3] ?? m[5]))
   ],
   // Year first; a time may follow glued by a hyphen, as OCR reads the space before it (`2018-08-17-10:11`); OCR may
   // read each figure and mark as a cell of its own (`2024 | - | 06 | - | 26`, two spaces apart in the row's text:
