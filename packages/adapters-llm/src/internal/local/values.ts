@@ -265,9 +265,10 @@ const INCLUDING = new Set([...INCLUDING_WORDS, ...INCLUDED_AFTER_WORDS, "incluid
 /**
  * The figure of the totals block an amount field asks for: the net amount (`base_imponible`, `Net amount`, `total
  * sin IVA`; `total neto` stays a total, as receipts print it), the tax (`cuota_iva`, `VAT amount`, `Total IVA`;
- * `total con IVA` is the total) or the tax's rate (`tipo_iva`, `VAT rate`). Its name and aliases say it first; its
+ * `total con IVA` is the total), the tax's rate (`tipo_iva`, `VAT rate`), the change, the money handed over, a
+ * discount or the rounding (`cambio`, `Importe entregado`, `descuento`). Its name and aliases say it first; its
  * description only when they name neither a figure nor a total (`total` described `Importe total, impuestos
- * incluidos` is the total).
+ * incluidos` is the total). Where the totals block prints no single such figure, the field's labels are read.
  */
 const figureRole = (target: Target): Exclude<Role, "charge"> | "rate" | undefined => {
   if (target.type !== "float" && target.type !== "integer") return undefined
