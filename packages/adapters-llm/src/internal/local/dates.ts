@@ -91,7 +91,7 @@ const DATE_FILLERS = new Set(["le", "el", "il", "am", "on", "op", "em", "the", "
 
 const LABEL_WORDS = new Set(DATE_LABELS.flatMap(([, words]) => words))
 const DATED_ONLY = new Set(DATED_ONLY_WORDS)
-// A date's own word (`Fecha`, `Date`, `Datum`, `Data`, `Datum`), beside which a payment's word names a date.
+// A date's own word (`Fecha`, `Date`, `Datum`, `Data`), beside which a payment's word names a date.
 const DATE_WORDS = new Set(["fecha", "date", "datum", "data", "dated", "fechas", "dates"])
 const nearLabelWords = nearWords(LABEL_WORDS)
 
@@ -117,12 +117,8 @@ const kindOf = (words: ReadonlyArray<Word>): DateKind | "none" => {
   // A payment's, an operation's or a leave's word names a date only beside a date's word (`Fecha de pago`), or in one
   // (`Zahlungsdatum`): alone it labels something else (`Forma de pago`, `Nº operación`).
   const dated = read.some((w) => DATE_WORDS.has(w) || dateCompound(w))
-  if (!dated) {
-    const kept = read.filter((w) => !DATED_ONLY.has(w))
-    for (const [kind, set] of KINDS) if (kept.some((w) => set.has(w))) return kind
-    return "none"
-  }
-  for (const [kind, set] of KINDS) if (read.some((w) => set.has(w))) return kind
+  const kept = dated ? read : read.filter((w) => !DATED_ONLY.has(w))
+  for (const [kind, set] of KINDS) if (kept.some((w) => set.has(w))) return kind
   return "none"
 }
 
