@@ -207,44 +207,40 @@ const near = (row: Row): boolean =>
  */
 export const recipientCell = (row: Row, figures = false): Cell | undefined => recipientCells(row, figures)[0]
 
-/** Every cell of a row that opens a party's block (`Bill To: | Ship To:`), as `recipientCell` tells. */
-/** The rest of a cell after the courtesy title that opens it (`Spett.le Bianchi Luca`: `Bianchi Luca`), if one does. */
-export const afterCourtesy = (row: Row, cell: Cell): string | undefined => {
+/** The recipient's label phrase opening a cell (`Cliente`, `Bill To`, `Spett.le`) and where it ends, if one does. */
+const openingLabel = (row: Row, cell: Cell): { readonly phrase: string; readonly end: number } | undefined => {
   const start = cellStart(row, cell)
   const inCell = rowTokens(row).filter((t: RowToken) => t.start >= start && t.end <= start + cell.text.length)
   const hit = findPhrases(inCell, RECIPIENT)[0]
-  if (
-    hit === undefined ||
-    hit.from !== 0 ||
-    !COURTESY.has(
-      inCell
-        .slice(0, hit.to)
-        .map((t) => t.text)
-        .join(" ")
-    )
-  )
-    return undefined
-  const end = inCell[hit.to - 1]?.end ?? start
-  return row.text.slice(end, start + cell.text.length).replace(/^[\s.:,]+/u, "")
+  if (hit === undefined || hit.from !== 0) return undefined
+  const phrase = inCell
+    .slice(hit.from, hit.to)
+    .map((t) => t.text)
+    .join(" ")
+  return { phrase, end: inCell[hit.to - 1]?.end ?? start }
 }
 
+/** The rest of a cell after the courtesy title that opens it (`Spett.le Bianchi Luca`: `Bianchi Luca`), if one does. */
+export const afterCourtesy = (row: Row, cell: Cell): string | undefined => {
+  const label = openingLabel(row, cell)
+  return label === undefined || !COURTESY.has(label.phrase)
+    ? undefined
+    : row.text.slice(label.end, cellStart(row, cell) + cell.text.length).replace(/^[\s.:,]+/u, "")
+}
+
+/** Every cell of a row that opens a party's block (`Bill To: | Ship To:`), as `recipientCell` tells. */
 export const recipientCells = (row: Row, figures = false): ReadonlyArray<Cell> => {
   if (!row.cells.some((cell) => RECIPIENT_FIRST.has(words(cell.text.slice(0, 24))[0] ?? "") || splitLabel(cell)))
     return []
-  const list = rowTokens(row)
   return row.cells.filter((cell) => {
     if (splitLabel(cell)) return true
-    const start = cellStart(row, cell)
-    const inCell = list.filter((t: RowToken) => t.start >= start && t.end <= start + cell.text.length)
-    const hit = findPhrases(inCell, RECIPIENT)[0]
-    if (hit === undefined || hit.from !== 0) return false
-    const end = inCell[hit.to - 1]?.end ?? start
+    const label = openingLabel(row, cell)
+    if (label === undefined) return false
     // The label alone in its cell, or before a colon: `AN NUR ENTERPRISE` is a name, `An` and `Cliente:` labels.
     // A plural's ending in brackets may follow it (`Señor(es):`, `Cliente(s)`).
-    const rest = row.text.slice(end, start + cell.text.length).replace(/^\(\p{L}{1,2}\)/u, "")
+    const rest = row.text.slice(label.end, cellStart(row, cell) + cell.text.length).replace(/^\(\p{L}{1,2}\)/u, "")
     // A courtesy title opens the block with the name after it: `Spett.le Bianchi S.r.l.`.
-    const phrase = inCell.slice(hit.from, hit.to).map((t) => t.text)
-    if (COURTESY.has(phrase.join(" "))) return true
+    if (COURTESY.has(label.phrase)) return true
     // A bracket may close it: `Exmo.(s) Sr.(s)`; or hold the label again in other words, as Indian invoices print
     // it (`Buyer (Bill to)`, `Consignee (Ship to)`).
     return (
