@@ -11,7 +11,7 @@
 import { hasStreet } from "./addressText.js"
 import { type Evidence, type Found, found } from "./evidence.js"
 import { registerLine } from "./issuer.js"
-import { findLabels, type Label, labelsOf, type Target } from "./labels.js"
+import { fieldWords, findLabels, type Label, labelsOf, type Target } from "./labels.js"
 import { type Cell, cellAt, cellBelow, cellStart, columnsApart, type Layout, type Row, restOfCell } from "./layout.js"
 import { codes, dates, type Match, pointOfSaleNumbers } from "./patterns.js"
 import { doubted, type RowToken, rowTokens } from "./phrases.js"
@@ -370,12 +370,12 @@ const nextCell = (row: Row, cell: Cell): Cell | undefined =>
  * before or after it, as documents print them (`Nº Albarán`, `Albarán nº`, `Nº de albarán`, `Order No.`).
  */
 const otherNumberLabels = (target: Target): ReadonlyArray<Label> =>
-  tokens(folded([target.name.replace(/[_\-.]+/g, " "), ...target.aliases, target.description].join(" ")))
-    .filter((t) => OTHER.has(t.text))
-    .flatMap((t) => [
-      [t.text, "no"],
-      ["no", t.text],
-      ["no", "de", t.text]
+  [...fieldWords(target)]
+    .filter((w) => OTHER.has(w))
+    .flatMap((w) => [
+      [w, "no"],
+      ["no", w],
+      ["no", "de", w]
     ])
     .map((list) => ({ tokens: list, strength: 1 }))
 
