@@ -361,8 +361,9 @@ const nifPt = (digits: string): boolean =>
   /^[125689]/.test(digits) && Checks.identifier("vat", `PT${digits}`) === undefined
 
 // National tax ids printed with no country prefix, taken only after their label (figures alone are as often a phone
-// or an order's number): Italy's partita IVA (`P.IVA 01234567890`) and a person's codice fiscale (`RSSMRA85T10A562S`), France's SIRET and SIREN (`SIRET 123 456 789
-// 00012`), Portugal's NIF (`NIF 501234567`), each with its check figure; Germany's Steuernummer (`12/345/67890`).
+// or an order's number): Italy's partita IVA (`P.IVA 01234567890`) and a person's codice fiscale
+// (`RSSMRA85T10A562S`), France's SIRET and SIREN (`SIRET 123 456 789 00012`), Portugal's NIF (`NIF 501234567`), each
+// with its check figure; Germany's Steuernummer (`12/345/67890`).
 const NATIONAL_TAX_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boolean]> = [
   [/(?<![\d/])\d{11}(?![\d/])/g, (m) => Checks.identifier("vat", `IT${m[0]}`) === undefined],
   [
