@@ -927,8 +927,8 @@ const PAYEE =
 
 // The holder of the account a transfer is to be paid to (`Kontoinhaber: Muster GmbH`, `Account name: Acme Ltd`,
 // `Bénéficiaire : Dupont SARL`, `Titular de la cuenta: Suministros Norte S.L.`, `Intestatario: Rossi Srl`,
-// `Rekeninghouder`, `t.n.v.`) or the remittance's (`Remit to: Acme Ltd`), its name in the label's cell, the next or under it:
-// the business that asks to be paid. Not the beneficiary's bank (`Beneficiary bank: Commerzbank AG`).
+// `Rekeninghouder`, `t.n.v.`) or the remittance's (`Remit to: Acme Ltd`), its name in the label's cell, the next
+// or under it: the business that asks to be paid. Not the beneficiary's bank (`Beneficiary bank: Commerzbank AG`).
 const HOLDER =
   /^\W*(?:kontoinhaber(?:in)?|account\s+(?:name|holder)|beneficiary(?:\s+name)?(?!\s*(?:'s\s+)?bank)|b[ée]n[ée]ficiaire(?!\s*banque)|titular(?:\s+de\s+la\s+cuenta)?|titulaire(?:\s+du\s+compte)?|intestatario|intestato\s+a|rekeninghouder|ten\s+name\s+van|t\.n\.v\.|remit\s+to|payee)\s*:?\s*(.*?)[,;]?\s*$/iu
 
