@@ -399,9 +399,11 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
  * asks for them (`emails`, `Teléfonos`): what the pages print of that kind is the list.
  */
 export const everyValue = (layout: Layout, target: Target): ReadonlyArray<string> => {
+  // A list of objects (a document's lines) asks for none: its concept is not read.
+  if (target.type !== "string") return []
   const concept = conceptOf(target)
   const finder = concept === "email" ? emails : concept === "phone" ? phonesOnly : undefined
-  if (finder === undefined || target.type !== "string") return []
+  if (finder === undefined) return []
   return [...new Set(layout.rows.flatMap((row) => finder(row.text).map((m) => m.text)))]
 }
 
