@@ -58,10 +58,22 @@ describe("Local: the Spanish invoice", () => {
 })
 
 describe("Local: labels", () => {
-  it("accent-, case- and OCR-slip-tolerant labels from aliases; the value to the right", () => {
+  it("accent-, case- and (on OCR's pages) slip-tolerant labels from aliases; the value to the right", () => {
     const fields = [field("liquidacion", "float", "", { aliases: ["Importe a liquidar"] })]
     assert.deepStrictEqual(extract(fields, [row2(40, "IMPORTE A LIQUIDAR:", 300, "10,00")]), { liquidacion: "10,00" })
-    assert.deepStrictEqual(extract(fields, [[[40, "lMPORTE A LIQUlDAR: 7,50"]]]), { liquidacion: "7,50" })
+    const slipped = page(1, [[[40, "lMPORTE A LIQUlDAR: 7,50"]]])
+    assert.deepStrictEqual(Local.extractFields(fields, document([{ ...slipped, source: "ocr" }])), {
+      liquidacion: "7,50"
+    })
+    // A text layer's words are as printed: a word a slip away from a label's is another word.
+    assert.deepStrictEqual(extract(fields, [[[40, "lMPORTE A LIQUlDAR: 7,50"]]]), { liquidacion: null })
+    const fine = [field("infraccion", "string", "Hecho denunciado")]
+    assert.deepStrictEqual(extract(fine, [[[40, "Location: Oxford Street W1"]]]), { infraccion: null })
+    // On OCR's page, a label read word for word before one a slip away (`Location` for `violation`).
+    const notice = page(1, [[[40, "Location: Oxford Street W1"]], [[40, "Contravention: Parked on a yellow line"]]])
+    assert.deepStrictEqual(Local.extractFields(fine, document([{ ...notice, source: "ocr" }])), {
+      infraccion: "Parked on a yellow line"
+    })
   })
 
   it("the value below its label (column headers with values under them)", () => {
@@ -210,9 +222,19 @@ describe("Local: labels", () => {
     ] as const
     assert.deepStrictEqual(extract(fields, rows), { forma_pago: "TARJETA BANCARIA", tipo_iva: "10" })
     const italian = [row2(40, "TOTALE COMPLESSIVO", 300, "5,88"), row2(40, "PAGAMENTO CONTANTE", 300, "10,00")]
-    assert.deepStrictEqual(extract([field("payment_method", "string")], italian), {
-      payment_method: "PAGAMENTO CONTANTE"
-    })
+    assert.deepStrictEqual(extract([field("payment_method", "string")], italian), { payment_method: "CONTANTE" })
+    // A word of paying before the means (`Paid by VISA`, `Gegeben EC-Karte`): the means alone.
+    for (const [tender, means] of [
+      ["Paid by VISA", "VISA"],
+      ["Gegeben EC-Karte", "EC-Karte"]
+    ] as const)
+      assert.deepStrictEqual(
+        extract(
+          [field("forma_pago", "string", "Forma de pago")],
+          [...italian.slice(0, 1), row2(40, tender, 300, "5,88")]
+        ),
+        { forma_pago: means }
+      )
     // A tender's word in a line above the total buys something (a gift card): no payment.
     const gift = [row2(40, "TARJETA REGALO", 300, "20,00"), row2(40, "TOTAL", 300, "20,00")]
     assert.deepStrictEqual(extract([field("payment_method", "string")], gift), { payment_method: null })
@@ -347,6 +369,127 @@ describe("Local: labels", () => {
       })
     ]
     assert.deepStrictEqual(Local.extractFields(fields, document([invoicePage()])), { iban: null, pedidos: [] })
+  })
+})
+
+describe("Local: a skill written in one language, a document printed in another", () => {
+  const line = (text: string): ReadonlyArray<Cell> => [[40, text]]
+
+  it("what the field's words name, as the other languages print it (Room No, Kennzeichen, Closing balance)", () => {
+    const stay = [field("habitacion", "string", "Número de habitación"), field("noches", "integer")]
+    const folio = [line("Guest Name: Mr John Smith"), row2(40, "Room No: 502", 300, "Nights: 3")]
+    assert.deepStrictEqual(extract(stay, folio), { habitacion: "502", noches: "3" })
+    assert.deepStrictEqual(extract(stay, ["Zimmer Nr. 31", "Übernachtungen: 4"].map(line)), {
+      habitacion: "31",
+      noches: "4"
+    })
+    const car = [field("matricula", "string", "Matrícula del vehículo"), field("kilometros", "integer")]
+    assert.deepStrictEqual(extract(car, ["Kennzeichen: BO-AB 123", "Kilometerstand: 48210"].map(line)), {
+      matricula: "BO-AB 123",
+      kilometros: "48210"
+    })
+    // The longest thing named: a closing balance, not every balance (`Balance brought forward` is the opening one).
+    const statement = [
+      row2(40, "Balance brought forward", 400, "2,010.55"),
+      row2(40, "Closing balance", 400, "4,415.45")
+    ]
+    assert.deepStrictEqual(extract([field("saldo_final", "float")], statement), { saldo_final: "4,415.45" })
+    assert.deepStrictEqual(extract([field("saldo_inicial", "float")], statement), { saldo_inicial: "2,010.55" })
+    // A document's title a label's word opens is no value (`GUEST FOLIO`): the guest's name is labelled further on.
+    const guest = [field("huesped", "string", "Nombre del huésped")]
+    assert.deepStrictEqual(extract(guest, [line("GUEST FOLIO"), ...folio]), { huesped: "Mr John Smith" })
+  })
+
+  it("a date of arrival or departure by its label in any language (Fecha de entrada, Arrival, Check-out, Abreise)", () => {
+    const fields = [field("fecha", "date"), field("fecha_entrada", "date"), field("fecha_salida", "date")]
+    const spanish = ["Fecha de entrada: 12/08/2026", "Fecha de salida: 16/08/2026", "Fecha: 16/08/2026"].map(line)
+    assert.deepStrictEqual(extract(fields, spanish), {
+      fecha: "16/08/2026",
+      fecha_entrada: "12/08/2026",
+      fecha_salida: "16/08/2026"
+    })
+    const english = ["Arrival: 03 Nov 2026   Departure: 06 Nov 2026"].map(line)
+    assert.deepStrictEqual(extract(fields, english), {
+      fecha: null,
+      fecha_entrada: "03 Nov 2026",
+      fecha_salida: "06 Nov 2026"
+    })
+    const checked = ["Date: 09.10.2026", "Check-in: 05.10.2026", "Check-out: 09.10.2026"].map(line)
+    assert.deepStrictEqual(extract([field("check_in", "date"), field("check_out_date", "date")], checked), {
+      check_in: "05.10.2026",
+      check_out_date: "09.10.2026"
+    })
+    // None printed: none, not the invoice's date.
+    assert.deepStrictEqual(extract([field("fecha_salida", "date")], ["Datum: 09.10.2026"].map(line)), {
+      fecha_salida: null
+    })
+  })
+
+  it("a journey's date, or a notice's: labelled so, else the document's own; where it starts and ends", () => {
+    const fields = [
+      field("empresa", "string", "Empresa de transporte"),
+      field("fecha_viaje", "date"),
+      field("origen", "string"),
+      field("destino", "string")
+    ]
+    const ticket = [
+      line("RENFE VIAJEROS S.M.E., S.A."),
+      line("Avda. Pío XII 110, 28036 Madrid"),
+      line("Fecha: 14/12/2026"),
+      row2(40, "From: London Heathrow (LHR)", 300, "To: Madrid (MAD)")
+    ]
+    assert.deepStrictEqual(extract(fields, ticket), {
+      empresa: "RENFE VIAJEROS S.M.E., S.A.",
+      fecha_viaje: "14/12/2026",
+      origen: "London Heathrow (LHR)",
+      destino: "Madrid (MAD)"
+    })
+    // A travel agency's invoice: the journey's date is the one labelled so, not the invoice's.
+    const invoice = ["Fecha: 01/12/2026", "Fecha del viaje: 20/12/2026"].map(line)
+    assert.deepStrictEqual(extract([field("fecha_viaje", "date")], invoice), { fecha_viaje: "20/12/2026" })
+    const notice = ["Date of contravention: 14/09/2026", "Date of notice: 16/09/2026"].map(line)
+    assert.deepStrictEqual(extract([field("fecha_notificacion", "date"), field("fecha_infraccion", "date")], notice), {
+      fecha_notificacion: "16/09/2026",
+      fecha_infraccion: "14/09/2026"
+    })
+  })
+
+  it("a lease's parties, property and rent in English for a Spanish skill", () => {
+    const fields = [
+      field("arrendador", "string", "Nombre del arrendador"),
+      field("arrendatario", "string", "Nombre del inquilino"),
+      field("inmueble", "string", "Dirección del inmueble"),
+      field("renta", "float", "Renta mensual")
+    ]
+    const receipt = [
+      "RENT RECEIPT",
+      "Landlord: Mr Tom Baker",
+      "Tenant: Ms Emma Clark",
+      "Property address: 12 Elm Road, Oxford OX1 2AB",
+      "Monthly rent: £1,150.00"
+    ].map(line)
+    assert.deepStrictEqual(extract(fields, receipt), {
+      arrendador: "Mr Tom Baker",
+      arrendatario: "Ms Emma Clark",
+      inmueble: "12 Elm Road, Oxford OX1 2AB",
+      renta: "1,150.00"
+    })
+  })
+
+  it("a kind of business the field names (banco, hotel, aseguradora) is the issuer: its name whole", () => {
+    const fields = [field("banco", "string", "Nombre del banco"), field("titular", "string")]
+    const statement = ["BANCO EJEMPLO, S.A.", "Extracto de cuenta", "Account holder: Mr David Brown"].map(line)
+    assert.deepStrictEqual(extract(fields, statement), { banco: "BANCO EJEMPLO, S.A.", titular: "Mr David Brown" })
+    // A word of another field's opening a business's name labels nothing in it: the name whole, not its rest.
+    const school = [field("autoescuela", "string")]
+    assert.deepStrictEqual(extract(school, ["AUTOESCUELA LOS PINOS S.L.", "Matrícula: 120 €"].map(line)), {
+      autoescuela: "AUTOESCUELA LOS PINOS S.L."
+    })
+    // The insurer is not the insured (`Asegurado:`, a word two letters short, no OCR slip of it).
+    const policy = ["SEGUROS ATLANTICO, S.A.", "Tomador: Pedro Martín", "Asegurado: Pedro Martín"].map(line)
+    assert.deepStrictEqual(extract([field("aseguradora", "string", "Compañía aseguradora")], policy), {
+      aseguradora: "SEGUROS ATLANTICO, S.A."
+    })
   })
 })
 

@@ -13,7 +13,15 @@ import { cellAt, cellStart, type Layout, overlap, type Row } from "./layout.js"
 import { amounts, dates, type Match } from "./patterns.js"
 import { doubted, type RowToken, rowTokens } from "./phrases.js"
 import { folded, nearWords, tokens } from "./text.js"
-import { DATE_LABELS, DATED_ONLY_WORDS, type DateKind, DOCUMENT_NOUNS, OTHER_DATE_GROUPS } from "./vocabulary.js"
+import {
+  DATE_LABELS,
+  DATED_ONLY_WORDS,
+  type DateKind,
+  DOCUMENT_NOUNS,
+  JOURNEY_DATE,
+  NOTICE_DATE,
+  OTHER_DATE_GROUPS
+} from "./vocabulary.js"
 
 const KINDS: ReadonlyArray<readonly [DateKind, ReadonlySet<string>]> = DATE_LABELS.map(([k, words]) => [
   k,
@@ -103,6 +111,15 @@ interface Word {
 
 const printed = (text: string): Word => ({ text, doubted: false })
 
+/** Words with a hotel's `check in` and `check out` (`Check-in`, `Check out date`) read as one word each. */
+const checkJoined = (words: ReadonlyArray<Word>): ReadonlyArray<Word> =>
+  words.flatMap((w, k) => {
+    const next = words[k + 1]?.text
+    if (w.text === "check" && (next === "in" || next === "out")) return [{ ...w, text: `check${next}` }]
+    const previous = words[k - 1]?.text
+    return previous === "check" && (w.text === "in" || w.text === "out") ? [] : [w]
+  })
+
 /**
  * The kind of date its label words say, the first kind in `DATE_LABELS` order one of them has; a word the reader
  * doubted is also read as the label word it is an OCR slip of (one that is no label word itself).
@@ -159,7 +176,7 @@ const wordsBefore = (row: Row, list: ReadonlyArray<RowToken>, start: number): Re
     const cut = /^[[\]|{}]\p{L}/u.test(chunk)
     out.unshift({ text: cut ? chunk : token.text, doubted: misread || doubted(row, token) })
   }
-  return out
+  return checkJoined(out)
 }
 
 /**
@@ -202,7 +219,7 @@ const wordsAbove = (layout: Layout, row: Row, start: number): ReadonlyArray<Word
     // A header is a few words: a sentence over a receipt's date (`Thank you for shopping with us`) labels nothing,
     // whatever label its words, misread, may look like (`shopping` for `shipping`).
     if (words.length > HEADER_WORDS) return []
-    return words.map((t) => ({ text: t.text, doubted: doubted(above, t) }))
+    return checkJoined(words.map((t) => ({ text: t.text, doubted: doubted(above, t) })))
   }
   return []
 }
@@ -311,7 +328,13 @@ const OTHER_GROUP = new Map(OTHER_DATE_GROUPS.flatMap((group, k) => group.map((w
  */
 const wantedKind = (
   target: Target
-): { readonly kind: DateKind; readonly named: ReadonlySet<number>; readonly side: Side | undefined } => {
+): {
+  readonly kind: DateKind
+  readonly named: ReadonlySet<number>
+  readonly side: Side | undefined
+  /** Whether the document's own date serves where none of its kind is printed (a ticket's for a journey's). */
+  readonly own: boolean
+} => {
   // A field's name may write a German umlaut out (`faelligkeit`) and compound a label word (`Fälligkeitsdatum`,
   // `Lieferdatum`): each word also stands for the label words it spells that way or opens with.
   const forms = (word: string) => {
@@ -319,18 +342,24 @@ const wantedKind = (
     return [word, plain, ...labelsOpening(word, 5), ...labelsOpening(plain, 5)]
   }
   const words = (texts: ReadonlyArray<string>) =>
-    texts.flatMap((t) => tokens(folded(t)).flatMap((k) => forms(k.text).map(printed)))
+    texts.flatMap((t) =>
+      checkJoined(tokens(folded(t)).map((k) => printed(k.text))).flatMap((w) => forms(w.text).map(printed))
+    )
   const ownWords = words([nameWords(target.name), ...target.aliases])
-  const own = kindOf(ownWords)
-  const said = own !== "none" ? ownWords : words([target.description])
-  const kind = own !== "none" ? own : kindOf(said)
+  const ownKind = kindOf(ownWords)
+  const said = ownKind !== "none" ? ownWords : words([target.description])
+  const kind = ownKind !== "none" ? ownKind : kindOf(said)
   const named = new Set(said.flatMap((w) => OTHER_GROUP.get(w.text) ?? []))
   const side =
     kind === "period"
       ? sideOf(words([nameWords(target.name), ...target.aliases, target.description]).map((w) => w.text))
       : undefined
-  return { kind: kind === "none" ? "issue" : kind, named, side }
+  const own = kind === "other" && named.size === 1 && [...named].every((k) => OWN_DATED.has(k))
+  return { kind: kind === "none" ? "issue" : kind, named, side, own }
 }
+
+// The groups of dates a document's own date is where none is labelled so: a ticket's journey, a notice's.
+const OWN_DATED = new Set([JOURNEY_DATE, NOTICE_DATE].map((group) => OTHER_DATE_GROUPS.indexOf(group)))
 
 /** Whether a date is the side of a period a field asks for: as a range's end, or by its label's words. */
 const onSide = (f: Dated, side: Side | undefined): boolean =>
@@ -349,18 +378,22 @@ export const date = (layout: Layout, target: Target): Found | null => {
     const list = rowTokens(row)
     return dates(row.text).map((m) => classify(layout, row, list, m))
   })
-  const { kind: wanted, named, side } = wantedKind(target)
+  const { kind: wanted, named, side, own } = wantedKind(target)
   // An unlabelled date: printed bare (a receipt's date and time) before one that other words name. A period's start
-  // or end (`Fin del periodo`) may be labelled so as a date of its own (`Fecha de inicio`).
+  // or end (`Fin del periodo`) may be labelled so as a date of its own (`Fecha de inicio`). A journey's date where
+  // none is labelled so: the ticket's own, as an issue date would be.
+  const issue = wanted === "issue" || own
   const score = (f: Dated): number =>
     (f.kind === wanted && (wanted !== "other" || namedBy(f, named)) && onSide(f, side)) ||
     (side !== undefined && f.kind === "other" && onSide(f, side))
       ? 2
-      : f.kind === "none" && wanted === "issue"
-        ? f.worded === true
-          ? 0.5
-          : 1
-        : 0
+      : own && f.kind === "issue"
+        ? 1.5
+        : f.kind === "none" && issue
+          ? f.worded === true
+            ? 0.5
+            : 1
+          : 0
   const top = Math.max(0, ...all.map(score))
   const tied = all.filter((f) => top > 0 && score(f) === top)
   const best = [...tied].sort((a, b) => a.row.order - b.row.order || a.match.start - b.match.start)[0]

@@ -9,7 +9,16 @@ import type { Field } from "@legible/core"
 import { cellAt, cellStart, type Layout, type Row } from "./layout.js"
 import { foldedTokens, splitsJoined } from "./phrases.js"
 import { folded, nearWords, phraseTokens, sameToken, tokens } from "./text.js"
-import { ITEM_COLUMNS, type ItemColumn, NUMBER_COMPOUNDS, READER_WORDS } from "./vocabulary.js"
+import {
+  BUSINESS_COMPANIONS,
+  BUSINESS_KINDS,
+  FIELD_WORDS_ACROSS,
+  ITEM_COLUMNS,
+  type ItemColumn,
+  NAME_WORDS,
+  NUMBER_COMPOUNDS,
+  READER_WORDS
+} from "./vocabulary.js"
 
 /** What the local rules need to know of a field (a skill field, a sub-field or a catalog key column). */
 export interface Target {
@@ -238,10 +247,21 @@ const conceptFrom = (given: ReadonlySet<string>, type: Field.FieldType): Concept
       return concept
     if ((concept === "quantity" || concept === "price" || concept === "amount") && numeric) return concept
   }
+  // A kind of business (`banco`, `Nombre del hotel`, `compania_aseguradora`): the issuer's name.
+  if (type === "string" && namesBusiness(words)) return "company"
   if (type === "date" || has(["fecha", "date"])) return type === "string" || type === "date" ? "date" : "none"
   // A number word alone (`numero`, `Número`, `Nummer`): the document's number.
   if (type === "string" && words.size > 0 && [...words].every((w) => w === "no" || w === "nummer")) return "number"
   return "none"
+}
+
+const BUSINESSES = BUSINESS_KINDS.map(phraseTokens)
+const BESIDE_BUSINESS = new Set([...BUSINESS_COMPANIONS, ...NAME_WORDS])
+
+/** Whether a field's words are a kind of business's, and a name's or a company's words at most. */
+const namesBusiness = (words: ReadonlySet<string>): boolean => {
+  const own = [...words].filter((w) => !BESIDE_BUSINESS.has(w))
+  return own.length > 0 && BUSINESSES.some((kind) => own.every((w) => kind.includes(w)))
 }
 
 /**
@@ -271,6 +291,8 @@ export const labelsOf = (target: Target, concept: Concept = conceptOf(target)): 
   if (phraseTokens(target.description).length <= 4) add(target.description, DESCRIPTION)
   // A tax id's label that the field's own words name (`tva_intracom`: `N° TVA`, not `SIRET`) before the others.
   const own = concept === "taxId" ? fieldWords(target) : new Set<string>()
+  // What the other languages print for what the field's words name (`Room No` for `habitacion`).
+  for (const phrase of acrossOf(target)) add(phrase, LEXICON)
   if (concept !== "none")
     for (const phrase of LEXICONS[concept])
       add(
@@ -282,6 +304,39 @@ export const labelsOf = (target: Target, concept: Concept = conceptOf(target)): 
             : LEXICON
       )
   return out
+}
+
+// Words a phrase is written with beside its own (`numero de poliza`, `name des gastes`).
+const FILLERS = new Set(["de", "del", "la", "el", "the", "of", "des", "du", "d", "di", "da", "do", "van", "het"])
+
+const ACROSS = FIELD_WORDS_ACROSS.map((group) =>
+  group.map((phrase) => ({ phrase, own: phraseTokens(phrase).filter((t) => !FILLERS.has(t)) }))
+)
+
+/**
+ * The phrases of the groups of `FIELD_WORDS_ACROSS` a field's words name, longest first: by its name and aliases,
+ * else by its description (`Número de la habitación del huésped` names a room, not a guest, where the name says
+ * `habitacion`). A group whose phrase another named group's phrase holds is that one's part (`saldo` of `saldo
+ * final`): not named.
+ */
+const acrossOf = (target: Target): ReadonlyArray<string> => {
+  const named = (words: ReadonlySet<string>) => {
+    const matched = ACROSS.flatMap((group) => {
+      const phrase = group
+        .filter((p) => p.own.length > 0 && p.own.every((t) => words.has(t)))
+        .sort((a, b) => b.own.length - a.own.length)[0]
+      return phrase === undefined ? [] : [{ group, own: phrase.own }]
+    })
+    return matched.filter(
+      (m) => !matched.some((o) => o.own.length > m.own.length && m.own.every((t) => o.own.includes(t)))
+    )
+  }
+  const own = named(wordsOf([nameWords(target.name), ...target.aliases]))
+  const chosen = own.length > 0 ? own : named(fieldWords(target))
+  return chosen
+    .flatMap((m) => m.group)
+    .sort((a, b) => b.own.length - a.own.length)
+    .map((p) => p.phrase)
 }
 
 /** The strength of a lexicon label a word of the field's own names. */
@@ -360,16 +415,21 @@ export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>, header 
   for (const row of layout.rows) {
     // A label's long word OCR split in two (`BESCHREIB UNG` over a table's descriptions) is read joined.
     const rowTokens = splitsJoined(foldedTokens(row), index)
+    // A text layer's words are as printed: a word a slip away from a label's is another word (`Location` is no
+    // `violation`, `Asegurado` no `aseguradora`). OCR's may be misread.
+    const read = layout.ocrPages.has(row.page)
+    const same = read ? sameToken : (a: string, b: string) => a === b
     // Label order first, then place: the order the hits were always given in.
     const starts: Array<readonly [number, number]> = []
     rowTokens.forEach((token, i) => {
-      for (const f of [token.text, ...near(token.text)]) for (const n of byFirst.get(f) ?? []) starts.push([n, i])
+      for (const f of read ? [token.text, ...near(token.text)] : [token.text])
+        for (const n of byFirst.get(f) ?? []) starts.push([n, i])
     })
     starts.sort((a, b) => a[0] - b[0] || a[1] - b[1])
     for (const [n, i] of starts) {
       const label = labels[n]
       if (label === undefined || i + label.tokens.length > rowTokens.length) continue
-      if (!label.tokens.every((t, k) => sameToken(t, rowTokens[i + k]?.text ?? ""))) continue
+      if (!label.tokens.every((t, k) => same(t, rowTokens[i + k]?.text ?? ""))) continue
       const first = rowTokens[i]
       const last = rowTokens[i + label.tokens.length - 1]
       if (first === undefined || last === undefined) continue

@@ -20,6 +20,11 @@ const DUTCH_POSTCODE = /(?<![\p{L}\d])\d{4}\s?\p{Lu}{2}(?=\s+\p{Lu})/gu
 export const legalForm = (given: string): boolean => {
   // A Dutch postcode's letters are no form (`1400 SB Eindhoven`, `1012 BV Amsterdam`).
   const text = given.replace(DUTCH_POSTCODE, " ")
+  // A comma ends a run of initials: `S.M.E., S.A.` (a state-owned company's) holds `S.A.`.
+  return formIn(text) || (text.includes(",") && text.split(/,\s*/).some((part) => part !== text && formIn(part)))
+}
+
+const formIn = (text: string): boolean => {
   const list = words(text)
   const joined: Array<string> = []
   for (const [i, w] of list.entries()) {

@@ -120,10 +120,16 @@ export const sameToken = (a: string, b: string): boolean => {
   if (Math.min(ka.length, kb.length) < 5) return false
   if (ka === kb) return true
   const keyShorter = Math.min(ka.length, kb.length)
-  // A short word one letter longer is another word (`issue`, `issuer`; `total`, `totale`), not a slip.
+  // A short word one letter longer is another word (`issue`, `issuer`; `total`, `totale`), not a slip; so is a long
+  // one that goes on past the other's end other than by a plural's ending (`asegurado`, `aseguradora`).
   if (keyShorter < 6 && ka.length !== kb.length) return false
+  const [short, long] = ka.length < kb.length ? [ka, kb] : [kb, ka]
+  if (long.startsWith(short) && !PLURAL_ENDINGS.has(long.slice(short.length))) return false
   return EditDistance.levenshtein(ka, kb) <= (keyShorter >= 8 ? 2 : 1)
 }
+
+// What a plural adds to a word (`importes`, `clientes`): the same label word.
+const PLURAL_ENDINGS = new Set(["s", "es"])
 
 /** The forms of a key with up to `depth` characters left out (and the key itself): keys within that many edits share one. */
 const deletions = (key: string, depth: number): ReadonlyArray<string> => {

@@ -49,6 +49,8 @@ import { folded, tokens } from "./text.js"
 import { figureAmount, taxRate, total } from "./totals.js"
 import {
   CHANGE_WORDS,
+  DOCUMENT_NOUNS,
+  DOCUMENT_TITLES,
   INCLUDED_AFTER_WORDS,
   INCLUDING_WORDS,
   NAME_WORDS,
@@ -75,6 +77,8 @@ interface Candidate {
   /** Where its label is printed on its row (left and right edges). */
   readonly x0: number
   readonly x1: number
+  /** Whether its label was read word for word (no OCR slip tolerated). */
+  readonly exact: boolean
 }
 
 const SEPARATORS = /^[\s:;=#\-–—.)(/|$€]+/u
@@ -195,18 +199,46 @@ const nameOpening = (layout: Layout, hit: Hit): boolean => {
   return hit.start === start && /^ \p{L}/u.test(rest) && (legalForm(rest) || formUnder)
 }
 
+const TITLES = new Set([...DOCUMENT_TITLES, ...DOCUMENT_NOUNS])
+
+/** Whether a text is a document's noun alone (`FOLIO`, `Invoice`). */
+const titleOnly = (text: string): boolean => {
+  const words = tokens(folded(text))
+  return words.length > 0 && words.length <= 2 && words.every((w) => TITLES.has(w.text))
+}
+
+/** The text of a label's cell from the label on: the name a one-word label opens. */
+const nameFrom = (hit: Hit): string | undefined => {
+  const cell = cellAt(hit.row, hit.start)
+  return cell === undefined
+    ? undefined
+    : clean(hit.row.text.slice(hit.start, cellStart(hit.row, cell) + cell.text.length))
+}
+
+// A number's word after a label, before the figures it introduces (`Room No. 502`, `Zimmer Nr. 31`, `Habitación nº
+// 214`): no part of the value.
+const NUMBER_WORD = /^(?:n[º°o]|nr|no|num|number|numero|número|nummer)\.?\s*:?\s+(?=\S*\d)/iu
+
+/** The text beside a label without a number's word that opens it, for a field no concept reads. */
+const numbered = (text: string, concept: Concept): string => (concept === "none" ? text.replace(NUMBER_WORD, "") : text)
+
 const candidates = (layout: Layout, target: Target, concept: Concept): Array<Candidate> =>
   findLabels(layout, labelsOf(target, concept)).flatMap((hit): Array<Candidate> => {
-    const beside =
-      typed(concept, target.type) === undefined && concept !== "total" ? rightOf(hit, concept) : restOfRow(hit, concept)
+    const plain = typed(concept, target.type) === undefined && concept !== "total"
+    const opening = nameOpening(layout, hit)
+    if (concept === "company" && opening) return []
+    // A word of the field's opening a business's name (`HOTEL MIRAMAR PLAYA S.A.` for `hotel`): the name is the value.
+    const named = plain && opening ? nameFrom(hit) : undefined
+    const beside = named ?? (plain ? numbered(rightOf(hit, concept), concept) : restOfRow(hit, concept))
     if ((concept === "company" || concept === "address") && (numberLabel(hit, beside) || othersLabel(hit, target)))
       return []
-    if (concept === "company" && nameOpening(layout, hit)) return []
+    // A document's title the label's word opens (`GUEST FOLIO`, `CUSTOMER INVOICE`): no value of the field.
+    if (concept === "none" && plain && titleOnly(beside)) return []
     const order = hit.row.order * 10_000 + hit.start
     const right = pick(concept, target.type, beside)
     const evidence = labelEvidence(hit)
     const [x0, x1] = spanOf(hit.row, hit.start, hit.end)
-    const at = { row: hit.row, x0, x1 }
+    const at = { row: hit.row, x0, x1, exact: hit.exact }
     if (right !== undefined)
       return [{ text: right.text, score: hit.label.strength, evidence, order, ...at, ...amountOf(right) }]
     // The line below serves only a label with nothing to its right (column headers, labels on their own line).
@@ -231,8 +263,9 @@ const amountOf = (m: Match): { readonly amount?: number; readonly decimals?: boo
     ? { amount: m.value, decimals: m.decimals }
     : {}
 
+/** The strongest label's value; between labels as strong, one read word for word, then the first printed. */
 const best = (list: ReadonlyArray<Candidate>): Candidate | undefined =>
-  [...list].sort((a, b) => b.score - a.score || a.order - b.order)[0]
+  [...list].sort((a, b) => b.score - a.score || Number(b.exact) - Number(a.exact) || a.order - b.order)[0]
 
 /**
  * The first match of a typed pattern anywhere in the document (reading order), by position alone, where `where`

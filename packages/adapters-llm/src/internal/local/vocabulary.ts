@@ -23,6 +23,21 @@ const LEAVE_DATE = ["baja", "cancelacion", "cancellation", "kundigung", "resilia
 export const DATED_ONLY_WORDS: ReadonlyArray<string> = [...PAYMENT_DATE, ...OPERATION_DATE, ...LEAVE_DATE]
 
 /**
+ * A journey's or a flight's day (`Fecha del viaje`, `Travel date`, `Reisedatum`): a ticket's own date where no label
+ * names it so.
+ */
+export const JOURNEY_DATE: ReadonlyArray<string> = [
+  ...["viaje", "travel", "reise", "voyage", "viaggio", "viagem", "vuelo", "flight", "flug", "volo", "voo"],
+  "vlucht"
+]
+
+/** A notice's day (`Fecha de notificación`, `Date of notice`, `Zustellung`): the notice's own where none is labelled so. */
+export const NOTICE_DATE: ReadonlyArray<string> = [
+  ...["notificacion", "notice", "notification", "zustellung", "zugestellt", "notifica", "notificazione"],
+  ...["notificacao", "kennisgeving"]
+]
+
+/**
  * Dates of other things than the document's (folded label words), by what they date: a field that asks for one
  * (`fecha_nacimiento`, `dob`, `Start date`) takes a date a word of its group labels.
  */
@@ -41,7 +56,25 @@ export const OTHER_DATE_GROUPS: ReadonlyArray<ReadonlyArray<string>> = [
   OPERATION_DATE,
   LEAVE_DATE,
   // a direct debit's day: `Montant prélevé le`, `wird am … abgebucht`, `Fecha de cargo`, `addebito il`
-  ["preleve", "prelevement", "abgebucht", "abbuchung", "debited", "cargo", "addebito", "geincasseerd"]
+  ["preleve", "prelevement", "abgebucht", "abbuchung", "debited", "cargo", "addebito", "geincasseerd"],
+  // an arrival and a departure (`Fecha de entrada`, `Arrival`, `Check-in`, `Anreise`; `Salida`, `Abreise`, `Départ`)
+  [...["entrada", "llegada", "arrival", "checkin", "anreise", "ankunft", "arrivee", "arrivo", "chegada"], "aankomst"],
+  [...["salida", "departure", "checkout", "abreise", "abfahrt", "depart", "partenza", "partida", "saida"], "vertrek"],
+  // a journey's or a flight's day (`Fecha del viaje`, `Travel date`, `Reisedatum`, `Flight date`)
+  JOURNEY_DATE,
+  // a policy's or a contract's taking effect (`Fecha de efecto`, `Effective date`, `Date d'effet`, `Decorrenza`)
+  ["efecto", "effective", "wirksam", "inkrafttreten", "effet", "decorrenza", "vigencia"],
+  // an offence's (`Fecha de la infracción`, `Date of offence`, `Tatzeit`)
+  [
+    ...["infraccion", "denuncia", "offence", "offense", "violation", "contravention", "tatzeit", "tattag"],
+    ...["infraction", "infrazione"]
+  ],
+  // a notice's (`Fecha de notificación`, `Date of notice`): the notice's own date where no label names it so
+  NOTICE_DATE,
+  // a signature's (`Fecha de firma`, `Signed on`, `Unterschrift`, `Signé le`)
+  ["firma", "signature", "signed", "unterschrift", "unterzeichnet", "signe", "assinatura", "ondertekend"],
+  // a vehicle's registration (`Fecha de matriculación`, `Erstzulassung`, `Date de 1re immatriculation`)
+  ["matriculacion", "zulassung", "erstzulassung", "immatriculation", "immatricolazione"]
 ]
 
 /** Label phrases of amounts, by rank. A row's label takes the rank of its longest phrase. */
@@ -1274,6 +1307,182 @@ export const REGISTER_WORDS: ReadonlyArray<string> = [
 
 /** Words a field's name asks for a name with (`customer_name`, `Nombre del cliente`, a line's `nombre`), folded. */
 export const NAME_WORDS: ReadonlyArray<string> = ["name", "nombre", "nom", "nome", "naam", "razon"]
+
+/**
+ * Kinds of business a field may name for the one that issues the document (`banco`, `Nombre del hotel`,
+ * `compania_aseguradora`, `estacion_servicio`): its name is the issuer's, read as a company's (folded phrases).
+ */
+export const BUSINESS_KINDS: ReadonlyArray<string> = [
+  // es
+  ...["banco", "entidad bancaria", "hotel", "hostal", "aseguradora", "farmacia", "restaurante", "gasolinera"],
+  ...["estacion de servicio", "supermercado", "clinica", "hospital", "taller", "aerolinea", "transportista"],
+  ...["naviera", "laboratorio", "academia"],
+  // en
+  ...["bank", "insurer", "insurance company", "pharmacy", "restaurant", "petrol station", "gas station"],
+  ...["service station", "filling station", "supermarket", "clinic", "garage", "airline", "carrier", "laboratory"],
+  // de
+  ...["versicherer", "versicherung", "apotheke", "gaststatte", "tankstelle", "supermarkt", "klinik"],
+  ...["krankenhaus", "werkstatt", "fluggesellschaft", "spedition"],
+  // fr
+  ...["banque", "assureur", "pharmacie", "station service", "supermarche", "clinique", "hopital"],
+  ...["compagnie aerienne", "transporteur", "laboratoire"],
+  // it
+  ...["banca", "albergo", "assicurazione", "ristorante", "stazione di servizio", "supermercato", "ospedale"],
+  ...["officina", "compagnia aerea", "vettore"],
+  // pt
+  ...["seguradora", "posto de combustivel", "companhia aerea", "transportadora", "oficina"],
+  // nl
+  ...["verzekeraar", "apotheek", "tankstation", "supermarkt", "kliniek", "ziekenhuis", "luchtvaartmaatschappij"],
+  ...["vervoerder", "laboratorium"]
+]
+
+/** Words a field may name a business with besides its kind (`compania_aseguradora`, `entidad`), folded. */
+export const BUSINESS_COMPANIONS: ReadonlyArray<string> = [
+  ...["compania", "entidad", "empresa", "company", "gesellschaft", "compagnie", "compagnia", "companhia"],
+  ...["maatschappij", "de", "del", "la", "el", "the", "of", "der", "des", "du", "di", "da", "do", "van", "het"]
+]
+
+/**
+ * The words documents print for what a skill's own fields commonly ask, across the seven languages (folded
+ * phrases, one group per thing): a field that names one (`habitacion`, `Matrícula del vehículo`, `saldo_final`) is
+ * also labelled by the others (`Room No`, `Kennzeichen`, `Closing balance`), for a skill written in one language
+ * reads documents printed in another. What a concept of its own labels (totals, dates, numbers, parties) is not
+ * here.
+ */
+export const FIELD_WORDS_ACROSS: ReadonlyArray<ReadonlyArray<string>> = [
+  // travel and stays: a room, the nights, a guest, a passenger, a booking's reference, a seat, a flight
+  [
+    ...["habitacion", "numero de habitacion", "room", "room no", "room number", "zimmer", "zimmer nr"],
+    ...["zimmernummer", "chambre", "numero de chambre", "camera", "numero camera", "quarto", "kamer", "kamernummer"]
+  ],
+  [
+    ...["noches", "numero de noches", "nights", "number of nights", "nachte", "ubernachtungen", "nuits"],
+    ...["nuitees", "notti", "noites", "nachten", "overnachtingen"]
+  ],
+  [
+    ...["huesped", "nombre del huesped", "guest", "guest name", "gast", "name des gastes", "ospite"],
+    ...["nome ospite", "hospede", "nome do hospede"]
+  ],
+  [
+    ...["pasajero", "nombre del pasajero", "passenger", "passenger name", "fahrgast", "reisender", "passager"],
+    ...["passeggero", "passageiro", "passagier"]
+  ],
+  [
+    ...["localizador", "localizador de reserva", "codigo de reserva", "booking reference", "booking ref"],
+    ...["reservation number", "confirmation number", "buchungsnummer", "buchungscode", "reference de reservation"],
+    ...["codice prenotazione", "numero prenotazione", "codigo da reserva", "boekingsnummer"],
+    ...["reserveringsnummer", "pnr"]
+  ],
+  // where a journey starts and ends (`Origen`, `From`, `Von`; `Destino`, `To`, `Nach`)
+  [
+    ...["origen", "estacion de origen", "origin", "from", "departure station", "von", "abfahrtsbahnhof"],
+    ...["origine", "gare de depart", "stazione di partenza", "origem"]
+  ],
+  [
+    ...["destino", "estacion de destino", "destination", "to", "arrival station", "nach", "ziel", "zielbahnhof"],
+    ...["gare d arrivee", "destinazione", "stazione di arrivo", "bestemming"]
+  ],
+  [...["asiento", "seat", "seat no", "sitzplatz", "siege", "place assise", "posto", "assento", "zitplaats"], "stoel"],
+  [
+    ...["numero de vuelo", "vuelo", "flight number", "flight no", "flight", "flugnummer", "flug", "numero de vol"],
+    ...["numero volo", "volo", "numero do voo", "voo", "vluchtnummer", "vlucht"]
+  ],
+  // a vehicle: its plate, its mileage, the fuel put in it
+  [
+    ...["matricula", "vehicle registration", "registration number", "registration", "reg no", "license plate"],
+    ...["licence plate", "number plate", "kennzeichen", "amtliches kennzeichen", "immatriculation", "targa"],
+    ...["placa", "kenteken"]
+  ],
+  [
+    ...["kilometros", "kilometraje", "km", "kms", "mileage", "odometer", "kilometerstand", "km stand"],
+    ...["kilometrage", "chilometraggio", "chilometri", "quilometragem", "quilometros"]
+  ],
+  ["litros", "litres", "liters", "litre", "liter", "litri", "litro", "volume", "volumen"],
+  // insurance: the policy's number, its holder, the insured, the premium
+  [
+    ...["numero de poliza", "poliza", "policy number", "policy no", "policy", "versicherungsnummer"],
+    ...["versicherungsschein nr", "numero de police", "police", "numero di polizza", "polizza"],
+    ...["numero da apolice", "apolice", "polisnummer", "polis"]
+  ],
+  [
+    ...["tomador", "tomador del seguro", "policyholder", "policy holder", "versicherungsnehmer", "souscripteur"],
+    ...["preneur d assurance", "contraente", "verzekeringnemer"]
+  ],
+  ["asegurado", "insured", "versicherte person", "assure", "assicurato", "segurado", "verzekerde"],
+  [
+    ...["prima", "prima total", "premium", "annual premium", "total premium", "pramie", "jahresbeitrag"],
+    ...["prime", "prime annuelle", "premio", "premio annuo", "premie"]
+  ],
+  // a bank account: its holder, its balances
+  [
+    ...["titular", "titular de la cuenta", "account holder", "holder", "kontoinhaber", "inhaber", "titulaire"],
+    ...["titulaire du compte", "intestatario", "titolare", "rekeninghouder"]
+  ],
+  [
+    ...["saldo final", "closing balance", "final balance", "ending balance", "new balance", "endsaldo"],
+    ...["neuer saldo", "solde final", "nouveau solde", "saldo finale", "eindsaldo", "nieuw saldo"]
+  ],
+  [
+    ...["saldo inicial", "saldo anterior", "opening balance", "previous balance", "balance brought forward"],
+    ...["anfangssaldo", "alter saldo", "solde initial", "solde precedent", "ancien solde", "saldo iniziale"],
+    ...["saldo precedente", "beginsaldo", "vorig saldo"]
+  ],
+  // a restaurant's table, its diners, the tip, who served
+  ["mesa", "table", "tisch", "tavolo", "tafel"],
+  ["comensales", "cubiertos", "covers", "guests", "pax", "gedecke", "personen", "couverts", "coperti", "pessoas"],
+  [
+    ...["camarero", "camarera", "mesero", "atendido por", "le atendio", "waiter", "waitress", "server", "served by"],
+    ...["bedienung", "kellner", "serveur", "serveuse", "cameriere", "empregado de mesa", "bediening", "ober"]
+  ],
+  ["propina", "tip", "gratuity", "trinkgeld", "pourboire", "mancia", "gorjeta", "fooi"],
+  [
+    ...["cajero", "atendido por", "le atendio", "cashier", "served by", "kassierer", "bediener", "caissier"],
+    ...["cassiere", "operador", "kassier"]
+  ],
+  // goods sent: parcels and weight
+  ["bultos", "packages", "parcels", "pakete", "colis", "colli", "volumi", "volumes", "pakketten"],
+  ["peso", "weight", "gewicht", "poids"],
+  // a contract's and a customer's numbers
+  [
+    ...["numero de contrato", "contrato", "contract number", "contract no", "vertragsnummer", "numero de contrat"],
+    ...["numero contratto", "numero do contrato", "contractnummer"]
+  ],
+  [
+    ...["numero de cliente", "codigo de cliente", "customer number", "customer no", "customer id"],
+    ...["kundennummer", "kunden nr", "kundennr", "numero client", "code client", "codice cliente"],
+    ...["numero do cliente", "klantnummer"]
+  ],
+  // a fine: its case's number, the offence
+  [
+    ...["expediente", "numero de expediente", "case number", "file number", "aktenzeichen"],
+    ...["numero de dossier", "numero pratica", "numero do processo", "dossiernummer"]
+  ],
+  [
+    ...["infraccion", "hecho denunciado", "offence", "offense", "violation", "contravention", "tatvorwurf"],
+    "infraction",
+    ...["infrazione", "infracao", "overtreding"]
+  ],
+  [
+    ...["importe de la multa", "multa", "sancion", "penalty", "penalty charge", "fine", "fine amount", "bussgeld"],
+    ...["verwarnungsgeld", "amende", "montant de l amende", "sanzione", "importo della sanzione", "coima", "boete"]
+  ],
+  // a lease: the landlord, the tenant, the property, the rent
+  [
+    ...["arrendador", "propietario", "landlord", "lessor", "vermieter", "bailleur", "locatore", "senhorio"],
+    "verhuurder"
+  ],
+  [...["arrendatario", "inquilino", "tenant", "lessee", "mieter", "locataire", "conduttore", "locatario"], "huurder"],
+  [
+    ...["inmueble", "vivienda", "property", "property address", "mietobjekt", "objekt", "bien loue", "immobile"],
+    ...["imovel", "huurobject"]
+  ],
+  [
+    ...["renta", "renta mensual", "alquiler", "rent", "monthly rent", "miete", "monatsmiete", "kaltmiete", "loyer"],
+    ...["loyer mensuel", "canone", "canone mensile", "renda", "huur", "huurprijs"]
+  ],
+  // a vehicle's identification number
+  ["bastidor", "numero de bastidor", "vin", "chassis number", "fahrgestellnummer", "numero de chassis", "telaio"]
+]
 
 /** What a column of line items holds. */
 export type ItemColumn = "description" | "quantity" | "price" | "amount"

@@ -16,6 +16,10 @@ describe("OCR-tolerant words", () => {
     assert.isFalse(sameToken("iva", "ira"))
     assert.isFalse(sameToken("total", "totale"))
     assert.isFalse(sameToken("issue", "issuer"))
+    // A long word that goes on past another's end is another word (the insured, the insurer), unless a plural's.
+    assert.isFalse(sameToken("asegurado", "aseguradora"))
+    assert.isFalse(sameToken("vendedor", "vendedora"))
+    assert.isTrue(sameToken("importe", "importes"))
     assert.isFalse(sameToken("total", "t0ta2"))
     assert.isFalse(sameToken("invoice", "in2024"))
   })
