@@ -388,6 +388,14 @@ describe("Local: a skill written in one language, a document printed in another"
       matricula: "BO-AB 123",
       kilometros: "48210"
     })
+    const supply = [field("cups", "string", "CUPS o punto de suministro"), field("consumo", "float", "Consumo en kWh")]
+    assert.deepStrictEqual(
+      extract(supply, ["Zählpunkt: DE0001234567890000000000000123456", "Verbrauch: 245 kWh"].map(line)),
+      {
+        cups: "DE0001234567890000000000000123456",
+        consumo: "245"
+      }
+    )
     // The longest thing named: a closing balance, not every balance (`Balance brought forward` is the opening one).
     const statement = [
       row2(40, "Balance brought forward", 400, "2,010.55"),
@@ -476,10 +484,43 @@ describe("Local: a skill written in one language, a document printed in another"
     })
   })
 
+  it("a payslip: pay and deductions a description calls totals are no document's total; a number's label no name", () => {
+    const fields = [
+      field("trabajador", "string", "Nombre del trabajador"),
+      field("salario_bruto", "float", "Total devengado (bruto)"),
+      field("deducciones", "float", "Total a deducir"),
+      field("liquido", "float", "Líquido a percibir")
+    ]
+    const payslip = [
+      row2(40, "Employee No: 10442", 300, "Employee: John Carter"),
+      [
+        [40, "Gross pay"],
+        [160, "3,440.00"],
+        [260, "Total deductions"],
+        [420, "826.04"]
+      ],
+      row2(40, "Net pay", 160, "2,613.96")
+    ] as const
+    assert.deepStrictEqual(extract(fields, payslip), {
+      trabajador: "John Carter",
+      salario_bruto: "3,440.00",
+      deducciones: "826.04",
+      liquido: "2,613.96"
+    })
+    const nomina = [row2(40, "TOTAL DEVENGADO", 300, "1.770,00"), row2(40, "TOTAL A DEDUCIR", 300, "295,59")]
+    assert.deepStrictEqual(extract(fields.slice(1, 3), nomina), { salario_bruto: "1.770,00", deducciones: "295,59" })
+  })
+
   it("a kind of business the field names (banco, hotel, aseguradora) is the issuer: its name whole", () => {
     const fields = [field("banco", "string", "Nombre del banco"), field("titular", "string")]
     const statement = ["BANCO EJEMPLO, S.A.", "Extracto de cuenta", "Account holder: Mr David Brown"].map(line)
     assert.deepStrictEqual(extract(fields, statement), { banco: "BANCO EJEMPLO, S.A.", titular: "Mr David Brown" })
+    // On an invoice the bank is its payment details': labelled, or none (the issuer is no bank).
+    const invoice = ["Suministros Acme S.L.", "C/ Mayor 1, 28001 Madrid", "FACTURA Nº F-1", "TOTAL 100,00"].map(line)
+    const iban = line("IBAN: ES76 2100 0418 4502 0005 1332")
+    assert.deepStrictEqual(extract(fields.slice(0, 1), [...invoice, iban]), { banco: null })
+    const named = row2(40, "Banco: Banco Sabadell", 300, "IBAN: ES76 2100 0418 4502 0005 1332")
+    assert.deepStrictEqual(extract(fields.slice(0, 1), [...invoice, named]), { banco: "Banco Sabadell" })
     // A word of another field's opening a business's name labels nothing in it: the name whole, not its rest.
     const school = [field("autoescuela", "string")]
     assert.deepStrictEqual(extract(school, ["AUTOESCUELA LOS PINOS S.L.", "Matrícula: 120 €"].map(line)), {

@@ -10,6 +10,7 @@ import { cellAt, cellStart, type Layout, type Row } from "./layout.js"
 import { foldedTokens, splitsJoined } from "./phrases.js"
 import { folded, nearWords, phraseTokens, sameToken, tokens } from "./text.js"
 import {
+  BANK_KINDS,
   BUSINESS_COMPANIONS,
   BUSINESS_KINDS,
   FIELD_WORDS_ACROSS,
@@ -255,23 +256,44 @@ const conceptFrom = (given: ReadonlySet<string>, type: Field.FieldType): Concept
   return "none"
 }
 
-const BUSINESSES = BUSINESS_KINDS.map(phraseTokens)
+const BUSINESSES = [...BUSINESS_KINDS, ...BANK_KINDS].map(phraseTokens)
+const BANKS = BANK_KINDS.map(phraseTokens)
 const BESIDE_BUSINESS = new Set([...BUSINESS_COMPANIONS, ...NAME_WORDS])
 
-/** Whether a field's words are a kind of business's, and a name's or a company's words at most. */
-const namesBusiness = (words: ReadonlySet<string>): boolean => {
+/** Whether a field's words are one of these kinds of business's, and a name's or a company's words at most. */
+const namesKind = (words: ReadonlySet<string>, kinds: ReadonlyArray<ReadonlyArray<string>>): boolean => {
   const own = [...words].filter((w) => !BESIDE_BUSINESS.has(w))
-  return own.length > 0 && BUSINESSES.some((kind) => own.every((w) => kind.includes(w)))
+  return own.length > 0 && kinds.some((kind) => own.every((w) => kind.includes(w)))
 }
+
+const namesBusiness = (words: ReadonlySet<string>): boolean => namesKind(words, BUSINESSES)
+
+/** Whether a field asks for a bank's name (`banco`, `Nombre del banco`, `bank_name`). */
+export const namesBank = (target: Target): boolean =>
+  target.type === "string" &&
+  (namesKind(wordsOf([nameWords(target.name), ...target.aliases]), BANKS) || namesKind(fieldWords(target), BANKS))
 
 /**
  * The concept a field stands for, from its type and words: its name and aliases first, its description only
  * when they say nothing ("address" described as "Address of the company" is an address, not a company).
  */
 export const conceptOf = (target: Target): Concept => {
-  const own = conceptFrom(wordsOf([nameWords(target.name), ...target.aliases]), target.type)
-  return own !== "none" ? own : conceptFrom(fieldWords(target), target.type)
+  const ownWords = wordsOf([nameWords(target.name), ...target.aliases])
+  const own = conceptFrom(ownWords, target.type)
+  if (own !== "none") return own
+  const said = conceptFrom(fieldWords(target), target.type)
+  // A total the description says (`Total a deducir`, `Total devengado`) of an amount the name says is another
+  // (`deducciones`, `salario_bruto`): that amount, which the description labels, not the document's total.
+  return said === "total" && [...ownWords].some((w) => OTHER_AMOUNTS.has(w)) ? "none" : said
 }
+
+// Amounts a document totals apart from what it is paid: a payslip's pay and deductions, a deposit, a balance.
+const OTHER_AMOUNTS: ReadonlySet<string> = new Set([
+  ...["deducciones", "deduccion", "deductions", "deduction", "abzuge", "retenues", "trattenute", "descontos"],
+  ...["inhoudingen", "salario", "sueldo", "salary", "wage", "wages", "lohn", "gehalt", "salaire", "stipendio"],
+  ...["retribuzione", "loon", "salaris", "bruto", "gross", "brutto", "brut", "lordo", "devengado", "devengos"],
+  ...["earnings", "cotizacion", "cotizaciones", "contributions", "deposito", "deposit", "fianza", "saldo", "balance"]
+])
 
 /** The strength of a label from the field's aliases, its name, its (short) description and its concept's lexicon. */
 export const ALIAS = 1
@@ -307,7 +329,10 @@ export const labelsOf = (target: Target, concept: Concept = conceptOf(target)): 
 }
 
 // Words a phrase is written with beside its own (`numero de poliza`, `name des gastes`).
-const FILLERS = new Set(["de", "del", "la", "el", "the", "of", "des", "du", "d", "di", "da", "do", "van", "het"])
+const FILLERS = new Set([
+  ...["de", "del", "la", "el", "the", "of", "des", "du", "d", "di", "da", "do", "van", "het", "a", "al", "to", "zu"],
+  ...["te", "y", "and", "und", "et", "e", "en"]
+])
 
 const ACROSS = FIELD_WORDS_ACROSS.map((group) =>
   group.map((phrase) => ({ phrase, own: phraseTokens(phrase).filter((t) => !FILLERS.has(t)) }))

@@ -24,6 +24,7 @@ import {
   LEXICON,
   labelsOf,
   NAME,
+  namesBank,
   OWN_LEXICON,
   type Target,
   TOTAL_TRIGGERS
@@ -48,6 +49,7 @@ import { asksForPayment, paymentMethod } from "./payment.js"
 import { folded, tokens } from "./text.js"
 import { figureAmount, taxRate, total } from "./totals.js"
 import {
+  BANK_WORDS,
   CHANGE_WORDS,
   DOCUMENT_NOUNS,
   DOCUMENT_TITLES,
@@ -129,8 +131,9 @@ const restOfRow = (hit: Hit, concept: Concept): string => {
   return concept === "total" ? rest : rest.replace(NEXT_LABEL, "")
 }
 
-// Another label further on a row: a gap, then words without figures up to a colon, and what follows.
-const NEXT_LABEL = /(?<=\d[^\s]*)\s{2,}\p{L}[^\d:]{0,30}:.*$/u
+// Another label further on a row: a gap, then words without figures up to a colon or another figure (`Gross pay
+// 3,440.00 | Total deductions 826.04`), and what follows.
+const NEXT_LABEL = /(?<=\d[^\s]*)\s{2,}\p{L}[^\d:]{0,30}(?::|(?=\s\S*\d)).*$/u
 
 /** The cell under a label, on one of the next two rows of the page. */
 const below = (layout: Layout, hit: Hit): string => {
@@ -199,6 +202,14 @@ const nameOpening = (layout: Layout, hit: Hit): boolean => {
   return hit.start === start && /^ \p{L}/u.test(rest) && (legalForm(rest) || formUnder)
 }
 
+const BANK = new Set(BANK_WORDS)
+
+/** The letterhead's name where it is a bank's (a statement's), else none: an invoice's issuer is no bank. */
+const bankOf = (layout: Layout): Found | null => {
+  const name = company(layout)
+  return name !== null && tokens(folded(name.text)).some((t) => BANK.has(t.text)) ? name : null
+}
+
 const TITLES = new Set([...DOCUMENT_TITLES, ...DOCUMENT_NOUNS])
 
 /** Whether a text is a document's noun alone (`FOLIO`, `Invoice`). */
@@ -217,14 +228,28 @@ const nameFrom = (hit: Hit): string | undefined => {
 
 // A number's word after a label, before the figures it introduces (`Room No. 502`, `Zimmer Nr. 31`, `Habitación nº
 // 214`): no part of the value.
-const NUMBER_WORD = /^(?:n[º°o]|nr|no|num|number|numero|número|nummer)\.?\s*:?\s+(?=\S*\d)/iu
+const NUMBER_WORD = /^(?:n[º°o]|nr|no|num|number|numero|número|nummer)(?:\.\s*:?|\s*:|\s)\s*(?=\S*\d)/iu
 
-/** The text beside a label without a number's word that opens it, for a field no concept reads. */
+/**
+ * Whether a label a number's word follows (`Employee No: 10442`, `Room No. 502`) labels a number a field does not
+ * ask for: one no concept reads that asks for no number (`trabajador`: the number is no employee's name; not
+ * `habitacion` described `Número de habitación`, nor an integer).
+ */
+const otherNumber = (hit: Hit, target: Target, concept: Concept): boolean =>
+  concept === "none" &&
+  NUMBER_WORD.test(restOfCell(hit.row, hit).trimStart()) &&
+  target.type !== "integer" &&
+  ![...fieldWords(target)].some((w) => NUMBERS.has(w))
+
+/** The text beside a label without a number's word that opens it (`No: 502`), for a field no concept reads. */
 const numbered = (text: string, concept: Concept): string => (concept === "none" ? text.replace(NUMBER_WORD, "") : text)
+
+const NUMBERS = new Set(["numero", "number", "no", "nr", "nummer", "num", "n", "nro", "numro", "nummer"])
 
 const candidates = (layout: Layout, target: Target, concept: Concept): Array<Candidate> =>
   findLabels(layout, labelsOf(target, concept)).flatMap((hit): Array<Candidate> => {
     const plain = typed(concept, target.type) === undefined && concept !== "total"
+    if (otherNumber(hit, target, concept)) return []
     const opening = nameOpening(layout, hit)
     if (concept === "company" && opening) return []
     // A word of the field's opening a business's name (`HOTEL MIRAMAR PLAYA S.A.` for `hotel`): the name is the value.
@@ -413,6 +438,7 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   if (concept === "email") return firstInDocument(layout, emails, ofParty)
   if (concept === "phone") return firstInDocument(layout, phonesOnly, ofParty)
   // Another party's name or address is in its block under its label, never the letterhead's.
+  if (concept === "company" && blockOf === undefined && namesBank(target)) return bankOf(layout)
   if (concept === "company") return blockOf === undefined ? company(layout) : blockName(layout, blockOf)
   if (concept === "address") return blockOf === undefined ? address(layout) : blockAddress(layout, blockOf)
   if (concept === "none" && blockOf !== undefined && target.type === "string" && namesOne(target, blockOf))

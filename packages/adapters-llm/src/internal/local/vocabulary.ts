@@ -1314,26 +1314,34 @@ export const NAME_WORDS: ReadonlyArray<string> = ["name", "nombre", "nom", "nome
  */
 export const BUSINESS_KINDS: ReadonlyArray<string> = [
   // es
-  ...["banco", "entidad bancaria", "hotel", "hostal", "aseguradora", "farmacia", "restaurante", "gasolinera"],
-  ...["estacion de servicio", "supermercado", "clinica", "hospital", "taller", "aerolinea", "transportista"],
-  ...["naviera", "laboratorio", "academia"],
+  ...["hotel", "hostal", "aseguradora", "farmacia", "restaurante", "gasolinera", "estacion de servicio"],
+  ...["supermercado", "clinica", "hospital", "taller", "laboratorio", "academia"],
   // en
-  ...["bank", "insurer", "insurance company", "pharmacy", "restaurant", "petrol station", "gas station"],
-  ...["service station", "filling station", "supermarket", "clinic", "garage", "airline", "carrier", "laboratory"],
+  ...["insurer", "insurance company", "pharmacy", "restaurant", "petrol station", "gas station", "service station"],
+  ...["filling station", "supermarket", "clinic", "garage", "laboratory"],
   // de
   ...["versicherer", "versicherung", "apotheke", "gaststatte", "tankstelle", "supermarkt", "klinik"],
-  ...["krankenhaus", "werkstatt", "fluggesellschaft", "spedition"],
+  ...["krankenhaus", "werkstatt"],
   // fr
-  ...["banque", "assureur", "pharmacie", "station service", "supermarche", "clinique", "hopital"],
-  ...["compagnie aerienne", "transporteur", "laboratoire"],
+  ...["assureur", "pharmacie", "station service", "supermarche", "clinique", "hopital", "laboratoire"],
   // it
-  ...["banca", "albergo", "assicurazione", "ristorante", "stazione di servizio", "supermercato", "ospedale"],
-  ...["officina", "compagnia aerea", "vettore"],
+  ...["albergo", "assicurazione", "ristorante", "stazione di servizio", "supermercato", "ospedale", "officina"],
   // pt
-  ...["seguradora", "posto de combustivel", "companhia aerea", "transportadora", "oficina"],
+  ...["seguradora", "posto de combustivel"],
   // nl
-  ...["verzekeraar", "apotheek", "tankstation", "supermarkt", "kliniek", "ziekenhuis", "luchtvaartmaatschappij"],
-  ...["vervoerder", "laboratorium"]
+  ...["verzekeraar", "apotheek", "tankstation", "supermarkt", "kliniek", "ziekenhuis", "laboratorium"]
+]
+
+/**
+ * A bank a field names (`banco`, `entidad_bancaria`, `Bank name`): a statement's issuer, but on an invoice the
+ * bank of its payment details, so a letterhead's name serves only where it is a bank's (`BANK_WORDS`).
+ */
+export const BANK_KINDS: ReadonlyArray<string> = ["banco", "entidad bancaria", "bank", "banque", "banca"]
+
+/** Words of a bank's name (folded): `Banco Sabadell`, `Northern Bank PLC`, `Caixa`, `Sparkasse`, `Kutxabank`. */
+export const BANK_WORDS: ReadonlyArray<string> = [
+  ...["banco", "bank", "banque", "banca", "caixa", "caja", "kutxa", "kutxabank", "sparkasse", "volksbank"],
+  ...["raiffeisenbank", "bancaria", "bankinter", "unicaja", "ibercaja", "abanca", "cajamar"]
 ]
 
 /** Words a field may name a business with besides its kind (`compania_aseguradora`, `entidad`), folded. */
@@ -1465,6 +1473,51 @@ export const FIELD_WORDS_ACROSS: ReadonlyArray<ReadonlyArray<string>> = [
   [
     ...["importe de la multa", "multa", "sancion", "penalty", "penalty charge", "fine", "fine amount", "bussgeld"],
     ...["verwarnungsgeld", "amende", "montant de l amende", "sanzione", "importo della sanzione", "coima", "boete"]
+  ],
+  // a payslip: the employee, the period, the gross pay, the deductions, the net pay
+  [
+    ...["trabajador", "empleado", "employee", "employee name", "worker", "arbeitnehmer", "mitarbeiter", "salarie"],
+    ...["dipendente", "lavoratore", "trabalhador", "werknemer"]
+  ],
+  [
+    ...["periodo", "periodo de liquidacion", "period", "pay period", "billing period", "abrechnungszeitraum"],
+    ...["zeitraum", "periode de paie", "periodo di paga", "periodo de faturacao", "periode"]
+  ],
+  [
+    ...["total devengado", "salario bruto", "bruto", "gross pay", "gross salary", "gross earnings", "bruttolohn"],
+    ...["bruttogehalt", "gesamtbrutto", "salaire brut", "retribuzione lorda", "totale lordo", "vencimento bruto"],
+    "brutoloon"
+  ],
+  [
+    ...["total a deducir", "deducciones", "total deductions", "deductions", "gesamtabzuge", "abzuge"],
+    ...["total des retenues", "retenues", "totale trattenute", "trattenute", "total de descontos", "descontos"],
+    ...["totaal inhoudingen", "inhoudingen"]
+  ],
+  [
+    ...["liquido", "liquido a percibir", "liquido total a percibir", "neto a percibir", "salario neto", "net pay"],
+    ...["net salary", "take home pay", "nettolohn", "nettogehalt", "auszahlungsbetrag", "net a payer"],
+    ...["salaire net", "netto in busta", "netto a pagare", "liquido a receber", "vencimento liquido", "nettoloon"]
+  ],
+  // a utility's bill: the supply's address and point, the consumption
+  [
+    ...["direccion de suministro", "supply address", "service address", "lieferstelle", "verbrauchsstelle"],
+    ...["abnahmestelle", "adresse de consommation", "indirizzo di fornitura", "morada de fornecimento"],
+    "leveringsadres"
+  ],
+  [
+    ...["cups", "codigo cups", "punto de suministro", "mpan", "mprn", "meter point", "supply number", "zahlpunkt"],
+    ...["zahlpunktbezeichnung", "marktlokation", "pdl", "point de livraison", "pod", "codice pod", "cpe"],
+    "aansluitnummer"
+  ],
+  ["consumo", "consumo total", "consumption", "usage", "verbrauch", "consommation", "verbruik"],
+  // a medical document: the patient, the doctor
+  [
+    ...["paciente", "nombre del paciente", "patient", "patient name", "patientin", "paziente", "doente"],
+    "patient naam"
+  ],
+  [
+    ...["medico", "doctor", "physician", "arzt", "arztin", "behandelnder arzt", "medecin", "medico curante"],
+    "huisarts"
   ],
   // a lease: the landlord, the tenant, the property, the rent
   [
