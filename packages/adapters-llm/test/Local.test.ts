@@ -511,6 +511,18 @@ describe("Local: a skill written in one language, a document printed in another"
     assert.deepStrictEqual(extract(fields.slice(1, 3), nomina), { salario_bruto: "1.770,00", deducciones: "295,59" })
   })
 
+  it("an amount by its unit where no label names it (45,20 l; 1,789 EUR/l); a price is not its unit's quantity", () => {
+    const fields = [field("litros", "float", "Litros repostados"), field("precio_litro", "float", "Precio por litro")]
+    const till = ["ARAL Tankstelle Bochum", "Super E10", "45,20 l x 1,789 EUR/l   80,86 EUR", "Summe EUR 80,86"]
+    assert.deepStrictEqual(extract(fields, till.map(line)), { litros: "45,20", precio_litro: "1,789" })
+    // Two quantities of the unit: none (which one is the field's, no label says).
+    const two = [...till, "12,00 l x 1,899 EUR/l   22,79 EUR"].map(line)
+    assert.deepStrictEqual(extract(fields, two), { litros: null, precio_litro: null })
+    // A price's words name what it is the price of: a volume's label is no price's.
+    const pump = [row2(40, "Volume", 200, "38.12 L"), row2(40, "Price/L", 200, "1.459")]
+    assert.deepStrictEqual(extract(fields, pump), { litros: "38.12", precio_litro: "1.459" })
+  })
+
   it("a kind of business the field names (banco, hotel, aseguradora) is the issuer: its name whole", () => {
     const fields = [field("banco", "string", "Nombre del banco"), field("titular", "string")]
     const statement = ["BANCO EJEMPLO, S.A.", "Extracto de cuenta", "Account holder: Mr David Brown"].map(line)

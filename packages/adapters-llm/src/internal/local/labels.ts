@@ -313,8 +313,9 @@ export const labelsOf = (target: Target, concept: Concept = conceptOf(target)): 
   if (phraseTokens(target.description).length <= 4) add(target.description, DESCRIPTION)
   // A tax id's label that the field's own words name (`tva_intracom`: `N° TVA`, not `SIRET`) before the others.
   const own = concept === "taxId" ? fieldWords(target) : new Set<string>()
-  // What the other languages print for what the field's words name (`Room No` for `habitacion`).
-  for (const phrase of acrossOf(target)) add(phrase, LEXICON)
+  // What the other languages print for what the field's words name (`Room No` for `habitacion`); not for a price,
+  // whose words name what it is the price of (`precio_litro`: `Volume 38.12 L` is no price).
+  if (concept !== "price") for (const phrase of acrossOf(target)) add(phrase, LEXICON)
   if (concept !== "none")
     for (const phrase of LEXICONS[concept])
       add(

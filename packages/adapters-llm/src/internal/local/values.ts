@@ -48,6 +48,7 @@ import {
 import { asksForPayment, paymentMethod } from "./payment.js"
 import { folded, tokens } from "./text.js"
 import { figureAmount, taxRate, total } from "./totals.js"
+import { unitAmount } from "./units.js"
 import {
   BANK_WORDS,
   CHANGE_WORDS,
@@ -446,6 +447,9 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   // The issuer's name (`Nome do emitente`, `emisor.nombre`): the letterhead's.
   if (concept === "none" && party === "issuer" && target.type === "string" && namesOne(target, "issuer"))
     return company(layout)
+  // An amount by its unit (`litros`, `Consumo en kWh`): the one printed with it (`45,20 l`).
+  const measured = unitAmount(layout, target)
+  if (measured !== null) return measured
   // How it was paid, where no label says: the tender row under the totals.
   if (target.type === "string" && asksForPayment(target)) return paymentMethod(layout)
   // What kind of document it is (`tipo_documento`, `Document type`): its title.
