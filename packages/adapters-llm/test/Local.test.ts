@@ -431,6 +431,12 @@ describe("Local: a skill written in one language, a document printed in another"
     assert.deepStrictEqual(extract([field("fecha_salida", "date")], ["Datum: 09.10.2026"].map(line)), {
       fecha_salida: null
     })
+    // A word of the field's name no date's label has, in a date's label, names it (`Fecha de la consulta`).
+    const visit = ["Fecha: 05/11/2026", "Fecha de la consulta: 03/11/2026"].map(line)
+    assert.deepStrictEqual(extract([field("fecha_consulta", "date"), field("fecha", "date")], visit), {
+      fecha_consulta: "03/11/2026",
+      fecha: "05/11/2026"
+    })
   })
 
   it("a journey's date, or a notice's: labelled so, else the document's own; where it starts and ends", () => {
@@ -521,6 +527,88 @@ describe("Local: a skill written in one language, a document printed in another"
     // A price's words name what it is the price of: a volume's label is no price's.
     const pump = [row2(40, "Volume", 200, "38.12 L"), row2(40, "Price/L", 200, "1.459")]
     assert.deepStrictEqual(extract(fields, pump), { litros: "38.12", precio_litro: "1.459" })
+  })
+
+  it("a purchase order: its number, supplier and terms in other languages; its letterhead is the buyer's", () => {
+    const fields = [
+      field("numero_pedido", "string", "Número de pedido"),
+      field("proveedor", "string", "Proveedor"),
+      field("fecha_entrega", "date", "Fecha de entrega"),
+      field("condiciones_pago", "string", "Condiciones de pago"),
+      field("incoterm", "string")
+    ]
+    const order = [
+      "Maschinenbau Huber GmbH",
+      "Industriestr. 12, 86150 Augsburg",
+      "Bestellung Nr. B-44120   Datum: 02.11.2026",
+      "Lieferant: Schrauben Meier KG",
+      "Liefertermin: 20.11.2026",
+      "Zahlungsbedingungen: 30 Tage netto",
+      "Lieferbedingungen: frei Haus"
+    ].map(line)
+    assert.deepStrictEqual(extract(fields, order), {
+      numero_pedido: "B-44120",
+      proveedor: "Schrauben Meier KG",
+      fecha_entrega: "20.11.2026",
+      condiciones_pago: "30 Tage netto",
+      incoterm: "frei Haus"
+    })
+    // No supplier's label on a purchase order: none (the letterhead is the buyer); on an invoice, the letterhead.
+    const letterhead = ["GLOBAL PARTS INC.", "500 Industrial Way, Dayton, OH 45402"]
+    const po = [...letterhead, "PURCHASE ORDER", "PO Number: PO-2026-0912"].map(line)
+    assert.deepStrictEqual(extract(fields.slice(0, 2), po), { numero_pedido: "PO-2026-0912", proveedor: null })
+    const invoice = [...letterhead, "INVOICE", "Invoice No: 7781", "PO Number: PO-2026-0912"].map(line)
+    assert.deepStrictEqual(extract(fields.slice(0, 2), invoice), {
+      numero_pedido: "PO-2026-0912",
+      proveedor: "GLOBAL PARTS INC."
+    })
+  })
+
+  it("an English skill on a Spanish and a German invoice: a tax id is no name; a PO number; how it was paid", () => {
+    const fields = [
+      field("vendor_tax_id", "string", "Vendor tax ID"),
+      field("po_number", "string", "PO number"),
+      field("payment_method", "string", "Payment method")
+    ]
+    const spanish = [
+      "Suministros Acme S.L.",
+      "CIF: B12345674",
+      "Su pedido: PED-7781",
+      "TOTAL FACTURA 199,65 €",
+      "Forma de pago: Transferencia bancaria"
+    ].map(line)
+    assert.deepStrictEqual(extract(fields, spanish), {
+      vendor_tax_id: "B12345674",
+      po_number: "PED-7781",
+      payment_method: "Transferencia bancaria"
+    })
+    const german = ["Elektro Schmidt GmbH", "USt-IdNr.: DE123456789", "Ihre Bestellnr.: 4500123"].map(line)
+    assert.deepStrictEqual(extract(fields.slice(0, 2), german), { vendor_tax_id: "DE123456789", po_number: "4500123" })
+    // A party named twice in a description (`Cliente o receptor`): its block's name.
+    const receptor = [field("receptor", "string", "Cliente o receptor")]
+    const letter = ["Elektro Schmidt GmbH · Hauptstr. 5 · 80331 München", "Herrn", "Peter Wagner", "Gartenweg 8"]
+    assert.deepStrictEqual(extract(receptor, [...letter, "81377 München", "Rechnung Nr. 2026-1188"].map(line)), {
+      receptor: "Peter Wagner"
+    })
+    // A tax invoice's number is no tax id.
+    const tax = [field("tax_invoice_no", "string")]
+    assert.deepStrictEqual(extract(tax, ["TAX INVOICE NO: 2026-0042", "GST ID: 001234567890"].map(line)), {
+      tax_invoice_no: "2026-0042"
+    })
+  })
+
+  it("a quote's number by its noun; a description names a thing only where one phrase says all it says", () => {
+    const numero = [field("numero", "string", "Número de presupuesto")]
+    assert.deepStrictEqual(extract(numero, ["PRESUPUESTO Nº P-2026-118", "Fecha: 02/11/2026"].map(line)), {
+      numero: "P-2026-118"
+    })
+    assert.deepStrictEqual(extract(numero, ["QUOTATION", "Quote No: Q-7713"].map(line)), { numero: "Q-7713" })
+    // `Centro médico o clínica` asks for no doctor: `Physician:` labels nothing of it.
+    const clinic = [field("centro", "string", "Centro médico o clínica"), field("medico", "string", "Médico")]
+    assert.deepStrictEqual(extract(clinic, ["Patient: Mrs Helen Price", "Physician: Dr Alan Moss"].map(line)), {
+      centro: null,
+      medico: "Dr Alan Moss"
+    })
   })
 
   it("a kind of business the field names (banco, hotel, aseguradora) is the issuer: its name whole", () => {

@@ -334,6 +334,8 @@ const wantedKind = (
   readonly side: Side | undefined
   /** Whether the document's own date serves where none of its kind is printed (a ticket's for a journey's). */
   readonly own: boolean
+  /** The words of its name no date's label has (`consulta` of `fecha_consulta`): a label with one names it. */
+  readonly qualifiers: ReadonlySet<string>
 } => {
   // A field's name may write a German umlaut out (`faelligkeit`) and compound a label word (`Fälligkeitsdatum`,
   // `Lieferdatum`): each word also stands for the label words it spells that way or opens with.
@@ -355,7 +357,10 @@ const wantedKind = (
       ? sideOf(words([nameWords(target.name), ...target.aliases, target.description]).map((w) => w.text))
       : undefined
   const own = kind === "other" && named.size === 1 && [...named].every((k) => OWN_DATED.has(k))
-  return { kind: kind === "none" ? "issue" : kind, named, side, own }
+  const qualifiers = new Set(
+    ownWords.map((w) => w.text).filter((w) => w.length >= 4 && !LABEL_WORDS.has(w) && !DATE_WORDS.has(w))
+  )
+  return { kind: kind === "none" ? "issue" : kind, named, side, own, qualifiers }
 }
 
 // The groups of dates a document's own date is where none is labelled so: a ticket's journey, a notice's.
@@ -378,22 +383,26 @@ export const date = (layout: Layout, target: Target): Found | null => {
     const list = rowTokens(row)
     return dates(row.text).map((m) => classify(layout, row, list, m))
   })
-  const { kind: wanted, named, side, own } = wantedKind(target)
+  const { kind: wanted, named, side, own, qualifiers } = wantedKind(target)
   // An unlabelled date: printed bare (a receipt's date and time) before one that other words name. A period's start
   // or end (`Fin del periodo`) may be labelled so as a date of its own (`Fecha de inicio`). A journey's date where
   // none is labelled so: the ticket's own, as an issue date would be.
   const issue = wanted === "issue" || own
+  // A label with a word of the field's name no date's label has (`Fecha de la consulta` for `fecha_consulta`) names
+  // the date it asks for before any other.
   const score = (f: Dated): number =>
-    (f.kind === wanted && (wanted !== "other" || namedBy(f, named)) && onSide(f, side)) ||
-    (side !== undefined && f.kind === "other" && onSide(f, side))
-      ? 2
-      : own && f.kind === "issue"
-        ? 1.5
-        : f.kind === "none" && issue
-          ? f.worded === true
-            ? 0.5
-            : 1
-          : 0
+    f.words?.some((w) => qualifiers.has(w.text)) === true
+      ? 3
+      : (f.kind === wanted && (wanted !== "other" || namedBy(f, named)) && onSide(f, side)) ||
+          (side !== undefined && f.kind === "other" && onSide(f, side))
+        ? 2
+        : own && f.kind === "issue"
+          ? 1.5
+          : f.kind === "none" && issue
+            ? f.worded === true
+              ? 0.5
+              : 1
+            : 0
   const top = Math.max(0, ...all.map(score))
   const tied = all.filter((f) => top > 0 && score(f) === top)
   const best = [...tied].sort((a, b) => a.row.order - b.row.order || a.match.start - b.match.start)[0]

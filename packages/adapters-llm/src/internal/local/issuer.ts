@@ -426,6 +426,25 @@ export const documentTitle = (layout: Layout): Found | null => {
   return null
 }
 
+// A purchase order's title alone in its cell (`PURCHASE ORDER`, `PEDIDO DE COMPRA`, `Bestellung`, `Bon de commande`).
+const ORDER_TITLE =
+  /^(?:purchase order|orden de compra|pedido(?: de compra)?|nota de pedido|bestellung|bon de commande|ordine d acquisto|ordem de compra|nota de encomenda|inkooporder|bestelling)$/
+
+/**
+ * Whether the document is a purchase order by its title (a cell alone in the top half of the first page): its
+ * letterhead is the buyer's, not the supplier's.
+ */
+export const purchaseOrder = (layout: Layout): boolean => {
+  const page = layout.rows[0]?.page
+  const height = page === undefined ? 0 : (layout.pageHeight.get(page) ?? 0)
+  return layout.rows.some(
+    (row) =>
+      row.page === page &&
+      row.y0 <= height / 2 &&
+      row.cells.some((cell) => ORDER_TITLE.test(words(cell.text).join(" ")))
+  )
+}
+
 export const nameLike = (text: string): boolean => {
   if (!/\p{L}{2}/u.test(text)) return false
   // Codes alone are no name, whatever letters they open with (`SAU-903783`, an invoice number).

@@ -182,6 +182,8 @@ const TRIGGERS: ReadonlyArray<readonly [Exclude<Concept, "none">, ReadonlyArray<
     [
       ...["factura", "invoice", "comprobante", "receipt", "recibo", "ticket", "bill", "folio", "albaran", "pedido"],
       ...["order", "fattura", "facture", "factuur", "fatura", "rechnung", "rechnungs", "bon", "beleg"],
+      // a purchase order's (`po_number`, `PO No`)
+      "po",
       // a noun and its number word in one (`Rechnungsnummer`, `Factuurnummer`, `invoiceno`)
       ...NUMBER_COMPOUNDS
     ]
@@ -223,6 +225,9 @@ const wordsOf = (texts: ReadonlyArray<string>): ReadonlySet<string> =>
 export const fieldWords = (target: Target): ReadonlySet<string> =>
   wordsOf([nameWords(target.name), ...target.aliases, target.description])
 
+// The words that make a tax's word a tax id's (`tax id`, `tax identification number`, `tax reg no`, `tax code`).
+const TAX_ID_SAYS = ["id", "identification", "no", "nummer", "number", "code", "reg", "registration", "nr"]
+
 const conceptFrom = (given: ReadonlySet<string>, type: Field.FieldType): Concept => {
   // A plural names the concept its singular does (`emails`, `Teléfonos`, `Correos`).
   const words = new Set([
@@ -231,6 +236,10 @@ const conceptFrom = (given: ReadonlySet<string>, type: Field.FieldType): Concept
   ])
   const has = (list: ReadonlyArray<string>) => list.some((w) => words.has(w))
   const numeric = type === "float" || type === "integer"
+  // A tax's id or number (`vendor_tax_id`, `Tax number`, `customer_tax_id`): a tax id, not the party's name; not a
+  // tax invoice's number (`tax_invoice_no`).
+  if (type === "string" && words.has("tax") && has(TAX_ID_SAYS) && !has(["invoice", "receipt", "factura", "bill"]))
+    return "taxId"
   for (const [concept, triggers] of TRIGGERS) {
     if (!has(triggers)) continue
     if (concept === "taxId" && type !== "date" && !numeric) return concept
@@ -358,12 +367,18 @@ const acrossOf = (target: Target): ReadonlyArray<string> => {
     )
   }
   const own = named(wordsOf([nameWords(target.name), ...target.aliases]))
-  const chosen = own.length > 0 ? own : named(fieldWords(target))
+  // A description names one thing only where one phrase says all it says (`Importe de la multa`; not `Centro
+  // médico o clínica`, whose `médico` is no doctor).
+  const said = [...wordsOf([target.description])].filter((w) => !FILLERS.has(w) && !BESIDE_DESCRIPTION.has(w))
+  const chosen = own.length > 0 ? own : named(fieldWords(target)).filter((m) => said.every((w) => m.own.includes(w)))
   return chosen
     .flatMap((m) => m.group)
     .sort((a, b) => b.own.length - a.own.length)
     .map((p) => p.phrase)
 }
+
+// A description's words beside what it names: a name's, a number's, `or`.
+const BESIDE_DESCRIPTION = new Set([...NAME_WORDS, "no", "o", "or", "u", "oder", "ou", "of"])
 
 /** The strength of a lexicon label a word of the field's own names. */
 export const OWN_LEXICON = LEXICON + 0.03

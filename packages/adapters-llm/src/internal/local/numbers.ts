@@ -23,6 +23,7 @@ import {
   DOCUMENT_TITLES,
   NUMBER_COMPOUNDS,
   NUMBER_WORDS,
+  OTHER_NUMBER_GROUPS,
   OTHER_NUMBER_WORDS,
   TAX_ID_WORDS,
   TITLE_KINDS
@@ -369,15 +370,23 @@ const nextCell = (row: Row, cell: Cell): Cell | undefined =>
  * The labels of the other document a field names (`Número de albarán`, `order_number`): its noun with a number word
  * before or after it, as documents print them (`Nº Albarán`, `Albarán nº`, `Nº de albarán`, `Order No.`).
  */
-const otherNumberLabels = (target: Target): ReadonlyArray<Label> =>
-  [...fieldWords(target)]
-    .filter((w) => OTHER.has(w))
-    .flatMap((w) => [
-      [w, "no"],
-      ["no", w],
-      ["no", "de", w]
-    ])
-    .map((list) => ({ tokens: list, strength: 1 }))
+const otherNumberLabels = (target: Target): ReadonlyArray<Label> => {
+  const nouns = [...new Set([...fieldWords(target)].filter((w) => OTHER.has(w)).flatMap(othersOf))]
+  return [
+    ...nouns
+      // with its number word apart, or compounded (`Bestellnr.`, `Kundennummer`)
+      .flatMap((w) => [[w, "no"], ["no", w], ["no", "de", w], [`${w}nr`], [`${w}nummer`]])
+      .map((list) => ({ tokens: list, strength: 1 })),
+    // the noun alone before its colon (`Su pedido: PED-7781`): a number's label less so
+    ...nouns.map((w) => ({ tokens: [w], strength: NOUN_ALONE }))
+  ]
+}
+
+const NOUN_ALONE = 0.5
+
+/** Another document's noun, and where it names one thing across the languages, the others' (`pedido`: `order`). */
+const othersOf = (word: string): ReadonlyArray<string> =>
+  OTHER_NUMBER_GROUPS.find((group) => group.includes(word)) ?? [word]
 
 /** Whether a field asks for another document's number (an order, a customer): then its own labels serve. */
 const asksForOther = (target: Target): boolean => {

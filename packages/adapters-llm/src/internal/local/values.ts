@@ -13,7 +13,7 @@ import type { Role } from "./arithmetic.js"
 import { asksForCurrency, currency } from "./currency.js"
 import { date } from "./dates.js"
 import { type Evidence, type Found, found, weaker } from "./evidence.js"
-import { blockLabel, company, documentTitle, otherPartysRow, taxStatus } from "./issuer.js"
+import { blockLabel, company, documentTitle, otherPartysRow, purchaseOrder, taxStatus } from "./issuer.js"
 import {
   ALIAS,
   type Concept,
@@ -202,6 +202,11 @@ const nameOpening = (layout: Layout, hit: Hit): boolean => {
   const formUnder = legalForm(under) && !/\d/.test(under) && under.split(/\s+/).length <= 4
   return hit.start === start && /^ \p{L}/u.test(rest) && (legalForm(rest) || formUnder)
 }
+
+const SUPPLIER = new Set(["proveedor", "supplier", "vendor", "lieferant", "fournisseur", "fornitore", "fornecedor"])
+
+/** Whether a field asks for the supplier (`proveedor`, `Vendor name`), whom a purchase order addresses. */
+const asksForSupplier = (target: Target): boolean => [...fieldWords(target)].some((w) => SUPPLIER.has(w))
 
 const BANK = new Set(BANK_WORDS)
 
@@ -440,6 +445,8 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   if (concept === "phone") return firstInDocument(layout, phonesOnly, ofParty)
   // Another party's name or address is in its block under its label, never the letterhead's.
   if (concept === "company" && blockOf === undefined && namesBank(target)) return bankOf(layout)
+  // A purchase order's letterhead is the buyer's: its supplier is only where a label names it.
+  if (concept === "company" && blockOf === undefined && asksForSupplier(target) && purchaseOrder(layout)) return null
   if (concept === "company") return blockOf === undefined ? company(layout) : blockName(layout, blockOf)
   if (concept === "address") return blockOf === undefined ? address(layout) : blockAddress(layout, blockOf)
   if (concept === "none" && blockOf !== undefined && target.type === "string" && namesOne(target, blockOf))
@@ -503,6 +510,9 @@ const NAMES = new Set(NAME_WORDS)
 
 /** Whether a field asks for a party's name (`customer_name`, `Nombre del cliente`, or the party alone: `cliente`). */
 const namesOne = (target: Target, party: "recipient" | "delivery" | "issuer"): boolean => {
-  const list = [...fieldWords(target)]
+  const list = [...fieldWords(target)].filter((w) => !EITHER.has(w))
   return list.some((w) => NAMES.has(w)) || list.every((w) => PARTIES[party].has(w))
 }
+
+// The words between a party's two names in a description (`Cliente o receptor`, `Buyer or customer`).
+const EITHER = new Set(["o", "u", "or", "oder", "ou", "of", "y", "and", "e", "et", "und", "en"])

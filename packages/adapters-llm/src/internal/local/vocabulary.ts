@@ -503,6 +503,8 @@ export const DATE_LABELS: ReadonlyArray<readonly [DateKind, ReadonlyArray<string
     "delivery",
     [
       ...["entrega", "envio", "delivery", "ship", "shipped", "shipping", "liefer", "lieferdatum", "versand"],
+      // `Liefertermin`, `Liefertag`: the day goods are to be delivered
+      ...["liefertermin", "liefertag"],
       // `Leistungsdatum`: the date of the service, a delivery's
       "leistungsdatum",
       ...["livraison", "consegna", "spedizione", "levering", "verzending", "leverdatum"],
@@ -614,7 +616,10 @@ export const DOCUMENT_NOUNS: ReadonlyArray<string> = [
   "avoir",
   "note",
   "creditnota",
-  "creditfactuur"
+  "creditfactuur",
+  // quotes: `Presupuesto Nº`, `Quote No`, `Angebot Nr.`, `Devis n°`, `Preventivo n.`, `Orçamento nº`, `Offerte nr.`
+  ...["presupuesto", "cotizacion", "quote", "quotation", "estimate", "angebot", "devis", "preventivo", "orcamento"],
+  "offerte"
 ]
 
 /** One-word labels that say "document number" on their own. */
@@ -700,6 +705,16 @@ export const OTHER_NUMBER_WORDS: ReadonlyArray<string> = [
   "seite",
   // a German till's security module counts its own transactions (`TSE-Transaktion: 12345`): no receipt's number
   "tse"
+]
+
+/**
+ * The other documents' nouns of `OTHER_NUMBER_WORDS` that name one thing across the languages: a field that names
+ * one (`numero_pedido`, `Kundennummer`) is labelled by the others' numbers too (`PO Number`, `Bestellung Nr.`).
+ */
+export const OTHER_NUMBER_GROUPS: ReadonlyArray<ReadonlyArray<string>> = [
+  ["orden", "order", "po", "pedido", "bestell", "bestellung", "commande", "ordine", "encomenda", "bestelling"],
+  ["cliente", "customer", "client", "kunde", "kunden", "klant"],
+  ["remito", "delivery", "lieferschein", "livraison", "albaran", "bolla", "ddt", "remessa", "pakbon", "leverbon"]
 ]
 
 /** Legal forms of companies (folded, dots and spaces removed): evidence that a line names a business. */
@@ -1518,6 +1533,26 @@ export const FIELD_WORDS_ACROSS: ReadonlyArray<ReadonlyArray<string>> = [
   [
     ...["medico", "doctor", "physician", "arzt", "arztin", "behandelnder arzt", "medecin", "medico curante"],
     "huisarts"
+  ],
+  // how it was paid (`payment_method` on a Spanish invoice: `Forma de pago`)
+  [
+    ...["forma de pago", "metodo de pago", "medio de pago", "payment method", "method of payment", "zahlungsart"],
+    ...["zahlungsweise", "mode de paiement", "mode de reglement", "modalita di pagamento", "metodo di pagamento"],
+    ...["forma de pagamento", "meio de pagamento", "betaalwijze", "betaalmethode"]
+  ],
+  // an order's supplier, its payment and delivery terms
+  [
+    ...["proveedor", "supplier", "vendor", "lieferant", "fournisseur", "fornitore", "fornecedor", "leverancier"],
+    "suministrador"
+  ],
+  [
+    ...["condiciones de pago", "payment terms", "terms of payment", "zahlungsbedingungen", "conditions de paiement"],
+    ...["conditions de reglement", "condizioni di pagamento", "termini di pagamento", "condicoes de pagamento"],
+    "betalingsvoorwaarden"
+  ],
+  [
+    ...["incoterm", "incoterms", "condiciones de entrega", "delivery terms", "terms of delivery", "lieferbedingungen"],
+    ...["conditions de livraison", "condizioni di consegna", "condicoes de entrega", "leveringsvoorwaarden"]
   ],
   // a lease: the landlord, the tenant, the property, the rent
   [
