@@ -611,6 +611,21 @@ describe("Local: a skill written in one language, a document printed in another"
     })
   })
 
+  it("a yes or a no: the field's word after another before its colon; in other languages; a box ticked", () => {
+    const fields = [
+      field("rectificativa", "boolean", "Es factura rectificativa"),
+      field("pagado", "boolean"),
+      field("firmado", "boolean")
+    ]
+    const spanish = ["FACTURA Nº F-2026-0042", "Factura rectificativa: NO", "Pagado: Sí"].map(line)
+    assert.deepStrictEqual(extract(fields, spanish), { rectificativa: "NO", pagado: "Sí", firmado: null })
+    const english = ["INVOICE No 7781", "Paid: Yes", "Signed: [X]"].map(line)
+    assert.deepStrictEqual(extract(fields, english), { rectificativa: null, pagado: "Yes", firmado: "X" })
+    // A value that is no yes or no answers nothing; another field's word before one of its own is no label of it.
+    assert.deepStrictEqual(extract(fields.slice(1, 2), ["Pagado: 100,00 €"].map(line)), { pagado: null })
+    assert.deepStrictEqual(extract([field("cliente", "string")], ["Código cliente: 4471"].map(line)), { cliente: null })
+  })
+
   it("a kind of business the field names (banco, hotel, aseguradora) is the issuer: its name whole", () => {
     const fields = [field("banco", "string", "Nombre del banco"), field("titular", "string")]
     const statement = ["BANCO EJEMPLO, S.A.", "Extracto de cuenta", "Account holder: Mr David Brown"].map(line)
@@ -625,6 +640,14 @@ describe("Local: a skill written in one language, a document printed in another"
     const school = [field("autoescuela", "string")]
     assert.deepStrictEqual(extract(school, ["AUTOESCUELA LOS PINOS S.L.", "Matrícula: 120 €"].map(line)), {
       autoescuela: "AUTOESCUELA LOS PINOS S.L."
+    })
+    // A letterhead of another kind is none of the kind a field names (an expense skill's `hotel` on a fuel receipt).
+    const expense = [field("hotel", "string"), field("restaurante", "string"), field("gasolinera", "string")]
+    const fuel = ["STAZIONE DI SERVIZIO ROSSI S.R.L.", "Via Emilia 120, 40100 Bologna", "Litri 40,12"].map(line)
+    assert.deepStrictEqual(extract(expense, fuel), {
+      hotel: null,
+      restaurante: null,
+      gasolinera: "STAZIONE DI SERVIZIO ROSSI S.R.L."
     })
     // The insurer is not the insured (`Asegurado:`, a word two letters short, no OCR slip of it).
     const policy = ["SEGUROS ATLANTICO, S.A.", "Tomador: Pedro Martín", "Asegurado: Pedro Martín"].map(line)

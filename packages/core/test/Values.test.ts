@@ -432,11 +432,17 @@ describe("Values booleans and strings", () => {
       "true",
       "yes",
       "verdadero",
-      "1"
+      "1",
+      // the other languages' yes: de, fr, pt, nl (it's `sì` is es's)
+      "Ja",
+      "oui",
+      "Sim",
+      "wahr",
+      "vrai"
     ]) {
       assert.strictEqual(Values.parse("boolean", literal), true, literal)
     }
-    for (const literal of ["no", "No", "NO.", "false", "falso", "☐", "[ ]", "[]", "0"]) {
+    for (const literal of ["no", "No", "NO.", "false", "falso", "☐", "[ ]", "[]", "0", "Nein", "non", "Não", "nee"]) {
       assert.strictEqual(Values.parse("boolean", literal), false, literal)
     }
     for (const literal of ["", "quizás", "sin datos", "2"]) assert.isNull(Values.parse("boolean", literal), literal)

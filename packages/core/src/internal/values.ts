@@ -365,11 +365,20 @@ const US_ADDRESS = new RegExp(`\\p{L},\\s?(?:${US_STATES.split(" ").join("|")})\
 // ---------------------------------------------------------------------------------------------------------------
 // Booleans
 
-const TRUE_WORDS = new Set("si s yes y true t verdadero v cierto x [x] (x) ✓ ✔ ☑ ☒ ✅ 1 on checked marcado".split(" "))
+// Yes and no in es, en, de, fr, it, pt and nl (`ja`, `oui`, `sim`, `wahr`, `vrai`, `vero`; `nein`, `non`, `não`,
+// `nee`, `falsch`, `faux`), and the marks of a ticked or an empty box.
+const TRUE_WORDS = new Set(
+  "si s yes y true t verdadero v cierto x [x] (x) ✓ ✔ ☑ ☒ ✅ 1 on checked marcado ja j wahr oui vrai vero sim verdadeiro waar".split(
+    " "
+  )
+)
 
-const FALSE_WORDS = new Set("no n false f falso ☐ [] () 0 off unchecked".split(" "))
+const FALSE_WORDS = new Set("no n false f falso ☐ [] () 0 off unchecked nein falsch non faux nao nee onwaar".split(" "))
 
-/** A yes/no as written: `sí`/`si`/`yes`/`true`/`verdadero`/`x`/`[x]`/`✓`/`✔`/`☑`… or `no`/`false`/`falso`/`☐`/`[ ]`… */
+/**
+ * A yes/no as written: `sí`/`si`/`yes`/`true`/`verdadero`/`ja`/`oui`/`sim`/`x`/`[x]`/`✓`/`☑`… or
+ * `no`/`false`/`falso`/`nein`/`non`/`não`/`nee`/`☐`/`[ ]`…
+ */
 export const parseBoolean = (literal: string): boolean | null => {
   const s = fold(literal)
     .trim()

@@ -27,8 +27,10 @@ export const addressLine = (text: string): boolean =>
   /(?<![\d-])\d{4,5}\s+\p{L}{3}|(?<![\p{L}\d])\p{Lu}{1,2}-\d{4,5}\s+\p{L}{3}/u.test(text) ||
   /(?<![\p{L}\d-])\d{4}\s?\p{Lu}{2}\s+\p{Lu}\p{L}{2}/u.test(text)
 
+// Contact, date, tax and document words, a document's noun in each of the seven languages among them (`FACTURE N°
+// 2026-1187` under an address had been read as its last line).
 export const STOP_PATTERN =
-  /(?<![a-z])(tel|telf|tlf|phone|telefono|fax|gst|email|e-mail|www|http|invoice|inv|receipt|factura|date|fecha|cashier|cajero|doc|tax|cif|nif|cuit|iva|vat|reg|hp|mobile|order|ref|account|customer)(?![a-z])/
+  /(?<![a-z])(tel|telf|tlf|phone|telefono|fax|gst|email|e-mail|www|http|invoice|inv|receipt|factura|facture|fattura|fatura|factuur|rechnung|quittung|ricevuta|scontrino|recu|recibo|kassenbon|presupuesto|devis|angebot|preventivo|orcamento|offerte|quotation|date|fecha|cashier|cajero|doc|tax|cif|nif|cuit|iva|vat|reg|hp|mobile|order|ref|account|customer)(?![a-z])/
 
 // Contact and register words, and the tax id words but `st` (a street's abbreviation) and `business`, which streets
 // and parks are named with (`123 Business Road`, `Riverside Business Park`): a business's register line closes the

@@ -10,9 +10,9 @@ import { cellAt, cellStart, type Layout, type Row } from "./layout.js"
 import { foldedTokens, splitsJoined } from "./phrases.js"
 import { folded, nearWords, phraseTokens, sameToken, tokens } from "./text.js"
 import {
-  BANK_KINDS,
   BUSINESS_COMPANIONS,
   BUSINESS_KINDS,
+  type BusinessKind,
   FIELD_WORDS_ACROSS,
   ITEM_COLUMNS,
   type ItemColumn,
@@ -51,6 +51,8 @@ export type Concept =
 export interface Label {
   readonly tokens: ReadonlyArray<string>
   readonly strength: number
+  /** A one-word label that may follow one word of its cell where a colon closes it (`Factura rectificativa:`). */
+  readonly closed?: boolean
 }
 
 export const columnLabels = (column: ItemColumn): ReadonlyArray<string> =>
@@ -265,22 +267,23 @@ const conceptFrom = (given: ReadonlySet<string>, type: Field.FieldType): Concept
   return "none"
 }
 
-const BUSINESSES = [...BUSINESS_KINDS, ...BANK_KINDS].map(phraseTokens)
-const BANKS = BANK_KINDS.map(phraseTokens)
+const BUSINESSES = BUSINESS_KINDS.map((kind) => ({ kind, asked: kind.asked.map(phraseTokens) }))
 const BESIDE_BUSINESS = new Set([...BUSINESS_COMPANIONS, ...NAME_WORDS])
 
-/** Whether a field's words are one of these kinds of business's, and a name's or a company's words at most. */
-const namesKind = (words: ReadonlySet<string>, kinds: ReadonlyArray<ReadonlyArray<string>>): boolean => {
+/** The kind of business a field's words name, with a name's or a company's words at most besides. */
+const kindNamed = (words: ReadonlySet<string>): BusinessKind | undefined => {
   const own = [...words].filter((w) => !BESIDE_BUSINESS.has(w))
-  return own.length > 0 && kinds.some((kind) => own.every((w) => kind.includes(w)))
+  if (own.length === 0) return undefined
+  return BUSINESSES.find(({ asked }) => asked.some((phrase) => own.every((w) => phrase.includes(w))))?.kind
 }
 
-const namesBusiness = (words: ReadonlySet<string>): boolean => namesKind(words, BUSINESSES)
+const namesBusiness = (words: ReadonlySet<string>): boolean => kindNamed(words) !== undefined
 
-/** Whether a field asks for a bank's name (`banco`, `Nombre del banco`, `bank_name`). */
-export const namesBank = (target: Target): boolean =>
-  target.type === "string" &&
-  (namesKind(wordsOf([nameWords(target.name), ...target.aliases]), BANKS) || namesKind(fieldWords(target), BANKS))
+/** The kind of business a field asks for the name of (`banco`, `Nombre del hotel`), if one. */
+export const businessOf = (target: Target): BusinessKind | undefined =>
+  target.type !== "string"
+    ? undefined
+    : (kindNamed(wordsOf([nameWords(target.name), ...target.aliases])) ?? kindNamed(fieldWords(target)))
 
 /**
  * The concept a field stands for, from its type and words: its name and aliases first, its description only
@@ -313,9 +316,13 @@ export const LEXICON = 0.8
 /** The labels of a field, strongest first: aliases, its name, a short description, then its concept's lexicon. */
 export const labelsOf = (target: Target, concept: Concept = conceptOf(target)): ReadonlyArray<Label> => {
   const out: Array<Label> = []
+  // A yes or no's label is the field's own word, often after another (`Factura rectificativa: NO`, `Reverse
+  // charge: No`): its value, a yes or a no, says whether the row answers it.
+  const closed = target.type === "boolean"
   const add = (phrase: string, strength: number) => {
     const t = phraseTokens(phrase)
-    if (t.length > 0 && !out.some((l) => l.tokens.join(" ") === t.join(" "))) out.push({ tokens: t, strength })
+    if (t.length > 0 && !out.some((l) => l.tokens.join(" ") === t.join(" ")))
+      out.push(closed ? { tokens: t, strength, closed } : { tokens: t, strength })
   }
   for (const alias of target.aliases) add(alias, ALIAS)
   add(nameWords(target.name), NAME)
@@ -476,7 +483,9 @@ export const findLabels = (layout: Layout, labels: ReadonlyArray<Label>, header 
       if (first === undefined || last === undefined) continue
       const start = row.folded.origin[first.start] ?? 0
       const end = (row.folded.origin[last.end - 1] ?? 0) + 1
-      const allowed = label.tokens.length === 1 ? 0 : label.strength < DESCRIPTION ? 1 : Number.POSITIVE_INFINITY
+      const colon = label.closed === true && /^\s*:/.test(row.text.slice(end))
+      const allowed =
+        label.tokens.length === 1 ? (colon ? 1 : 0) : label.strength < DESCRIPTION ? 1 : Number.POSITIVE_INFINITY
       const cell = cellAt(row, start)
       // A label lies in one cell: `PREZZO | TOTALE` are two headers, not `prezzo totale`.
       if (cell !== cellAt(row, end - 1)) continue

@@ -16,6 +16,7 @@ import { type Evidence, type Found, found, weaker } from "./evidence.js"
 import { blockLabel, company, documentTitle, otherPartysRow, purchaseOrder, taxStatus } from "./issuer.js"
 import {
   ALIAS,
+  businessOf,
   type Concept,
   conceptOf,
   fieldWords,
@@ -24,7 +25,6 @@ import {
   LEXICON,
   labelsOf,
   NAME,
-  namesBank,
   OWN_LEXICON,
   type Target,
   TOTAL_TRIGGERS
@@ -50,7 +50,7 @@ import { folded, tokens } from "./text.js"
 import { figureAmount, taxRate, total } from "./totals.js"
 import { unitAmount } from "./units.js"
 import {
-  BANK_WORDS,
+  type BusinessKind,
   CHANGE_WORDS,
   DOCUMENT_NOUNS,
   DOCUMENT_TITLES,
@@ -64,7 +64,8 @@ import {
   ROUNDING_WORDS,
   SAVING_WORDS,
   TAX_WORDS,
-  TENDER_WORDS
+  TENDER_WORDS,
+  YES_NO_WORDS
 } from "./vocabulary.js"
 
 /** A value found, with how sure the rules are and where it was printed. */
@@ -154,7 +155,20 @@ const typed = (concept: Concept, type: Target["type"]): ((text: string) => Reado
   if (concept === "date" || type === "date") return dates
   if (concept === "number") return numbers
   if (type === "float" || type === "integer") return amounts
+  if (type === "boolean") return yesOrNo
   return undefined
+}
+
+const YES_NO = new Set(YES_NO_WORDS)
+
+/** A yes or a no opening a text (`NO`, `Sí`, `Yes`, `Ja`, `[X]`, `☑`), as printed. */
+const yesOrNo = (text: string): ReadonlyArray<Match> => {
+  const mark = /^\s*(\[\s*[xX]?\s*\]|[✓✔☑☒☐])/u.exec(text)
+  if (mark?.[1] !== undefined) return [{ text: mark[1], start: mark.index, end: mark.index + mark[0].length }]
+  const first = tokens(folded(text))[0]
+  return first === undefined || !YES_NO.has(first.text)
+    ? []
+    : [{ text: text.slice(first.start, first.end), start: first.start, end: first.end }]
 }
 
 /** The amount a row shows for a label: the last one with decimals, else the last one. */
@@ -208,12 +222,17 @@ const SUPPLIER = new Set(["proveedor", "supplier", "vendor", "lieferant", "fourn
 /** Whether a field asks for the supplier (`proveedor`, `Vendor name`), whom a purchase order addresses. */
 const asksForSupplier = (target: Target): boolean => [...fieldWords(target)].some((w) => SUPPLIER.has(w))
 
-const BANK = new Set(BANK_WORDS)
-
-/** The letterhead's name where it is a bank's (a statement's), else none: an invoice's issuer is no bank. */
-const bankOf = (layout: Layout): Found | null => {
+/**
+ * The letterhead's name where it shows the kind of business a field names (`HOTEL MIRAMAR PLAYA S.A.` for `hotel`),
+ * or its first rows do; none where they show another kind: an expense skill's `hotel` on a fuel receipt, `banco` on
+ * an invoice (its payment details' bank).
+ */
+const businessName = (layout: Layout, kind: BusinessKind): Found | null => {
   const name = company(layout)
-  return name !== null && tokens(folded(name.text)).some((t) => BANK.has(t.text)) ? name : null
+  if (name === null) return null
+  const words = new Set(kind.named)
+  const top = layout.rows.slice(0, 3).map((row) => row.text)
+  return [name.text, ...top].some((text) => tokens(folded(text)).some((t) => words.has(t.text))) ? name : null
 }
 
 const TITLES = new Set([...DOCUMENT_TITLES, ...DOCUMENT_NOUNS])
@@ -444,7 +463,8 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   if (concept === "email") return firstInDocument(layout, emails, ofParty)
   if (concept === "phone") return firstInDocument(layout, phonesOnly, ofParty)
   // Another party's name or address is in its block under its label, never the letterhead's.
-  if (concept === "company" && blockOf === undefined && namesBank(target)) return bankOf(layout)
+  const business = concept === "company" && blockOf === undefined ? businessOf(target) : undefined
+  if (business !== undefined) return businessName(layout, business)
   // A purchase order's letterhead is the buyer's: its supplier is only where a label names it.
   if (concept === "company" && blockOf === undefined && asksForSupplier(target) && purchaseOrder(layout)) return null
   if (concept === "company") return blockOf === undefined ? company(layout) : blockName(layout, blockOf)

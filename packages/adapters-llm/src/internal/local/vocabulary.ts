@@ -1323,40 +1323,92 @@ export const REGISTER_WORDS: ReadonlyArray<string> = [
 /** Words a field's name asks for a name with (`customer_name`, `Nombre del cliente`, a line's `nombre`), folded. */
 export const NAME_WORDS: ReadonlyArray<string> = ["name", "nombre", "nom", "nome", "naam", "razon"]
 
+/** A kind of business: the phrases a field names it with, and the words its name shows (folded). */
+export interface BusinessKind {
+  readonly asked: ReadonlyArray<string>
+  readonly named: ReadonlyArray<string>
+}
+
 /**
  * Kinds of business a field may name for the one that issues the document (`banco`, `Nombre del hotel`,
- * `compania_aseguradora`, `estacion_servicio`): its name is the issuer's, read as a company's (folded phrases).
+ * `compania_aseguradora`, `estacion_servicio`): its name is the issuer's, read as a company's, where the letterhead
+ * shows the kind (`HOTEL MIRAMAR PLAYA S.A.`, `THE RED LION PUB LTD`, `ARAL Tankstelle`). A letterhead of another
+ * kind is none of it: an expense skill's `hotel` on a fuel receipt, `banco` on an invoice (its payment details').
  */
-export const BUSINESS_KINDS: ReadonlyArray<string> = [
-  // es
-  ...["hotel", "hostal", "aseguradora", "farmacia", "restaurante", "gasolinera", "estacion de servicio"],
-  ...["supermercado", "clinica", "hospital", "taller", "laboratorio", "academia"],
-  // en
-  ...["insurer", "insurance company", "pharmacy", "restaurant", "petrol station", "gas station", "service station"],
-  ...["filling station", "supermarket", "clinic", "garage", "laboratory"],
-  // de
-  ...["versicherer", "versicherung", "apotheke", "gaststatte", "tankstelle", "supermarkt", "klinik"],
-  ...["krankenhaus", "werkstatt"],
-  // fr
-  ...["assureur", "pharmacie", "station service", "supermarche", "clinique", "hopital", "laboratoire"],
-  // it
-  ...["albergo", "assicurazione", "ristorante", "stazione di servizio", "supermercato", "ospedale", "officina"],
-  // pt
-  ...["seguradora", "posto de combustivel"],
-  // nl
-  ...["verzekeraar", "apotheek", "tankstation", "supermarkt", "kliniek", "ziekenhuis", "laboratorium"]
-]
-
-/**
- * A bank a field names (`banco`, `entidad_bancaria`, `Bank name`): a statement's issuer, but on an invoice the
- * bank of its payment details, so a letterhead's name serves only where it is a bank's (`BANK_WORDS`).
- */
-export const BANK_KINDS: ReadonlyArray<string> = ["banco", "entidad bancaria", "bank", "banque", "banca"]
-
-/** Words of a bank's name (folded): `Banco Sabadell`, `Northern Bank PLC`, `Caixa`, `Sparkasse`, `Kutxabank`. */
-export const BANK_WORDS: ReadonlyArray<string> = [
-  ...["banco", "bank", "banque", "banca", "caixa", "caja", "kutxa", "kutxabank", "sparkasse", "volksbank"],
-  ...["raiffeisenbank", "bancaria", "bankinter", "unicaja", "ibercaja", "abanca", "cajamar"]
+export const BUSINESS_KINDS: ReadonlyArray<BusinessKind> = [
+  {
+    asked: ["banco", "entidad bancaria", "bank", "banque", "banca"],
+    named: [
+      ...["banco", "bank", "banque", "banca", "caixa", "caja", "kutxa", "kutxabank", "sparkasse", "volksbank"],
+      ...["raiffeisenbank", "bancaria", "bankinter", "unicaja", "ibercaja", "abanca", "cajamar"]
+    ]
+  },
+  {
+    asked: ["hotel", "hostal", "albergo"],
+    named: [
+      ...["hotel", "hostal", "hostel", "albergo", "pension", "motel", "gasthof", "resort", "aparthotel", "parador"],
+      ...["posada", "inn", "lodge", "hoteles", "hotels"]
+    ]
+  },
+  {
+    asked: ["restaurante", "restaurant", "ristorante", "gaststatte"],
+    named: [
+      ...["restaurante", "restaurant", "ristorante", "trattoria", "osteria", "pizzeria", "bar", "cafe", "cafeteria"],
+      ...["pub", "gasthaus", "gaststatte", "brasserie", "bistro", "bistrot", "taberna", "meson", "tasca", "eetcafe"],
+      ...["grill", "steakhouse", "diner", "asador", "marisqueria", "cerveceria", "wirtshaus"]
+    ]
+  },
+  {
+    asked: ["farmacia", "pharmacy", "apotheke", "pharmacie", "apotheek"],
+    named: ["farmacia", "pharmacy", "apotheke", "pharmacie", "apotheek", "chemist", "parafarmacia", "drogaria"]
+  },
+  {
+    asked: [
+      ...["aseguradora", "insurer", "insurance company", "versicherer", "versicherung", "assureur", "assicurazione"],
+      ...["seguradora", "verzekeraar"]
+    ],
+    named: [
+      ...["seguros", "aseguradora", "insurance", "assurance", "assurances", "versicherung", "versicherungen"],
+      ...["assicurazioni", "assicurazione", "seguradora", "verzekeringen", "verzekering", "mutua", "mutuelle"]
+    ]
+  },
+  {
+    asked: [
+      ...["gasolinera", "estacion de servicio", "petrol station", "gas station", "service station"],
+      ...["filling station", "tankstelle", "station service", "stazione di servizio", "posto de combustivel"],
+      "tankstation"
+    ],
+    named: [
+      ...["gasolinera", "estacion", "servicio", "station", "tankstelle", "stazione", "posto", "combustivel"],
+      ...["tankstation", "petrol", "fuel", "carburant", "carburants", "gasolineras"]
+    ]
+  },
+  {
+    asked: ["supermercado", "supermarket", "supermarkt", "supermarche", "supermercato"],
+    named: [
+      ...["supermercado", "supermercados", "supermarket", "supermarkt", "supermarche", "supermercato"],
+      ...["hipermercado", "hypermarket", "market", "mercado", "mart", "markt", "marche", "mercato"]
+    ]
+  },
+  {
+    asked: [
+      ...["clinica", "hospital", "clinic", "klinik", "krankenhaus", "clinique", "hopital", "ospedale", "kliniek"],
+      "ziekenhuis"
+    ],
+    named: [
+      ...["clinica", "clinic", "klinik", "clinique", "kliniek", "hospital", "krankenhaus", "hopital", "ospedale"],
+      ...["ziekenhuis", "medical", "medico", "medica", "policlinica", "praxis", "centro", "hospitalario"]
+    ]
+  },
+  {
+    asked: ["taller", "garage", "werkstatt", "officina"],
+    named: ["taller", "talleres", "garage", "werkstatt", "officina", "autohaus", "motors", "automocion", "auto"]
+  },
+  {
+    asked: ["laboratorio", "laboratory", "laboratoire", "laboratorium"],
+    named: ["laboratorio", "laboratory", "labor", "laboratoire", "laboratorium", "lab", "laboratorios"]
+  },
+  { asked: ["academia"], named: ["academia", "academy", "akademie", "escuela", "school", "schule", "ecole"] }
 ]
 
 /** Words a field may name a business with besides its kind (`compania_aseguradora`, `entidad`), folded. */
@@ -1534,6 +1586,9 @@ export const FIELD_WORDS_ACROSS: ReadonlyArray<ReadonlyArray<string>> = [
     ...["medico", "doctor", "physician", "arzt", "arztin", "behandelnder arzt", "medecin", "medico curante"],
     "huisarts"
   ],
+  // whether it was paid, signed (a yes or a no)
+  ["pagado", "paid", "bezahlt", "paye", "pagato", "betaald"],
+  ["firmado", "signed", "unterschrieben", "signe", "firmato", "assinado", "ondertekend"],
   // how it was paid (`payment_method` on a Spanish invoice: `Forma de pago`)
   [
     ...["forma de pago", "metodo de pago", "medio de pago", "payment method", "method of payment", "zahlungsart"],
@@ -1570,6 +1625,12 @@ export const FIELD_WORDS_ACROSS: ReadonlyArray<ReadonlyArray<string>> = [
   ],
   // a vehicle's identification number
   ["bastidor", "numero de bastidor", "vin", "chassis number", "fahrgestellnummer", "numero de chassis", "telaio"]
+]
+
+/** Yes and no in the seven languages (folded), as a yes-or-no field's value opens: core reads them as booleans. */
+export const YES_NO_WORDS: ReadonlyArray<string> = [
+  ...["si", "yes", "ja", "oui", "sim", "true", "verdadero", "wahr", "vrai", "vero", "verdadeiro", "waar", "x"],
+  ...["no", "nein", "non", "nao", "nee", "false", "falso", "falsch", "faux", "onwaar"]
 ]
 
 /** What a column of line items holds. */

@@ -723,6 +723,15 @@ describe("issuer's address", () => {
     )
   })
 
+  it("ends before a document's title in any of the seven languages (FACTURE N°, Rechnung, Fattura)", () => {
+    for (const title of ["FACTURE N° 2026-1187", "Rechnung 2026-1188", "FATTURA N. 331", "Factuur 2026-17"])
+      assert.strictEqual(
+        addressOf(["HÔTEL DU PORT SARL", "12 quai de la Marine, 13002 Marseille", title, "Client : M. Paul Girard"]),
+        "12 quai de la Marine, 13002 Marseille",
+        title
+      )
+  })
+
   it("starts at its first line with a figure or a street word: a branch name is not the address", () => {
     const rows = [
       "IKANO HANDEL SDN BHD",
