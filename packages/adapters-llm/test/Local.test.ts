@@ -396,6 +396,17 @@ describe("Local: a skill written in one language, a document printed in another"
         consumo: "245"
       }
     )
+    // A company's name and an address under the other languages' labels (`Raison sociale`, `Anschrift`).
+    const form = [field("razon_social", "string", "Razón social"), field("direccion", "string", "Dirección")]
+    const french = [
+      "FORMULAIRE D'INSCRIPTION",
+      "Raison sociale : Dupont Frères SARL",
+      "Adresse : 3 rue Victor Hugo, 69002 Lyon"
+    ]
+    assert.deepStrictEqual(extract(form, french.map(line)), {
+      razon_social: "Dupont Frères SARL",
+      direccion: "3 rue Victor Hugo, 69002 Lyon"
+    })
     // The longest thing named: a closing balance, not every balance (`Balance brought forward` is the opening one).
     const statement = [
       row2(40, "Balance brought forward", 400, "2,010.55"),

@@ -149,8 +149,17 @@ const LEXICONS: Readonly<Record<Exclude<Concept, "none">, ReadonlyArray<string>>
     "ticket no",
     "folio"
   ],
-  company: ["razon social", "empresa", "company", "emisor", "proveedor", "vendor", "merchant", "seller"],
-  address: ["direccion", "domicilio", "domicilio comercial", "address"],
+  company: [
+    ...["razon social", "empresa", "company", "emisor", "proveedor", "vendor", "merchant", "seller"],
+    // the other languages' (a company's name on a form: `Raison sociale`, `Ragione sociale`, `Firmenname`); not a
+    // word a name opens with (`Société Générale`)
+    ...["company name", "raison sociale", "ragione sociale", "razao social", "firmenname", "bedrijfsnaam"]
+  ],
+  address: [
+    ...["direccion", "domicilio", "domicilio comercial", "address"],
+    // the other languages' (`Adresse`, `Anschrift`, `Indirizzo`, `Morada`, `Endereço`, `Adres`)
+    ...["adresse", "anschrift", "indirizzo", "morada", "endereco", "adres"]
+  ],
   email: ["email", "e mail", "correo", "correo electronico", "mail", "courriel", "posta elettronica"],
   phone: ["tel", "telefono", "phone", "telephone", "telefon", "telefoon", "movil", "mobile", "cel", "celular"],
   description: columnLabels("description"),
