@@ -568,6 +568,11 @@ describe("Local: a skill written in one language, a document printed in another"
     const letterhead = ["GLOBAL PARTS INC.", "500 Industrial Way, Dayton, OH 45402"]
     const po = [...letterhead, "PURCHASE ORDER", "PO Number: PO-2026-0912"].map(line)
     assert.deepStrictEqual(extract(fields.slice(0, 2), po), { numero_pedido: "PO-2026-0912", proveedor: null })
+    // Its issuer is the buyer, whatever its supplier's label says (`Vendor:`).
+    const issuer = [field("issuer", "string", "Name of the company that issued the document")]
+    assert.deepStrictEqual(extract(issuer, [...po, line("Vendor: Precision Tools Ltd")]), {
+      issuer: "GLOBAL PARTS INC."
+    })
     const invoice = [...letterhead, "INVOICE", "Invoice No: 7781", "PO Number: PO-2026-0912"].map(line)
     assert.deepStrictEqual(extract(fields.slice(0, 2), invoice), {
       numero_pedido: "PO-2026-0912",

@@ -83,6 +83,8 @@ interface Candidate {
   readonly x1: number
   /** Whether its label was read word for word (no OCR slip tolerated). */
   readonly exact: boolean
+  /** Its label's words. */
+  readonly label: ReadonlyArray<string>
 }
 
 const SEPARATORS = /^[\s:;=#\-–—.)(/|$€]+/u
@@ -218,6 +220,7 @@ const nameOpening = (layout: Layout, hit: Hit): boolean => {
 }
 
 const SUPPLIER = new Set(["proveedor", "supplier", "vendor", "lieferant", "fournisseur", "fornitore", "fornecedor"])
+const SELLER = new Set(["seller", "vendedor", "verkaufer", "vendeur", "venditore", "verkoper", "merchant"])
 
 /** Whether a field asks for the supplier (`proveedor`, `Vendor name`), whom a purchase order addresses. */
 const asksForSupplier = (target: Target): boolean => [...fieldWords(target)].some((w) => SUPPLIER.has(w))
@@ -288,7 +291,7 @@ const candidates = (layout: Layout, target: Target, concept: Concept): Array<Can
     const right = pick(concept, target.type, beside)
     const evidence = labelEvidence(hit)
     const [x0, x1] = spanOf(hit.row, hit.start, hit.end)
-    const at = { row: hit.row, x0, x1, exact: hit.exact }
+    const at = { row: hit.row, x0, x1, exact: hit.exact, label: hit.label.tokens }
     if (right !== undefined)
       return [{ text: right.text, score: hit.label.strength, evidence, order, ...at, ...amountOf(right) }]
     // The line below serves only a label with nothing to its right (column headers, labels on their own line).
@@ -445,7 +448,10 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   // The issuer's name is never on a row of another party's tax id.
   const issuers = (c: Candidate) =>
     concept !== "company" || side === "recipient" || side === "delivery" || !otherPartysRow(layout, c.row)
-  const labelled = candidates(layout, target, concept).filter(named).filter(issuers)
+  // A purchase order's supplier (`Vendor:`, `Proveedor:`) is no issuer's: the buyer issues it.
+  const ordered = concept === "company" && !asksForSupplier(target) && purchaseOrder(layout)
+  const issuing = (c: Candidate) => !ordered || !c.label.some((w) => SUPPLIER.has(w) || SELLER.has(w))
+  const labelled = candidates(layout, target, concept).filter(named).filter(issuers).filter(issuing)
   const sided = labelled.filter((c) => ofParty(c.row, c.x0, c.x1))
   const all = inherited !== undefined && sided.length === 0 ? labelled : sided
   // Another party's address is its block's lines under its label (`Adresse de livraison` over a name and two lines
