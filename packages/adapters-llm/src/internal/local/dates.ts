@@ -385,8 +385,8 @@ export const date = (layout: Layout, target: Target): Found | null => {
   })
   const { kind: wanted, named, side, own, qualifiers } = wantedKind(target)
   // An unlabelled date: printed bare (a receipt's date and time) before one that other words name. A period's start
-  // or end (`Fin del periodo`) may be labelled so as a date of its own (`Fecha de inicio`). A journey's date where
-  // none is labelled so: the ticket's own, as an issue date would be.
+  // or end (`Fin del periodo`) may be labelled so as a date of its own (`Fecha de inicio`). A journey's or a notice's
+  // date where none is labelled so: the ticket's or the notice's own, as an issue date would be.
   const issue = wanted === "issue" || own
   // A label with a word of the field's name no date's label has (`Fecha de la consulta` for `fecha_consulta`) names
   // the date it asks for before any other.

@@ -236,8 +236,9 @@ const wordsOf = (texts: ReadonlyArray<string>): ReadonlySet<string> =>
 export const fieldWords = (target: Target): ReadonlySet<string> =>
   wordsOf([nameWords(target.name), ...target.aliases, target.description])
 
-// The words that make a tax's word a tax id's (`tax id`, `tax identification number`, `tax reg no`, `tax code`).
-const TAX_ID_SAYS = ["id", "identification", "no", "nummer", "number", "code", "reg", "registration", "nr"]
+// The words that make a tax's word a tax id's (`tax id`, `tax identification number`, `tax reg no`, `tax code`;
+// `number` and `nr` are read as `no`).
+const TAX_ID_SAYS = ["id", "no", "identification", "nummer", "code", "reg", "registration"]
 
 const conceptFrom = (given: ReadonlySet<string>, type: Field.FieldType): Concept => {
   // A plural names the concept its singular does (`emails`, `Teléfonos`, `Correos`).

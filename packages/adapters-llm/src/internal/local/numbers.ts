@@ -377,7 +377,7 @@ const otherNumberLabels = (target: Target): ReadonlyArray<Label> => {
       // with its number word apart, or compounded (`Bestellnr.`, `Kundennummer`)
       .flatMap((w) => [[w, "no"], ["no", w], ["no", "de", w], [`${w}nr`], [`${w}nummer`]])
       .map((list) => ({ tokens: list, strength: 1 })),
-    // the noun alone before its colon (`Su pedido: PED-7781`): a number's label less so
+    // the noun alone opening its cell (`Su pedido: PED-7781`): a number's label less so
     ...nouns.map((w) => ({ tokens: [w], strength: NOUN_ALONE }))
   ]
 }

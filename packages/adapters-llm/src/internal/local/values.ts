@@ -272,7 +272,8 @@ const otherNumber = (hit: Hit, target: Target, concept: Concept): boolean =>
 /** The text beside a label without a number's word that opens it (`No: 502`), for a field no concept reads. */
 const numbered = (text: string, concept: Concept): string => (concept === "none" ? text.replace(NUMBER_WORD, "") : text)
 
-const NUMBERS = new Set(["numero", "number", "no", "nr", "nummer", "num", "n", "nro", "numro", "nummer"])
+// A field's words for a number (`numero`, `number`, `Nr.` are read as `no`; `N°` as `n`).
+const NUMBERS = new Set(["no", "n", "nummer"])
 
 const candidates = (layout: Layout, target: Target, concept: Concept): Array<Candidate> =>
   findLabels(layout, labelsOf(target, concept)).flatMap((hit): Array<Candidate> => {
@@ -468,11 +469,12 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
   if (concept === "taxId") return firstInDocument(layout, taxIds, ofParty)
   if (concept === "email") return firstInDocument(layout, emails, ofParty)
   if (concept === "phone") return firstInDocument(layout, phonesOnly, ofParty)
-  // Another party's name or address is in its block under its label, never the letterhead's.
+  // A kind of business's name (`hotel`, `banco`): the letterhead's where it shows that kind.
   const business = concept === "company" && blockOf === undefined ? businessOf(target) : undefined
   if (business !== undefined) return businessName(layout, business)
   // A purchase order's letterhead is the buyer's: its supplier is only where a label names it.
   if (concept === "company" && blockOf === undefined && asksForSupplier(target) && purchaseOrder(layout)) return null
+  // Another party's name or address is in its block under its label, never the letterhead's.
   if (concept === "company") return blockOf === undefined ? company(layout) : blockName(layout, blockOf)
   if (concept === "address") return blockOf === undefined ? address(layout) : blockAddress(layout, blockOf)
   if (concept === "none" && blockOf !== undefined && target.type === "string" && namesOne(target, blockOf))
