@@ -38,7 +38,10 @@ export const NOTICE_DATE: ReadonlyArray<string> = [
 ]
 
 /**
- * Dates of other things than the document's (folded label words), by what they date: a field that asks for one
+ * Dates of other things than the document's (folded label words), by what they date. A word the reader doubted is
+ * also read as the label word it is a slip away from (`dates.ts`): none here may be a slip away from a town's or a
+ * label's word on a date's row (`vigencia` was, of `Valencia` in `01911 Valencia  Fecha factura: 04.09.2023` on fresh
+ * seed 9209's rasterised half, which lost that date; `partida` would be of Italy's `Partita IVA`: both left out).: a field that asks for one
  * (`fecha_nacimiento`, `dob`, `Start date`) takes a date a word of its group labels.
  */
 export const OTHER_DATE_GROUPS: ReadonlyArray<ReadonlyArray<string>> = [
@@ -59,11 +62,11 @@ export const OTHER_DATE_GROUPS: ReadonlyArray<ReadonlyArray<string>> = [
   ["preleve", "prelevement", "abgebucht", "abbuchung", "debited", "cargo", "addebito", "geincasseerd"],
   // an arrival and a departure (`Fecha de entrada`, `Arrival`, `Check-in`, `Anreise`; `Salida`, `Abreise`, `Départ`)
   [...["entrada", "llegada", "arrival", "checkin", "anreise", "ankunft", "arrivee", "arrivo", "chegada"], "aankomst"],
-  [...["salida", "departure", "checkout", "abreise", "abfahrt", "depart", "partenza", "partida", "saida"], "vertrek"],
+  [...["salida", "departure", "checkout", "abreise", "abfahrt", "depart", "partenza", "saida"], "vertrek"],
   // a journey's or a flight's day (`Fecha del viaje`, `Travel date`, `Reisedatum`, `Flight date`)
   JOURNEY_DATE,
   // a policy's or a contract's taking effect (`Fecha de efecto`, `Effective date`, `Date d'effet`, `Decorrenza`)
-  ["efecto", "effective", "wirksam", "inkrafttreten", "effet", "decorrenza", "vigencia"],
+  ["efecto", "effective", "wirksam", "inkrafttreten", "effet", "decorrenza"],
   // an offence's (`Fecha de la infracción`, `Date of offence`, `Tatzeit`)
   [
     ...["infraccion", "denuncia", "offence", "offense", "violation", "contravention", "tatzeit", "tattag"],

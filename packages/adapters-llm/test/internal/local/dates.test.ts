@@ -32,6 +32,18 @@ describe("dates", () => {
     assert.isNull(read([...receipt, "Shopping date", "28-05-2019 08:28"]))
   })
 
+  it("a town the reader doubted before a date's label is no label word it is a slip away from (Valencia)", () => {
+    const p = page(1, [
+      [
+        [40, "01911 Valencia"],
+        [300, "Fecha factura: 04.09.2023"]
+      ],
+      [[300, "F. vencimiento: 04.10.2023"]]
+    ])
+    const doubted = { ...p, lines: p.lines.map((l) => ({ words: l.words.map((w) => ({ ...w, confidence: 0.9 })) })) }
+    assert.strictEqual(date(layout(document([{ ...doubted, source: "ocr" }])), FECHA)?.text ?? null, "04.09.2023")
+  })
+
   it("another column's label on the date's row is not its label where a date's header is over it", () => {
     const rows = (vat: ReadonlyArray<Cell>) => [
       [
