@@ -325,6 +325,22 @@ export const LEXICON = 0.8
 
 /** The labels of a field, strongest first: aliases, its name, a short description, then its concept's lexicon. */
 export const labelsOf = (target: Target, concept: Concept = conceptOf(target)): ReadonlyArray<Label> => {
+  // A skill's fields ask for the same labels on every document: each field's are built once (a bounded cache, as
+  // the label indexes below; it holds no document).
+  const key = [target.name, target.type, concept, target.description, target.parent ?? "", ...target.aliases].join(
+    "\u0000"
+  )
+  const known = LABELS.get(key)
+  if (known !== undefined) return known
+  const built = buildLabels(target, concept)
+  if (LABELS.size >= INDEXES_KEPT) LABELS.clear()
+  LABELS.set(key, built)
+  return built
+}
+
+const LABELS = new Map<string, ReadonlyArray<Label>>()
+
+const buildLabels = (target: Target, concept: Concept): ReadonlyArray<Label> => {
   const out: Array<Label> = []
   // A yes or no's label is the field's own word, often after another (`Factura rectificativa: NO`, `Reverse
   // charge: No`): its value, a yes or a no, says whether the row answers it.

@@ -279,7 +279,7 @@ const candidates = (layout: Layout, target: Target, concept: Concept): Array<Can
   findLabels(layout, labelsOf(target, concept)).flatMap((hit): Array<Candidate> => {
     const plain = typed(concept, target.type) === undefined && concept !== "total"
     if (otherNumber(hit, target, concept)) return []
-    const opening = nameOpening(layout, hit)
+    const opening = (concept === "company" || plain) && nameOpening(layout, hit)
     if (concept === "company" && opening) return []
     // A word of the field's opening a business's name (`HOTEL MIRAMAR PLAYA S.A.` for `hotel`): the name is the value.
     const named = plain && opening ? nameFrom(hit) : undefined
