@@ -63,6 +63,7 @@ import {
   READER_WORDS,
   ROUNDING_WORDS,
   SAVING_WORDS,
+  SUPPLIER_WORDS,
   TAX_WORDS,
   TENDER_WORDS,
   YES_NO_WORDS
@@ -219,8 +220,7 @@ const nameOpening = (layout: Layout, hit: Hit): boolean => {
   return hit.start === start && /^ \p{L}/u.test(rest) && (legalForm(rest) || formUnder)
 }
 
-const SUPPLIER = new Set(["proveedor", "supplier", "vendor", "lieferant", "fournisseur", "fornitore", "fornecedor"])
-const SELLER = new Set(["seller", "vendedor", "verkaufer", "vendeur", "venditore", "verkoper", "merchant"])
+const SUPPLIER = new Set(SUPPLIER_WORDS)
 
 /** Whether a field asks for the supplier (`proveedor`, `Vendor name`), whom a purchase order addresses. */
 const asksForSupplier = (target: Target): boolean => [...fieldWords(target)].some((w) => SUPPLIER.has(w))
@@ -451,7 +451,7 @@ export const simpleValue = (layout: Layout, target: Target, concept: Concept = c
     concept !== "company" || side === "recipient" || side === "delivery" || !otherPartysRow(layout, c.row)
   // A purchase order's supplier (`Vendor:`, `Proveedor:`) is no issuer's: the buyer issues it.
   const ordered = concept === "company" && !asksForSupplier(target) && purchaseOrder(layout)
-  const issuing = (c: Candidate) => !ordered || !c.label.some((w) => SUPPLIER.has(w) || SELLER.has(w))
+  const issuing = (c: Candidate) => !ordered || !c.label.some((w) => SUPPLIER.has(w))
   const labelled = candidates(layout, target, concept).filter(named).filter(issuers).filter(issuing)
   const sided = labelled.filter((c) => ofParty(c.row, c.x0, c.x1))
   const all = inherited !== undefined && sided.length === 0 ? labelled : sided

@@ -1421,6 +1421,15 @@ export const BUSINESS_COMPANIONS: ReadonlyArray<string> = [
 ]
 
 /**
+ * Words for the party that sells (folded): a supplier field's (`proveedor`, `Vendor name`), whom a purchase order
+ * addresses and whose label there names no issuer.
+ */
+export const SUPPLIER_WORDS: ReadonlyArray<string> = [
+  ...["proveedor", "suministrador", "supplier", "vendor", "lieferant", "fournisseur", "fornitore", "fornecedor"],
+  ...["leverancier", "seller", "vendedor", "verkaufer", "vendeur", "venditore", "verkoper", "merchant"]
+]
+
+/**
  * The words documents print for what a skill's own fields commonly ask, across the seven languages (folded
  * phrases, one group per thing): a field that names one (`habitacion`, `Matrícula del vehículo`, `saldo_final`) is
  * also labelled by the others (`Room No`, `Kennzeichen`, `Closing balance`), for a skill written in one language
@@ -1599,10 +1608,7 @@ export const FIELD_WORDS_ACROSS: ReadonlyArray<ReadonlyArray<string>> = [
     ...["forma de pagamento", "meio de pagamento", "betaalwijze", "betaalmethode"]
   ],
   // an order's supplier, its payment and delivery terms
-  [
-    ...["proveedor", "supplier", "vendor", "lieferant", "fournisseur", "fornitore", "fornecedor", "leverancier"],
-    "suministrador"
-  ],
+  SUPPLIER_WORDS,
   [
     ...["condiciones de pago", "payment terms", "terms of payment", "zahlungsbedingungen", "conditions de paiement"],
     ...["conditions de reglement", "condizioni di pagamento", "termini di pagamento", "condicoes de pagamento"],
