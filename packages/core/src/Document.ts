@@ -30,6 +30,13 @@ export class DocumentError extends Schema.TaggedError<DocumentError>()("Document
 /** An OCR or text-layer word: the spec's word (2.7) plus the reader's confidence (1 for text layers). */
 export interface ReadWord extends Word {
   readonly confidence: number
+  /**
+   * The reader's confidence in the word's letters, their marks aside where the page settles them: of its least sure
+   * character, what the recognizer gave that letter with any of its marks ("A", "Á", "Ä"…) where none of the page's
+   * languages writes a mark on it or its word lists hold the word, else the character's own probability. At least
+   * `confidence`; absent, the same as it (text layers, readers that do not tell).
+   */
+  readonly letters?: number | undefined
 }
 
 /** A line of words in reading order. */

@@ -62,8 +62,8 @@ export const runOnPool = <A>(
 /** Turns a wire page into lines of words with ids; fails on inconsistent arrays (a bug, not a document problem). */
 export const pageFromWire = (wire: WirePage): Document.ReadPage | string => {
   const count = wire.words.length
-  if (wire.boxes.length !== count * 4 || wire.confidences.length !== count) {
-    return `page ${wire.page}: ${count} words but ${wire.boxes.length} box numbers and ${wire.confidences.length} confidences`
+  if (wire.boxes.length !== count * 4 || wire.confidences.length !== count || wire.letters.length !== count) {
+    return `page ${wire.page}: ${count} words but ${wire.boxes.length} box numbers, ${wire.confidences.length} confidences and ${wire.letters.length} letter confidences`
   }
   const lines: Array<Document.ReadLine> = []
   let start = 0
@@ -79,7 +79,8 @@ export const pageFromWire = (wire: WirePage): Document.ReadPage | string => {
         x1: wire.boxes[4 * i + 2] ?? 0,
         y1: wire.boxes[4 * i + 3] ?? 0,
         page: wire.page,
-        confidence: wire.confidences[i] ?? 0
+        confidence: wire.confidences[i] ?? 0,
+        letters: wire.letters[i] ?? 0
       })
     }
     lines.push({ words })

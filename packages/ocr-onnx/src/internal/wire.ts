@@ -55,6 +55,8 @@ export const WirePage = Schema.Struct({
   words: Schema.Array(Schema.String),
   boxes: Schema.instanceOf(Float64Array),
   confidences: Schema.instanceOf(Float64Array),
+  /** Per word, the confidence in its letters, marks aside (core's `ReadWord.letters`). */
+  letters: Schema.instanceOf(Float64Array),
   lineEnds: Schema.instanceOf(Uint32Array)
 })
 /** One page as the worker sends it. */

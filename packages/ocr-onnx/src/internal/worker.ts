@@ -53,6 +53,8 @@ interface PageWord {
   readonly x1: number
   readonly y1: number
   readonly confidence: number
+  /** The confidence in its letters, marks aside (`OcrWord.letters`; 1 on a text layer). */
+  readonly letters: number
 }
 
 interface PageRead {
@@ -135,7 +137,8 @@ const ocrPage = (page: mupdf.Page, opened: OpenedDocument, number: number) =>
           y0: w.y0 * s,
           x1: w.x1 * s,
           y1: w.y1 * s,
-          confidence: w.confidence
+          confidence: w.confidence,
+          letters: w.letters
         }))
       })),
       leftOut: rendered.leftOut,
@@ -152,7 +155,7 @@ const readPage = (page: mupdf.Page, opened: OpenedDocument, number: number) =>
       source: "text",
       width: layer.width,
       height: layer.height,
-      lines: layer.lines.map((line) => ({ words: line.words.map((w) => ({ ...w, confidence: 1 })) })),
+      lines: layer.lines.map((line) => ({ words: line.words.map((w) => ({ ...w, confidence: 1, letters: 1 })) })),
       leftOut: [],
       findings: yield* textPageCodes(page, number)
     } satisfies PageRead
@@ -207,9 +210,11 @@ const toWire = (number: number, read: PageRead): WirePage => {
   const words = read.lines.flatMap((line) => line.words)
   const boxes = new Float64Array(words.length * 4)
   const confidences = new Float64Array(words.length)
+  const letters = new Float64Array(words.length)
   words.forEach((w, i) => {
     boxes.set([w.x0, w.y0, w.x1, w.y1], i * 4)
     confidences[i] = w.confidence
+    letters[i] = w.letters
   })
   const lineEnds = new Uint32Array(read.lines.length)
   let end = 0
@@ -226,6 +231,7 @@ const toWire = (number: number, read: PageRead): WirePage => {
     words: words.map((w) => w.word),
     boxes,
     confidences,
+    letters,
     lineEnds
   }
 }
@@ -334,7 +340,7 @@ const transferables = (result: WireResult): Array<Transferable> =>
   result._tag === "Refused"
     ? []
     : [
-        ...result.pages.flatMap((p) => [p.boxes.buffer, p.confidences.buffer, p.lineEnds.buffer]),
+        ...result.pages.flatMap((p) => [p.boxes.buffer, p.confidences.buffer, p.letters.buffer, p.lineEnds.buffer]),
         ...result.images.map((image) => image.bytes.buffer)
       ].filter((buffer) => buffer instanceof ArrayBuffer)
 

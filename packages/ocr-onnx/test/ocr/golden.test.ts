@@ -55,11 +55,12 @@ layer(Layer.effect(Engine, makeEngine()), { timeout: "60 seconds" })("PP-OCRv4 o
         expect(matched).toBeGreaterThanOrEqual(0.9)
         expect(result.rotation).toBe(0)
         expect(Math.abs(result.skewDeg)).toBeLessThan(0.3)
-        // Table rows come out as rows, and the per-word confidences are probabilities.
+        // Table rows come out as rows, and the per-word confidences are probabilities; the letters' at least as sure.
         expect(pageText(result)).toContain("Tornillos de acero inoxidable 100 0,15")
         for (const w of result.lines.flatMap((l) => l.words)) {
           expect(w.confidence).toBeGreaterThan(0)
-          expect(w.confidence).toBeLessThanOrEqual(1)
+          expect(w.letters).toBeGreaterThanOrEqual(w.confidence)
+          expect(w.letters).toBeLessThanOrEqual(1.000001)
         }
       })
     )

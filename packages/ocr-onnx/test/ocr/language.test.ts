@@ -9,7 +9,8 @@ import {
   type LanguageDecision,
   languageScores,
   profileWords,
-  ruleMarks
+  ruleMarks,
+  settleLetters
 } from "../../src/internal/ocr/language.js"
 import type { Lexicon } from "../../src/internal/ocr/lexicon.js"
 
@@ -154,5 +155,32 @@ describe("ruleMarks", () => {
     expect(rule(["AZÚCAR 1,25", "SELAÑGOR 40170"], lexicon)).toEqual(["AZÚCAR 1,25", "SELANGOR 40170"])
     // Without a lexicon (the Chinese recognizer's default), such a page is read as it was.
     expect(rule(["SELAÑGOR 40170"])).toEqual(["SELAÑGOR 40170"])
+  })
+})
+
+describe("settleLetters", () => {
+  // Each letter read at 0.4, its marks summed at 0.98 (`withLetters`): the letter is sure, its mark is not.
+  const doubted = (line: string): Array<CtcChar> =>
+    chars(line).map((ch) => (/\p{L}/u.test(ch.text) ? { ...ch, prob: 0.4, letter: 0.98 } : ch))
+  const letters = (cs: ReadonlyArray<CtcChar>) => cs.map((c) => c.letter ?? c.prob)
+  const listed: Lexicon = { has: (word) => ["praça", "calle"].includes(word.toLowerCase()) }
+
+  it("keeps a letter's summed marks where the page's languages write no mark on it (an English page)", () => {
+    const settled = settleLetters(doubted("JALAN 53"), decide(sroieReceipt), undefined)
+    expect(letters(settled)).toEqual([0.98, 0.98, 0.98, 0.98, 0.98, 0.9, 0.9, 0.9])
+  })
+
+  it("keeps them on a word the page's lists hold as read; elsewhere the mark's doubt is the word's", () => {
+    const page = decide(frenchInvoice)
+    // `PRAÇA` listed: settled. `BATIMENT` (printed `BÂTIMENT`) and a name are in no list, on a page that writes `â`.
+    expect(letters(settleLetters(doubted("PRAÇA"), page, listed))).toEqual([0.98, 0.98, 0.98, 0.98, 0.98])
+    // Only the letters a language of the page marks: French writes no mark on `b`, `m`, `n`, `t`; `a`, `i`, `e` yes.
+    expect(letters(settleLetters(doubted("BATIMENT"), page, listed))).toEqual([
+      0.98, 0.4, 0.98, 0.4, 0.98, 0.4, 0.98, 0.98
+    ])
+    // A page that tells no language settles nothing but listed words.
+    expect(letters(settleLetters(doubted("CALLE MAYOR"), decide(["12 34"]), listed))).toEqual([
+      0.98, 0.98, 0.98, 0.98, 0.98, 0.9, 0.4, 0.4, 0.4, 0.4, 0.4
+    ])
   })
 })

@@ -24,6 +24,7 @@ import {
   packedLexicon,
   unionLexicon,
   withAlternatives,
+  withLetters,
   wordLists,
   wordSetHas
 } from "../../src/internal/ocr/lexicon.js"
@@ -92,6 +93,34 @@ describe("withAlternatives", () => {
       { text: "n", prob: expect.closeTo(0.7, 6) },
       { text: "ñ", prob: expect.closeTo(0.4, 6) }
     ])
+  })
+})
+
+describe("withLetters", () => {
+  it("sums a letter's marks at each timestep of its run and keeps the best timestep", () => {
+    const labels = parseDictionary("A\nÁ\nÀ\nB\nD")
+    const classes = labels.length
+    const probs = new Float32Array(5 * classes)
+    const set = (t: number, label: string, p: number) => {
+      probs[t * classes + labels.indexOf(label)] = p
+    }
+    // `A` read at 0.4 against `Á` 0.35 and `À` 0.2: the letter is sure (0.95), the mark is not.
+    set(1, "A", 0.4)
+    set(1, "Á", 0.35)
+    set(1, "À", 0.2)
+    set(2, "A", 0.3)
+    set(2, "Á", 0.3)
+    set(4, "Á", 0.99) // outside the run: not counted
+    // `B` read at 0.45 against `D` 0.5 at another timestep: another letter in doubt, no family, nothing summed.
+    set(3, "B", 0.45)
+    const chars: Array<CtcChar> = [
+      { text: "A", first: 11, last: 12, prob: 0.4 },
+      { text: "B", first: 13, last: 13, prob: 0.45 }
+    ]
+    const [a, b] = withLetters(chars, probs, classes, diacriticFamilies(labels), 10)
+    expect(a?.letter).toBeCloseTo(0.95, 6)
+    expect(a?.prob).toBe(0.4)
+    expect(b?.letter).toBeUndefined()
   })
 })
 

@@ -99,6 +99,7 @@ const engine = (over: Partial<OcrEngine> = {}): OcrEngine => ({
   labels,
   config: defaultOcrConfig,
   precision: "float32",
+  families: diacriticFamilies(labels),
   ...over
 })
 

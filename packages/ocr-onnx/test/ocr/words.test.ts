@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest"
-import { type OcrWord, withoutEchoes } from "../../src/internal/ocr/words.js"
+import { type OcrWord, withoutEchoes, wordsOnPage } from "../../src/internal/ocr/words.js"
 
 /** A word at columns [x0, x1) of a row 100–120 px down the page. */
 const word = (text: string, x0: number, x1: number, confidence = 0.95): OcrWord => ({
   text,
   confidence,
+  letters: confidence,
   x0,
   x1,
   y0: 100,
@@ -53,5 +54,23 @@ describe("withoutEchoes", () => {
     // Read alike: the first stays.
     const alike = [{ words: [word("A", 40, 50)] }, { words: [word("A", 41, 51)] }]
     expect(withoutEchoes(alike)).toEqual([alike[0]])
+  })
+})
+
+describe("wordsOnPage", () => {
+  it("gives a word its least sure character's probability, and of its letters whatever their marks", () => {
+    const crop = { box: { cx: 100, cy: 50, width: 200, height: 20, angle: 0, score: 0.9 }, scale: 1 }
+    const char = (text: string, prob: number, letter?: number) => ({ text, first: 0, last: 0, prob, letter })
+    // `JALAN`: an `A` read at 0.33 for `Á`, its letter at 0.99; `MUBA`: the `B` in doubt against `D`, no mark.
+    const [jalan, muba] = wordsOnPage(
+      crop,
+      [
+        { text: "JALAN", chars: [char("J", 0.98), char("A", 0.33, 0.99), char("L", 0.97)], start: 0, end: 50 },
+        { text: "MUBA", chars: [char("M", 0.99), char("U", 0.9, 0.97), char("B", 0.39)], start: 60, end: 100 }
+      ],
+      false
+    )
+    expect([jalan?.confidence, jalan?.letters]).toEqual([0.33, 0.97])
+    expect([muba?.confidence, muba?.letters]).toEqual([0.39, 0.39])
   })
 })

@@ -29,6 +29,12 @@ const expectOcr = (page: Document.ReadPage | undefined, truth: ReturnType<typeof
   const { cer, boxRecall } = score(page, truth)
   expect(cer).toBeLessThanOrEqual(maxCer)
   expect(boxRecall).toBeGreaterThanOrEqual(minBoxRecall)
+  // Every OCR word carries through the worker how sure the reader is of it, and of its letters (at least as sure).
+  const words = page.lines.flatMap((line) => line.words)
+  expect(words.every((w) => w.confidence > 0 && (w.letters ?? 0) >= w.confidence && (w.letters ?? 2) <= 1.000001)).toBe(
+    true
+  )
+  expect(words.some((w) => (w.letters ?? 0) > w.confidence)).toBe(true)
   // Image documents count a native pixel as 72/200 pt, the same size as the 200 DPI render of the PDF page.
   expect(page.width).toBeCloseTo(truth.width, -1)
   expect(page.height).toBeCloseTo(truth.height, -1)
@@ -56,7 +62,7 @@ describe("OnnxReader", () => {
             const t = truthWords[k]
             expect(word.id).toBe(`p${i + 1}-w${k}`)
             expect(word.page).toBe(i + 1)
-            expect(word.confidence).toBe(1)
+            expect([word.confidence, word.letters]).toEqual([1, 1])
             expect(Math.abs(word.x0 - (t?.x0 ?? Number.NaN))).toBeLessThan(0.5)
             expect(Math.abs(word.x1 - (t?.x1 ?? Number.NaN))).toBeLessThan(0.5)
             expect(Math.abs(word.y0 - (t?.y0 ?? Number.NaN))).toBeLessThan(0.5)

@@ -19,7 +19,8 @@ export interface Alternative {
 
 /**
  * One emitted character: its label, the first and last timestep of its run, and its highest probability there; for
- * a letter with marks, what the model gave each mark of that letter (`withAlternatives` in `lexicon.ts`).
+ * a letter with marks, what the model gave each mark of that letter (`withAlternatives` in `lexicon.ts`) and the
+ * letter whatever its mark (`withLetters`).
  */
 export interface CtcChar {
   readonly text: string
@@ -27,6 +28,12 @@ export interface CtcChar {
   readonly last: number
   readonly prob: number
   readonly alternatives?: ReadonlyArray<Alternative> | undefined
+  /**
+   * For a letter with marks, the highest probability the model gave the letter with any of its marks at one
+   * timestep of the run (`withLetters` in `lexicon.ts`): how sure it is of the letter, the mark aside; kept only
+   * where the page settles the mark (`settleLetters` in `language.ts`).
+   */
+  readonly letter?: number | undefined
 }
 
 /**

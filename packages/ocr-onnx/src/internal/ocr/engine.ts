@@ -121,6 +121,8 @@ export interface OcrEngine {
    * (`pageWordLists`), and its classes grouped by letter (`lexicon.ts`).
    */
   readonly lexicon?: EngineWordLists | undefined
+  /** The recognizer's classes grouped by letter (`diacriticFamilies`): what a word's `letters` confidence sums. */
+  readonly families: DiacriticFamilies
 }
 
 /** The word lists of an engine: the languages it checks, their lists as loaded so far, its letter families. */
@@ -378,7 +380,7 @@ export const makeEngine = Effect.fn("OcrEngine.make")(function* (
   const labels = yield* loadDictionary(models.dictionary)
   const config = withConfig(withConfig(defaultOcrConfig, recognizerConfig(models)), options.config)
   const languages = options.lexicon ?? ((options.recognizer ?? "latin") === "latin" ? defaultLexicon : [])
-  const lexicon =
-    languages.length === 0 ? undefined : { languages, lists: wordLists(), families: diacriticFamilies(labels) }
-  return { det, cls, rec, labels, config, precision: int8 ? "int8" : "float32", lexicon }
+  const families = diacriticFamilies(labels)
+  const lexicon = languages.length === 0 ? undefined : { languages, lists: wordLists(), families }
+  return { det, cls, rec, labels, config, precision: int8 ? "int8" : "float32", lexicon, families }
 })

@@ -194,3 +194,40 @@ export const ruleMarks = (
   }
   return out
 }
+
+/** Whether the page's languages settle the mark of a letter: it is a letter, and none of them writes it with a mark. */
+const markSettled = (ch: CtcChar, decision: LanguageDecision): boolean => {
+  const letter = stripMarks(ch.text).toLowerCase()
+  return (
+    decision.languages.length > 0 &&
+    !decision.languages.some((l) => [...markedLetters[l]].some((m) => stripMarks(m) === letter))
+  )
+}
+
+/**
+ * A line's characters with each letter's `letter` confidence (its marks summed, `withLetters`) kept only where the
+ * page settles its mark: where none of the page's languages writes that letter with a mark (an English page's `A`,
+ * read bare by `ruleMarks`), or in a word the page's lists hold as read. Elsewhere a mark in doubt is a doubt about
+ * the word as given, and `letter` falls back to the character's own probability: print may or may not keep a
+ * capital's accent (`BATIMENT` read for `BÂTIMENT`, `PRACA` for `PRAÇA`), and a name's is in no list (`Lefêvre` for
+ * `Lefèvre`).
+ */
+export const settleLetters = (
+  chars: ReadonlyArray<CtcChar>,
+  decision: LanguageDecision,
+  lexicon: Lexicon | undefined
+): Array<CtcChar> => {
+  const out = [...chars]
+  let start = 0
+  for (let k = 0; k <= chars.length; k++) {
+    if (k < chars.length && /^\p{L}$/u.test(chars[k]!.text)) continue
+    const run = chars.slice(start, k)
+    if (run.length > 0 && lexicon?.has(run.map((ch) => ch.text).join("")) !== true)
+      for (let i = start; i < k; i++) {
+        const ch = chars[i]!
+        if (ch.letter !== undefined && !markSettled(ch, decision)) out[i] = { ...ch, letter: ch.prob }
+      }
+    start = k + 1
+  }
+  return out
+}

@@ -297,6 +297,32 @@ export const withAlternatives = (
   })
 
 /**
+ * Each decoded letter that has other marks, with how sure the model is of the letter whatever its mark: the highest
+ * sum, at one timestep of its run, of what it gave every mark of that letter (`letter`). Its own class alone
+ * (`prob`) splits between the marks wherever a mark is in doubt: right words read at 0.2–0.5 for an `A` against
+ * `Á` (`JALAN`, `KUALA`, `MÁLAGA`), while the letter summed reads them at 0.9 and over and stays low where another
+ * letter is in doubt (`MUBA` for `MUDA`, `FAHANG` for `PAHANG`: MEASUREMENTS.md, "Letters and marks").
+ */
+export const withLetters = (
+  chars: ReadonlyArray<CtcChar>,
+  probs: Float32Array,
+  classes: number,
+  families: DiacriticFamilies,
+  offset = 0
+): Array<CtcChar> =>
+  chars.map((ch) => {
+    const family = families.get(ch.text)
+    if (family === undefined) return ch
+    let letter = 0
+    for (let t = Math.round(ch.first - offset); t <= Math.round(ch.last - offset); t++) {
+      let sum = 0
+      for (const k of family) sum += probs[t * classes + k] ?? 0
+      letter = Math.max(letter, sum)
+    }
+    return { ...ch, letter: Math.max(letter, ch.prob) }
+  })
+
+/**
  * Letters of their own, not letters with an accent: "ñ" is the Spanish alphabet's fifteenth letter. Print drops
  * accents by habit (capitals were long set without them, receipt printers still are: "AZUCAR", "CODIGO") but not
  * the tilde of ñ, so adding it to an "n" read bare is held to the lexicon's `weight` only, not to `addWeight`.

@@ -17,8 +17,8 @@ import {
   type Tensor
 } from "./engine.js"
 import { type PageImage, validateImage } from "./image.js"
-import { decideLanguages, type LanguageDecision, profileWords, ruleMarks } from "./language.js"
-import { correctDiacritics, ownLettersOf, withAlternatives } from "./lexicon.js"
+import { decideLanguages, type LanguageDecision, profileWords, ruleMarks, settleLetters } from "./language.js"
+import { correctDiacritics, ownLettersOf, withAlternatives, withLetters } from "./lexicon.js"
 import { preprocess } from "./preprocess.js"
 import { degreeRings } from "./ring.js"
 import { type OcrWord, withoutEchoes, wordsOnPage } from "./words.js"
@@ -266,7 +266,13 @@ const readCrop = Effect.fnUntraced(function* (
     }
     if (t === 0) continue
     stride = (to - from) / t
-    const read = ctcDecode(out.data, t, c, engine.labels, from / stride)
+    const read = withLetters(
+      ctcDecode(out.data, t, c, engine.labels, from / stride),
+      out.data,
+      c,
+      engine.families,
+      from / stride
+    )
     const decoded =
       lexicon === undefined ? read : withAlternatives(read, out.data, c, engine.labels, lexicon.families, from / stride)
     // Only a recognizer with a space class (one per label, the space last) has a space probability to read.
@@ -349,13 +355,16 @@ export const pageDecision = (lines: ReadonlyArray<ReadonlyArray<CtcChar>>): Lang
  */
 const ruledLines = Effect.fnUntraced(function* (engine: OcrEngine, lines: ReadonlyArray<ReadLine>, config: OcrConfig) {
   const chars = lines.map((l) => l.chars)
+  const decision = pageDecision(chars)
   const lexicon =
     engine.lexicon === undefined || config.lexiconWeight <= 0 || lines.length === 0
       ? undefined
-      : yield* pageWordLists(engine.lexicon, pageDecision(chars).languages)
+      : yield* pageWordLists(engine.lexicon, decision.languages)
   const marked = pageMarks(chars, lexicon, config)
+  const listed = lexicon === undefined ? undefined : pageLexicon(lexicon, decision.languages)
   const read = lines.flatMap((line, k) => {
-    const spaced = restoreSpaces(marked[k]!, line.ink, config.spaceGap * config.recHeight, line.stride)
+    const settled = settleLetters(marked[k]!, decision, listed)
+    const spaced = restoreSpaces(settled, line.ink, config.spaceGap * config.recHeight, line.stride)
     const words = cropWords(spaced, line.ink, line.stride)
     return words.length === 0
       ? []

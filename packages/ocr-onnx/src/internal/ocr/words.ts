@@ -7,6 +7,8 @@ export interface OcrWord {
   readonly text: string
   /** The lowest probability among its characters: one doubtful character makes a doubtful word. */
   readonly confidence: number
+  /** The same with a letter's marks summed where the page settles them (`CtcChar.letter`): sure of its letters. */
+  readonly letters: number
   readonly x0: number
   readonly y0: number
   readonly x1: number
@@ -33,6 +35,7 @@ export const wordsOnPage = (
     return {
       text: fold ? foldFullWidth(w.text) : w.text,
       confidence: Math.min(...w.chars.map((c) => c.prob)),
+      letters: Math.min(...w.chars.map((c) => c.letter ?? c.prob)),
       ...rect
     }
   })
