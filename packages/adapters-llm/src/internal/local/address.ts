@@ -8,12 +8,18 @@ import { cellBeside, cleaned, companyParts, type Part, recipientCells, segmentsO
 import { type Layout, overlap } from "./layout.js"
 import { folded } from "./text.js"
 
-/** Below this confidence the reader doubts a word (text layers read 1). */
+/** Below this confidence in its letters the reader doubts a word (text layers read 1). */
 const DOUBTED = 0.9
 
-/** Whether the reader doubted a word of a part. */
+/**
+ * Whether the reader doubted a letter of a part's words (`letters`, not `confidence`): the recognizer splits a
+ * letter's probability between its marks (`A`, `Á`) wherever a mark is in doubt, so a word read right had read as
+ * doubted as one misread (`JALAN` 0.33, `MUBA` 0.39). Summed over the marks where the page settles them, most words
+ * read right reach 0.9 and misread ones stay under it (`MUBA` 0.67, `FAHANG` 0.70); a mark the page does not settle
+ * stays a doubt (`BATIMENT` for `BÂTIMENT`: MEASUREMENTS.md, "Letters and marks").
+ */
 const doubted = (part: Part): boolean =>
-  part.row.words.some((w) => w.x0 >= part.x0 - 0.5 && w.x1 <= part.x1 + 0.5 && w.confidence < DOUBTED)
+  part.row.words.some((w) => w.x0 >= part.x0 - 0.5 && w.x1 <= part.x1 + 0.5 && w.letters < DOUBTED)
 
 /**
  * The issuer's address under the letterhead's name, or null. Position is its only evidence, so it is given only

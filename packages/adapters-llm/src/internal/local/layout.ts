@@ -25,6 +25,8 @@ export interface Word {
   readonly page: number
   /** The reader's confidence in the word (1 for text layers). */
   readonly confidence: number
+  /** The reader's confidence in its letters, marks aside (core's `ReadWord.letters`; `confidence` where untold). */
+  readonly letters: number
   /** The index of the reader's line the word is on, on its page. */
   readonly line?: number
 }
@@ -222,6 +224,7 @@ export const layout = (document: Document.ReadDocument): Layout => {
             y1: w.y1 - drift,
             page: page.page,
             confidence: w.confidence,
+            letters: w.letters ?? w.confidence,
             line: index
           })
         })

@@ -25,17 +25,25 @@ const issuerWithFooter = (top: ReadonlyArray<string>, footer: ReadonlyArray<stri
     ...footer.map((text, i) => ({ y: 770 + 12 * i, cells: [[40, text]] as ReadonlyArray<Cell> }))
   ])
 
-/** A page of one-cell rows whose words the reader read with the given confidence (by word). */
-const readPage = (texts: ReadonlyArray<string>, confidence: (word: string) => number): Document.ReadPage => {
+/**
+ * A page of one-cell rows whose words the reader read with the given confidence (by word), and of their letters (by
+ * default, the same).
+ */
+const readPage = (
+  texts: ReadonlyArray<string>,
+  confidence: (word: string) => number,
+  letters: (word: string) => number = confidence
+): Document.ReadPage => {
   const p = page(1, texts.map(row))
-  return {
-    ...p,
-    lines: p.lines.map((l) => ({ words: l.words.map((w) => ({ ...w, confidence: confidence(w.word) })) }))
-  }
+  const read = (w: Document.ReadWord) => ({ ...w, confidence: confidence(w.word), letters: letters(w.word) })
+  return { ...p, lines: p.lines.map((l) => ({ words: l.words.map(read) })) }
 }
 
-const addressOf = (texts: ReadonlyArray<string>, confidence: (word: string) => number = () => 1) =>
-  address(layout(document([readPage(texts, confidence)])))?.text ?? null
+const addressOf = (
+  texts: ReadonlyArray<string>,
+  confidence: (word: string) => number = () => 1,
+  letters?: (word: string) => number
+) => address(layout(document([readPage(texts, confidence, letters)])))?.text ?? null
 
 describe("issuer", () => {
   it("a tax id printed after the name on its line is no part of it", () => {
@@ -875,6 +883,17 @@ describe("issuer's address", () => {
       addressOf(rows, (word) => (word === "TEO" || word === "TEL" ? 0.4 : 0.97)),
       "NO. 53, JALAN BESAR, 456OO BATANG BERJUNTAI"
     )
+  })
+
+  it("given when only a word's marks were in doubt, not its letters (JALAN read at 0.33 for an `Á`)", () => {
+    const rows = ["TEO HENG STATIONERY & BOOKS", "NO. 53, JALAN BESAR,", "45600 BATANG BERJUNTAI", "TEL : 03-3271 9872"]
+    const jalan = (word: string) => (word === "JALAN" ? 0.33 : 0.97)
+    assert.strictEqual(
+      addressOf(rows, jalan, () => 0.97),
+      "NO. 53, JALAN BESAR, 45600 BATANG BERJUNTAI"
+    )
+    // A letter in doubt (`MUBA` for `MUDA`: no mark shares its probability) withholds it still.
+    assert.isNull(addressOf(rows, jalan, jalan))
   })
 
   it("a legal form OCR misread by a letter is the form, written as such (SIN BHI, GmbH.)", () => {
