@@ -5,7 +5,7 @@
 import { addressEnd, addressLine, closesAddress, hasStreet, registration, STOP_PATTERN } from "./addressText.js"
 import { type Found, found } from "./evidence.js"
 import { cellBeside, cleaned, companyParts, type Part, recipientCells, segmentsOf, title } from "./issuer.js"
-import { type Layout, overlap } from "./layout.js"
+import { type Layout, overlap, type Row, wordHeight } from "./layout.js"
 import { folded } from "./text.js"
 
 /** Below this confidence in its letters the reader doubts a word (text layers read 1). */
@@ -48,7 +48,7 @@ const blockFrom = (layout: Layout, from: number, column: Part, underName: boolea
   let closed = false
   for (const row of layout.rows.slice(from, from + 9)) {
     if (row.page !== column.row.page || parts.length >= 5) break
-    const part = cellBeside(row, column)
+    const part = addressCell(layout, row, column)
     if (part === undefined) break
     const text = folded(part.raw)
     // The contact may share the address's last line: `… 43000 KAJANG, SELANGOR. TEL: 03-1234567`.
@@ -87,6 +87,32 @@ const blockFrom = (layout: Layout, from: number, column: Part, underName: boolea
       .replace(/\s+/g, " "),
     "position"
   )
+}
+
+/** On an OCR page, a gap between cells narrower than this many word heights is read as a space (`addressCell`). */
+const OCR_SPACE = 1.2
+
+/**
+ * The cell of a row under the address's column, as a part (`cellBeside`); on an OCR page, joined with the cells
+ * that follow it closer than `OCR_SPACE` word heights. There a word's box hugs its ink, so the space before narrow
+ * figures opens wider than the layout's cell gap (0.8 heights) on a monospaced receipt: `RUA SILVA | 111`,
+ * `NO.15, | JALAN SS4C 9,` had left the address without its house number or street (a wrong value); another
+ * column's data stands further off.
+ */
+const addressCell = (layout: Layout, row: Row, column: Part): Part | undefined => {
+  const part = cellBeside(row, column)
+  if (part === undefined || !layout.ocrPages.has(row.page)) return part
+  const space = OCR_SPACE * wordHeight(row.words)
+  const gap = (k: number) => (row.cells[k + 1]?.x0 ?? Number.POSITIVE_INFINITY) - (row.cells[k]?.x1 ?? 0)
+  const first = row.cells.findIndex((c) => c.x0 === part.x0)
+  let last = first
+  while (first >= 0 && gap(last) < space) last++
+  if (last === first) return part
+  const raw = row.cells
+    .slice(first, last + 1)
+    .map((c) => c.text)
+    .join(" ")
+  return { row, x0: part.x0, x1: row.cells[last]?.x1 ?? part.x1, text: cleaned(raw), raw }
 }
 
 /** How many rows from the top of the first page a letterhead with no name (a logo's) may start its address at. */

@@ -100,9 +100,12 @@ const bands = (words: ReadonlyArray<Word>): Array<Array<Word>> => {
   return rows.map((r) => r.words.sort((a, b) => a.x0 - b.x0))
 }
 
+/** The median height of some words' boxes: the measure of a row's gaps. */
+export const wordHeight = (words: ReadonlyArray<Word>): number => median(words.map((w) => w.y1 - w.y0))
+
 /** The indexes of the words of a row that open a new cell: a gap wider than 0.8 of the row's median word height. */
 const cellGaps = (words: ReadonlyArray<Word>): ReadonlySet<number> => {
-  const height = median(words.map((w) => w.y1 - w.y0))
+  const height = wordHeight(words)
   const out = new Set<number>()
   for (let i = 1; i < words.length; i++) {
     const previous = words[i - 1]

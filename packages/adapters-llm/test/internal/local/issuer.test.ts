@@ -885,6 +885,24 @@ describe("issuer's address", () => {
     )
   })
 
+  it("on an OCR page, a cell close after the address's is the same line (RUA SILVA | 111), not another column", () => {
+    const rows = [
+      [[40, "FRUTARIA TRANSPORTES S.A."]],
+      // `SILVA` ends at 85: `111` 11 pt on (over the 0.8-height cell gap, under 1.2 heights), the date far off.
+      [
+        [40, "RUA SILVA"],
+        [96, "111"],
+        [300, "17/09/2021"]
+      ],
+      [[40, "0552-144 PORTO"]],
+      [[40, "NIF: PT757983481"]]
+    ] as const
+    const read = (source: "ocr" | "text") => address(layout(document([{ ...page(1, rows), source }])))?.text ?? null
+    assert.strictEqual(read("ocr"), "RUA SILVA 111 0552-144 PORTO")
+    // A text layer's boxes hold the whole glyph, bearings and all: there the gap is the printer's.
+    assert.strictEqual(read("text"), "RUA SILVA 0552-144 PORTO")
+  })
+
   it("given when only a word's marks were in doubt, not its letters (JALAN read at 0.33 for an `Á`)", () => {
     const rows = ["TEO HENG STATIONERY & BOOKS", "NO. 53, JALAN BESAR,", "45600 BATANG BERJUNTAI", "TEL : 03-3271 9872"]
     const jalan = (word: string) => (word === "JALAN" ? 0.33 : 0.97)
