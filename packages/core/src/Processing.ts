@@ -146,7 +146,7 @@ export const finish = (
   const words = new Map<string, Assessment.WordInfo>()
   for (const page of document.pages)
     for (const line of page.lines)
-      for (const w of line.words) words.set(w.id, { word: w.word, confidence: w.confidence })
+      for (const w of line.words) words.set(w.id, { word: w.word, confidence: w.letters ?? w.confidence })
   const { fields, assessed } = Assessment.assess({
     skill: input.skill.fields,
     fields: assembled,

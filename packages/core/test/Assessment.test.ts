@@ -118,6 +118,31 @@ describe("finish", () => {
       ["checksum_failed", "CUIT check digit fails"]
     ])
   })
+
+  it("the OCR's doubt is of the words' letters: a mark in doubt alone is none (`letters`, where the reader tells)", () => {
+    const emisor: Skill.SkillField = { ...field("emisor"), order: 1 }
+    const read = (letters: number | undefined) => {
+      const document = documentOf(["JALAN PUTRA"])
+      const page = document.pages[0]!
+      const words = page.lines[0]!.words.map((w) => ({
+        ...w,
+        confidence: 0.33,
+        ...(letters === undefined ? {} : { letters })
+      }))
+      const result = Processing.finish({
+        skill: { fields: [emisor], instructions: "" },
+        document: { ...document, pages: [{ ...page, source: "ocr" as const, lines: [{ words }] }] },
+        extracted: { values: { emisor: "JALAN PUTRA" }, usage },
+        catalog: new Map(),
+        today: "2026-11-27"
+      })
+      return (result.result.fields[0]?.value as Field.DetailedSimpleValue | undefined)?.reasons?.map((r) => r.code)
+    }
+    expect(read(0.99)).toEqual([])
+    expect(read(0.5)).toEqual(["low_ocr"])
+    // A reader that gives no `letters`: its confidence is the words'.
+    expect(read(undefined)).toEqual(["low_ocr"])
+  })
 })
 
 describe("the document's codes", () => {

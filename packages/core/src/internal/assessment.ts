@@ -16,7 +16,10 @@ import type { Review, SkillField } from "../Skill.js"
 import * as Arithmetic from "./arithmetic.js"
 import { key, readings, type WordIndex } from "./grounding.js"
 
-/** A read word as assessment needs it: its text and the reader's confidence. */
+/**
+ * A read word as assessment needs it: its text and the reader's confidence in it — in its letters (`ReadWord.letters`)
+ * where the reader tells, since a mark in doubt that the page settles is no doubt about the word.
+ */
 export interface WordInfo {
   readonly word: string
   readonly confidence: number
