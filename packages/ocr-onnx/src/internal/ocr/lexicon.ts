@@ -271,6 +271,13 @@ export const diacriticFamilies = (labels: Labels): DiacriticFamilies => {
   return families
 }
 
+/** The highest of `at` over the timesteps of a character's run (numbered from `offset`, as `ctcDecode` does). */
+const overRun = (ch: CtcChar, offset: number, at: (t: number) => number): number => {
+  let best = 0
+  for (let t = Math.round(ch.first - offset); t <= Math.round(ch.last - offset); t++) best = Math.max(best, at(t))
+  return best
+}
+
 /**
  * Each decoded character of a letter with marks, with what the model gave every mark of that letter over the
  * character's run (its own class included), read from the same [T, C] softmax `ctcDecode` read.
@@ -286,13 +293,10 @@ export const withAlternatives = (
   chars.map((ch) => {
     const family = families.get(ch.text)
     if (family === undefined) return ch
-    const alternatives = family.map((k) => {
-      let prob = 0
-      for (let t = Math.round(ch.first - offset); t <= Math.round(ch.last - offset); t++) {
-        prob = Math.max(prob, probs[t * classes + k] ?? 0)
-      }
-      return { text: labels[k]!, prob }
-    })
+    const alternatives = family.map((k) => ({
+      text: labels[k]!,
+      prob: overRun(ch, offset, (t) => probs[t * classes + k] ?? 0)
+    }))
     return { ...ch, alternatives }
   })
 
@@ -313,12 +317,7 @@ export const withLetters = (
   chars.map((ch) => {
     const family = families.get(ch.text)
     if (family === undefined) return ch
-    let letter = 0
-    for (let t = Math.round(ch.first - offset); t <= Math.round(ch.last - offset); t++) {
-      let sum = 0
-      for (const k of family) sum += probs[t * classes + k] ?? 0
-      letter = Math.max(letter, sum)
-    }
+    const letter = overRun(ch, offset, (t) => family.reduce((sum, k) => sum + (probs[t * classes + k] ?? 0), 0))
     return { ...ch, letter: Math.max(letter, ch.prob) }
   })
 
