@@ -33,8 +33,8 @@ export interface ReadWord extends Word {
   /**
    * The reader's confidence in the word's letters, their marks aside where the page settles them: of its least sure
    * character, what the recognizer gave that letter with any of its marks ("A", "Á", "Ä"…) where none of the page's
-   * languages writes a mark on it or its word lists hold the word, else the character's own probability. At least
-   * `confidence`; absent, the same as it (text layers, readers that do not tell).
+   * languages (if it tells any) writes a mark on it or its word lists hold the word, else the character's own
+   * probability. At least `confidence`; absent, the same as it (text layers, readers that do not tell).
    */
   readonly letters?: number | undefined
 }

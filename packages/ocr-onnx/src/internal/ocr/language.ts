@@ -195,19 +195,19 @@ export const ruleMarks = (
   return out
 }
 
-/** Whether the page's languages settle the mark of a letter: it is a letter, and none of them writes it with a mark. */
+/**
+ * Whether the page's languages settle the mark of a letter: none of them writes it with a mark (on a page that tells
+ * no language, `ruleMarks` reads a word in no list bare: settled too).
+ */
 const markSettled = (ch: CtcChar, decision: LanguageDecision): boolean => {
   const letter = stripMarks(ch.text).toLowerCase()
-  return (
-    decision.languages.length > 0 &&
-    !decision.languages.some((l) => [...markedLetters[l]].some((m) => stripMarks(m) === letter))
-  )
+  return !decision.languages.some((l) => [...markedLetters[l]].some((m) => stripMarks(m) === letter))
 }
 
 /**
  * A line's characters with each letter's `letter` confidence (its marks summed, `withLetters`) kept only where the
  * page settles its mark: where none of the page's languages writes that letter with a mark (an English page's `A`,
- * read bare by `ruleMarks`), or in a word the page's lists hold as read. Elsewhere a mark in doubt is a doubt about
+ * or any on a page that tells no language: read bare by `ruleMarks`), or in a word the page's lists hold as read. Elsewhere a mark in doubt is a doubt about
  * the word as given, and `letter` falls back to the character's own probability: print may or may not keep a
  * capital's accent (`BATIMENT` read for `BÂTIMENT`, `PRACA` for `PRAÇA`), and a name's is in no list (`Lefêvre` for
  * `Lefèvre`).
