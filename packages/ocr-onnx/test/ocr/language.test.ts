@@ -183,4 +183,10 @@ describe("settleLetters", () => {
       0.98, 0.98, 0.98, 0.98, 0.98, 0.9, 0.98, 0.98, 0.98, 0.98, 0.98
     ])
   })
+
+  it("falls back to the letter with the characters its word cannot tell it from, its marks apart (`kin`)", () => {
+    // `A` read at 0.4 against `a` 0.3 and `Á`: in a word in capitals the case is settled, on a French page the mark not.
+    const read = doubted("BATIMENT").map((ch) => (ch.text === "A" ? { ...ch, kin: 0.7 } : ch))
+    expect(letters(settleLetters(read, decide(frenchInvoice), listed))[1]).toBe(0.7)
+  })
 })

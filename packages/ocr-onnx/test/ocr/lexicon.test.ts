@@ -117,10 +117,61 @@ describe("withLetters", () => {
       { text: "A", first: 11, last: 12, prob: 0.4 },
       { text: "B", first: 13, last: 13, prob: 0.45 }
     ]
-    const [a, b] = withLetters(chars, probs, classes, diacriticFamilies(labels), 10)
+    const [a, b] = withLetters(chars, probs, classes, labels, diacriticFamilies(labels), 10)
     expect(a?.letter).toBeCloseTo(0.95, 6)
     expect(a?.prob).toBe(0.4)
     expect(b?.letter).toBeUndefined()
+  })
+
+  // A line read one timestep a character, each at `prob` with what else the model gave it there.
+  const read = (line: string, doubts: Record<number, Record<string, number>>, labels = parseDictionary(DICTIONARY)) => {
+    const classes = labels.length
+    const probs = new Float32Array(line.length * classes)
+    const chars = Array.from(line, (text, t): CtcChar => {
+      const row = doubts[t] ?? { [text]: 0.99 }
+      for (const [label, p] of Object.entries(row)) probs[t * classes + labels.indexOf(label)] = p
+      return { text, first: t, last: t, prob: row[text] ?? 0 }
+    })
+    return withLetters(chars, probs, classes, labels, diacriticFamilies(labels))
+  }
+  const DICTIONARY = [..."0123456789AaÁáBbDJjLlNnOoÓóPpRrSsTtUuYyIiEeHh.,;:-/", " "].join("\n")
+  const sure = (chars: ReadonlyArray<CtcChar>) => chars.map((c) => Number((c.letter ?? c.prob).toFixed(2)))
+
+  it("sums a letter's other case where its word is in one case or capitalised (SROIE's `JAYA` 0.61)", () => {
+    expect(sure(read("JAYA", { 0: { J: 0.61, j: 0.39 } }))[0]).toBe(1)
+    expect(sure(read("Jaya", { 0: { J: 0.61, j: 0.39 } }))[0]).toBe(1)
+    expect(sure(read("jaya", { 0: { j: 0.61, J: 0.39 } }))[0]).toBe(1)
+    // Against its word's case (`jAYA`), or alone in its word, the case is a doubt.
+    expect(sure(read("jAYA", { 0: { j: 0.61, J: 0.39 } }))[0]).toBe(0.61)
+    expect(sure(read("J 12", { 0: { J: 0.61, j: 0.39 } }))[0]).toBe(0.61)
+    // Another letter in doubt is not summed (`MUBA` for `MUDA`).
+    expect(sure(read("MUBA", { 2: { B: 0.67, D: 0.32 } }))[2]).toBe(0.67)
+  })
+
+  it("sums a figure's look-alike letters between figures, and a letter's look-alike figure between letters", () => {
+    // `81760` read with `O` beside the `0`; `NOR` with a `0` beside the `O`.
+    expect(sure(read("81760", { 4: { "0": 0.82, O: 0.07, Ó: 0.09 } }))[4]).toBe(0.98)
+    expect(sure(read("NOR", { 1: { O: 0.8, "0": 0.19 } }))[1]).toBe(0.99)
+    // A look-alike read against its word is a misread: `456OO` for `45600`, `28I1`, `N0`.
+    expect(sure(read("456OO", { 3: { O: 0.4, "0": 0.32 }, 4: { O: 0.45, "0": 0.39 } })).slice(3)).toEqual([0.4, 0.45])
+    expect(sure(read("28I1", { 2: { I: 0.26, "1": 0.7 } }))[2]).toBe(0.26)
+    expect(sure(read("N0", { 1: { "0": 0.6, O: 0.39 } }))[1]).toBe(0.6)
+    // A figure's look-alike between a figure and a letter is no misread one can rule out.
+    expect(sure(read("4330O", { 3: { "0": 0.39, O: 0.31, Ó: 0.14 } }))[3]).toBe(0.39)
+  })
+
+  it("sums the stops for a stop not between figures: a decimal point is the figure's value", () => {
+    expect(sure(read("NO 290,", { 6: { ",": 0.69, ".": 0.29 } }))[6]).toBe(0.98)
+    expect(sure(read("H.S", { 1: { ".": 0.7, ",": 0.29 } }))[1]).toBe(0.99)
+    expect(sure(read("1,25", { 1: { ",": 0.69, ".": 0.3 } }))[1]).toBe(0.69)
+    // Not a stop's look-alike of another kind: `/` against `1` stays in doubt.
+    expect(sure(read("9/5", { 1: { "/": 0.6, "1": 0.39 } }))[1]).toBe(0.6)
+  })
+
+  it("keeps the sum without the marks apart (`kin`) for a page that does not settle the mark", () => {
+    const [a] = read("ANA", { 0: { A: 0.4, Á: 0.3, a: 0.29 } })
+    expect(a?.letter).toBeCloseTo(0.99, 6)
+    expect(a?.kin).toBeCloseTo(0.69, 6)
   })
 })
 

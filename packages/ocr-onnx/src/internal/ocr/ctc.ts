@@ -29,11 +29,17 @@ export interface CtcChar {
   readonly prob: number
   readonly alternatives?: ReadonlyArray<Alternative> | undefined
   /**
-   * For a letter with marks, the highest probability the model gave the letter with any of its marks at one
-   * timestep of the run (`withLetters` in `lexicon.ts`): how sure it is of the letter, the mark aside; kept only
-   * where the page settles the mark (`settleLetters` in `language.ts`).
+   * For a letter with marks, or a character its word says it cannot be told from another (its case, a figure's
+   * look-alike, a stop: `kinOf`), the highest probability the model gave it with those at one timestep of the run
+   * (`withLetters` in `lexicon.ts`): how sure it is of the character as the word reads it, the mark aside; the mark
+   * kept only where the page settles it (`settleLetters` in `language.ts`).
    */
   readonly letter?: number | undefined
+  /**
+   * The same summed over the characters its word says it cannot be told from (`withLetters`), its marks apart: what
+   * `letter` falls back to where the page does not settle the mark.
+   */
+  readonly kin?: number | undefined
 }
 
 /**

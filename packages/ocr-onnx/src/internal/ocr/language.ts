@@ -225,7 +225,7 @@ export const settleLetters = (
     if (run.length > 0 && lexicon?.has(run.map((ch) => ch.text).join("")) !== true)
       for (let i = start; i < k; i++) {
         const ch = chars[i]!
-        if (ch.letter !== undefined && !markSettled(ch, decision)) out[i] = { ...ch, letter: ch.prob }
+        if (ch.letter !== undefined && !markSettled(ch, decision)) out[i] = { ...ch, letter: ch.kin ?? ch.prob }
       }
     start = k + 1
   }

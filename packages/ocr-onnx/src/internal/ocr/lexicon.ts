@@ -300,25 +300,96 @@ export const withAlternatives = (
     return { ...ch, alternatives }
   })
 
+// Letters a figure is misread as, and the other way: a `0` among figures is no `O`, an `O` among letters no `0`.
+const FIGURE_LOOKALIKES: Readonly<Record<string, ReadonlyArray<string>>> = { "0": ["O", "o"], "1": ["I", "l"] }
+const LETTER_LOOKALIKES: Readonly<Record<string, ReadonlyArray<string>>> = { O: ["0"], o: ["0"] }
+// Stops between an address's or a name's parts, which print and readers use alike (`H.S LEE,` / `H,S LEE.`).
+const STOPS = [".", ",", ";", ":"]
+
+const cased = (text: string): boolean => text.toLowerCase() !== text.toUpperCase()
+const isUpper = (text: string): boolean => cased(text) && text === text.toUpperCase()
+
 /**
- * Each decoded letter that has other marks, with how sure the model is of the letter whatever its mark: the highest
- * sum, at one timestep of its run, of what it gave every mark of that letter (`letter`). Its own class alone
- * (`prob`) splits between the marks wherever a mark is in doubt: right words read at 0.2–0.5 for an `A` against
- * `Á` (`JALAN`, `KUALA`, `MÁLAGA`), while the letter summed reads them at 0.9 and over and stays low where another
- * letter is in doubt (`MUBA` for `MUDA`, `FAHANG` for `PAHANG`: MEASUREMENTS.md, "Letters and marks").
+ * The characters the word around `chars[i]` (its run between spaces) says it cannot be told from, as read: its
+ * other case where the word is in one case (`JAYA`, `jaya`) or capitalised (`Jalan`), at least one other letter of
+ * it cased; the letters a figure looks like between figures (`81760`, `0` against `O`), the figure a letter looks
+ * like between letters in a word of no figure; another stop for a stop not between figures (`PUTRA.` against `PUTRA,`; a figure's decimal
+ * point is its value). Not a look-alike read against its context (`456OO`, `28I1`): that is a misread.
+ */
+const kinOf = (chars: ReadonlyArray<CtcChar>, i: number): ReadonlyArray<string> => {
+  const text = chars[i]?.text ?? ""
+  let start = i
+  while (start > 0 && chars[start - 1]?.text !== " ") start--
+  let end = i + 1
+  while (end < chars.length && chars[end]?.text !== " ") end++
+  const before = chars[i - 1]?.text ?? ""
+  const after = chars[i + 1]?.text ?? ""
+  const figure = (t: string) => /^\p{Nd}$/u.test(t)
+  const letter = (t: string) => /^\p{L}$/u.test(t)
+  if (STOPS.includes(text)) return figure(before) && figure(after) ? [] : STOPS.filter((s) => s !== text)
+  // The characters beside it in its word: all of a kind, one at least.
+  const beside = [...(i > start ? [before] : []), ...(i + 1 < end ? [after] : [])]
+  const besideAll = (test: (t: string) => boolean) => beside.length > 0 && beside.every(test)
+  if (FIGURE_LOOKALIKES[text] !== undefined) return besideAll(figure) ? FIGURE_LOOKALIKES[text] : []
+  const word = chars.slice(start, end).map((ch) => ch.text)
+  const lookalike =
+    LETTER_LOOKALIKES[text] !== undefined && besideAll(letter) && !word.some(figure) ? LETTER_LOOKALIKES[text] : []
+  if (!cased(text)) return lookalike
+  const letters = word.filter(cased)
+  if (letters.length < 2) return lookalike
+  const [initial, ...rest] = letters
+  const oneCase = (ts: ReadonlyArray<string>, upper: boolean) => ts.every((t) => isUpper(t) === upper)
+  const settled = oneCase(letters, true) || oneCase(letters, false) || (isUpper(initial ?? "") && oneCase(rest, false))
+  const other = isUpper(text) ? text.toLowerCase() : text.toUpperCase()
+  return settled && [...other].length === 1 ? [...lookalike, other] : lookalike
+}
+
+const classIndex = new WeakMap<Labels, ReadonlyMap<string, number>>()
+const classOf = (labels: Labels, text: string): number | undefined => {
+  let index = classIndex.get(labels)
+  if (index === undefined) {
+    index = new Map(labels.map((label, k) => [label, k] as const).filter(([, k]) => k > 0))
+    classIndex.set(labels, index)
+  }
+  return index.get(text)
+}
+
+/**
+ * Each decoded character with how sure the model is of it as the word reads it (`letter`): the highest sum, at one
+ * timestep of its run, of what it gave the character with any of its marks and the characters its word says it
+ * cannot be told from (`kinOf`: its other case, a figure's look-alike letters, another stop), with theirs. Its own
+ * class alone (`prob`) splits between the marks wherever a mark is in doubt: right words read at 0.2–0.5 for an `A`
+ * against `Á` (`JALAN`, `KUALA`, `MÁLAGA`), `J` against `j` (`JAYA` 0.61), `0` against `O` (`81760` 0.82), `,`
+ * against `.`, while summed they read at 0.9 and over, and a word stays low where another letter is in doubt (`MUBA`
+ * for `MUDA`, `FAHANG` for `PAHANG`) or a look-alike is read against its word (`456OO`). `kin` keeps the sum without
+ * the marks, for `settleLetters` where the page does not settle a mark (MEASUREMENTS.md, "Letters and marks").
  */
 export const withLetters = (
   chars: ReadonlyArray<CtcChar>,
   probs: Float32Array,
   classes: number,
+  labels: Labels,
   families: DiacriticFamilies,
   offset = 0
 ): Array<CtcChar> =>
-  chars.map((ch) => {
-    const family = families.get(ch.text)
-    if (family === undefined) return ch
-    const letter = overRun(ch, offset, (t) => family.reduce((sum, k) => sum + (probs[t * classes + k] ?? 0), 0))
-    return { ...ch, letter: Math.max(letter, ch.prob) }
+  chars.map((ch, i) => {
+    const own = classOf(labels, ch.text)
+    const kin = kinOf(chars, i).flatMap((t) => {
+      const k = classOf(labels, t)
+      return k === undefined ? [] : [k]
+    })
+    const marked = new Set([...(families.get(ch.text) ?? []), ...kin.flatMap((k) => families.get(labels[k]!) ?? [k])])
+    if (own !== undefined) marked.add(own)
+    if (marked.size < 2) return ch
+    const sum = (ks: Iterable<number>) => {
+      const list = [...ks]
+      return Math.max(
+        ch.prob,
+        overRun(ch, offset, (t) => list.reduce((total, k) => total + (probs[t * classes + k] ?? 0), 0))
+      )
+    }
+    const letter = sum(marked)
+    return kin.length === 0 || own === undefined ? { ...ch, letter } : { ...ch, letter, kin: sum([own, ...kin]) }
   })
 
 /**

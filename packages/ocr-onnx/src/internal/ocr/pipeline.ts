@@ -270,6 +270,7 @@ const readCrop = Effect.fnUntraced(function* (
       ctcDecode(out.data, t, c, engine.labels, from / stride),
       out.data,
       c,
+      engine.labels,
       engine.families,
       from / stride
     )
