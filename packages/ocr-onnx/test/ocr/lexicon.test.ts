@@ -164,7 +164,8 @@ describe("withLetters", () => {
     expect(sure(read("NO 290,", { 6: { ",": 0.69, ".": 0.29 } }))[6]).toBe(0.98)
     expect(sure(read("H.S", { 1: { ".": 0.7, ",": 0.29 } }))[1]).toBe(0.99)
     expect(sure(read("1,25", { 1: { ",": 0.69, ".": 0.3 } }))[1]).toBe(0.69)
-    // Not a stop's look-alike of another kind: `/` against `1` stays in doubt.
+    // A colon inside a word is a letter misread (`JA:AN` for `JALAN`); `/` against `1` is another character.
+    expect(sure(read("JA:AN", { 2: { ":": 0.89, ".": 0.1 } }))[2]).toBe(0.89)
     expect(sure(read("9/5", { 1: { "/": 0.6, "1": 0.39 } }))[1]).toBe(0.6)
   })
 

@@ -300,11 +300,14 @@ export const withAlternatives = (
     return { ...ch, alternatives }
   })
 
-// Letters a figure is misread as, and the other way: a `0` among figures is no `O`, an `O` among letters no `0`.
+// Letters a figure is misread as, and the other way: a `0` among figures is no `O`, an `O` among letters no `0`. A
+// letter heading a document number with its space lost (`I 98455` read `198455`) is hidden so: an identifier's
+// characters are judged by `confidence`.
 const FIGURE_LOOKALIKES: Readonly<Record<string, ReadonlyArray<string>>> = { "0": ["O", "o"], "1": ["I", "l"] }
 const LETTER_LOOKALIKES: Readonly<Record<string, ReadonlyArray<string>>> = { O: ["0"], o: ["0"] }
-// Stops between an address's or a name's parts, which print and readers use alike (`H.S LEE,` / `H,S LEE.`).
-const STOPS = [".", ",", ";", ":"]
+// Stops between an address's or a name's parts, which print and readers use alike (`H.S LEE,` / `H,S LEE.`). Not
+// `:` or `;`, which inside a word are letters misread (`JA:AN` for `JALAN`, the model sure of the stop).
+const STOPS = [".", ","]
 
 const cased = (text: string): boolean => text.toLowerCase() !== text.toUpperCase()
 const isUpper = (text: string): boolean => cased(text) && text === text.toUpperCase()
@@ -313,8 +316,9 @@ const isUpper = (text: string): boolean => cased(text) && text === text.toUpperC
  * The characters the word around `chars[i]` (its run between spaces) says it cannot be told from, as read: its
  * other case where the word is in one case (`JAYA`, `jaya`) or capitalised (`Jalan`), at least one other letter of
  * it cased; the letters a figure looks like between figures (`81760`, `0` against `O`), the figure a letter looks
- * like between letters in a word of no figure; another stop for a stop not between figures (`PUTRA.` against `PUTRA,`; a figure's decimal
- * point is its value). Not a look-alike read against its context (`456OO`, `28I1`): that is a misread.
+ * like between letters in a word of no figure; a comma for a full stop and the other way, not between figures
+ * (`PUTRA.` against `PUTRA,`; a figure's decimal point is its value). Not a look-alike read against its context
+ * (`456OO`, `28I1`): that is a misread.
  */
 const kinOf = (chars: ReadonlyArray<CtcChar>, i: number): ReadonlyArray<string> => {
   const text = chars[i]?.text ?? ""
@@ -356,13 +360,13 @@ const classOf = (labels: Labels, text: string): number | undefined => {
 
 /**
  * Each decoded character with how sure the model is of it as the word reads it (`letter`): the highest sum, at one
- * timestep of its run, of what it gave the character with any of its marks and the characters its word says it
- * cannot be told from (`kinOf`: its other case, a figure's look-alike letters, another stop), with theirs. Its own
- * class alone (`prob`) splits between the marks wherever a mark is in doubt: right words read at 0.2–0.5 for an `A`
- * against `Á` (`JALAN`, `KUALA`, `MÁLAGA`), `J` against `j` (`JAYA` 0.61), `0` against `O` (`81760` 0.82), `,`
- * against `.`, while summed they read at 0.9 and over, and a word stays low where another letter is in doubt (`MUBA`
- * for `MUDA`, `FAHANG` for `PAHANG`) or a look-alike is read against its word (`456OO`). `kin` keeps the sum without
- * the marks, for `settleLetters` where the page does not settle a mark (MEASUREMENTS.md, "Letters and marks").
+ * timestep of its run, of what it gave the character with any of its marks and the characters its word says it cannot
+ * be told from (`kinOf`: its other case, a figure's look-alike letters, a comma for a stop), with theirs. Its own class
+ * alone (`prob`) splits between the marks wherever a mark is in doubt: right words read at 0.2–0.5 for an `A` against
+ * `Á` (`JALAN`, `KUALA`, `MÁLAGA`), `J` against `j` (`JAYA` 0.61), `0` against `O` (`81760` 0.82), `,` against `.`,
+ * while summed they read at 0.9 and over, and a word stays low where another letter is in doubt (`MUBA` for `MUDA`,
+ * `FAHANG` for `PAHANG`) or a look-alike is read against its word (`456OO`). `kin` keeps the sum without the marks, for
+ * `settleLetters` where the page does not settle a mark (MEASUREMENTS.md, "Letters and marks").
  */
 export const withLetters = (
   chars: ReadonlyArray<CtcChar>,

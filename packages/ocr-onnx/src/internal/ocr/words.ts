@@ -7,7 +7,7 @@ export interface OcrWord {
   readonly text: string
   /** The lowest probability among its characters: one doubtful character makes a doubtful word. */
   readonly confidence: number
-  /** The same with a letter's marks summed where the page settles them (`CtcChar.letter`): sure of its letters. */
+  /** The same with what the page and the word settle summed in (`CtcChar.letter`: marks, case, look-alikes). */
   readonly letters: number
   readonly x0: number
   readonly y0: number
