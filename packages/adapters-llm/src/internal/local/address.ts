@@ -49,7 +49,10 @@ const blockFrom = (layout: Layout, from: number, column: Part, underName: boolea
   for (const row of layout.rows.slice(from, from + 9)) {
     if (row.page !== column.row.page || parts.length >= 5) break
     const part = addressCell(layout, row, column)
-    if (part === undefined) break
+    if (part === undefined) {
+      if (interleaved(layout, row, parts.at(-1)?.row ?? column.row, column)) continue
+      break
+    }
     const text = folded(part.raw)
     // The contact may share the address's last line: `… 43000 KAJANG, SELANGOR. TEL: 03-1234567`.
     const start = closesAddress(text) ? (STOP_PATTERN.exec(text)?.index ?? 0) : 0
@@ -86,6 +89,23 @@ const blockFrom = (layout: Layout, from: number, column: Part, underName: boolea
       .join(" ")
       .replace(/\s+/g, " "),
     "position"
+  )
+}
+
+/**
+ * Whether a row with nothing in the address's column is another column's line the reader set between two of the
+ * block's (`27530 Bologna | Fattura n.`, then `387913` alone under `Fattura n.`, then `P. IVA: …`: on an OCR page a
+ * column's baseline sits a little off the other's): no cell of it over the column, and the column's next line follows
+ * the block's last (`above`) within a line's height, as lines of one block do. A gap in the column ends the block.
+ */
+const interleaved = (layout: Layout, row: Row, above: Row, column: Part): boolean => {
+  if (row.cells.some((c) => c.x1 > column.x0 && c.x0 < column.x1)) return false
+  const next = layout.rows[row.order + 1]
+  return (
+    next !== undefined &&
+    next.page === row.page &&
+    cellBeside(next, column) !== undefined &&
+    next.y0 - above.y1 < wordHeight(above.words)
   )
 }
 

@@ -903,6 +903,33 @@ describe("issuer's address", () => {
     assert.strictEqual(read("text"), "RUA SILVA 0552-144 PORTO")
   })
 
+  it("read past another column's line the reader set between two of its lines, not past a gap in its column", () => {
+    // The generated Italian invoice by OCR: the number under `Fattura n.` sits a little over `P. IVA`'s baseline.
+    const rows = (vat: number) => [
+      {
+        y: 40,
+        cells: [
+          [40, "Tipografia Costruzioni S.a.s."],
+          [330, "FATTURA"]
+        ] as const
+      },
+      { y: 56, cells: [[40, "Via Ricci 21"]] as const },
+      {
+        y: 72,
+        cells: [
+          [40, "27530 Bologna"],
+          [330, "Fattura n."]
+        ] as const
+      },
+      { y: 84, cells: [[330, "387913"]] as const },
+      { y: vat, cells: [[40, "P. IVA: 76039844843"]] as const }
+    ]
+    const read = (vat: number) => address(layout(document([{ ...page(1, rows(vat)), source: "ocr" }])))?.text ?? null
+    assert.strictEqual(read(94), "Via Ricci 21 27530 Bologna")
+    // The tax line a blank line further down: the block ended at the gap, unclosed, so no address.
+    assert.isNull(read(120))
+  })
+
   it("given when only a word's marks were in doubt, not its letters (JALAN read at 0.33 for an `Á`)", () => {
     const rows = ["TEO HENG STATIONERY & BOOKS", "NO. 53, JALAN BESAR,", "45600 BATANG BERJUNTAI", "TEL : 03-3271 9872"]
     const jalan = (word: string) => (word === "JALAN" ? 0.33 : 0.97)
