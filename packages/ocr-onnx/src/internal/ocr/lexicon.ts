@@ -301,8 +301,8 @@ export const withAlternatives = (
   })
 
 // Letters a figure is misread as, and the other way: a `0` among figures is no `O`, an `O` among letters no `0`. A
-// letter heading a document number with its space lost (`I 98455` read `198455`) is hidden so: an identifier's
-// characters are judged by `confidence`.
+// letter heading a document number with its space lost (`I 98455` read `198455`) is hidden so; `confidence` keeps
+// that doubt.
 const FIGURE_LOOKALIKES: Readonly<Record<string, ReadonlyArray<string>>> = { "0": ["O", "o"], "1": ["I", "l"] }
 const LETTER_LOOKALIKES: Readonly<Record<string, ReadonlyArray<string>>> = { O: ["0"], o: ["0"] }
 // Stops between an address's or a name's parts, which print and readers use alike (`H.S LEE,` / `H,S LEE.`). Not
