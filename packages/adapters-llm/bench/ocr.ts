@@ -6,7 +6,7 @@
  * reader (one worker: the machine is shared) starts on the first read the cache does not hold.
  */
 import { createHash } from "node:crypto"
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import { type Document, Ports } from "@legible/core"
 import { OnnxReader } from "@legible/ocr-onnx"
@@ -14,7 +14,12 @@ import { Effect, Exit, Layer, ManagedRuntime } from "effect"
 
 const ROOT = join(import.meta.dirname, "..", "..", "..")
 const CACHE = join(ROOT, "node_modules", ".cache", "legible-bench")
-const OCR_PACKAGE = join(ROOT, "packages", "ocr-onnx")
+// The package that reads: the one `@legible/ocr-onnx` resolves to (a worktree sharing another checkout's
+// `node_modules` reads with that checkout's build, whatever its own sources say).
+const OCR_PACKAGE = (() => {
+  const linked = join(ROOT, "node_modules", "@legible", "ocr-onnx")
+  return existsSync(linked) ? realpathSync(linked) : join(ROOT, "packages", "ocr-onnx")
+})()
 
 const filesUnder = (dir: string): ReadonlyArray<string> =>
   existsSync(dir)
@@ -24,7 +29,10 @@ const filesUnder = (dir: string): ReadonlyArray<string> =>
         .sort()
     : []
 
-/** A key of the reader's build: changes when any source, model or the manifest of `@legible/ocr-onnx` changes. */
+/**
+ * A key of the reader's build: changes when any source, model, compiled file or the manifest of `@legible/ocr-onnx`
+ * changes.
+ */
 const buildKey = (() => {
   let key: string | undefined
   return () => {
@@ -33,7 +41,8 @@ const buildKey = (() => {
     for (const file of [
       ...filesUnder(join(OCR_PACKAGE, "src")),
       ...filesUnder(join(OCR_PACKAGE, "models")),
-      ...filesUnder(join(OCR_PACKAGE, "dist")),
+      // Not the compiler's `.tsbuildinfo`: it differs between two builds of one commit.
+      ...filesUnder(join(OCR_PACKAGE, "dist")).filter((f) => !f.endsWith(".tsbuildinfo")),
       join(OCR_PACKAGE, "package.json")
     ]) {
       hash.update(relative(OCR_PACKAGE, file))
