@@ -311,41 +311,67 @@ const STOPS = [".", ","]
 
 const cased = (text: string): boolean => text.toLowerCase() !== text.toUpperCase()
 const isUpper = (text: string): boolean => cased(text) && text === text.toUpperCase()
+const figure = (text: string): boolean => /^\p{Nd}$/u.test(text)
+const letter = (text: string): boolean => /^\p{L}$/u.test(text)
+
+/** The word a character is in (its run between spaces): where it starts and ends, and what it tells of its kind. */
+interface WordContext {
+  readonly start: number
+  readonly end: number
+  readonly figures: boolean
+  /** In one case (`JAYA`, `jaya`) or capitalised (`Jalan`), two letters of it cased at least. */
+  readonly caseSettled: boolean
+}
+
+/** A character read alone: a space, or one no word holds. */
+const alone = (i: number): WordContext => ({ start: i, end: i + 1, figures: false, caseSettled: false })
+
+/** Each character's word (`WordContext`), read once per word. */
+const wordContexts = (chars: ReadonlyArray<CtcChar>): ReadonlyArray<WordContext> => {
+  const out: Array<WordContext> = []
+  let start = 0
+  for (let k = 0; k <= chars.length; k++) {
+    if (k < chars.length && chars[k]?.text !== " ") continue
+    const word = chars.slice(start, k).map((ch) => ch.text)
+    const letters = word.filter(cased)
+    const [initial, ...rest] = letters
+    const oneCase = (ts: ReadonlyArray<string>, upper: boolean) => ts.every((t) => isUpper(t) === upper)
+    const context: WordContext = {
+      start,
+      end: k,
+      figures: word.some(figure),
+      caseSettled:
+        letters.length >= 2 &&
+        (oneCase(letters, true) || oneCase(letters, false) || (isUpper(initial ?? "") && oneCase(rest, false)))
+    }
+    for (let i = start; i < k; i++) out[i] = context
+    if (k < chars.length) out[k] = alone(k)
+    start = k + 1
+  }
+  return out
+}
 
 /**
- * The characters the word around `chars[i]` (its run between spaces) says it cannot be told from, as read: its
- * other case where the word is in one case (`JAYA`, `jaya`) or capitalised (`Jalan`), at least one other letter of
- * it cased; the letters a figure looks like between figures (`81760`, `0` against `O`), the figure a letter looks
- * like between letters in a word of no figure; a comma for a full stop and the other way, not between figures
- * (`PUTRA.` against `PUTRA,`; a figure's decimal point is its value). Not a look-alike read against its context
- * (`456OO`, `28I1`): that is a misread.
+ * The characters the word around `chars[i]` says it cannot be told from, as read: its other case where the word
+ * settles it (`WordContext.caseSettled`); the letters a figure looks like between figures (`81760`, `0` against
+ * `O`), the figure a letter looks like between letters in a word of no figure; a comma for a full stop and the other
+ * way, not between figures (`PUTRA.` against `PUTRA,`; a figure's decimal point is its value). Not a look-alike read
+ * against its context (`456OO`, `28I1`): that is a misread.
  */
-const kinOf = (chars: ReadonlyArray<CtcChar>, i: number): ReadonlyArray<string> => {
+const kinOf = (chars: ReadonlyArray<CtcChar>, i: number, word: WordContext): ReadonlyArray<string> => {
   const text = chars[i]?.text ?? ""
-  let start = i
-  while (start > 0 && chars[start - 1]?.text !== " ") start--
-  let end = i + 1
-  while (end < chars.length && chars[end]?.text !== " ") end++
-  const before = chars[i - 1]?.text ?? ""
-  const after = chars[i + 1]?.text ?? ""
-  const figure = (t: string) => /^\p{Nd}$/u.test(t)
-  const letter = (t: string) => /^\p{L}$/u.test(t)
-  if (STOPS.includes(text)) return figure(before) && figure(after) ? [] : STOPS.filter((s) => s !== text)
   // The characters beside it in its word: all of a kind, one at least.
-  const beside = [...(i > start ? [before] : []), ...(i + 1 < end ? [after] : [])]
+  const beside = [
+    ...(i > word.start ? [chars[i - 1]?.text ?? ""] : []),
+    ...(i + 1 < word.end ? [chars[i + 1]?.text ?? ""] : [])
+  ]
   const besideAll = (test: (t: string) => boolean) => beside.length > 0 && beside.every(test)
+  if (STOPS.includes(text)) return beside.length === 2 && besideAll(figure) ? [] : STOPS.filter((s) => s !== text)
   if (FIGURE_LOOKALIKES[text] !== undefined) return besideAll(figure) ? FIGURE_LOOKALIKES[text] : []
-  const word = chars.slice(start, end).map((ch) => ch.text)
   const lookalike =
-    LETTER_LOOKALIKES[text] !== undefined && besideAll(letter) && !word.some(figure) ? LETTER_LOOKALIKES[text] : []
-  if (!cased(text)) return lookalike
-  const letters = word.filter(cased)
-  if (letters.length < 2) return lookalike
-  const [initial, ...rest] = letters
-  const oneCase = (ts: ReadonlyArray<string>, upper: boolean) => ts.every((t) => isUpper(t) === upper)
-  const settled = oneCase(letters, true) || oneCase(letters, false) || (isUpper(initial ?? "") && oneCase(rest, false))
+    LETTER_LOOKALIKES[text] !== undefined && besideAll(letter) && !word.figures ? LETTER_LOOKALIKES[text] : []
   const other = isUpper(text) ? text.toLowerCase() : text.toUpperCase()
-  return settled && [...other].length === 1 ? [...lookalike, other] : lookalike
+  return cased(text) && word.caseSettled && [...other].length === 1 ? [...lookalike, other] : lookalike
 }
 
 const classIndex = new WeakMap<Labels, ReadonlyMap<string, number>>()
@@ -375,10 +401,11 @@ export const withLetters = (
   labels: Labels,
   families: DiacriticFamilies,
   offset = 0
-): Array<CtcChar> =>
-  chars.map((ch, i) => {
+): Array<CtcChar> => {
+  const words = wordContexts(chars)
+  return chars.map((ch, i) => {
     const own = classOf(labels, ch.text)
-    const kin = kinOf(chars, i).flatMap((t) => {
+    const kin = kinOf(chars, i, words[i] ?? alone(i)).flatMap((t) => {
       const k = classOf(labels, t)
       return k === undefined ? [] : [k]
     })
@@ -395,6 +422,7 @@ export const withLetters = (
     const letter = sum(marked)
     return kin.length === 0 || own === undefined ? { ...ch, letter } : { ...ch, letter, kin: sum([own, ...kin]) }
   })
+}
 
 /**
  * Letters of their own, not letters with an accent: "ñ" is the Spanish alphabet's fifteenth letter. Print drops
