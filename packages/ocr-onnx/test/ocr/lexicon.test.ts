@@ -22,6 +22,7 @@ import {
   ownLettersOf,
   packedFile,
   packedLexicon,
+  settleLookalikes,
   unionLexicon,
   withAlternatives,
   withLetters,
@@ -134,7 +135,7 @@ describe("withLetters", () => {
     })
     return withLetters(chars, probs, classes, labels, diacriticFamilies(labels))
   }
-  const DICTIONARY = [..."0123456789AaÁáBbDJjLlNnOoÓóPpRrSsTtUuYyIiEeHh.,;:-/", " "].join("\n")
+  const DICTIONARY = [..."0123456789AaÁáBbDJjLlNnOoÓóPpRrSsTtUuYyIiÌEeHh.,;:-/|", " "].join("\n")
   const sure = (chars: ReadonlyArray<CtcChar>) => chars.map((c) => Number((c.letter ?? c.prob).toFixed(2)))
 
   it("sums a letter's other case where its word is in one case or capitalised (SROIE's `JAYA` 0.61)", () => {
@@ -146,6 +147,17 @@ describe("withLetters", () => {
     expect(sure(read("J 12", { 0: { J: 0.61, j: 0.39 } }))[0]).toBe(0.61)
     // Another letter in doubt is not summed (`MUBA` for `MUDA`).
     expect(sure(read("MUBA", { 2: { B: 0.67, D: 0.32 } }))[2]).toBe(0.67)
+  })
+
+  it("sums the stroke an `I` and an `l` share where the word's case says which it is (SROIE's `BERJUNTAI`, `Ipoh`)", () => {
+    expect(sure(read("BERJUNTAI", { 8: { I: 0.64, Ì: 0.17, l: 0.11 } }))[8]).toBe(0.92)
+    expect(sure(read("Ipoh", { 0: { I: 0.71, l: 0.15, "|": 0.04, Ì: 0.03 } }))[0]).toBe(0.93)
+    expect(sure(read("lpoh", { 0: { l: 0.71, I: 0.15, "|": 0.04 } }))[0]).toBe(0.9)
+    // A figure between letters in a word of no figure (`BERJUNTAI` read with a `1` beside its `I`).
+    expect(sure(read("TAI", { 2: { I: 0.8, "1": 0.15 } }))[2]).toBe(0.95)
+    // Where the word does not say its case (`I` alone, or among figures: `28I1`), the stroke stays a doubt.
+    expect(sure(read("I 12", { 0: { I: 0.64, l: 0.3 } }))[0]).toBe(0.64)
+    expect(sure(read("28I1", { 2: { I: 0.26, l: 0.3, "1": 0.4 } }))[2]).toBe(0.26)
   })
 
   it("sums a figure's look-alike letters between figures, and a letter's look-alike figure between letters", () => {
@@ -173,6 +185,49 @@ describe("withLetters", () => {
     const [a] = read("ANA", { 0: { A: 0.4, Á: 0.3, a: 0.29 } })
     expect(a?.letter).toBeCloseTo(0.99, 6)
     expect(a?.kin).toBeCloseTo(0.69, 6)
+  })
+})
+
+describe("settleLookalikes", () => {
+  // A line read one timestep a character, each at 0.6 with what else the model gave it there.
+  const settle = (line: string, others: Record<number, Record<string, number>>) => {
+    const labels = parseDictionary([..."0123456789OoIÍlNVCELBSAR,", " "].join("\n"))
+    const classes = labels.length
+    const probs = new Float32Array(line.length * classes)
+    const chars = Array.from(line, (text, t): CtcChar => {
+      probs[t * classes + labels.indexOf(text)] = 0.6
+      for (const [label, p] of Object.entries(others[t] ?? {})) probs[t * classes + labels.indexOf(label)] = p
+      return { text, first: t, last: t, prob: 0.6 }
+    })
+    return settleLookalikes(chars, probs, classes, labels)
+  }
+  const text = (chars: ReadonlyArray<CtcChar>) => chars.map((c) => c.text).join("")
+
+  it("reads a look-alike as its word has it where the model gave that a part (SROIE's `456OO`, `4330O`, `28I1`)", () => {
+    expect(text(settle("456OO", { 3: { "0": 0.32 }, 4: { "0": 0.39 } }))).toBe("45600")
+    expect(text(settle("4330O", { 4: { "0": 0.19 } }))).toBe("43300")
+    expect(text(settle("28I1", { 2: { "1": 0.4 } }))).toBe("2811")
+    // Its mark aside (`28Í1` before the page rules its marks), and a word run into another before its space is read.
+    expect(text(settle("28Í1,", { 2: { "1": 0.4 } }))).toBe("2811,")
+    expect(text(settle("BESAR,456OO", { 9: { "0": 0.32 }, 10: { "0": 0.39 } }))).toBe("BESAR,45600")
+    expect(text(settle("INV0ICE", { 3: { O: 0.3 } }))).toBe("INVOICE")
+    const [settled] = settle("O5", { 0: { "0": 0.3 } }).slice(0, 1)
+    expect(settled).toMatchObject({ text: "O", prob: 0.6 })
+    expect(settle("10O", { 2: { "0": 0.25 } })[2]).toMatchObject({ text: "0", prob: 0.25 })
+  })
+
+  it("keeps a look-alike the model gave no part to, a unit after a figure and a letter among letters", () => {
+    // The model all but sure of the letter: a code's `O` stays.
+    expect(text(settle("10O", { 2: { "0": 0.05 } }))).toBe("10O")
+    // A litre after a figure (`1,5l` is `15l` here: no stop in the dictionary), not between two figures.
+    expect(text(settle("15l", { 2: { "1": 0.3 } }))).toBe("15l")
+    // Another letter in the word: not a word of figures (`NO1`); a word with another figure (`C0E1`).
+    expect(text(settle("NO12", { 1: { "0": 0.3 } }))).toBe("NO12")
+    expect(text(settle("C0E1", { 1: { O: 0.3 } }))).toBe("C0E1")
+    // One figure is no word of figures.
+    expect(text(settle("5OO", { 1: { "0": 0.3 }, 2: { "0": 0.3 } }))).toBe("5OO")
+    // A figure in a word of two characters may be printed so (`A0`, a paper size).
+    expect(text(settle("N0", { 1: { O: 0.3 } }))).toBe("N0")
   })
 })
 

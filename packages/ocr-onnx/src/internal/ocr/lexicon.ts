@@ -304,7 +304,10 @@ export const withAlternatives = (
 // letter heading a document number with its space lost (`I 98455` read `198455`) is hidden so; `confidence` keeps
 // that doubt.
 const FIGURE_LOOKALIKES: Readonly<Record<string, ReadonlyArray<string>>> = { "0": ["O", "o"], "1": ["I", "l"] }
-const LETTER_LOOKALIKES: Readonly<Record<string, ReadonlyArray<string>>> = { O: ["0"], o: ["0"] }
+const LETTER_LOOKALIKES: Readonly<Record<string, ReadonlyArray<string>>> = { O: ["0"], o: ["0"], I: ["1"], l: ["1"] }
+// One stroke, a capital `I` or a small `l` by the case it stands in: an upper-case word's (`BERJUNTAI`, `I` 0.64
+// against `l` 0.11) or a capitalised word's initial (`Ipoh`) is an `I`, a lower-case one's an `l`.
+const STROKES: Readonly<Record<string, ReadonlyArray<string>>> = { I: ["l", "|"], l: ["I", "|"] }
 // Stops between an address's or a name's parts, which print and readers use alike (`H.S LEE,` / `H,S LEE.`). Not
 // `:` or `;`, which inside a word are letters misread (`JA:AN` for `JALAN`, the model sure of the stop).
 const STOPS = [".", ","]
@@ -353,7 +356,7 @@ const wordContexts = (chars: ReadonlyArray<CtcChar>): ReadonlyArray<WordContext>
 
 /**
  * The characters the word around `chars[i]` says it cannot be told from, as read: its other case where the word
- * settles it (`WordContext.caseSettled`); the letters a figure looks like between figures (`81760`, `0` against
+ * settles it (`WordContext.caseSettled`), and there the stroke an `I` and an `l` share (`STROKES`); the letters a figure looks like between figures (`81760`, `0` against
  * `O`), the figure a letter looks like between letters in a word of no figure; a comma for a full stop and the other
  * way, not between figures (`PUTRA.` against `PUTRA,`; a figure's decimal point is its value). Not a look-alike read
  * against its context (`456OO`, `28I1`): that is a misread.
@@ -370,9 +373,65 @@ const kinOf = (chars: ReadonlyArray<CtcChar>, i: number, word: WordContext): Rea
   if (FIGURE_LOOKALIKES[text] !== undefined) return besideAll(figure) ? FIGURE_LOOKALIKES[text] : []
   const lookalike =
     LETTER_LOOKALIKES[text] !== undefined && besideAll(letter) && !word.figures ? LETTER_LOOKALIKES[text] : []
+  if (!cased(text) || !word.caseSettled) return lookalike
   const other = isUpper(text) ? text.toLowerCase() : text.toUpperCase()
-  return cased(text) && word.caseSettled && [...other].length === 1 ? [...lookalike, other] : lookalike
+  return [...lookalike, ...([...other].length === 1 ? [other] : []), ...(STROKES[text] ?? [])]
 }
+
+/** The least the model must give a look-alike's other reading for its word to settle it (`settleLookalikes`). */
+const LOOKALIKE_FLOOR = 0.1
+
+/**
+ * The characters of a line with each look-alike read against its word read as its word has it, where the model gave
+ * that reading `LOOKALIKE_FLOOR` or more over the character's run: an `O` beside a figure in a word of figures (`456OO`
+ * for `45600`, `4330O`), an `I` or `l` between two figures (`28I1` for `2811`, its mark aside: `28Í1`; a unit after a
+ * figure, `1,5l`, stays), a `0` between letters in a word of three characters or more and no other figure (`INV0ICE`).
+ * A word here is a run of letters and figures (the line's spaces are not all read yet: `BESAR,456OO`); a word of
+ * figures has two at least, and no letter but look-alikes. Left to right, so a look-alike read settles the next.
+ */
+export const settleLookalikes = (
+  chars: ReadonlyArray<CtcChar>,
+  probs: Float32Array,
+  classes: number,
+  labels: Labels,
+  offset = 0
+): Array<CtcChar> => {
+  const out = [...chars]
+  const alnum = (t: string) => letter(t) || figure(t)
+  let start = 0
+  for (let i = 0; i < out.length; i++) {
+    if (!alnum(out[i]!.text)) {
+      start = i + 1
+      continue
+    }
+    let end = i
+    while (end < out.length && alnum(out[end]!.text)) end++
+    const ch = out[i]!
+    const texts = out.slice(start, end).map((c) => baseLetter(c.text))
+    const beside = [...(i > start ? [texts[i - start - 1]!] : []), ...(i + 1 < end ? [texts[i - start + 1]!] : [])]
+    const figures = texts.filter(figure).length
+    const own = baseLetter(ch.text)
+    const ofFigures = figures >= 2 && texts.every((t) => figure(t) || READ_AS_FIGURE[t] !== undefined)
+    const as =
+      READ_AS_FIGURE[own] !== undefined &&
+      ofFigures &&
+      beside.some(figure) &&
+      (/[Oo]/.test(own) || beside.filter(figure).length === 2)
+        ? READ_AS_FIGURE[own]
+        : own === "0" && figures === 1 && texts.length >= 3 && beside.length > 0 && beside.every(letter)
+          ? beside.some((t) => cased(t) && !isUpper(t))
+            ? "o"
+            : "O"
+          : undefined
+    const k = as === undefined ? undefined : classOf(labels, as)
+    if (k === undefined) continue
+    const prob = overRun(ch, offset, (t) => probs[t * classes + k] ?? 0)
+    if (prob >= LOOKALIKE_FLOOR) out[i] = { ...ch, text: as!, prob }
+  }
+  return out
+}
+
+const READ_AS_FIGURE: Readonly<Record<string, string>> = { O: "0", o: "0", I: "1", l: "1" }
 
 const classIndex = new WeakMap<Labels, ReadonlyMap<string, number>>()
 const classOf = (labels: Labels, text: string): number | undefined => {

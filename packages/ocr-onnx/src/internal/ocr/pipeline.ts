@@ -18,7 +18,7 @@ import {
 } from "./engine.js"
 import { type PageImage, validateImage } from "./image.js"
 import { decideLanguages, type LanguageDecision, profileWords, ruleMarks, settleLetters } from "./language.js"
-import { correctDiacritics, ownLettersOf, withAlternatives, withLetters } from "./lexicon.js"
+import { correctDiacritics, ownLettersOf, settleLookalikes, withAlternatives, withLetters } from "./lexicon.js"
 import { preprocess } from "./preprocess.js"
 import { degreeRings } from "./ring.js"
 import { type OcrWord, withoutEchoes, wordsOnPage } from "./words.js"
@@ -267,7 +267,13 @@ const readCrop = Effect.fnUntraced(function* (
     if (t === 0) continue
     stride = (to - from) / t
     const read = withLetters(
-      ctcDecode(out.data, t, c, engine.labels, from / stride),
+      settleLookalikes(
+        ctcDecode(out.data, t, c, engine.labels, from / stride),
+        out.data,
+        c,
+        engine.labels,
+        from / stride
+      ),
       out.data,
       c,
       engine.labels,
