@@ -184,6 +184,23 @@ describe("settleLetters", () => {
     ])
   })
 
+  it("keeps them on a compound of two words the lists hold, as Dutch and German write them (`TRANSPORTSTRAAT`)", () => {
+    const dutch: Lexicon = { has: (word) => ["transport", "straat", "jansen"].includes(word.toLowerCase()) }
+    const page = decide(["Factuur", "Het bedrag is voor de klant", "Totaal te betalen"])
+    expect(letters(settleLetters(doubted("TRANSPORTSTRAAT"), page, dutch)).every((p) => p === 0.98)).toBe(true)
+    // A word in no list beside a listed one (`DIJKSTRALAAN`, the name in none) keeps its doubt; parts of three letters
+    // at least (`STRAATS`: `STRAAT` and an `S` is no compound).
+    const unlisted = letters(settleLetters(doubted("DIJKSTRASTRAAT"), page, dutch))
+    expect(unlisted.filter((p) => p === 0.4).length).toBeGreaterThan(0)
+    expect(letters(settleLetters(doubted("STRAATS"), page, dutch)).filter((p) => p === 0.4).length).toBeGreaterThan(0)
+    // Spanish writes no compound as one word: `HARTAMAS` (`harta`, `mas`) is a name.
+    const spanish: Lexicon = { has: (word) => ["harta", "mas"].includes(word.toLowerCase()) }
+    const page2 = decide(["Factura", "El importe de la factura", "Total a pagar"])
+    expect(letters(settleLetters(doubted("HARTAMAS"), page2, spanish)).filter((p) => p === 0.4).length).toBeGreaterThan(
+      0
+    )
+  })
+
   it("falls back to the letter with the characters its word cannot tell it from, its marks apart (`kin`)", () => {
     // `A` read at 0.4 against `a` 0.3 and `Á`: in a word in capitals the case is settled, on a French page the mark not.
     const read = doubted("BATIMENT").map((ch) => (ch.text === "A" ? { ...ch, kin: 0.7 } : ch))

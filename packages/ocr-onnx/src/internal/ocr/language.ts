@@ -204,10 +204,31 @@ const markSettled = (ch: CtcChar, decision: LanguageDecision): boolean => {
   return !decision.languages.some((l) => [...markedLetters[l]].some((m) => stripMarks(m) === letter))
 }
 
+/** The fewest letters each word of a compound has (`listedWord`): `laan`, `weg` and `gracht` end street names. */
+const COMPOUND_PART = 3
+
+/** The languages that write their compounds as one word, and whose lists hold few of them. */
+const COMPOUNDING: ReadonlyArray<Language> = ["de", "nl"]
+
+/**
+ * Whether the lists hold a word as read, or, on a page in a language that writes compounds as one word (`COMPOUNDING`),
+ * as a compound of two words they hold (`TRANSPORTSTRAAT`, `Drukkerijgracht`). Elsewhere two short words make a name
+ * of no language a "compound" (`HARTAMAS`, Spanish `harta` and `mas`).
+ */
+const listedWord = (lexicon: Lexicon, word: string, compounds: boolean): boolean => {
+  if (lexicon.has(word)) return true
+  if (!compounds) return false
+  const letters = [...word]
+  for (let k = COMPOUND_PART; k <= letters.length - COMPOUND_PART; k++)
+    if (lexicon.has(letters.slice(0, k).join("")) && lexicon.has(letters.slice(k).join(""))) return true
+  return false
+}
+
 /**
  * A line's characters with each letter's `letter` confidence (its marks summed, `withLetters`) kept only where the page
  * settles its mark: where none of the page's languages writes that letter with a mark (an English page's `A`, or any on
- * a page that tells no language: read bare by `ruleMarks`), or in a word the page's lists hold as read. Elsewhere a
+ * a page that tells no language: read bare by `ruleMarks`), or in a word the page's lists hold as read (a compound of
+ * two of them too: `listedWord`). Elsewhere a
  * mark in doubt is a doubt about the word as given, and `letter` falls back to the sum without the marks (`kin`: the
  * character's case or look-alike its word settles), else the character's own probability: print may or may not keep a
  * capital's accent (`BATIMENT` read for `BÂTIMENT`, `PRACA` for `PRAÇA`), and a name's is in no list (`Lefêvre` for
@@ -219,11 +240,12 @@ export const settleLetters = (
   lexicon: Lexicon | undefined
 ): Array<CtcChar> => {
   const out = [...chars]
+  const compounds = decision.languages.some((l) => COMPOUNDING.includes(l))
   let start = 0
   for (let k = 0; k <= chars.length; k++) {
     if (k < chars.length && /^\p{L}$/u.test(chars[k]!.text)) continue
     const run = chars.slice(start, k)
-    if (run.length > 0 && lexicon?.has(run.map((ch) => ch.text).join("")) !== true)
+    if (run.length > 0 && !(lexicon !== undefined && listedWord(lexicon, run.map((ch) => ch.text).join(""), compounds)))
       for (let i = start; i < k; i++) {
         const ch = chars[i]!
         if (ch.letter !== undefined && !markSettled(ch, decision)) out[i] = { ...ch, letter: ch.kin ?? ch.prob }
