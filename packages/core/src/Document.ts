@@ -34,9 +34,9 @@ export interface ReadWord extends Word {
    * The reader's confidence in the word's letters, their marks aside where the page settles them: of its least sure
    * character, what the recognizer gave that letter with any of its marks ("A", "Á", "Ä"…) where none of the page's
    * languages (if it tells any) writes a mark on it or its word lists hold the word, else the character's own
-   * probability; with what the word settles summed in (a letter's other case in a word of one case, the `O` of a `0`
-   * between figures, a comma for a full stop not between figures). At least `confidence`; absent, the same as it
-   * (text layers, readers that do not tell).
+   * probability; with what the word settles summed in (a letter's other case in a word of one case and there the
+   * stroke `I` and `l` share, the `O` of a `0` between figures, a comma for a full stop not between figures). At least
+   * `confidence`; absent, the same as it (text layers, readers that do not tell).
    */
   readonly letters?: number | undefined
 }
