@@ -9,6 +9,7 @@ import {
   type LanguageDecision,
   languageScores,
   profileWords,
+  readDoubles,
   ruleMarks,
   settleLetters
 } from "../../src/internal/ocr/language.js"
@@ -205,5 +206,44 @@ describe("settleLetters", () => {
     // `A` read at 0.4 against `a` 0.3 and `Á`: in a word in capitals the case is settled, on a French page the mark not.
     const read = doubted("BATIMENT").map((ch) => (ch.text === "A" ? { ...ch, kin: 0.7 } : ch))
     expect(letters(settleLetters(read, decide(frenchInvoice), listed))[1]).toBe(0.7)
+  })
+})
+
+describe("readDoubles", () => {
+  // A line read one or two timesteps a character, the characters at `wide` over four: a letter CTC merged with its
+  // double (a worn scan's `Den Hag` for `Den Haag`).
+  const spanned = (line: string, wide: ReadonlyArray<number>): Array<CtcChar> => {
+    let t = 0
+    return Array.from(line, (text, i) => {
+      const span = wide.includes(i) ? 4 : 1 + (i % 2)
+      const ch = { text, first: t, last: t + span - 1, prob: 0.95, letter: 0.99 }
+      t += span + 1
+      return ch
+    })
+  }
+  const dutch: Lexicon = { has: (word) => ["den", "haag", "betaal", "datum"].includes(word.toLowerCase()) }
+  const page = decide(["Factuur", "Het bedrag is voor de klant", "Totaal te betalen"])
+
+  it("reads a letter over a run as long as two twice where the lists hold the word so (`Hag` → `Haag`)", () => {
+    const read = readDoubles(spanned("Den Hag", [5]), page, dutch)
+    expect(text(read)).toBe("Den Haag")
+    // Each half of the run is one of the two letters.
+    expect(read.slice(5, 7).map((c) => [c.first, c.last])).toEqual([
+      [12, 13],
+      [14, 15]
+    ])
+    // A compound on a Dutch page (`betaldatum` → `betaaldatum`).
+    expect(text(readDoubles(spanned("betaldatum", [3]), page, dutch))).toBe("betaaldatum")
+  })
+
+  it("leaves the word and its run as read elsewhere, a doubt where no list says which", () => {
+    // No list holds `Allee`: one letter or two, the reader cannot tell.
+    const [, , , e] = readDoubles(spanned("Alle", [3]), page, dutch)
+    expect(e).toMatchObject({ text: "e", prob: 0.5, letter: 0.5 })
+    // A figure is never read twice: a doubt.
+    expect(text(readDoubles(spanned("10 Den", [1]), page, dutch))).toBe("10 Den")
+    // Runs of one or two timesteps are single letters (`Haag` read whole stays whole).
+    const whole = spanned("Den Haag", [])
+    expect(readDoubles(whole, page, dutch)).toEqual(whole)
   })
 })

@@ -204,6 +204,56 @@ const markSettled = (ch: CtcChar, decision: LanguageDecision): boolean => {
   return !decision.languages.some((l) => [...markedLetters[l]].some((m) => stripMarks(m) === letter))
 }
 
+/**
+ * The fewest timesteps a character's run spans where it is two like characters read as one: CTC merges a letter
+ * repeated with no blank between (`Haag` read `Hag`, `Fällig` read `Fälig` on worn scans). A letter's run spans one
+ * or two; on the canonical benchmark's first halves by OCR 4 letters of 61,367 spanned three or four, each a doubled
+ * letter read once (MEASUREMENTS.md, "Doubled letters").
+ */
+const DOUBLED_RUN = 3
+
+/** How sure the reader is of a character read once over a doubled run, where no list says which it is: a toss. */
+const DOUBLED_DOUBT = 0.5
+
+/**
+ * A line's characters with each character read once over a run as long as two (`DOUBLED_RUN`) read twice where the
+ * page's lists hold its word so and not as read (`Hag` → `Haag`, a compound on a German or Dutch page too:
+ * `betaldatum` → `betaaldatum`), each half of the run one of them; elsewhere its probability and `letter` are a
+ * doubt (`DOUBLED_DOUBT`): one character or two, the reader cannot tell.
+ */
+export const readDoubles = (
+  chars: ReadonlyArray<CtcChar>,
+  decision: LanguageDecision,
+  lexicon: Lexicon | undefined
+): Array<CtcChar> => {
+  if (!chars.some((ch) => ch.last - ch.first + 1 >= DOUBLED_RUN)) return [...chars]
+  const compounds = decision.languages.some((l) => COMPOUNDING.includes(l))
+  const listed = (word: string) => lexicon !== undefined && listedWord(lexicon, word, compounds)
+  const out: Array<CtcChar> = []
+  let start = 0
+  for (let k = 0; k <= chars.length; k++) {
+    if (k < chars.length && /^[\p{L}\p{Nd}]$/u.test(chars[k]!.text)) continue
+    const run = chars.slice(start, k)
+    const word = run.map((ch) => ch.text)
+    run.forEach((ch, i) => {
+      if (ch.last - ch.first + 1 < DOUBLED_RUN) return out.push(ch)
+      const twice = [...word.slice(0, i), ch.text, ...word.slice(i)].join("")
+      if (/^\p{L}$/u.test(ch.text) && !listed(word.join("")) && listed(twice)) {
+        const middle = Math.floor((ch.first + ch.last) / 2)
+        return out.push({ ...ch, last: middle }, { ...ch, first: middle + 1 })
+      }
+      return out.push({
+        ...ch,
+        prob: Math.min(ch.prob, DOUBLED_DOUBT),
+        letter: Math.min(ch.letter ?? ch.prob, DOUBLED_DOUBT)
+      })
+    })
+    if (k < chars.length) out.push(chars[k]!)
+    start = k + 1
+  }
+  return out
+}
+
 /** The fewest letters each word of a compound has (`listedWord`): `laan`, `weg` and `gracht` end street names. */
 const COMPOUND_PART = 3
 

@@ -17,7 +17,14 @@ import {
   type Tensor
 } from "./engine.js"
 import { type PageImage, validateImage } from "./image.js"
-import { decideLanguages, type LanguageDecision, profileWords, ruleMarks, settleLetters } from "./language.js"
+import {
+  decideLanguages,
+  type LanguageDecision,
+  profileWords,
+  readDoubles,
+  ruleMarks,
+  settleLetters
+} from "./language.js"
 import { correctDiacritics, ownLettersOf, settleLookalikes, withAlternatives, withLetters } from "./lexicon.js"
 import { preprocess } from "./preprocess.js"
 import { degreeRings } from "./ring.js"
@@ -370,7 +377,7 @@ const ruledLines = Effect.fnUntraced(function* (engine: OcrEngine, lines: Readon
   const marked = pageMarks(chars, lexicon, config)
   const listed = lexicon === undefined ? undefined : pageLexicon(lexicon, decision.languages)
   const read = lines.flatMap((line, k) => {
-    const settled = settleLetters(marked[k]!, decision, listed)
+    const settled = readDoubles(settleLetters(marked[k]!, decision, listed), decision, listed)
     const spaced = restoreSpaces(settled, line.ink, config.spaceGap * config.recHeight, line.stride)
     const words = cropWords(spaced, line.ink, line.stride)
     return words.length === 0
