@@ -207,8 +207,8 @@ const markSettled = (ch: CtcChar, decision: LanguageDecision): boolean => {
 /**
  * The fewest timesteps a character's run spans where it is two like characters read as one: CTC merges a letter
  * repeated with no blank between (`Haag` read `Hag`, `Fällig` read `Fälig` on worn scans). A letter's run spans one
- * or two; on the canonical benchmark's first halves by OCR 4 letters of 61,367 spanned three or four, each a doubled
- * letter read once (MEASUREMENTS.md, "Doubled letters").
+ * or two; of the 61,367 letters of the canonical benchmark's reads by OCR, 4 spanned three or four, each a doubled
+ * letter read once (MEASUREMENTS.md, "Look-alikes read against their word, … doubled letters").
  */
 const DOUBLED_RUN = 3
 

@@ -404,13 +404,15 @@ export const settleLookalikes = (
       start = i + 1
       continue
     }
+    const ch = out[i]!
+    const own = baseLetter(ch.text)
+    // Most characters are no look-alike: their word is not read for them.
+    if (READ_AS_FIGURE[own] === undefined && own !== "0") continue
     let end = i
     while (end < out.length && alnum(out[end]!.text)) end++
-    const ch = out[i]!
     const texts = out.slice(start, end).map((c) => baseLetter(c.text))
     const beside = [...(i > start ? [texts[i - start - 1]!] : []), ...(i + 1 < end ? [texts[i - start + 1]!] : [])]
     const figures = texts.filter(figure).length
-    const own = baseLetter(ch.text)
     const ofFigures = figures >= 2 && texts.every((t) => figure(t) || READ_AS_FIGURE[t] !== undefined)
     const as =
       READ_AS_FIGURE[own] !== undefined &&
