@@ -235,19 +235,19 @@ export const readDoubles = (
     if (k < chars.length && /^[\p{L}\p{Nd}]$/u.test(chars[k]!.text)) continue
     const run = chars.slice(start, k)
     const word = run.map((ch) => ch.text)
-    run.forEach((ch, i) => {
-      if (ch.last - ch.first + 1 < DOUBLED_RUN) return out.push(ch)
+    const read = run.flatMap((ch, i): Array<CtcChar> => {
+      if (ch.last - ch.first + 1 < DOUBLED_RUN) return [ch]
       const twice = [...word.slice(0, i), ch.text, ...word.slice(i)].join("")
       if (/^\p{L}$/u.test(ch.text) && !listed(word.join("")) && listed(twice)) {
         const middle = Math.floor((ch.first + ch.last) / 2)
-        return out.push({ ...ch, last: middle }, { ...ch, first: middle + 1 })
+        return [
+          { ...ch, last: middle },
+          { ...ch, first: middle + 1 }
+        ]
       }
-      return out.push({
-        ...ch,
-        prob: Math.min(ch.prob, DOUBLED_DOUBT),
-        letter: Math.min(ch.letter ?? ch.prob, DOUBLED_DOUBT)
-      })
+      return [{ ...ch, prob: Math.min(ch.prob, DOUBLED_DOUBT), letter: Math.min(ch.letter ?? ch.prob, DOUBLED_DOUBT) }]
     })
+    out.push(...read)
     if (k < chars.length) out.push(chars[k]!)
     start = k + 1
   }
