@@ -278,11 +278,10 @@ const listedWord = (lexicon: Lexicon, word: string, compounds: boolean): boolean
  * A line's characters with each letter's `letter` confidence (its marks summed, `withLetters`) kept only where the page
  * settles its mark: where none of the page's languages writes that letter with a mark (an English page's `A`, or any on
  * a page that tells no language: read bare by `ruleMarks`), or in a word the page's lists hold as read (a compound of
- * two of them too: `listedWord`). Elsewhere a
- * mark in doubt is a doubt about the word as given, and `letter` falls back to the sum without the marks (`kin`: the
- * character's case or look-alike its word settles), else the character's own probability: print may or may not keep a
- * capital's accent (`BATIMENT` read for `BÂTIMENT`, `PRACA` for `PRAÇA`), and a name's is in no list (`Lefêvre` for
- * `Lefèvre`).
+ * two of them too: `listedWord`). Elsewhere a mark in doubt is a doubt about the word as given, and `letter` falls back
+ * to the sum without the marks (`kin`: the character's case or look-alike its word settles), else the character's own
+ * probability: print may or may not keep a capital's accent (`BATIMENT` read for `BÂTIMENT`, `PRACA` for `PRAÇA`), and
+ * a name's is in no list (`Lefêvre` for `Lefèvre`).
  */
 export const settleLetters = (
   chars: ReadonlyArray<CtcChar>,

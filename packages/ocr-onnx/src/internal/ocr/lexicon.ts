@@ -355,11 +355,12 @@ const wordContexts = (chars: ReadonlyArray<CtcChar>): ReadonlyArray<WordContext>
 }
 
 /**
- * The characters the word around `chars[i]` says it cannot be told from, as read: its other case where the word
- * settles it (`WordContext.caseSettled`), and there the stroke an `I` and an `l` share (`STROKES`); the letters a figure looks like between figures (`81760`, `0` against
- * `O`), the figure a letter looks like between letters in a word of no figure; a comma for a full stop and the other
- * way, not between figures (`PUTRA.` against `PUTRA,`; a figure's decimal point is its value). Not a look-alike read
- * against its context (`456OO`, `28I1`): that is a misread.
+ * The characters the word around `chars[i]` says it cannot be told from, as read: its other case where the word settles
+ * it (`WordContext.caseSettled`), and there the stroke an `I` and an `l` share (`STROKES`); the letters a figure looks
+ * like between figures (`81760`, `0` against `O`), the figure a letter looks like between letters in a word of no
+ * figure; a comma for a full stop and the other way, not between figures (`PUTRA.` against `PUTRA,`; a figure's decimal
+ * point is its value). Not a look-alike read against its context that `settleLookalikes` left (the model sure of it:
+ * `28Í1`): that is a misread.
  */
 const kinOf = (chars: ReadonlyArray<CtcChar>, i: number, word: WordContext): ReadonlyArray<string> => {
   const text = chars[i]?.text ?? ""
@@ -452,7 +453,7 @@ const classOf = (labels: Labels, text: string): number | undefined => {
  * alone (`prob`) splits between the marks wherever a mark is in doubt: right words read at 0.2–0.5 for an `A` against
  * `Á` (`JALAN`, `KUALA`, `MÁLAGA`), `J` against `j` (`JAYA` 0.61), `0` against `O` (`81760` 0.82), `,` against `.`,
  * while summed they read at 0.9 and over, and a word stays low where another letter is in doubt (`MUBA` for `MUDA`,
- * `FAHANG` for `PAHANG`) or a look-alike is read against its word (`456OO`). `kin` keeps the sum without the marks, for
+ * `FAHANG` for `PAHANG`) or a look-alike is read against its word (`28Í1`). `kin` keeps the sum without the marks, for
  * `settleLetters` where the page does not settle a mark (MEASUREMENTS.md, "Letters and marks").
  */
 export const withLetters = (
