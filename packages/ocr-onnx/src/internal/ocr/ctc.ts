@@ -42,6 +42,30 @@ export interface CtcChar {
   readonly kin?: number | undefined
 }
 
+/** Whether a character is a letter (`\p{L}`): the runs the word lists are checked on. */
+export const isLetter = (text: string): boolean => /^\p{L}$/u.test(text)
+
+/** Whether a character is a letter or a decimal figure: the runs a look-alike or a doubled letter is read in. */
+export const isLetterOrFigure = (text: string): boolean => /^[\p{L}\p{Nd}]$/u.test(text)
+
+/**
+ * The maximal runs of a line's characters whose text `inRun` holds, as start and end (exclusive) offsets, none empty:
+ * its letter runs (`isLetter`), its words (all but spaces) or its runs of letters and figures.
+ */
+export const runsOf = (
+  chars: ReadonlyArray<CtcChar>,
+  inRun: (text: string) => boolean
+): Array<readonly [number, number]> => {
+  const runs: Array<readonly [number, number]> = []
+  let start = 0
+  for (let k = 0; k <= chars.length; k++) {
+    if (k < chars.length && inRun(chars[k]!.text)) continue
+    if (k > start) runs.push([start, k])
+    start = k + 1
+  }
+  return runs
+}
+
 /**
  * Greedy CTC decoding of a [T, C] softmax: the best class per timestep, runs merged, blanks dropped. Timesteps are
  * numbered from `offset` (a line recognised in pieces decodes each piece at its own offset).

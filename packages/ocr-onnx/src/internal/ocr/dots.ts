@@ -1,4 +1,4 @@
-import type { CtcChar } from "./ctc.js"
+import { type CtcChar, isLetter, runsOf } from "./ctc.js"
 import type { Lexicon } from "./lexicon.js"
 
 /**
@@ -58,14 +58,13 @@ const mendRun = (letters: ReadonlyArray<CtcChar>): Array<CtcChar> | undefined =>
  */
 export const mendDots = (chars: ReadonlyArray<CtcChar>, lexicon: Lexicon | undefined): Array<CtcChar> => {
   const out: Array<CtcChar> = []
-  let start = 0
-  for (let k = 0; k <= chars.length; k++) {
-    if (k < chars.length && /^\p{L}$/u.test(chars[k]!.text)) continue
-    const run = chars.slice(start, k)
+  let at = 0
+  for (const [start, end] of runsOf(chars, isLetter)) {
+    const run = chars.slice(start, end)
     const mended = lexicon?.has(run.map((ch) => ch.text).join("")) === true ? undefined : mendRun(run)
-    out.push(...(mended ?? run))
-    if (k < chars.length) out.push(chars[k]!)
-    start = k + 1
+    out.push(...chars.slice(at, start), ...(mended ?? run))
+    at = end
   }
+  out.push(...chars.slice(at))
   return out
 }

@@ -1,4 +1,4 @@
-import type { CtcChar } from "./ctc.js"
+import { type CtcChar, isLetter, isLetterOrFigure, runsOf } from "./ctc.js"
 import type { Lexicon } from "./lexicon.js"
 
 /**
@@ -184,13 +184,10 @@ export const ruleMarks = (
     })
   if (lexicon === undefined) return [...chars]
   const out = [...chars]
-  let start = 0
-  for (let k = 0; k <= chars.length; k++) {
-    if (k < chars.length && /^\p{L}$/u.test(chars[k]!.text)) continue
-    const run = chars.slice(start, k)
+  for (const [start, end] of runsOf(chars, isLetter)) {
+    const run = chars.slice(start, end)
     if (run.some((ch) => hasMark(ch.text)) && !lexicon.has(run.map((ch) => ch.text).join("")))
-      for (let i = start; i < k; i++) out[i] = bare(chars[i]!)
-    start = k + 1
+      for (let i = start; i < end; i++) out[i] = bare(chars[i]!)
   }
   return out
 }
@@ -230,15 +227,14 @@ export const readDoubles = (
   const compounds = decision.languages.some((l) => COMPOUNDING.includes(l))
   const listed = (word: string) => lexicon !== undefined && listedWord(lexicon, word, compounds)
   const out: Array<CtcChar> = []
-  let start = 0
-  for (let k = 0; k <= chars.length; k++) {
-    if (k < chars.length && /^[\p{L}\p{Nd}]$/u.test(chars[k]!.text)) continue
-    const run = chars.slice(start, k)
+  let at = 0
+  for (const [start, end] of runsOf(chars, isLetterOrFigure)) {
+    const run = chars.slice(start, end)
     const word = run.map((ch) => ch.text)
     const read = run.flatMap((ch, i): Array<CtcChar> => {
       if (ch.last - ch.first + 1 < DOUBLED_RUN) return [ch]
       const twice = [...word.slice(0, i), ch.text, ...word.slice(i)].join("")
-      if (/^\p{L}$/u.test(ch.text) && !listed(word.join("")) && listed(twice)) {
+      if (isLetter(ch.text) && !listed(word.join("")) && listed(twice)) {
         const middle = Math.floor((ch.first + ch.last) / 2)
         return [
           { ...ch, last: middle },
@@ -247,10 +243,10 @@ export const readDoubles = (
       }
       return [{ ...ch, prob: Math.min(ch.prob, DOUBLED_DOUBT), letter: Math.min(ch.letter ?? ch.prob, DOUBLED_DOUBT) }]
     })
-    out.push(...read)
-    if (k < chars.length) out.push(chars[k]!)
-    start = k + 1
+    out.push(...chars.slice(at, start), ...read)
+    at = end
   }
+  out.push(...chars.slice(at))
   return out
 }
 
@@ -290,16 +286,13 @@ export const settleLetters = (
 ): Array<CtcChar> => {
   const out = [...chars]
   const compounds = decision.languages.some((l) => COMPOUNDING.includes(l))
-  let start = 0
-  for (let k = 0; k <= chars.length; k++) {
-    if (k < chars.length && /^\p{L}$/u.test(chars[k]!.text)) continue
-    const run = chars.slice(start, k)
-    if (run.length > 0 && !(lexicon !== undefined && listedWord(lexicon, run.map((ch) => ch.text).join(""), compounds)))
-      for (let i = start; i < k; i++) {
-        const ch = chars[i]!
-        if (ch.letter !== undefined && !markSettled(ch, decision)) out[i] = { ...ch, letter: ch.kin ?? ch.prob }
-      }
-    start = k + 1
+  for (const [start, end] of runsOf(chars, isLetter)) {
+    const word = chars.slice(start, end).map((ch) => ch.text)
+    if (lexicon !== undefined && listedWord(lexicon, word.join(""), compounds)) continue
+    for (let i = start; i < end; i++) {
+      const ch = chars[i]!
+      if (ch.letter !== undefined && !markSettled(ch, decision)) out[i] = { ...ch, letter: ch.kin ?? ch.prob }
+    }
   }
   return out
 }

@@ -6,7 +6,7 @@ import { Effect } from "effect"
 import nspell from "nspell"
 import { concat } from "../bytes.js"
 import type { LexiconLanguage as LexiconLanguageSchema } from "../options.js"
-import type { CtcChar, Labels } from "./ctc.js"
+import { type CtcChar, isLetter, isLetterOrFigure, type Labels, runsOf } from "./ctc.js"
 import { expandHunspell, inputConversions } from "./hunspell.js"
 
 /**
@@ -315,7 +315,6 @@ const STOPS = [".", ","]
 const cased = (text: string): boolean => text.toLowerCase() !== text.toUpperCase()
 const isUpper = (text: string): boolean => cased(text) && text === text.toUpperCase()
 const figure = (text: string): boolean => /^\p{Nd}$/u.test(text)
-const letter = (text: string): boolean => /^\p{L}$/u.test(text)
 
 /** The word a character is in (its run between spaces): where it starts and ends, and what it tells of its kind. */
 interface WordContext {
@@ -331,25 +330,21 @@ const alone = (i: number): WordContext => ({ start: i, end: i + 1, figures: fals
 
 /** Each character's word (`WordContext`), read once per word. */
 const wordContexts = (chars: ReadonlyArray<CtcChar>): ReadonlyArray<WordContext> => {
-  const out: Array<WordContext> = []
-  let start = 0
-  for (let k = 0; k <= chars.length; k++) {
-    if (k < chars.length && chars[k]?.text !== " ") continue
-    const word = chars.slice(start, k).map((ch) => ch.text)
+  const out = chars.map((_, i) => alone(i))
+  for (const [start, end] of runsOf(chars, (t) => t !== " ")) {
+    const word = chars.slice(start, end).map((ch) => ch.text)
     const letters = word.filter(cased)
     const [initial, ...rest] = letters
     const oneCase = (ts: ReadonlyArray<string>, upper: boolean) => ts.every((t) => isUpper(t) === upper)
     const context: WordContext = {
       start,
-      end: k,
+      end,
       figures: word.some(figure),
       caseSettled:
         letters.length >= 2 &&
         (oneCase(letters, true) || oneCase(letters, false) || (isUpper(initial ?? "") && oneCase(rest, false)))
     }
-    for (let i = start; i < k; i++) out[i] = context
-    if (k < chars.length) out[k] = alone(k)
-    start = k + 1
+    for (let i = start; i < end; i++) out[i] = context
   }
   return out
 }
@@ -373,7 +368,7 @@ const kinOf = (chars: ReadonlyArray<CtcChar>, i: number, word: WordContext): Rea
   if (STOPS.includes(text)) return beside.length === 2 && besideAll(figure) ? [] : STOPS.filter((s) => s !== text)
   if (FIGURE_LOOKALIKES[text] !== undefined) return besideAll(figure) ? FIGURE_LOOKALIKES[text] : []
   const lookalike =
-    LETTER_LOOKALIKES[text] !== undefined && besideAll(letter) && !word.figures ? LETTER_LOOKALIKES[text] : []
+    LETTER_LOOKALIKES[text] !== undefined && besideAll(isLetter) && !word.figures ? LETTER_LOOKALIKES[text] : []
   if (!cased(text) || !word.caseSettled) return lookalike
   const other = isUpper(text) ? text.toLowerCase() : text.toUpperCase()
   return [...lookalike, ...([...other].length === 1 ? [other] : []), ...(STROKES[text] ?? [])]
@@ -398,40 +393,41 @@ export const settleLookalikes = (
   offset = 0
 ): Array<CtcChar> => {
   const out = [...chars]
-  const alnum = (t: string) => letter(t) || figure(t)
-  let start = 0
-  for (let i = 0; i < out.length; i++) {
-    if (!alnum(out[i]!.text)) {
-      start = i + 1
-      continue
+  for (const [start, end] of runsOf(chars, isLetterOrFigure)) {
+    const texts = chars.slice(start, end).map((c) => baseLetter(c.text))
+    // Most words hold no look-alike.
+    if (!texts.some((t) => READ_AS_FIGURE[t] !== undefined || t === "0")) continue
+    for (let i = start; i < end; i++) {
+      const as = lookalikeAs(texts, i - start)
+      const k = as === undefined ? undefined : classOf(labels, as)
+      if (k === undefined) continue
+      const ch = out[i]!
+      const prob = overRun(ch, offset, (t) => probs[t * classes + k] ?? 0)
+      if (prob < LOOKALIKE_FLOOR) continue
+      out[i] = { ...ch, text: as!, prob }
+      texts[i - start] = as!
     }
-    const ch = out[i]!
-    const own = baseLetter(ch.text)
-    // Most characters are no look-alike: their word is not read for them.
-    if (READ_AS_FIGURE[own] === undefined && own !== "0") continue
-    let end = i
-    while (end < out.length && alnum(out[end]!.text)) end++
-    const texts = out.slice(start, end).map((c) => baseLetter(c.text))
-    const beside = [...(i > start ? [texts[i - start - 1]!] : []), ...(i + 1 < end ? [texts[i - start + 1]!] : [])]
-    const figures = texts.filter(figure).length
-    const ofFigures = figures >= 2 && texts.every((t) => figure(t) || READ_AS_FIGURE[t] !== undefined)
-    const as =
-      READ_AS_FIGURE[own] !== undefined &&
-      ofFigures &&
-      beside.some(figure) &&
-      (/[Oo]/.test(own) || beside.filter(figure).length === 2)
-        ? READ_AS_FIGURE[own]
-        : own === "0" && figures === 1 && texts.length >= 3 && beside.length > 0 && beside.every(letter)
-          ? beside.some((t) => cased(t) && !isUpper(t))
-            ? "o"
-            : "O"
-          : undefined
-    const k = as === undefined ? undefined : classOf(labels, as)
-    if (k === undefined) continue
-    const prob = overRun(ch, offset, (t) => probs[t * classes + k] ?? 0)
-    if (prob >= LOOKALIKE_FLOOR) out[i] = { ...ch, text: as!, prob }
   }
   return out
+}
+
+/**
+ * What the word `texts` (a run of letters and figures, marks taken off) has the look-alike at `i` as, or undefined:
+ * see `settleLookalikes`.
+ */
+const lookalikeAs = (texts: ReadonlyArray<string>, i: number): string | undefined => {
+  const own = texts[i]!
+  const beside = [...(i > 0 ? [texts[i - 1]!] : []), ...(i + 1 < texts.length ? [texts[i + 1]!] : [])]
+  const figures = texts.filter(figure).length
+  const asFigure = READ_AS_FIGURE[own]
+  if (asFigure !== undefined) {
+    const ofFigures = figures >= 2 && texts.every((t) => figure(t) || READ_AS_FIGURE[t] !== undefined)
+    const between = beside.filter(figure).length
+    return ofFigures && between > 0 && (/[Oo]/.test(own) || between === 2) ? asFigure : undefined
+  }
+  if (own !== "0" || figures !== 1 || texts.length < 3 || beside.length === 0 || !beside.every(isLetter))
+    return undefined
+  return beside.some((t) => cased(t) && !isUpper(t)) ? "o" : "O"
 }
 
 const READ_AS_FIGURE: Readonly<Record<string, string>> = { O: "0", o: "0", I: "1", l: "1" }
@@ -645,24 +641,19 @@ export const correctDiacritics = (
 ): Array<CtcChar> => {
   const out = [...chars]
   const phantoms = new Set<number>()
-  let start = 0
-  for (let k = 0; k <= chars.length; k++) {
-    if (k < chars.length && /^\p{L}$/u.test(chars[k]!.text)) continue
-    if (k > start) {
-      const corrected = correctLetters(chars.slice(start, k), lexicon, weights, loanwords, own)
-      corrected?.forEach((text, i) => {
-        if (text !== out[start + i]!.text) out[start + i] = { ...out[start + i]!, text }
+  for (const [start, end] of runsOf(chars, isLetter)) {
+    const corrected = correctLetters(chars.slice(start, end), lexicon, weights, loanwords, own)
+    corrected?.forEach((text, i) => {
+      if (text !== out[start + i]!.text) out[start + i] = { ...out[start + i]!, text }
+    })
+    const phantom = phantomLetter(out.slice(start, end), lexicon, weights, loanwords, own)
+    if (phantom !== undefined) {
+      phantoms.add(start + phantom.at)
+      phantom.letters.forEach((text, i) => {
+        const at = start + (i < phantom.at ? i : i + 1)
+        if (text !== out[at]!.text) out[at] = { ...out[at]!, text }
       })
-      const phantom = phantomLetter(out.slice(start, k), lexicon, weights, loanwords, own)
-      if (phantom !== undefined) {
-        phantoms.add(start + phantom.at)
-        phantom.letters.forEach((text, i) => {
-          const at = start + (i < phantom.at ? i : i + 1)
-          if (text !== out[at]!.text) out[at] = { ...out[at]!, text }
-        })
-      }
     }
-    start = k + 1
   }
   return phantoms.size === 0 ? out : out.filter((_, i) => !phantoms.has(i))
 }
