@@ -77,9 +77,13 @@ const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boo
     (m) => Number(m[1]) >= 1 && Number(m[1]) <= 31
   ],
   // A day, a month's name and a two-digit year set apart by spaces, or by an apostrophe (`05 Mar 24`, `5 Mar
-  // '24`): nothing glued after the year (`05 Mar 24:00` is no date).
+  // '24`): nothing glued after the year (`05 Mar 24:00` is no date), and no four-digit year after it, which makes it
+  // a month-first date's day (`11  Jul 16, 2018`: a figure of the cell before, then the 16th of July 2018).
   [
-    new RegExp(`(?<![\\p{L}\\d])${DAY}\\.?\\s+${MONTH}\\s+'?(\\d{2})(?![\\p{L}\\d]|[:.,]\\d)`, "gu"),
+    new RegExp(
+      `(?<![\\p{L}\\d])${DAY}\\.?\\s+${MONTH}\\s+'?(\\d{2})(?![\\p{L}\\d]|[:.,]\\d|[,.]?\\s+\\d{4}(?!\\d))`,
+      "gu"
+    ),
     (m) => Number(m[1]) >= 1 && Number(m[1]) <= 31
   ],
   [

@@ -63,6 +63,10 @@ describe("patterns", () => {
     assert.deepStrictEqual(texts(dates("1 - July 31")), [])
     assert.deepStrictEqual(texts(dates("05 Mar 24:00")), [])
     assert.deepStrictEqual(texts(dates("05 Mar 245")), [])
+    // Nor a month-first date's day with a four-digit year after it, a figure of another cell before the month
+    // (`Reg. No.: GB848 7526 11  Jul 16, 2018`): the 16th of July 2018.
+    assert.deepStrictEqual(texts(dates("Reg. No.: GB848 7526 11  Jul 16, 2018")), ["Jul 16, 2018"])
+    assert.deepStrictEqual(texts(dates("No. 4 12 Mar 05 2024")), ["Mar 05 2024"])
   })
 
   it("dates: a time glued to a year, by a mark or none (05.03.2024/12:34, 07.04.2014:38), no year cut short", () => {
