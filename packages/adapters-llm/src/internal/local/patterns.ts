@@ -98,6 +98,9 @@ const DATE_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => boo
   ]
 ]
 
+// A time after a date, maybe after its label (`10:40`, `TIJD: 07:00`, `Hora 13:55`): a till prints both on one line.
+const TIME_AFTER = String.raw`(?= {1,3}(?:\p{L}{2,8}\.?:? {1,3})?\d{1,2}:\d{2}(?!\d))`
+
 // Numeric dates as OCR misreads them: an `O` for a zero (`14.1O.2019`), an `l` or `I` for a one (`10 . l2 .
 // 2025`), a comma or a stray mark for a separator (`14,10.2019`, `24 - 07 - :2021`), a mark read twice
 // (`09..09.2021`). A mixed or stray separator
@@ -117,11 +120,17 @@ const OCR_DATE_PATTERNS: ReadonlyArray<RegExp> = [
   /(?<![\p{L}\d/.,|-])(\d{2})(\/|[|l1](?=\d{2}\/))(\d{2})((?<=\/\d{2})[|l1]|(?<=[|l1]\d{2})\/)((?:19|20)\d{2})(?![\d/.,-]?\d)/gu,
   // A till's date with one dot lost, the time after it (`07.0420 14:38`, `0704.20 14:38`, `07.042020 14:38`).
   /(?<![\p{L}\d/.,-])(\d{2})(\.?)(\d{2})((?<=\d)\.|(?<=\.\d{2}))((?:20)?\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu,
-  // A till's date with its first mark lost and the space kept, the time after it (`14 09 . 2019 10:40`, `14
-  // 09.2019 10:40`): a four-digit year of this era.
-  /(?<![\p{L}\d/.,-])(\d{2})( {1,2})(\d{2}) {0,2}([/.-]) {0,2}((?:19|20)\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu,
+  // A till's date with its first mark lost and the space kept, the time after it, maybe after the time's label
+  // (`14 09 . 2019 10:40`, `14 09.2019 10:40`, `06 12. 2022 TIJD: 07:00`): a four-digit year of this era.
+  new RegExp(
+    String.raw`(?<![\p{L}\d/.,-])(\d{2})( {1,2})(\d{2}) {0,2}([/.-]) {0,2}((?:19|20)\d{2})${TIME_AFTER}`,
+    "gu"
+  ),
   // Its second mark lost (`14.03 2023 10:23`).
-  /(?<![\p{L}\d/.,-])(\d{2}) {0,2}([/.-]) {0,2}(\d{2})( {1,2})((?:19|20)\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu,
+  new RegExp(
+    String.raw`(?<![\p{L}\d/.,-])(\d{2}) {0,2}([/.-]) {0,2}(\d{2})( {1,2})((?:19|20)\d{2})${TIME_AFTER}`,
+    "gu"
+  ),
   // Both lost (`07 03 2024 14:22`, or spread over cells: `07  10  2022  15:38`), no figures grouped before them (a
   // phone number's): given with dots, as such tills print them.
   /(?<![\p{L}\d/.,-]|\d {1,2})(\d{2})( {1,2})(\d{2})( {1,2})((?:19|20)\d{2})(?= {1,3}\d{1,2}:\d{2}(?!\d))/gu

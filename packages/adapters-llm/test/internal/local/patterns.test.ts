@@ -169,6 +169,10 @@ describe("patterns", () => {
       // The second mark lost, its space kept.
       ["14.03 2023   10:23   Bon-Nr.:4711", ["14.03.2023"]],
       ["14 . 03  2023 10:23", ["14.03.2023"]],
+      // One mark lost, the time after its label.
+      ["DATUM: 06 12. 2022 TIJD: 07:00", ["06.12.2022"]],
+      ["14.03 2023 Hora 10:23", ["14.03.2023"]],
+      ["14 09.2019 Kasse 3 10:40", []],
       // Both lost, the time after them: given with dots.
       ["07 03 2024 14:22 UHR", ["07.03.2024"]],
       ["07 03 2024", []],
