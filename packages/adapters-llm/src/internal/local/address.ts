@@ -114,25 +114,29 @@ const OCR_SPACE = 1.2
 
 /**
  * The cell of a row under the address's column, as a part (`cellBeside`); on an OCR page, joined with the cells
- * that follow it closer than `OCR_SPACE` word heights. There a word's box hugs its ink, so the space before narrow
- * figures opens wider than the layout's cell gap (0.8 heights) on a monospaced receipt: `RUA SILVA | 111`,
- * `NO.15, | JALAN SS4C 9,` had left the address without its house number or street (a wrong value); another
- * column's data stands further off.
+ * on either side of it closer than `OCR_SPACE` word heights. There a word's box hugs its ink, so the space beside
+ * narrow figures and stops opens wider than the layout's cell gap (0.8 heights) on a monospaced receipt: `RUA SILVA
+ * | 111`, `NO.15, | JALAN SS4C 9,`, `AVDA. | CONSTRUCCIONES 198` (the name's column over the street's name alone)
+ * had left the address without its house number, street or street's kind (a wrong value); another column's data
+ * stands further off.
  */
 const addressCell = (layout: Layout, row: Row, column: Part): Part | undefined => {
   const part = cellBeside(row, column)
   if (part === undefined || !layout.ocrPages.has(row.page)) return part
   const space = OCR_SPACE * wordHeight(row.words)
   const gap = (k: number) => (row.cells[k + 1]?.x0 ?? Number.POSITIVE_INFINITY) - (row.cells[k]?.x1 ?? 0)
-  const first = row.cells.findIndex((c) => c.x0 === part.x0)
-  let last = first
-  while (first >= 0 && gap(last) < space) last++
-  if (last === first) return part
+  const at = row.cells.findIndex((c) => c.x0 === part.x0)
+  if (at < 0) return part
+  let first = at
+  while (first > 0 && gap(first - 1) < space) first--
+  let last = at
+  while (gap(last) < space) last++
+  if (first === at && last === at) return part
   const raw = row.cells
     .slice(first, last + 1)
     .map((c) => c.text)
     .join(" ")
-  return { row, x0: part.x0, x1: row.cells[last]?.x1 ?? part.x1, text: cleaned(raw), raw }
+  return { row, x0: row.cells[first]?.x0 ?? part.x0, x1: row.cells[last]?.x1 ?? part.x1, text: cleaned(raw), raw }
 }
 
 /** How many rows from the top of the first page a letterhead with no name (a logo's) may start its address at. */

@@ -903,6 +903,21 @@ describe("issuer's address", () => {
     assert.strictEqual(read("text"), "RUA SILVA 0552-144 PORTO")
   })
 
+  it("on an OCR page, a cell close before the address's is the same line (AVDA. | CONSTRUCCIONES 198)", () => {
+    // A receipt's centred name over the street's name alone: `AVDA.` ends at 84, 11 pt before the street.
+    const rows = [
+      [[100, "HIPER NORTE S.L."]],
+      [
+        [59, "AVDA."],
+        [95, "CONSTRUCCIONES 198"]
+      ],
+      [[100, "75267 MADRID"]],
+      [[100, "CIF B53923922"]]
+    ] as const
+    const read = address(layout(document([{ ...page(1, rows), source: "ocr" as const }])))?.text ?? null
+    assert.strictEqual(read, "AVDA. CONSTRUCCIONES 198 75267 MADRID")
+  })
+
   it("read past another column's line the reader set between two of its lines, not past a gap in its column", () => {
     // The generated Italian invoice by OCR: the number under `Fattura n.` sits a little over `P. IVA`'s baseline.
     const rows = (vat: number) => [
