@@ -60,6 +60,12 @@ export interface Models {
    * `make` dies with a `RangeError`.
    */
   readonly detectionScale?: number | undefined
+  /**
+   * Whether the text inside the images of a page read from its text layer is read by OCR too (default `true`): a
+   * letterhead's logo, a stamp, a pasted table, which the text layer does not hold. Its words come with the OCR's
+   * confidence. The OCR models load in a worker on the first such page.
+   */
+  readonly imageText?: boolean | undefined
 }
 
 /** How the reader runs. Every field is optional; the defaults are listed on each. */
@@ -105,7 +111,8 @@ export const modelDefaults = {
   recognizer: "latin",
   precision: "auto",
   lexicon: Ranges.defaultLexicon,
-  detectionScale: defaultOcrConfig.detScale
+  detectionScale: defaultOcrConfig.detScale,
+  imageText: true
 } as const satisfies Models
 
 /** `Options` with every default filled in (what `settings` returns). */

@@ -89,6 +89,8 @@ export interface Settings {
     /** The word lists that check the OCR's diacritics; `[]`: none. */
     readonly lexicon: ReadonlyArray<OnnxReader.LexiconLanguage> | undefined
     readonly detectionScale: number | undefined
+    /** Whether the text in the images of text-layer pages is read by OCR. */
+    readonly imageText: boolean | undefined
   }
   readonly catalogIndex: { readonly minRecords: number | undefined; readonly cacheBytes: number | undefined }
   readonly retentionDays: number | undefined
@@ -212,6 +214,7 @@ export const variables = Config.all({
   ocrPrecision: optional(Config.schema(OnnxReader.Precision, "LEGIBLE_OCR_PRECISION")),
   ocrLexicon: optional(Config.schema(Lexicon, "LEGIBLE_OCR_LEXICON").pipe(Config.map(lexiconLanguages))),
   ocrDetectionScale: optional(Config.schema(OnnxReader.DetectionScale, "LEGIBLE_OCR_DETECTION_SCALE")),
+  ocrImageText: optional(Config.Boolean("LEGIBLE_OCR_IMAGE_TEXT")),
   catalogIndexMinRecords: optional(Config.schema(SqlCatalogStore.MinRecords, "LEGIBLE_CATALOG_INDEX_MIN_RECORDS")),
   catalogIndexCacheMb: optional(Config.schema(Megabytes, "LEGIBLE_CATALOG_INDEX_CACHE_MB")),
   retentionDays: optional(Config.schema(Archive.RetentionDays, "LEGIBLE_RETENTION_DAYS")),
@@ -312,7 +315,8 @@ export const resolve = (v: Variables, cwd: string): Settings | InvalidSettings =
       maxPages: v.ocrMaxPages,
       precision: v.ocrPrecision,
       lexicon: v.ocrLexicon,
-      detectionScale: v.ocrDetectionScale
+      detectionScale: v.ocrDetectionScale,
+      imageText: v.ocrImageText
     },
     catalogIndex: {
       minRecords: v.catalogIndexMinRecords,

@@ -93,7 +93,8 @@ export const readerOptions = (settings: Config.Settings): OnnxReader.Options => 
   models: {
     precision: settings.ocr.precision,
     lexicon: settings.ocr.lexicon,
-    detectionScale: settings.ocr.detectionScale
+    detectionScale: settings.ocr.detectionScale,
+    imageText: settings.ocr.imageText
   }
 })
 

@@ -28,7 +28,8 @@ export const WorkerSettings = Schema.Struct({
     recognitionRanges: path,
     precision: Schema.optionalKey(Precision),
     lexicon: Schema.optionalKey(Schema.Array(LexiconLanguage)),
-    detectionScale: Schema.optionalKey(DetectionScale)
+    detectionScale: Schema.optionalKey(DetectionScale),
+    imageText: Schema.optionalKey(Schema.Boolean)
   })
 })
 /** What every worker thread is started with. */

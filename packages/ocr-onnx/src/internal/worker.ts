@@ -33,12 +33,21 @@ import {
   merge,
   noFindings
 } from "./codes/found.js"
+import { type PlacedLine, placedLines, type Region, regionImage, textRegions, withImageLines } from "./imageText.js"
 import { toMarkdown } from "./markdown.js"
 import { type Attachment, contentsOf, documentAttachments, pageAttachments, streamKey } from "./mupdf/embedded.js"
 import type { FrameSize } from "./mupdf/imageHeader.js"
 import type { Limits } from "./mupdf/limits.js"
 import { type OpenedDocument, openDocument, withPage } from "./mupdf/open.js"
-import { codesDpi, type EncodedImage, graphicsOf, pageImage, renderForOcr, renderGrey } from "./mupdf/render.js"
+import {
+  codesDpi,
+  type EncodedImage,
+  type GreyPage,
+  graphicsOf,
+  pageImage,
+  renderForOcr,
+  renderGrey
+} from "./mupdf/render.js"
 import { textLayer } from "./mupdf/textLayer.js"
 import { type InferenceSession, makeEngine, type OcrEngine, OcrError } from "./ocr/engine.js"
 import { recognizePage } from "./ocr/pipeline.js"
@@ -151,32 +160,79 @@ const readPage = (page: mupdf.Page, opened: OpenedDocument, number: number) =>
     // Image documents have no text layer; a PDF page's is used only when the verdict says it is usable.
     const layer = opened.kind === "pdf" ? yield* textLayer(page) : undefined
     if (layer === undefined || !layer.verdict.usable) return yield* ocrPage(page, opened, number)
+    const lines = layer.lines.map((line) => ({ words: line.words.map((w) => ({ ...w, confidence: 1, letters: 1 })) }))
+    const graphics = yield* textPageGraphics(page, number, lines, layer.width, layer.height)
     return {
       source: "text",
       width: layer.width,
       height: layer.height,
-      lines: layer.lines.map((line) => ({ words: line.words.map((w) => ({ ...w, confidence: 1, letters: 1 })) })),
+      lines: withImageLines(lines, graphics.lines),
       leftOut: [],
-      findings: yield* textPageCodes(page, number)
+      findings: graphics.findings
     } satisfies PageRead
   })
 
-// A text-layer page is rendered only when it paints an image or a path (a code is one or the other); any failure
-// here costs the page its codes, never its words.
-const textPageCodes = (page: mupdf.Page, number: number): Effect.Effect<Findings> =>
+const noGraphics = { findings: noFindings, lines: [] }
+
+/** A note that part of a page was not read, for the read's `ignored` list. */
+const notRead = (page: number, what: string, reason: string): Findings => ({
+  codes: [],
+  ignored: [{ page, what, reason }]
+})
+
+/**
+ * What a text-layer page paints besides its text: the codes in its images and paths, and the text in its images
+ * (`imageText.ts`). The page is rendered only when it paints an image or a path (a code is one or the other); any
+ * failure here costs the page its codes or its images' text, never its text layer's words.
+ */
+const textPageGraphics = (
+  page: mupdf.Page,
+  number: number,
+  lines: ReadonlyArray<{ readonly words: ReadonlyArray<PageWord> }>,
+  width: number,
+  height: number
+): Effect.Effect<{ readonly findings: Findings; readonly lines: ReadonlyArray<PlacedLine> }> =>
   Effect.gen(function* () {
     const graphics = yield* graphicsOf(page, limits)
-    if (!graphics.drawn) return noFindings
+    if (!graphics.drawn) return noGraphics
     const grey = yield* renderGrey(page, codesDpi(graphics), limits, MAX_DETECTION_PIXELS, graphics.oversized)
-    return yield* codesIn(grey, grey.scale, number)
+    const codes = yield* codesIn(grey, grey.scale, number)
+    const regions = settings.models.imageText === false ? [] : textRegions(graphics.images, width, height)
+    if (regions.length === 0) return { findings: codes, lines: [] }
+    const read = yield* imageLines(grey, regions, lines, number)
+    return { findings: merge([codes, read.findings]), lines: read.lines }
   }).pipe(
     Effect.catchTag("DocumentError", (error) =>
-      Effect.succeed<Findings>({
-        codes: [],
-        ignored: [{ page: number, what: "code detection", reason: error.message }]
-      })
+      Effect.succeed({ findings: notRead(number, "code detection and image text", error.message), lines: [] })
     )
   )
+
+// The text the OCR engine reads in each region of the page's grey render; the engine loads on the first such page.
+// A failure (the models, a cancelled read) costs the page its images' text alone.
+const imageLines = (
+  grey: GreyPage,
+  regions: ReadonlyArray<Region>,
+  lines: ReadonlyArray<{ readonly words: ReadonlyArray<PageWord> }>,
+  number: number
+): Effect.Effect<{ readonly findings: Findings; readonly lines: ReadonlyArray<PlacedLine> }> =>
+  Effect.gen(function* () {
+    const ocr = yield* engine
+    const words = lines.flatMap((line) => line.words)
+    const placed: Array<PlacedLine> = []
+    for (const region of regions) {
+      const cut = regionImage(grey, region, words)
+      if (cut === undefined) continue
+      const read = yield* recognizePage(ocr, cut.image, IMAGE_TEXT_OCR)
+      placed.push(...placedLines(read, cut, grey.scale))
+    }
+    return { findings: noFindings, lines: placed }
+  }).pipe(
+    Effect.catch((error) => Effect.succeed({ findings: notRead(number, "image text", error.message), lines: [] }))
+  )
+
+// An image's text is read from the 150 DPI render the page's codes are found in, detected at that full resolution
+// (a page's OCR detects at half its 200 DPI render): a logo's small print is 6–8 pt.
+const IMAGE_TEXT_OCR = { detScale: 1 } as const
 
 // Each embedded file once (a name-tree entry and an annotation may share one), XML only, within the XML cap.
 const readAttachments = (found: ReadonlyArray<Attachment>, seen: Set<number>): Findings =>

@@ -231,6 +231,37 @@ export const raster = (
   return result
 }
 
+/** A picture on a page: `picture` drawn at `dpi` (default 200) and placed with its top left at `x`, `y` (points). */
+export interface Picture {
+  readonly picture: SyntheticPage
+  readonly x: number
+  readonly y: number
+  readonly dpi?: number
+}
+
+/**
+ * A one-page PDF whose text layer is `page`'s runs, drawn over `pictures`: images of text (a letterhead's logo), so
+ * that what they print is in no text layer.
+ */
+export const picturePdf = (page: SyntheticPage, pictures: ReadonlyArray<Picture>): Uint8Array => {
+  const { doc, resources } = newTextDocument()
+  const xobjects = doc.newDictionary()
+  const draw = pictures.map(({ picture, x, y, dpi = 200 }, k) => {
+    const pixmap = drawPage(picture, mupdf.Matrix.scale(dpi / 72, dpi / 72), mupdf.ColorSpace.DeviceRGB)
+    const image = new mupdf.Image(pixmap)
+    xobjects.put(`Im${k}`, doc.addImage(image))
+    image.destroy()
+    pixmap.destroy()
+    return `q ${picture.width} 0 0 ${picture.height} ${x} ${page.height - y - picture.height} cm /Im${k} Do Q`
+  })
+  resources.put("XObject", xobjects)
+  doc.insertPage(
+    -1,
+    doc.addPage([0, 0, page.width, page.height], 0, resources, [...draw, contentStream(page)].join("\n"))
+  )
+  return savePdf(doc)
+}
+
 /**
  * Image-only PDF: each page rendered at `dpi` (default 200) and embedded as one full-page image. With
  * `invisibleText`, the page's runs are also drawn invisibly over it (a searchable scan); `stamp` runs are drawn

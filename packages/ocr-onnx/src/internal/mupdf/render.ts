@@ -291,6 +291,8 @@ export interface Graphics {
   readonly oversized: boolean
   /** The share of the page its largest image (within the cap) covers, and that image's native DPI. */
   readonly largest: { readonly coverage: number; readonly dpi: number } | undefined
+  /** Where each image within the cap is drawn, in page points from the page's top left corner. */
+  readonly images: ReadonlyArray<{ readonly x0: number; readonly y0: number; readonly x1: number; readonly y1: number }>
 }
 
 /**
@@ -302,16 +304,25 @@ export const graphicsOf = (page: mupdf.Page, limits: Limits): Effect.Effect<Grap
     let drawn = false
     let oversized = false
     let largest: Graphics["largest"]
+    const images: Array<Graphics["images"][number]> = []
     const [x0, y0, x1, y1] = page.getBounds()
     const area = Math.max((x1 - x0) * (y1 - y0), 1e-6)
     // The unit square the image fills, mapped by `ctm`: its area on the page, and pixels per point along its width.
-    const image = (picture: mupdf.Image, [a, b, c, d]: mupdf.Matrix) => {
+    const image = (picture: mupdf.Image, [a, b, c, d, e, f]: mupdf.Matrix) => {
       drawn = true
       if (!withinCap(picture, limits)) oversized = true
       else {
         const coverage = Math.abs(a * d - b * c) / area
         const dpi = (72 * picture.getWidth()) / Math.max(Math.hypot(a, b), 1e-6)
         if (largest === undefined || coverage > largest.coverage) largest = { coverage, dpi }
+        const xs = [e, a + e, c + e, a + c + e]
+        const ys = [f, b + f, d + f, b + d + f]
+        images.push({
+          x0: Math.min(...xs) - x0,
+          y0: Math.min(...ys) - y0,
+          x1: Math.max(...xs) - x0,
+          y1: Math.max(...ys) - y0
+        })
       }
       picture.destroy()
     }
@@ -338,7 +349,7 @@ export const graphicsOf = (page: mupdf.Page, limits: Limits): Effect.Effect<Grap
     } finally {
       device.destroy()
     }
-    return { drawn, oversized, largest }
+    return { drawn, oversized, largest, images }
   }, "the page cannot be run")
 
 /** A greyscale render: one byte a pixel, `scale` points a pixel. */
