@@ -218,11 +218,13 @@ const imageLines = (
   Effect.gen(function* () {
     const ocr = yield* engine
     const words = lines.flatMap((line) => line.words)
+    // The text layer's words tell the page's languages, whose marks the images' words are read with.
+    const context = words.map((w) => w.word).join(" ")
     const placed: Array<PlacedLine> = []
     for (const region of regions) {
       const cut = regionImage(grey, region, words)
       if (cut === undefined) continue
-      const read = yield* recognizePage(ocr, cut.image, IMAGE_TEXT_OCR)
+      const read = yield* recognizePage(ocr, cut.image, IMAGE_TEXT_OCR, context)
       placed.push(...placedLines(read, cut, grey.scale))
     }
     return { findings: noFindings, lines: placed }

@@ -106,4 +106,12 @@ describe("page marks with the English list", () => {
     const email = read("Email", { 0: { E: 0.38, É: 0.17 } })
     expect(page(electricite, email).slice(0, 2)).toEqual(["Électricité", "Email"])
   })
+
+  it("rules an image's lines by the languages of the text around them (a logo on a French page)", () => {
+    const logo = () => [read("Électricité")]
+    // Alone, two words tell no language: the marks go, as on a page that tells none.
+    expect(pageMarks(logo(), lexicon, defaultOcrConfig).map(textOf)).toEqual(["Electricite"])
+    const around = "Le montant de la facture pour le client"
+    expect(pageMarks(logo(), lexicon, defaultOcrConfig, around).map(textOf)).toEqual(["Électricité"])
+  })
 })

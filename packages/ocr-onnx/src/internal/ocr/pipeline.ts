@@ -343,10 +343,11 @@ const recognizeLine = Effect.fnUntraced(function* (
 export const pageMarks = (
   lines: ReadonlyArray<ReadonlyArray<CtcChar>>,
   loaded: EngineLexicon | undefined,
-  config: OcrConfig
+  config: OcrConfig,
+  context = ""
 ): Array<Array<CtcChar>> => {
   const lexicons = config.lexiconWeight > 0 ? loaded : undefined
-  const decision = config.markRule || lexicons !== undefined ? pageDecision(lines) : undefined
+  const decision = config.markRule || lexicons !== undefined ? pageDecision(lines, context) : undefined
   const lexicon = lexicons === undefined ? undefined : pageLexicon(lexicons, decision?.languages)
   const weights = { weight: config.lexiconWeight, addWeight: config.lexiconAddWeight }
   const own = ownLettersOf(decision?.languages)
@@ -358,23 +359,34 @@ export const pageMarks = (
   })
 }
 
-/** The languages a page's lines are written in (`decideLanguages`). */
-export const pageDecision = (lines: ReadonlyArray<ReadonlyArray<CtcChar>>): LanguageDecision =>
-  decideLanguages(lines.flatMap((chars) => profileWords(chars.map((ch) => ch.text).join(""))))
+/**
+ * The languages a page's lines are written in (`decideLanguages`), with the words of the text around them when
+ * they are a part of a page (`context`: the text layer of a page whose image they are read from).
+ */
+export const pageDecision = (lines: ReadonlyArray<ReadonlyArray<CtcChar>>, context = ""): LanguageDecision =>
+  decideLanguages([
+    ...lines.flatMap((chars) => profileWords(chars.map((ch) => ch.text).join(""))),
+    ...profileWords(context)
+  ])
 
 /**
  * The page's lines with their marks checked and ruled (`pageMarks`), against the lists of the page's languages,
  * loaded on the first page that needs them (`pageWordLists`; none for a page with no line); lines with no word left
  * and the detector's echoes (`withoutEchoes`) are dropped.
  */
-const ruledLines = Effect.fnUntraced(function* (engine: OcrEngine, lines: ReadonlyArray<ReadLine>, config: OcrConfig) {
+const ruledLines = Effect.fnUntraced(function* (
+  engine: OcrEngine,
+  lines: ReadonlyArray<ReadLine>,
+  config: OcrConfig,
+  context: string
+) {
   const chars = lines.map((l) => l.chars)
-  const decision = pageDecision(chars)
+  const decision = pageDecision(chars, context)
   const lexicon =
     engine.lexicon === undefined || config.lexiconWeight <= 0 || lines.length === 0
       ? undefined
       : yield* pageWordLists(engine.lexicon, decision.languages)
-  const marked = pageMarks(chars, lexicon, config)
+  const marked = pageMarks(chars, lexicon, config, context)
   const listed = lexicon === undefined ? undefined : pageLexicon(lexicon, decision.languages)
   const read = lines.flatMap((line, k) => {
     const settled = readDoubles(settleLetters(marked[k]!, decision, listed), decision, listed)
@@ -391,12 +403,14 @@ const millis = (d: Duration.Duration): number => Duration.toMillis(d)
 
 /**
  * OCR of one page image: detection, the 180° classifier, recognition line by line, words with boxes from the CTC
- * timesteps, and lines in reading order. `options` override the engine's thresholds for this call only.
+ * timesteps, and lines in reading order. `options` override the engine's thresholds for this call only; `context` is
+ * the text around the image when it is a part of a page (its marks are ruled by that page's languages).
  */
 export const recognizePage = Effect.fn("OcrEngine.recognizePage")(function* (
   engine: OcrEngine,
   image: PageImage,
-  options?: Partial<OcrConfig>
+  options?: Partial<OcrConfig>,
+  context = ""
 ): Effect.fn.Return<OcrPage, OcrError> {
   const invalid = validateImage(image)
   if (invalid !== undefined) return yield* new OcrError({ message: invalid })
@@ -424,7 +438,8 @@ export const recognizePage = Effect.fn("OcrEngine.recognizePage")(function* (
   const lines = yield* ruledLines(
     engine,
     recognized.filter((l) => l !== undefined),
-    config
+    config,
+    context
   )
   const order = readingOrder(lines.map((l) => l.box))
   return {
