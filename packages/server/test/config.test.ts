@@ -33,7 +33,8 @@ describe("Config", () => {
           maxPages: undefined,
           precision: undefined,
           lexicon: undefined,
-          detectionScale: undefined
+          detectionScale: undefined,
+          imageText: undefined
         },
         catalogIndex: { minRecords: undefined, cacheBytes: undefined },
         retentionDays: undefined,
@@ -75,6 +76,7 @@ describe("Config", () => {
         LEGIBLE_OCR_PRECISION: "int8",
         LEGIBLE_OCR_LEXICON: " EN ",
         LEGIBLE_OCR_DETECTION_SCALE: "0.75",
+        LEGIBLE_OCR_IMAGE_TEXT: "false",
         LEGIBLE_CATALOG_INDEX_MIN_RECORDS: "20000",
         LEGIBLE_CATALOG_INDEX_CACHE_MB: "0",
         LEGIBLE_RETENTION_DAYS: "90",
@@ -96,7 +98,7 @@ describe("Config", () => {
         maxBodyBytes: 1048576,
         worker: { concurrency: 8, leaseMs: 2_500, maxAttempts: 5, pollMs: undefined, dateFloor: "2000-01-01" },
         shutdownGraceSeconds: 10,
-        ocr: { workers: 3, precision: "int8", lexicon: ["en"], detectionScale: 0.75 },
+        ocr: { workers: 3, precision: "int8", lexicon: ["en"], detectionScale: 0.75, imageText: false },
         catalogIndex: { minRecords: 20_000, cacheBytes: 0 },
         retentionDays: 90,
         idempotencyRetentionMs: 172_800_000,
@@ -184,6 +186,7 @@ describe("Config", () => {
         [{ LEGIBLE_OCR_LEXICON: "none,es" }, "LEGIBLE_OCR_LEXICON: Expected"],
         [{ LEGIBLE_OCR_DETECTION_SCALE: "0.2" }, "LEGIBLE_OCR_DETECTION_SCALE: Expected a value between 0.25 and 1"],
         [{ LEGIBLE_OCR_DETECTION_SCALE: "2" }, "LEGIBLE_OCR_DETECTION_SCALE: Expected a value between 0.25 and 1"],
+        [{ LEGIBLE_OCR_IMAGE_TEXT: "maybe" }, "LEGIBLE_OCR_IMAGE_TEXT"],
         [{ LEGIBLE_MAX_BODY_BYTES: "10" }, "LEGIBLE_MAX_BODY_BYTES: Expected a value between 1024 and 2147483648"]
       ]
       for (const [env, message] of cases) {

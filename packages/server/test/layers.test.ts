@@ -44,14 +44,15 @@ describe("Layers.readerOptions", () => {
           LEGIBLE_OCR_MAX_PAGES: "40",
           LEGIBLE_OCR_PRECISION: "float32",
           LEGIBLE_OCR_LEXICON: "es",
-          LEGIBLE_OCR_DETECTION_SCALE: "0.75"
+          LEGIBLE_OCR_DETECTION_SCALE: "0.75",
+          LEGIBLE_OCR_IMAGE_TEXT: "0"
         })
       )
       expect(options).toEqual({
         poolSize: 3,
         pageTimeLimitMs: 20_000,
         maxPages: 40,
-        models: { precision: "float32", lexicon: ["es"], detectionScale: 0.75 }
+        models: { precision: "float32", lexicon: ["es"], detectionScale: 0.75, imageText: false }
       })
     })
   )
