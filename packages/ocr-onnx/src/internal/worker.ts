@@ -17,6 +17,7 @@
  * When the pool asks a task to stop (its cancel flag), the task ends at the next page or the next inference call:
  * inference runs synchronously on this thread, and the pool must not terminate it inside one (see `pool/thread.ts`).
  */
+import { createHash } from "node:crypto"
 import { type Transferable, workerData } from "node:worker_threads"
 import { Codes } from "@legible/codes"
 import { Document } from "@legible/core"
@@ -50,7 +51,7 @@ import {
 } from "./mupdf/render.js"
 import { textLayer } from "./mupdf/textLayer.js"
 import { type InferenceSession, makeEngine, type OcrEngine, OcrError } from "./ocr/engine.js"
-import { recognizePage } from "./ocr/pipeline.js"
+import { type OcrPage, recognizePage } from "./ocr/pipeline.js"
 import { type Handler, serve, type TaskContext } from "./pool/serve.js"
 import { ReadTask, type WirePage, type WireResult, WorkerSettings } from "./wire.js"
 
@@ -155,13 +156,19 @@ const ocrPage = (page: mupdf.Page, opened: OpenedDocument, number: number) =>
     } satisfies PageRead
   })
 
-const readPage = (page: mupdf.Page, opened: OpenedDocument, number: number) =>
+/**
+ * What OCR read in each image cut of a document, by the cut's pixels: a letterhead's logo drawn on every page of an
+ * invoice is read once.
+ */
+type ImageReads = Map<string, OcrPage>
+
+const readPage = (page: mupdf.Page, opened: OpenedDocument, number: number, imageReads: ImageReads) =>
   Effect.gen(function* () {
     // Image documents have no text layer; a PDF page's is used only when the verdict says it is usable.
     const layer = opened.kind === "pdf" ? yield* textLayer(page) : undefined
     if (layer === undefined || !layer.verdict.usable) return yield* ocrPage(page, opened, number)
     const lines = layer.lines.map((line) => ({ words: line.words.map((w) => ({ ...w, confidence: 1, letters: 1 })) }))
-    const graphics = yield* textPageGraphics(page, number, lines, layer.width, layer.height)
+    const graphics = yield* textPageGraphics(page, number, lines, layer.width, layer.height, imageReads)
     return {
       source: "text",
       width: layer.width,
@@ -190,7 +197,8 @@ const textPageGraphics = (
   number: number,
   lines: ReadonlyArray<{ readonly words: ReadonlyArray<PageWord> }>,
   width: number,
-  height: number
+  height: number,
+  imageReads: ImageReads
 ): Effect.Effect<{ readonly findings: Findings; readonly lines: ReadonlyArray<PlacedLine> }> =>
   Effect.gen(function* () {
     const graphics = yield* graphicsOf(page, limits)
@@ -199,7 +207,7 @@ const textPageGraphics = (
     const codes = yield* codesIn(grey, grey.scale, number)
     const regions = settings.models.imageText === false ? [] : textRegions(graphics.images, width, height)
     if (regions.length === 0) return { findings: codes, lines: [] }
-    const read = yield* imageLines(grey, regions, lines, number)
+    const read = yield* imageLines(grey, regions, lines, number, imageReads)
     return { findings: merge([codes, read.findings]), lines: read.lines }
   }).pipe(
     Effect.catchTag("DocumentError", (error) =>
@@ -213,7 +221,8 @@ const imageLines = (
   grey: GreyPage,
   regions: ReadonlyArray<Region>,
   lines: ReadonlyArray<{ readonly words: ReadonlyArray<PageWord> }>,
-  number: number
+  number: number,
+  imageReads: ImageReads
 ): Effect.Effect<{ readonly findings: Findings; readonly lines: ReadonlyArray<PlacedLine> }> =>
   Effect.gen(function* () {
     const ocr = yield* engine
@@ -224,7 +233,13 @@ const imageLines = (
     for (const region of regions) {
       const cut = regionImage(grey, region, words)
       if (cut === undefined) continue
-      const read = yield* recognizePage(ocr, cut.image, IMAGE_TEXT_OCR, context)
+      const key = createHash("sha1")
+        .update(cut.image.data)
+        .update(`${cut.image.width}×${cut.image.height}`)
+        .digest("hex")
+      const known = imageReads.get(key)
+      const read = known ?? (yield* recognizePage(ocr, cut.image, IMAGE_TEXT_OCR, context))
+      imageReads.set(key, read)
       placed.push(...placedLines(read, cut, grey.scale))
     }
     return { findings: noFindings, lines: placed }
@@ -320,6 +335,7 @@ const readDocument = (task: ReadTask, context: TaskContext) =>
       const findings: Array<Findings> =
         pdf === null ? [] : [yield* attachmentsOf("embedded files", null, () => documentAttachments(pdf), seen)]
       let firstFailure: Document.DocumentError | undefined
+      const imageReads: ImageReads = new Map()
       for (let index = 0; index < opened.numPages; index++) {
         const number = index + 1
         // The pool has already answered the caller (time limit, caller gone): stop at a safe point.
@@ -336,7 +352,7 @@ const readDocument = (task: ReadTask, context: TaskContext) =>
         }
         const read = withPage(opened, index, (page) =>
           Effect.gen(function* () {
-            const pageRead = yield* readPage(page, opened, number)
+            const pageRead = yield* readPage(page, opened, number, imageReads)
             pages.push(toWire(number, pageRead))
             findings.push(pageRead.findings)
             if (pdf !== null) {

@@ -64,6 +64,20 @@ describe("text in the images of a text-layer page", () => {
       })
     )
 
+    it.effect("the same logo on every page of a document is read on each (once by OCR: by its pixels)", () =>
+      Effect.gen(function* () {
+        const document = yield* read(picturePdf(letter, [{ picture: logo, x: 40, y: 40 }], 3))
+        expect(document.pages.map((page) => pageText(page).split("\n")[0])).toEqual([
+          "NORDWIND LOGISTIK",
+          "NORDWIND LOGISTIK",
+          "NORDWIND LOGISTIK"
+        ])
+        const boxes = document.pages.map((page) => page.lines[0]!.words.map((w) => [w.x0, w.y0, w.x1, w.y1]))
+        expect(boxes[1]).toEqual(boxes[0])
+        expect(boxes[2]).toEqual(boxes[0])
+      })
+    )
+
     it.effect("live text over a picture is read once, from the text layer; the picture's own text is read", () =>
       Effect.gen(function* () {
         // The band's top left at (40, 142): the live "Rechnung Nr. 4711" (baseline 160) lies over its left part.

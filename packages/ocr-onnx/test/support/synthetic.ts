@@ -240,10 +240,11 @@ export interface Picture {
 }
 
 /**
- * A one-page PDF whose text layer is `page`'s runs, drawn over `pictures`: images of text (a letterhead's logo), so
- * that what they print is in no text layer.
+ * A PDF of `copies` pages (default 1) whose text layer is `page`'s runs, drawn over `pictures`: images of text (a
+ * letterhead's logo), so that what they print is in no text layer. The pages share the pictures, as an invoice's
+ * pages share its logo.
  */
-export const picturePdf = (page: SyntheticPage, pictures: ReadonlyArray<Picture>): Uint8Array => {
+export const picturePdf = (page: SyntheticPage, pictures: ReadonlyArray<Picture>, copies = 1): Uint8Array => {
   const { doc, resources } = newTextDocument()
   const xobjects = doc.newDictionary()
   const draw = pictures.map(({ picture, x, y, dpi = 200 }, k) => {
@@ -255,10 +256,9 @@ export const picturePdf = (page: SyntheticPage, pictures: ReadonlyArray<Picture>
     return `q ${picture.width} 0 0 ${picture.height} ${x} ${page.height - y - picture.height} cm /Im${k} Do Q`
   })
   resources.put("XObject", xobjects)
-  doc.insertPage(
-    -1,
-    doc.addPage([0, 0, page.width, page.height], 0, resources, [...draw, contentStream(page)].join("\n"))
-  )
+  const content = [...draw, contentStream(page)].join("\n")
+  for (let n = 0; n < copies; n++)
+    doc.insertPage(-1, doc.addPage([0, 0, page.width, page.height], 0, resources, content))
   return savePdf(doc)
 }
 
