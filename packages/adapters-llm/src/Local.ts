@@ -129,11 +129,21 @@ export const extract = (
     : AS_FOUND
   // A field a machine-readable code on the document states takes the code's value as the page prints it; in the
   // code's own form only where the rules found nothing on the page (`internal/local/codes.ts`).
+  const pictured = picturedWords(document)
+  const withPictures = pictured.size === 0 ? undefined : layout(document, { pictures: true })
   const found = fields.map((field) => {
     const coded = fromCodes(field, document)
     if (coded?.printed === true) return [field.name, single(coded.value)] as const
     const ruled = fieldValue(l, field, finish)
-    return [field.name, coded !== undefined && ruled.value === null ? single(coded.value) : ruled] as const
+    if (coded !== undefined && ruled.value === null) return [field.name, single(coded.value)] as const
+    // A name printed only in a picture (a letterhead's logo: `NORDWIND LOGISTIK GmbH`), where the page's text gives
+    // none: the rules again with the pictures' words, a name all of whose words are theirs.
+    if (ruled.value !== null || withPictures === undefined || field.type !== "string")
+      return [field.name, ruled] as const
+    const fromPicture = fieldValue(withPictures, field, finish)
+    const text = typeof fromPicture.value === "string" ? fromPicture.value : ""
+    const words = text.split(/\s+/).filter((w) => w !== "")
+    return [field.name, words.length > 0 && words.every((w) => pictured.has(w)) ? fromPicture : ruled] as const
   })
   const certainty = new Map<string, number>()
   for (const [, v] of found)
@@ -141,6 +151,14 @@ export const extract = (
       if (literal !== "") certainty.set(literal, Math.min(c, certainty.get(literal) ?? 1))
   return { values: Object.fromEntries(found.map(([name, v]) => [name, v.value])), certainty }
 }
+
+/** The words a reader read from the pictures of pages read from their text layers (`ReadWord.pictured`). */
+const picturedWords = (document: Document.ReadDocument): ReadonlySet<string> =>
+  new Set(
+    document.pages.flatMap((p) =>
+      p.lines.flatMap((l) => l.words.filter((w) => w.pictured === true).map((w) => w.word.trim()))
+    )
+  )
 
 /** The literal values the rules find for a skill's fields in a read document (pure). */
 export const extractFields = (

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import type { Skill } from "@legible/core"
+import type { Document, Skill } from "@legible/core"
 import { Fixtures } from "@legible/testkit"
 import { Effect } from "effect"
 import * as Local from "../src/Local.js"
@@ -369,6 +369,46 @@ describe("Local: labels", () => {
       })
     ]
     assert.deepStrictEqual(Local.extractFields(fields, document([invoicePage()])), { iban: null, pedidos: [] })
+  })
+})
+
+describe("Local: the words a reader read from a text page's pictures (a logo)", () => {
+  // A text-layer page whose first row a reader read from a picture, with its OCR confidence.
+  const withLogo = (logo: string, rows: Rows) => {
+    const p = page(1, [[[40, logo]], ...rows])
+    const read = (w: Document.ReadWord) => (w.y0 === 40 ? { ...w, confidence: 0.81, pictured: true as const } : w)
+    return document([{ ...p, lines: p.lines.map((l) => ({ words: l.words.map(read) })) }])
+  }
+  const issuer = [field("emisor", "string", "Nombre de la empresa emisora")]
+  const sender = [[[40, "Hafenstrasse 12"]], [[40, "20457 Hamburg"]], [[40, "Tel. 040 123456"]], [[40, "RECHNUNG"]]]
+
+  it("a name printed only in the logo, marked by its legal form, where the text gives none", () => {
+    assert.deepStrictEqual(Local.extractFields(issuer, withLogo("NORDWIND LOGISTIK GmbH", sender)), {
+      emisor: "NORDWIND LOGISTIK GmbH"
+    })
+    assert.deepStrictEqual(Local.extractFields(issuer, withLogo("NORDWIND LOGISTIK", sender)), { emisor: null })
+  })
+
+  it("a logo's brand over the letterhead is no line of it: the text's name, as without the logo", () => {
+    // The generated Portuguese invoice a logo was laid over: `PADARIA` (a shop's word) read from the picture on top.
+    const rows: Rows = [
+      { y: 19, cells: [[58, "PADARIA"]] },
+      { y: 43, cells: [[330, "FATURA"]] },
+      { y: 99, cells: row2(50, "DATA", 174, "Fatura n.º") },
+      { y: 110, cells: row2(50, "26 de janeiro de 2025", 174, "5856/17674") },
+      { y: 132, cells: row2(50, "Padaria Atlântico Unipessoal Lda.", 330, "Faturar a:") },
+      { y: 152, cells: row2(50, "Praça Oliveira 138", 330, "Padaria Santos Lda.") },
+      { y: 164, cells: row2(50, "5033-935 Lisboa", 330, "Av. Silva 69") },
+      { y: 176, cells: row2(50, "NIF: PT969531532", 330, "8293-280 Faro") }
+    ]
+    const p = page(1, rows)
+    const read = (w: Document.ReadWord) => (w.y0 === 19 ? { ...w, confidence: 0.73, pictured: true as const } : w)
+    const logo = document([{ ...p, lines: p.lines.map((l) => ({ words: l.words.map(read) })) }])
+    const fields = [...issuer, field("direccion", "string", "Dirección del emisor")]
+    assert.deepStrictEqual(Local.extractFields(fields, logo), {
+      emisor: "Padaria Atlântico Unipessoal Lda.",
+      direccion: "Praça Oliveira 138 5033-935 Lisboa"
+    })
   })
 })
 

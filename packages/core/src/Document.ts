@@ -39,6 +39,11 @@ export interface ReadWord extends Word {
    * `confidence`; absent, the same as it (text layers, readers that do not tell).
    */
   readonly letters?: number | undefined
+  /**
+   * Read by OCR from a picture on a page read from its text layer (a letterhead's logo, a stamp): `true`; absent on
+   * the text layer's own words and on pages read by OCR.
+   */
+  readonly pictured?: true | undefined
 }
 
 /** A line of words in reading order. */

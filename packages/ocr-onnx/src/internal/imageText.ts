@@ -21,6 +21,7 @@ export interface PlacedWord extends Region {
   readonly word: string
   readonly confidence: number
   readonly letters: number
+  readonly pictured: true
 }
 
 export interface PlacedLine {
@@ -139,24 +140,30 @@ export const placedLines = (page: OcrPage, cut: Cut, scale: number): Array<Place
           x1: (cut.x + w.x1) * scale,
           y1: (cut.y + w.y1) * scale,
           confidence: w.confidence,
-          letters: w.letters
+          letters: w.letters,
+          pictured: true as const
         }))
     }))
     .filter((line) => line.words.length > 0)
 
-const top = (line: PlacedLine): number => Math.min(...line.words.map((w) => w.y0))
-const middle = (line: PlacedLine): number =>
+/** A line as its place among a page's needs it: its words' heights. */
+interface Banded {
+  readonly words: ReadonlyArray<{ readonly y0: number; readonly y1: number }>
+}
+
+const top = (line: Banded): number => Math.min(...line.words.map((w) => w.y0))
+const middle = (line: Banded): number =>
   (Math.min(...line.words.map((w) => w.y0)) + Math.max(...line.words.map((w) => w.y1))) / 2
 
 /**
  * The page's lines with the images' lines among them (pure): each before the first text line that starts below its
  * middle, so that a logo over the letterhead reads first and one beside a line reads with it.
  */
-export const withImageLines = <L extends PlacedLine>(
+export const withImageLines = <L extends Banded, I extends Banded>(
   lines: ReadonlyArray<L>,
-  images: ReadonlyArray<PlacedLine>
-): Array<L | PlacedLine> => {
-  const out: Array<L | PlacedLine> = [...lines]
+  images: ReadonlyArray<I>
+): Array<L | I> => {
+  const out: Array<L | I> = [...lines]
   for (const line of [...images].sort((a, b) => middle(a) - middle(b))) {
     const at = out.findIndex((other) => other.words.length > 0 && top(other) > middle(line))
     out.splice(at < 0 ? out.length : at, 0, line)

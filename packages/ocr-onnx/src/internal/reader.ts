@@ -62,7 +62,12 @@ export const runOnPool = <A>(
 /** Turns a wire page into lines of words with ids; fails on inconsistent arrays (a bug, not a document problem). */
 export const pageFromWire = (wire: WirePage): Document.ReadPage | string => {
   const count = wire.words.length
-  if (wire.boxes.length !== count * 4 || wire.confidences.length !== count || wire.letters.length !== count) {
+  if (
+    wire.boxes.length !== count * 4 ||
+    wire.confidences.length !== count ||
+    wire.letters.length !== count ||
+    (wire.pictured !== undefined && wire.pictured.length !== count)
+  ) {
     return `page ${wire.page}: ${count} words but ${wire.boxes.length} box numbers, ${wire.confidences.length} confidences and ${wire.letters.length} letter confidences`
   }
   const lines: Array<Document.ReadLine> = []
@@ -80,7 +85,8 @@ export const pageFromWire = (wire: WirePage): Document.ReadPage | string => {
         y1: wire.boxes[4 * i + 3] ?? 0,
         page: wire.page,
         confidence: wire.confidences[i] ?? 0,
-        letters: wire.letters[i] ?? 0
+        letters: wire.letters[i] ?? 0,
+        ...(wire.pictured?.[i] === 1 ? { pictured: true as const } : {})
       })
     }
     lines.push({ words })

@@ -58,6 +58,8 @@ export const WirePage = Schema.Struct({
   confidences: Schema.instanceOf(Float64Array),
   /** Per word, the confidence in its letters, marks aside (core's `ReadWord.letters`). */
   letters: Schema.instanceOf(Float64Array),
+  /** Per word, 1 where it was read from a picture of a text-layer page (core's `ReadWord.pictured`); absent: none. */
+  pictured: Schema.optionalKey(Schema.instanceOf(Uint8Array)),
   lineEnds: Schema.instanceOf(Uint32Array)
 })
 /** One page as the worker sends it. */

@@ -65,6 +65,8 @@ interface PageWord {
   readonly confidence: number
   /** The confidence in its letters, marks aside (`OcrWord.letters`; 1 on a text layer). */
   readonly letters: number
+  /** Read from a picture of a text-layer page (`imageText.ts`). */
+  readonly pictured?: true
 }
 
 interface PageRead {
@@ -284,10 +286,12 @@ const toWire = (number: number, read: PageRead): WirePage => {
   const boxes = new Float64Array(words.length * 4)
   const confidences = new Float64Array(words.length)
   const letters = new Float64Array(words.length)
+  const pictured = new Uint8Array(words.length)
   words.forEach((w, i) => {
     boxes.set([w.x0, w.y0, w.x1, w.y1], i * 4)
     confidences[i] = w.confidence
     letters[i] = w.letters
+    pictured[i] = w.pictured === true ? 1 : 0
   })
   const lineEnds = new Uint32Array(read.lines.length)
   let end = 0
@@ -305,6 +309,7 @@ const toWire = (number: number, read: PageRead): WirePage => {
     boxes,
     confidences,
     letters,
+    ...(pictured.includes(1) ? { pictured } : {}),
     lineEnds
   }
 }
@@ -414,7 +419,13 @@ const transferables = (result: WireResult): Array<Transferable> =>
   result._tag === "Refused"
     ? []
     : [
-        ...result.pages.flatMap((p) => [p.boxes.buffer, p.confidences.buffer, p.letters.buffer, p.lineEnds.buffer]),
+        ...result.pages.flatMap((p) => [
+          p.boxes.buffer,
+          p.confidences.buffer,
+          p.letters.buffer,
+          ...(p.pictured === undefined ? [] : [p.pictured.buffer]),
+          p.lineEnds.buffer
+        ]),
         ...result.images.map((image) => image.bytes.buffer)
       ].filter((buffer) => buffer instanceof ArrayBuffer)
 

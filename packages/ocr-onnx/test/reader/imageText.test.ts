@@ -59,8 +59,11 @@ describe("text in the images of a text-layer page", () => {
         expect(nordwind.x1).toBeLessThanOrEqual(262)
         expect(nordwind.y0).toBeGreaterThanOrEqual(38)
         expect(nordwind.y1).toBeLessThanOrEqual(82)
-        // The text layer's words are as before, with their full confidence.
-        expect(words(document).find((w) => w.word === "4711")?.confidence).toBe(1)
+        // Marked as read from a picture; the text layer's words are as before, with their full confidence.
+        expect(nordwind.pictured).toBe(true)
+        const number = words(document).find((w) => w.word === "4711")
+        expect(number?.confidence).toBe(1)
+        expect(number?.pictured).toBeUndefined()
       })
     )
 

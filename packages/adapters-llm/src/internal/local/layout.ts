@@ -202,8 +202,13 @@ const parted = (word: Word): ReadonlyArray<Word> => {
   ]
 }
 
-/** Builds the rows of a read document. */
-export const layout = (document: Document.ReadDocument): Layout => {
+/**
+ * Builds the rows of a read document. The words a reader read from the pictures of a page read from its text layer
+ * (`ReadWord.pictured`: a logo's, a stamp's) are left out unless `pictures`: a logo's brand over the letterhead
+ * (`PADARIA` over `Padaria Atlântico Unipessoal Lda.`) is no line of it, and the rules were written for what pages
+ * print as text.
+ */
+export const layout = (document: Document.ReadDocument, options: { readonly pictures?: boolean } = {}): Layout => {
   const rows: Array<Row> = []
   const pageHeight = new Map<number, number>()
   const ocrPages = new Set<number>()
@@ -212,9 +217,10 @@ export const layout = (document: Document.ReadDocument): Layout => {
     if (page.source === "ocr") ocrPages.add(page.page)
     const slope = slopeOf(page)
     const middle = page.width / 2
+    const kept = (w: Document.ReadWord) => options.pictures === true || w.pictured !== true
     const words = page.lines.flatMap((line, index) =>
       line.words
-        .filter((w) => w.word.trim() !== "")
+        .filter((w) => w.word.trim() !== "" && kept(w))
         .flatMap((w): ReadonlyArray<Word> => {
           // Rows are banded in the page's deskewed frame: each word moved up or down by its line's drift.
           const drift = slope * ((w.x0 + w.x1) / 2 - middle)
