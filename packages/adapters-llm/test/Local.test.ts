@@ -380,7 +380,12 @@ describe("Local: the words a reader read from a text page's pictures (a logo)", 
     return document([{ ...p, lines: p.lines.map((l) => ({ words: l.words.map(read) })) }])
   }
   const issuer = [field("emisor", "string", "Nombre de la empresa emisora")]
-  const sender = [[[40, "Hafenstrasse 12"]], [[40, "20457 Hamburg"]], [[40, "Tel. 040 123456"]], [[40, "RECHNUNG"]]]
+  const sender: Rows = [
+    [[40, "Hafenstrasse 12"]],
+    [[40, "20457 Hamburg"]],
+    [[40, "Tel. 040 123456"]],
+    [[40, "RECHNUNG"]]
+  ]
 
   it("a name printed only in the logo, marked by its legal form, where the text gives none", () => {
     assert.deepStrictEqual(Local.extractFields(issuer, withLogo("NORDWIND LOGISTIK GmbH", sender)), {
