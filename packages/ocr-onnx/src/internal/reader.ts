@@ -163,9 +163,10 @@ export const make = (
         if (typeof page === "string") return yield* workerFailed(`the worker's answer is inconsistent: ${page}`)
         pages.push(page)
       }
-      // Bad codes never fail a read: each one left out is one log line.
+      // Bad codes, and pictures whose text could not be read, never fail a read: each one left out is one log line.
       for (const { page, what, reason } of result.ignored) {
-        yield* Effect.logWarning("code ignored").pipe(Effect.annotateLogs({ page, what, reason }))
+        const message = what === "image text" ? "image text not read" : "code ignored"
+        yield* Effect.logWarning(message).pipe(Effect.annotateLogs({ page, what, reason }))
       }
       for (const code of result.codes) {
         if (code.kind !== "Unknown" && code.problems.length === 0) continue

@@ -5,7 +5,7 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { type Document, Ports } from "@legible/core"
-import { Effect } from "effect"
+import { Effect, Logger, References } from "effect"
 import { beforeAll } from "vitest"
 import * as OnnxReader from "../../src/OnnxReader.js"
 import { buildDist } from "../pool/build.js"
@@ -89,6 +89,32 @@ describe("text in the images of a text-layer page", () => {
         expect(all.filter((w) => /Rechnung/i.test(w))).toEqual(["Rechnung"])
         expect(all.filter((w) => w === "4711")).toEqual(["4711"])
         expect(all).toContain("ENTWURF")
+      })
+    )
+  })
+
+  // The OCR models cannot load: the pictures' text is left out with a log line, the text layer read whole.
+  layer(OnnxReader.layer({ poolSize: 1, models: { recognition: "/nonexistent/rec.onnx" } }), {
+    excludeTestServices: true
+  })((it) => {
+    it.effect("when the OCR models cannot load, the text layer reads and the pictures' text is one log line", () =>
+      Effect.gen(function* () {
+        const lines: Array<{ message: unknown; what: unknown }> = []
+        const logger = Logger.layer([
+          Logger.make(({ message, fiber }) => {
+            lines.push({
+              message: Array.isArray(message) ? message[0] : message,
+              what: fiber.getRef(References.CurrentLogAnnotations).what
+            })
+          })
+        ])
+        const document = yield* read(picturePdf(letter, [{ picture: logo, x: 40, y: 40 }])).pipe(Effect.provide(logger))
+        expect(pageText(document.pages[0]!)).toBe(
+          "Hafenstrasse 12, 20457 Hamburg\nRechnung Nr. 4711\nDatum 12.03.2024\nSumme 119,00 EUR"
+        )
+        expect(lines.filter((l) => l.message === "image text not read")).toEqual([
+          { message: "image text not read", what: "image text" }
+        ])
       })
     )
   })
