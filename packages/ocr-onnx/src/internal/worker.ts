@@ -205,16 +205,22 @@ const textPageGraphics = (
   Effect.gen(function* () {
     const graphics = yield* graphicsOf(page, limits)
     if (!graphics.drawn) return noGraphics
-    const grey = yield* renderGrey(page, codesDpi(graphics), limits, MAX_DETECTION_PIXELS, graphics.oversized)
-    const codes = yield* codesIn(grey, grey.scale, number)
     const regions = settings.models.imageText === false ? [] : textRegions(graphics.images, width, height)
+    const rendered = yield* renderGrey(page, codesDpi(graphics), limits, MAX_DETECTION_PIXELS, graphics.oversized).pipe(
+      Effect.mapError((error) => ({
+        what: regions.length > 0 ? "code detection and image text" : "code detection",
+        error
+      }))
+    )
+    const codes = yield* codesIn(rendered, rendered.scale, number)
     if (regions.length === 0) return { findings: codes, lines: [] }
-    const read = yield* imageLines(grey, regions, lines, number, imageReads)
+    const read = yield* imageLines(rendered, regions, lines, number, imageReads)
     return { findings: merge([codes, read.findings]), lines: read.lines }
   }).pipe(
-    Effect.catchTag("DocumentError", (error) =>
-      Effect.succeed({ findings: notRead(number, "code detection and image text", error.message), lines: [] })
-    )
+    Effect.catch((failure) => {
+      const [what, error] = "what" in failure ? [failure.what, failure.error] : ["code detection", failure]
+      return Effect.succeed({ findings: notRead(number, what, error.message), lines: [] })
+    })
   )
 
 // The text the OCR engine reads in each region of the page's grey render; the engine loads on the first such page.
