@@ -127,10 +127,10 @@ export const extract = (
   const finish: Finish = read
     ? (text) => withoutInventedMarks(withSizesMended(withoutCapitalIForL(text)), language)
     : AS_FOUND
-  // A field a machine-readable code on the document states takes the code's value as the page prints it; in the
-  // code's own form only where the rules found nothing on the page (`internal/local/codes.ts`).
   const pictured = picturedWords(document)
   const withPictures = pictured.size === 0 ? undefined : layout(document, { pictures: true })
+  // A field a machine-readable code on the document states takes the code's value as the page prints it; in the
+  // code's own form only where the rules found nothing on the page (`internal/local/codes.ts`).
   const found = fields.map((field) => {
     const coded = fromCodes(field, document)
     if (coded?.printed === true) return [field.name, single(coded.value)] as const
