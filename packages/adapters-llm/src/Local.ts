@@ -128,7 +128,7 @@ export const extract = (
     ? (text) => withoutInventedMarks(withSizesMended(withoutCapitalIForL(text)), language)
     : AS_FOUND
   const pictured = picturedWords(document)
-  const withPictures = pictured.size === 0 ? undefined : layout(document, { pictures: true })
+  let withPictures: Layout | undefined
   // A field a machine-readable code on the document states takes the code's value as the page prints it; in the
   // code's own form only where the rules found nothing on the page (`internal/local/codes.ts`).
   const found = fields.map((field) => {
@@ -138,8 +138,8 @@ export const extract = (
     if (coded !== undefined && ruled.value === null) return [field.name, single(coded.value)] as const
     // A name printed only in a picture (a letterhead's logo: `NORDWIND LOGISTIK GmbH`), where the page's text gives
     // none: the rules again with the pictures' words, a name all of whose words are theirs.
-    if (ruled.value !== null || withPictures === undefined || field.type !== "string")
-      return [field.name, ruled] as const
+    if (ruled.value !== null || pictured.size === 0 || field.type !== "string") return [field.name, ruled] as const
+    withPictures ??= layout(document, { pictures: true })
     const fromPicture = fieldValue(withPictures, field, finish)
     const text = typeof fromPicture.value === "string" ? fromPicture.value : ""
     const words = text.split(/\s+/).filter((w) => w !== "")

@@ -5,27 +5,23 @@
  * layer's own words painted out (`regionImage`: a header band drawn under live text is not read twice), read by OCR,
  * and its lines placed among the page's in points (`placedLines`, `withImageLines`).
  */
+import type { GreyPage } from "./mupdf/render.js"
+import type { Rect } from "./ocr/box.js"
 import type { PageImage } from "./ocr/image.js"
 import type { OcrPage } from "./ocr/pipeline.js"
 
-/** A rectangle in page points, top-left origin. */
-export interface Region {
-  readonly x0: number
-  readonly y0: number
-  readonly x1: number
-  readonly y1: number
-}
-
-/** A word of a page, in points (the worker's `PageWord`). */
-export interface PlacedWord extends Region {
+/** A word of a page in points, read from its text layer or by OCR (`pictured`: from one of its pictures). */
+export interface PageWord extends Rect {
   readonly word: string
   readonly confidence: number
+  /** The confidence in its letters, marks aside (`OcrWord.letters`; 1 on a text layer). */
   readonly letters: number
-  readonly pictured: true
+  readonly pictured?: true
 }
 
+/** A line of a picture's words. */
 export interface PlacedLine {
-  readonly words: ReadonlyArray<PlacedWord>
+  readonly words: ReadonlyArray<PageWord & { readonly pictured: true }>
 }
 
 /** The least an image must measure, in points, to hold a line of text: a 7 pt word's height, two letters' width. */
@@ -36,11 +32,11 @@ const MAX_COVERAGE = 0.5
 /** At most this many regions a page, the largest: a page of many pictures is a catalogue, not a letterhead. */
 const MAX_REGIONS = 6
 
-const area = (r: Region): number => Math.max(0, r.x1 - r.x0) * Math.max(0, r.y1 - r.y0)
+const area = (r: Rect): number => Math.max(0, r.x1 - r.x0) * Math.max(0, r.y1 - r.y0)
 
-const intersects = (a: Region, b: Region): boolean => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
+const intersects = (a: Rect, b: Rect): boolean => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
 
-const union = (a: Region, b: Region): Region => ({
+const union = (a: Rect, b: Rect): Rect => ({
   x0: Math.min(a.x0, b.x0),
   y0: Math.min(a.y0, b.y0),
   x1: Math.max(a.x1, b.x1),
@@ -53,7 +49,7 @@ const union = (a: Region, b: Region): Region => ({
  * once), at least `MIN_WIDTH` × `MIN_HEIGHT` points and no more than `MAX_COVERAGE` of the page, the `MAX_REGIONS`
  * largest, top to bottom.
  */
-export const textRegions = (images: ReadonlyArray<Region>, width: number, height: number): Array<Region> => {
+export const textRegions = (images: ReadonlyArray<Rect>, width: number, height: number): Array<Rect> => {
   const clipped = images
     .map((r) => ({
       x0: Math.max(0, r.x0),
@@ -62,7 +58,7 @@ export const textRegions = (images: ReadonlyArray<Region>, width: number, height
       y1: Math.min(height, r.y1)
     }))
     .filter((r) => r.x1 > r.x0 && r.y1 > r.y0 && area(r) <= MAX_COVERAGE * width * height)
-  const merged: Array<Region> = []
+  const merged: Array<Rect> = []
   for (const image of clipped) {
     let region = image
     for (let i = merged.length - 1; i >= 0; i--) {
@@ -84,14 +80,6 @@ export const textRegions = (images: ReadonlyArray<Region>, width: number, height
 /** White around a region's cut, in pixels: the detector finds no text touching an image's edge. */
 const MARGIN = 8
 
-/** A grey render of the page: one byte a pixel, `scale` points a pixel. */
-export interface GreyRender {
-  readonly width: number
-  readonly height: number
-  readonly pixels: Uint8Array
-  readonly scale: number
-}
-
 /** Where a region's image sits in the render, in pixels: its cut and the white margin around it. */
 export interface Cut {
   readonly x: number
@@ -103,7 +91,7 @@ export interface Cut {
  * A region cut from the grey render with `MARGIN` pixels of white around it, the text layer's words inside it
  * painted white (pure): what OCR reads there is the image's own text.
  */
-export const regionImage = (grey: GreyRender, region: Region, words: ReadonlyArray<Region>): Cut | undefined => {
+export const regionImage = (grey: GreyPage, region: Rect, words: ReadonlyArray<Rect>): Cut | undefined => {
   const x0 = Math.max(0, Math.floor(region.x0 / grey.scale))
   const y0 = Math.max(0, Math.floor(region.y0 / grey.scale))
   const x1 = Math.min(grey.width, Math.ceil(region.x1 / grey.scale))

@@ -34,7 +34,7 @@ import {
   merge,
   noFindings
 } from "./codes/found.js"
-import { type PlacedLine, placedLines, type Region, regionImage, textRegions, withImageLines } from "./imageText.js"
+import { type PageWord, type PlacedLine, placedLines, regionImage, textRegions, withImageLines } from "./imageText.js"
 import { toMarkdown } from "./markdown.js"
 import { type Attachment, contentsOf, documentAttachments, pageAttachments, streamKey } from "./mupdf/embedded.js"
 import type { FrameSize } from "./mupdf/imageHeader.js"
@@ -50,24 +50,11 @@ import {
   renderGrey
 } from "./mupdf/render.js"
 import { textLayer } from "./mupdf/textLayer.js"
+import type { Rect } from "./ocr/box.js"
 import { type InferenceSession, makeEngine, type OcrEngine, OcrError } from "./ocr/engine.js"
 import { type OcrPage, recognizePage } from "./ocr/pipeline.js"
 import { type Handler, serve, type TaskContext } from "./pool/serve.js"
 import { ReadTask, type WirePage, type WireResult, WorkerSettings } from "./wire.js"
-
-/** A word of either source, in points. */
-interface PageWord {
-  readonly word: string
-  readonly x0: number
-  readonly y0: number
-  readonly x1: number
-  readonly y1: number
-  readonly confidence: number
-  /** The confidence in its letters, marks aside (`OcrWord.letters`; 1 on a text layer). */
-  readonly letters: number
-  /** Read from a picture of a text-layer page (`imageText.ts`). */
-  readonly pictured?: true
-}
 
 interface PageRead {
   readonly source: "text" | "ocr"
@@ -227,7 +214,7 @@ const textPageGraphics = (
 // A failure (the models, a cancelled read) costs the page its images' text alone.
 const imageLines = (
   grey: GreyPage,
-  regions: ReadonlyArray<Region>,
+  regions: ReadonlyArray<Rect>,
   lines: ReadonlyArray<{ readonly words: ReadonlyArray<PageWord> }>,
   number: number,
   imageReads: ImageReads

@@ -25,6 +25,7 @@
 import type { Document } from "@legible/core"
 import { Effect } from "effect"
 import * as mupdf from "mupdf"
+import type { Rect } from "../ocr/box.js"
 import { attempt, documentError } from "./errors.js"
 import type { FrameSize } from "./imageHeader.js"
 import { renderLeavingOut } from "./leaveOut.js"
@@ -292,7 +293,7 @@ export interface Graphics {
   /** The share of the page its largest image (within the cap) covers, and that image's native DPI. */
   readonly largest: { readonly coverage: number; readonly dpi: number } | undefined
   /** Where each image within the cap is drawn, in page points from the page's top left corner. */
-  readonly images: ReadonlyArray<{ readonly x0: number; readonly y0: number; readonly x1: number; readonly y1: number }>
+  readonly images: ReadonlyArray<Rect>
 }
 
 /**
